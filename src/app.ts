@@ -1,0 +1,124 @@
+/**
+ * Builds the Fastify app: platform plugins, then the modules the ROLE serves. Never listens;
+ * `server.ts` does that.
+ */
+import cookie from '@fastify/cookie';
+import formbody from '@fastify/formbody';
+import helmet from '@fastify/helmet';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { Config } from './config.js';
+import { healthModule } from './modules/health/index.js';
+import { identityModule, registerAuthorization } from './modules/identity/index.js';
+import { platformModule } from './modules/platform-admin/index.js';
+import { Clock } from './platform/clock.js';
+import { type Database, openDatabase } from './platform/db/client.js';
+import { migrate } from './platform/db/migrate.js';
+import { registerErrorHandling } from './platform/http/errors-plugin.js';
+import { documentRoute, registerOpenApi } from './platform/http/openapi.js';
+import { genRequestId } from './platform/http/request-id.js';
+import { validatorCompiler } from './platform/http/validation.js';
+import { registerMaintenanceJobs } from './platform/jobs/maintenance.js';
+import { JobRegistry, Worker } from './platform/jobs/worker.js';
+
+export interface AppDeps {
+  config: Config;
+  database: Database;
+  clock: Clock;
+  jobs: JobRegistry;
+  worker: Worker;
+}
+
+export type App = FastifyInstance & { deps: AppDeps };
+
+export interface BuildOptions {
+  config: Config;
+  /** An already open database (tests); else opened from the config. */
+  database?: Database;
+  logger?: FastifyServerOptions['logger'];
+  /** Skip migrations (the database is known to be migrated). */
+  skipMigrations?: boolean;
+  /** Adds routes before the app is sealed (tests use it for failure cases). */
+  extend?: (app: FastifyInstance, deps: AppDeps) => void;
+}
+
+/** A module: its routes and jobs. `group` decides which ROLE serves it. */
+export interface Module {
+  name: string;
+  group: 'shop' | 'checkout' | 'always';
+  routes(app: FastifyInstance, deps: AppDeps): Promise<void> | void;
+  jobs?(registry: JobRegistry, deps: AppDeps): void;
+}
+
+const MODULES: Module[] = [healthModule, platformModule, identityModule];
+
+export async function buildApp(opts: BuildOptions): Promise<App> {
+  const { config } = opts;
+  const database = opts.database ?? (await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir }));
+  if (!opts.skipMigrations) await migrate(database.db);
+  const clock = new Clock(config.clock);
+  await clock.refresh(database.db);
+
+  const app = Fastify({
+    logger: opts.logger ?? { level: config.logLevel },
+    genReqId: genRequestId,
+    bodyLimit: 1_048_576,
+    trustProxy: true,
+    routerOptions: { ignoreTrailingSlash: true },
+    ajv: { customOptions: { allErrors: true } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  const jobs = new JobRegistry();
+  const worker = new Worker({
+    db: database.db,
+    clock,
+    log: app.log.child({ component: 'worker' }),
+    registry: jobs,
+    pollMs: config.workerPollMs,
+  });
+  const deps: AppDeps = { config, database, clock, jobs, worker };
+  app.decorate('deps', deps);
+
+  app.setValidatorCompiler(validatorCompiler);
+  // Bodies are JSON (and form posts of the hosted payment page); plain text is refused with 415.
+  app.removeContentTypeParser('text/plain');
+  registerErrorHandling(app);
+  app.addHook('onRoute', documentRoute);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  if (config.clock === 'simulated') {
+    // Simulated time lives in the database so that every process agrees on it.
+    app.addHook('onRequest', async () => clock.refresh(database.db));
+  }
+
+  await app.register(helmet, {
+    // The API serves JSON; /docs and the hosted payment page need their own scripts and styles.
+    contentSecurityPolicy: false,
+    crossOriginResourcePolicy: { policy: 'cross-origin' },
+  });
+  await app.register(cookie);
+  await app.register(formbody, { bodyLimit: 65_536 });
+  await registerOpenApi(app, config.publicUrl);
+  registerAuthorization(app, deps);
+
+  registerMaintenanceJobs(jobs);
+  const serves = (m: Module) =>
+    m.group === 'always' ||
+    config.role === 'all' ||
+    (config.role === 'shop' && m.group === 'shop') ||
+    (config.role === 'checkout' && m.group === 'checkout');
+  for (const m of MODULES) {
+    m.jobs?.(jobs, deps);
+    if (config.role !== 'worker' && serves(m)) await m.routes(app, deps);
+    else if (m.group === 'always') await m.routes(app, deps);
+  }
+
+  opts.extend?.(app, deps);
+  app.addHook('onClose', async () => {
+    await worker.stop();
+    if (!opts.database) await database.close();
+  });
+  await app.ready();
+  return app as unknown as App;
+}

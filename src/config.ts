@@ -1,0 +1,165 @@
+/**
+ * Typed configuration read from the environment (DESIGN §6). Every value is checked once at
+ * start-up; a bad value stops the process with a message naming the variable.
+ */
+
+export type Role = 'all' | 'shop' | 'checkout' | 'worker';
+export type ClockMode = 'real' | 'simulated';
+export type PaymentProviderName = 'test' | 'stripe';
+
+export interface Config {
+  port: number;
+  host: string;
+  publicUrl: string;
+  databaseUrl: string | null;
+  dataDir: string;
+  role: Role;
+  platformToken: string | null;
+  masterKey: Buffer | null;
+  clock: ClockMode;
+  demo: boolean;
+  paymentProvider: PaymentProviderName;
+  stripeSecretKey: string | null;
+  stripeWebhookSecret: string | null;
+  stripeApiBase: string | null;
+  smtpUrl: string | null;
+  lexwareApiUrl: string;
+  adminOrigins: string[];
+  webhookAllowPrivate: boolean;
+  logLevel: string;
+  production: boolean;
+  /** Run the background worker inside this process (ROLE=all or worker). */
+  runWorker: boolean;
+  /** Poll interval of the job worker in milliseconds. */
+  workerPollMs: number;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+type Env = Record<string, string | undefined>;
+
+function oneOf<T extends string>(env: Env, name: string, values: readonly T[], fallback: T): T {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!(values as readonly string[]).includes(raw)) {
+    throw new ConfigError(`${name} must be one of ${values.join(', ')} (got "${raw}")`);
+  }
+  return raw as T;
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(`${name} must be an integer (got "${raw}")`);
+  const n = Number(raw);
+  if (n < min || n > max) throw new ConfigError(`${name} must be between ${min} and ${max} (got ${n})`);
+  return n;
+}
+
+function flag(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (['1', 'true', 'yes'].includes(raw)) return true;
+  if (['0', 'false', 'no'].includes(raw)) return false;
+  throw new ConfigError(`${name} must be 1 or 0 (got "${raw}")`);
+}
+
+function optional(env: Env, name: string): string | null {
+  const raw = env[name];
+  return raw === undefined || raw === '' ? null : raw;
+}
+
+function url(env: Env, name: string, fallback: string | null, protocols: string[]): string | null {
+  const raw = optional(env, name) ?? fallback;
+  if (raw === null) return null;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be a URL (got "${raw}")`);
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(`${name} must use ${protocols.join(' or ')} (got "${parsed.protocol}")`);
+  }
+  return raw;
+}
+
+/** Normalises an origin the way browsers send it: lowercase scheme and host, no default port. */
+export function normalizeOrigin(raw: string): string | null {
+  try {
+    const u = new URL(raw);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') return null;
+    return u.origin.toLowerCase();
+  } catch {
+    return null;
+  }
+}
+
+function masterKey(env: Env, production: boolean): Buffer | null {
+  const raw = optional(env, 'MASTER_KEY');
+  if (raw === null) {
+    if (production) throw new ConfigError('MASTER_KEY is required when NODE_ENV=production');
+    return null;
+  }
+  const key = /^[0-9a-fA-F]{64}$/.test(raw) ? Buffer.from(raw, 'hex') : Buffer.from(raw, 'base64');
+  if (key.length !== 32) {
+    throw new ConfigError('MASTER_KEY must be 32 bytes, as 64 hex characters or base64');
+  }
+  return key;
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const production = env.NODE_ENV === 'production';
+  const port = integer(env, 'PORT', 3000, 0, 65535);
+  const host = optional(env, 'HOST') ?? '0.0.0.0';
+  const publicUrl = (url(env, 'PUBLIC_URL', `http://localhost:${port}`, ['http:', 'https:']) as string).replace(
+    /\/+$/,
+    '',
+  );
+  const role = oneOf(env, 'ROLE', ['all', 'shop', 'checkout', 'worker'] as const, 'all');
+  const paymentProvider = oneOf(env, 'PAYMENT_PROVIDER', ['test', 'stripe'] as const, 'test');
+  const stripeSecretKey = optional(env, 'STRIPE_SECRET_KEY');
+  if (paymentProvider === 'stripe' && !stripeSecretKey) {
+    throw new ConfigError('PAYMENT_PROVIDER=stripe needs STRIPE_SECRET_KEY');
+  }
+  const adminOrigins = (optional(env, 'ADMIN_ORIGINS') ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((o) => {
+      const n = normalizeOrigin(o);
+      if (!n) throw new ConfigError(`ADMIN_ORIGINS holds an invalid origin: "${o}"`);
+      return n;
+    });
+  return {
+    port,
+    host,
+    publicUrl,
+    databaseUrl: url(env, 'DATABASE_URL', null, ['postgres:', 'postgresql:']),
+    dataDir: optional(env, 'DATA_DIR') ?? './data',
+    role,
+    platformToken: optional(env, 'PLATFORM_TOKEN'),
+    masterKey: masterKey(env, production),
+    clock: oneOf(env, 'CLOCK', ['real', 'simulated'] as const, 'real'),
+    demo: flag(env, 'DEMO', !production),
+    paymentProvider,
+    stripeSecretKey,
+    stripeWebhookSecret: optional(env, 'STRIPE_WEBHOOK_SECRET'),
+    stripeApiBase: url(env, 'STRIPE_API_BASE', null, ['http:', 'https:']),
+    smtpUrl: url(env, 'SMTP_URL', null, ['smtp:', 'smtps:']),
+    lexwareApiUrl: url(env, 'LEXWARE_API_URL', 'https://api.lexware.io', ['http:', 'https:']) as string,
+    adminOrigins,
+    webhookAllowPrivate: flag(env, 'WEBHOOK_ALLOW_PRIVATE', false),
+    logLevel: oneOf(
+      env,
+      'LOG_LEVEL',
+      ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const,
+      production ? 'info' : 'info',
+    ),
+    production,
+    runWorker: role === 'all' || role === 'worker',
+    workerPollMs: integer(env, 'WORKER_POLL_MS', 1000, 10, 60_000),
+  };
+}

@@ -1,0 +1,68 @@
+/**
+ * The demo shop (DEMO=1, the default outside production): an empty database gets a shop with
+ * an owner login and a storefront key, created through the same service code as any shop, and
+ * the credentials are printed once.
+ */
+import { randomBytes } from 'node:crypto';
+import { count } from 'drizzle-orm';
+import type { App } from './app.js';
+import { createShop } from './modules/shops/index.js';
+import { shops } from './modules/shops/shops.tables.js';
+import { sha256 } from './platform/crypto.js';
+import { platformSecrets } from './platform/db/platform.tables.js';
+import { newSecret } from './platform/ids.js';
+
+export interface DemoCredentials {
+  shopId: string;
+  ownerEmail: string;
+  ownerPassword: string;
+  publishableKey: string;
+  platformToken: string;
+}
+
+/** Seeds the demo shop when the database has no shop; returns what was created, or null. */
+export async function seedDemo(app: App): Promise<DemoCredentials | null> {
+  const { database, config, clock } = app.deps;
+  const db = database.db;
+  const [existing] = await db.select({ n: count() }).from(shops);
+  if (Number(existing?.n ?? 0) > 0) return null;
+
+  const ownerEmail = 'owner@demo.shop';
+  const ownerPassword = randomBytes(9).toString('base64url');
+  const origins = [...new Set([config.publicUrl, 'http://localhost:3000', 'http://localhost:5173'])];
+  const ctx = { shopId: '', actor: null, db, clock, config, log: app.log };
+  const { shop, key } = await createShop(ctx, {
+    name: 'Demo Shop',
+    owner_email: ownerEmail,
+    owner_password: ownerPassword,
+    owner_name: 'Demo Owner',
+    digital_allowed: true,
+    storefront_origins: origins,
+  });
+
+  let platformToken = config.platformToken ?? '';
+  if (!platformToken) {
+    platformToken = newSecret('plat');
+    await db
+      .insert(platformSecrets)
+      .values({ name: 'platform_token', valueHash: sha256(platformToken) })
+      .onConflictDoNothing();
+  }
+  return { shopId: shop.id, ownerEmail, ownerPassword, publishableKey: key.key, platformToken };
+}
+
+export function printDemo(creds: DemoCredentials, publicUrl: string, tokenFromEnv: boolean): void {
+  const lines = [
+    '',
+    '================ Demo shop created (shown once) ================',
+    `  Admin login     POST ${publicUrl}/api/auth/login`,
+    `    e-mail        ${creds.ownerEmail}`,
+    `    password      ${creds.ownerPassword}`,
+    `  Publishable key ${creds.publishableKey}   (send with Origin ${publicUrl})`,
+    `  Platform token  ${tokenFromEnv ? '(the PLATFORM_TOKEN you set)' : creds.platformToken}`,
+    `  API reference   ${publicUrl}/docs`,
+    '=================================================================',
+    '',
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+}

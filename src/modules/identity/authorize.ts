@@ -1,0 +1,273 @@
+/**
+ * The one authorization layer (spec §5, DESIGN §2). Each route declares `config.auth`; this hook
+ * identifies the credential, refuses what the declaration does not allow, applies the CSRF rule
+ * to cookie-authenticated mutations, and gives the handler a typed `request.ctx`.
+ */
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppDeps } from '../../app.js';
+import { normalizeOrigin } from '../../config.js';
+import type { Actor, AuthSpec, CredentialKind, Ctx, EmployeeRole, Scope } from '../../platform/auth/types.js';
+import { safeEqual, sha256 } from '../../platform/crypto.js';
+import type { Db } from '../../platform/db/client.js';
+import { query } from '../../platform/db/tx.js';
+import { AppError } from '../../platform/errors.js';
+import { registerIdempotency } from '../../platform/http/idempotency.js';
+import { findSession, SESSION_COOKIE, type SessionKind } from './sessions.js';
+
+const SESSION_KINDS: SessionKind[] = ['admin', 'customer', 'vendor', 'affiliate'];
+
+const BEARER_PREFIX: [string, CredentialKind][] = [
+  ['sess_', 'admin'],
+  ['csess_', 'customer'],
+  ['vsess_', 'vendor'],
+  ['asess_', 'affiliate'],
+  ['tok_', 'token'],
+  ['pk_', 'publishable'],
+];
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** Token last-use is written at most once a minute per token. */
+const TOKEN_TOUCH_SECONDS = 60;
+
+const unauthenticated = (detail: string) => new AppError('unauthenticated', 401, detail);
+const invalidCredential = () =>
+  new AppError('invalid_credential', 401, 'The credential is unknown, expired or revoked');
+
+function kindOf(bearer: string): CredentialKind | null {
+  for (const [prefix, kind] of BEARER_PREFIX) if (bearer.startsWith(prefix)) return kind;
+  return null;
+}
+
+function readBearer(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (header === undefined) return null;
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  if (!m?.[1]) throw unauthenticated('The Authorization header must be "Bearer <credential>"');
+  return m[1];
+}
+
+/** Scopes a token's scope implies: writing the catalog includes reading it. */
+function hasScope(scopes: Scope[], needed: Scope): boolean {
+  return scopes.includes(needed) || (needed === 'catalog:read' && scopes.includes('catalog:write'));
+}
+
+interface Identified {
+  shopId: string;
+  actor: Actor;
+}
+
+async function identifySession(db: Db, kind: SessionKind, token: string): Promise<Identified | null> {
+  const s = await findSession(db, kind, token);
+  if (!s) return null;
+  if (kind === 'admin') {
+    const rows = await query<{ role: EmployeeRole; email: string; channel_ids: string[] }>(
+      db,
+      sql`SELECT role, email, channel_ids FROM users WHERE id = ${s.subject_id} AND shop_id = ${s.shop_id}`,
+    );
+    const user = rows[0];
+    if (!user) return null;
+    return {
+      shopId: s.shop_id,
+      actor: {
+        kind: 'admin',
+        userId: s.subject_id,
+        sessionId: s.id,
+        role: user.role,
+        email: user.email,
+        channelIds: user.channel_ids ?? [],
+      },
+    };
+  }
+  if (kind === 'customer') return { shopId: s.shop_id, actor: { kind, customerId: s.subject_id, sessionId: s.id } };
+  if (kind === 'vendor') return { shopId: s.shop_id, actor: { kind, vendorId: s.subject_id, sessionId: s.id } };
+  return { shopId: s.shop_id, actor: { kind: 'affiliate', affiliateId: s.subject_id, sessionId: s.id } };
+}
+
+async function identifyToken(db: Db, token: string): Promise<Identified | null> {
+  const rows = await query<{ id: string; shop_id: string; scopes: Scope[]; touch: boolean }>(
+    db,
+    sql`SELECT id, shop_id, scopes,
+               (last_used_at IS NULL OR last_used_at < now() - make_interval(secs => ${TOKEN_TOUCH_SECONDS})) AS touch
+        FROM api_tokens WHERE token_hash = ${sha256(token)} AND revoked_at IS NULL`,
+  );
+  const row = rows[0];
+  if (!row) return null;
+  if (row.touch) await db.execute(sql`UPDATE api_tokens SET last_used_at = now() WHERE id = ${row.id}`);
+  return { shopId: row.shop_id, actor: { kind: 'token', tokenId: row.id, scopes: row.scopes } };
+}
+
+async function identifyPublishable(db: Db, key: string, origin: string): Promise<Identified | null> {
+  const rows = await query<{ id: string; shop_id: string; allowed_origins: string[] }>(
+    db,
+    sql`SELECT id, shop_id, allowed_origins FROM publishable_keys WHERE key = ${key} AND revoked_at IS NULL`,
+  );
+  const row = rows[0];
+  if (!row) return null;
+  return {
+    shopId: row.shop_id,
+    actor: { kind: 'publishable', keyId: row.id, origin, allowedOrigins: row.allowed_origins },
+  };
+}
+
+/** The request's Origin, normalised; falls back to nothing (Referer is not an origin proof). */
+export function requestOrigin(request: FastifyRequest): string | null {
+  const origin = request.headers.origin;
+  return typeof origin === 'string' && origin !== 'null' ? normalizeOrigin(origin) : null;
+}
+
+async function authenticate(request: FastifyRequest, spec: AuthSpec, deps: AppDeps): Promise<Identified> {
+  const db = deps.database.db;
+  const accepts = spec.accepts as CredentialKind[];
+  let credential = readBearer(request);
+  let viaCookie: SessionKind | null = null;
+  if (credential === null) {
+    for (const kind of SESSION_KINDS) {
+      const value = request.cookies[SESSION_COOKIE[kind]];
+      if (value && accepts.includes(kind)) {
+        credential = value;
+        viaCookie = kind;
+        break;
+      }
+    }
+  }
+  if (credential === null) {
+    throw unauthenticated(`This route needs a credential: ${accepts.join(', ')}`);
+  }
+
+  const kind = viaCookie ?? kindOf(credential);
+  let found: Identified | null = null;
+  if (kind === null) {
+    if (!accepts.includes('platform') || !(await isPlatformToken(deps, credential))) throw invalidCredential();
+    found = { shopId: '', actor: { kind: 'platform' } };
+  } else if (kind === 'token') {
+    found = await identifyToken(db, credential);
+  } else if (kind === 'publishable') {
+    found = await identifyPublishable(db, credential, requestOrigin(request) ?? '');
+  } else {
+    found = await identifySession(db, kind as SessionKind, credential);
+  }
+  if (!found) throw invalidCredential();
+  const actor = found.actor;
+
+  if (!accepts.includes(actor.kind)) {
+    if (actor.kind === 'token') {
+      throw spec.tokenBlocked
+        ? new AppError('token_blocked', 403, 'API tokens cannot use this route; sign in as an administrator')
+        : new AppError('scope_denied', 403, 'No API token scope grants this route');
+    }
+    throw new AppError('credential_denied', 403, `This route does not accept a ${actor.kind} credential`);
+  }
+
+  switch (actor.kind) {
+    case 'token':
+      if (spec.tokenBlocked) {
+        throw new AppError('token_blocked', 403, 'API tokens cannot use this route; sign in as an administrator');
+      }
+      if (spec.scope && !hasScope(actor.scopes, spec.scope)) {
+        throw new AppError('scope_denied', 403, `This route needs the ${spec.scope} scope`);
+      }
+      break;
+    case 'admin':
+      if (spec.ownerOnly && actor.role !== 'owner') {
+        throw new AppError('owner_only', 403, 'Only the shop owner may do this');
+      }
+      if (spec.roles && !spec.roles.includes(actor.role)) {
+        throw new AppError('role_denied', 403, `Your role (${actor.role}) may not do this`);
+      }
+      break;
+    case 'publishable':
+      if (!actor.origin) throw new AppError('origin_denied', 403, 'Storefront requests must send an Origin header');
+      if (!actor.allowedOrigins.includes(actor.origin)) {
+        throw new AppError('origin_denied', 403, `Origin ${actor.origin} is not allowed for this publishable key`);
+      }
+      break;
+  }
+
+  if (viaCookie && !SAFE_METHODS.has(request.method)) {
+    // CSRF: a cookie-authenticated mutation must come from the service's own pages or an admin origin.
+    const origin = requestOrigin(request);
+    const own = normalizeOrigin(deps.config.publicUrl);
+    const allowed = origin !== null && (origin === own || deps.config.adminOrigins.includes(origin));
+    if (!allowed && !(viaCookie !== 'admin' && origin && (await originOfShop(db, found.shopId, origin)))) {
+      throw new AppError('origin_denied', 403, 'A cookie-authenticated change must come from an allowed Origin');
+    }
+  }
+  return found;
+}
+
+/**
+ * The platform token is PLATFORM_TOKEN; without it, a token generated for the demo at first
+ * start (stored hashed) serves, so `npm start` on a fresh machine is usable end to end.
+ */
+async function isPlatformToken(deps: AppDeps, credential: string): Promise<boolean> {
+  const configured = deps.config.platformToken;
+  if (configured) return safeEqual(credential, configured);
+  const rows = await query<{ value_hash: string }>(
+    deps.database.db,
+    sql`SELECT value_hash FROM platform_secrets WHERE name = 'platform_token'`,
+  );
+  return rows[0] ? safeEqual(sha256(credential), rows[0].value_hash) : false;
+}
+
+/** True when the origin is on one of the shop's publishable-key allowlists (its storefronts). */
+async function originOfShop(db: Db, shopId: string, origin: string): Promise<boolean> {
+  const rows = await query(
+    db,
+    sql`SELECT 1 FROM publishable_keys WHERE shop_id = ${shopId} AND revoked_at IS NULL AND ${origin} = ANY(allowed_origins) LIMIT 1`,
+  );
+  return rows.length > 0;
+}
+
+function allowCors(reply: FastifyReply, origin: string): void {
+  reply.header('access-control-allow-origin', origin);
+  reply.header('access-control-allow-credentials', 'true');
+  reply.header('access-control-expose-headers', 'x-request-id, x-channel-id, idempotent-replayed, retry-after');
+  reply.header('vary', 'Origin');
+}
+
+export function registerAuthorization(app: FastifyInstance, deps: AppDeps): void {
+  app.decorateRequest('ctx', null as unknown as Ctx);
+  app.addHook('onRequest', async (request, reply) => {
+    const ctx: Ctx = {
+      shopId: '',
+      actor: null,
+      db: deps.database.db,
+      clock: deps.clock,
+      config: deps.config,
+      log: request.log,
+    };
+    request.ctx = ctx;
+    const spec = request.routeOptions.config?.auth;
+    if (!spec || spec.accepts === 'public') return;
+    const found = await authenticate(request, spec, deps);
+    ctx.shopId = found.shopId;
+    ctx.actor = found.actor;
+    if (found.actor.kind === 'publishable') allowCors(reply, found.actor.origin);
+    else if (['customer', 'vendor', 'affiliate'].includes(found.actor.kind)) {
+      const origin = requestOrigin(request);
+      if (origin && (await originOfShop(deps.database.db, found.shopId, origin))) allowCors(reply, origin);
+    }
+  });
+
+  // CORS preflight: answered only for origins some storefront key allows.
+  app.options('*', { config: { auth: { accepts: 'public' } }, schema: { hide: true } }, async (request, reply) => {
+    const origin = requestOrigin(request);
+    const rows = origin
+      ? await query(
+          deps.database.db,
+          sql`SELECT 1 FROM publishable_keys WHERE revoked_at IS NULL AND ${origin} = ANY(allowed_origins) LIMIT 1`,
+        )
+      : [];
+    if (!origin || rows.length === 0) {
+      throw new AppError('origin_denied', 403, 'This origin is not allowed');
+    }
+    allowCors(reply, origin);
+    reply.header('access-control-allow-methods', 'GET, POST, PUT, PATCH, DELETE');
+    reply.header('access-control-allow-headers', 'authorization, content-type, idempotency-key');
+    reply.header('access-control-max-age', '600');
+    return reply.code(204).send();
+  });
+
+  registerIdempotency(app, deps.database.db);
+}

@@ -1,0 +1,327 @@
+/** Routes of admin login, employees, API tokens, publishable keys and customer accounts. */
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { AppDeps } from '../../app.js';
+import { MANAGERS } from '../../platform/auth/types.js';
+import { IdParams, NoContent } from '../../platform/http/schemas.js';
+import * as S from './identity.schemas.js';
+import * as svc from './identity.service.js';
+import { revokeSession, SESSION_COOKIE, type SessionKind } from './sessions.js';
+
+function setSessionCookie(reply: FastifyReply, deps: AppDeps, kind: SessionKind, token: string, expires: Date) {
+  reply.setCookie(SESSION_COOKIE[kind], token, {
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: deps.config.publicUrl.startsWith('https:'),
+    path: '/',
+    expires,
+  });
+}
+
+function clearSessionCookie(reply: FastifyReply, deps: AppDeps, kind: SessionKind) {
+  reply.clearCookie(SESSION_COOKIE[kind], {
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: deps.config.publicUrl.startsWith('https:'),
+    path: '/',
+  });
+}
+
+export function identityRoutes(app: FastifyInstance, deps: AppDeps): void {
+  const tags = ['identity'];
+
+  // ---- admin sessions ----
+  app.post(
+    '/api/auth/login',
+    {
+      config: { auth: { accepts: 'public' } },
+      schema: { tags, summary: 'Sign in as an employee', body: S.LoginBody, response: { 200: S.LoginResponse } },
+    },
+    async (request, reply) => {
+      const body = request.body as { email: string; password: string };
+      const { session, user, shop } = await svc.loginAdmin(deps.database.db, body.email, body.password, request.ip);
+      setSessionCookie(reply, deps, 'admin', session.token, session.expiresAt);
+      return {
+        token: session.token,
+        expires_at: session.expiresAt.toISOString(),
+        user: svc.userOut(user),
+        shop: svc.shopOut(shop),
+      };
+    },
+  );
+
+  app.post(
+    '/api/auth/logout',
+    {
+      config: { auth: { accepts: ['admin'] } },
+      schema: { tags, summary: 'End this session', response: { 204: NoContent } },
+    },
+    async (request, reply) => {
+      const actor = request.ctx.actor;
+      if (actor?.kind === 'admin') await revokeSession(request.ctx.db, actor.sessionId);
+      clearSessionCookie(reply, deps, 'admin');
+      return reply.code(204).send();
+    },
+  );
+
+  app.get(
+    '/api/auth/me',
+    {
+      config: { auth: { accepts: ['admin'] } },
+      schema: { tags, summary: 'The signed-in employee and their shop', response: { 200: S.MeResponse } },
+    },
+    async (request) => {
+      const actor = request.ctx.actor as { userId: string };
+      const { user, shop } = await svc.getUserAndShop(request.ctx, actor.userId);
+      return { user: svc.userOut(user), shop: svc.shopOut(shop) };
+    },
+  );
+
+  app.post(
+    '/api/auth/password',
+    {
+      config: { auth: { accepts: ['admin'] } },
+      schema: {
+        tags,
+        summary: 'Change your password; every other session of yours ends',
+        body: S.PasswordBody,
+        response: { 204: NoContent },
+      },
+    },
+    async (request, reply) => {
+      const body = request.body as { current_password: string; new_password: string };
+      await svc.changeOwnPassword(request.ctx, body.current_password, body.new_password);
+      return reply.code(204).send();
+    },
+  );
+
+  // ---- employees (owner only) ----
+  const ownerOnly = { auth: { accepts: ['admin' as const], ownerOnly: true } };
+  app.get(
+    '/api/admin/employees',
+    {
+      config: ownerOnly,
+      schema: {
+        tags,
+        summary: 'List employees',
+        response: { 200: Type.Object({ employees: Type.Array(S.UserSchema) }) },
+      },
+    },
+    async (request) => ({ employees: (await svc.listEmployees(request.ctx)).map(svc.userOut) }),
+  );
+
+  app.post(
+    '/api/admin/employees',
+    {
+      config: ownerOnly,
+      schema: { tags, summary: 'Add an employee', body: S.EmployeeCreate, response: { 201: S.UserSchema } },
+    },
+    async (request, reply) => {
+      const row = await svc.createEmployee(request.ctx, request.body as never);
+      return reply.code(201).send(svc.userOut(row));
+    },
+  );
+
+  app.patch(
+    '/api/admin/employees/:id',
+    {
+      config: ownerOnly,
+      schema: {
+        tags,
+        summary: 'Change an employee (role, channels, password)',
+        params: IdParams,
+        body: S.EmployeePatch,
+        response: { 200: S.UserSchema },
+      },
+    },
+    async (request) => {
+      const { id } = request.params as { id: string };
+      return svc.userOut(await svc.updateEmployee(request.ctx, id, request.body as never));
+    },
+  );
+
+  app.delete(
+    '/api/admin/employees/:id',
+    {
+      config: ownerOnly,
+      schema: { tags, summary: 'Remove an employee', params: IdParams, response: { 204: NoContent } },
+    },
+    async (request, reply) => {
+      await svc.deleteEmployee(request.ctx, (request.params as { id: string }).id);
+      return reply.code(204).send();
+    },
+  );
+
+  // ---- API tokens (owner or admin) ----
+  const managers = { auth: { accepts: ['admin' as const], roles: MANAGERS } };
+  app.get(
+    '/api/admin/api-tokens',
+    {
+      config: managers,
+      schema: {
+        tags,
+        summary: 'List API tokens (secrets are never shown again)',
+        response: { 200: Type.Object({ api_tokens: Type.Array(S.ApiTokenSchema) }) },
+      },
+    },
+    async (request) => ({ api_tokens: (await svc.listApiTokens(request.ctx)).map(svc.tokenOut) }),
+  );
+
+  app.post(
+    '/api/admin/api-tokens',
+    {
+      config: managers,
+      schema: { tags, summary: 'Create an API token', body: S.ApiTokenCreate, response: { 201: S.ApiTokenCreated } },
+    },
+    async (request, reply) => {
+      const { row, token } = await svc.createApiToken(request.ctx, request.body as never);
+      return reply.code(201).send({ ...svc.tokenOut(row), token });
+    },
+  );
+
+  app.delete(
+    '/api/admin/api-tokens/:id',
+    {
+      config: managers,
+      schema: { tags, summary: 'Revoke an API token', params: IdParams, response: { 204: NoContent } },
+    },
+    async (request, reply) => {
+      await svc.revokeApiToken(request.ctx, (request.params as { id: string }).id);
+      return reply.code(204).send();
+    },
+  );
+
+  // ---- publishable keys (owner or admin) ----
+  app.get(
+    '/api/admin/publishable-keys',
+    {
+      config: managers,
+      schema: {
+        tags,
+        summary: 'List publishable keys',
+        response: { 200: Type.Object({ publishable_keys: Type.Array(S.PublishableKeySchema) }) },
+      },
+    },
+    async (request) => ({ publishable_keys: (await svc.listPublishableKeys(request.ctx)).map(svc.keyOut) }),
+  );
+
+  app.post(
+    '/api/admin/publishable-keys',
+    {
+      config: managers,
+      schema: {
+        tags,
+        summary: 'Create a publishable key for a storefront',
+        body: S.PublishableKeyCreate,
+        response: { 201: S.PublishableKeySchema },
+      },
+    },
+    async (request, reply) => {
+      const row = await svc.createPublishableKey(request.ctx, request.body as never);
+      return reply.code(201).send(svc.keyOut(row));
+    },
+  );
+
+  app.patch(
+    '/api/admin/publishable-keys/:id',
+    {
+      config: managers,
+      schema: {
+        tags,
+        summary: 'Rename a key or change its allowed origins',
+        params: IdParams,
+        body: S.PublishableKeyPatch,
+        response: { 200: S.PublishableKeySchema },
+      },
+    },
+    async (request) =>
+      svc.keyOut(
+        await svc.updatePublishableKey(request.ctx, (request.params as { id: string }).id, request.body as never),
+      ),
+  );
+
+  app.delete(
+    '/api/admin/publishable-keys/:id',
+    {
+      config: managers,
+      schema: { tags, summary: 'Revoke a publishable key', params: IdParams, response: { 204: NoContent } },
+    },
+    async (request, reply) => {
+      await svc.revokePublishableKey(request.ctx, (request.params as { id: string }).id);
+      return reply.code(204).send();
+    },
+  );
+
+  // ---- customer accounts ----
+  const ctags = ['customer'];
+  app.post(
+    '/api/customer/register',
+    {
+      config: { auth: { accepts: ['publishable'] } },
+      schema: {
+        tags: ctags,
+        summary: 'Create a customer account in the shop of the publishable key',
+        body: S.CustomerRegister,
+        response: { 201: S.CustomerSessionResponse },
+      },
+    },
+    async (request, reply) => {
+      const { customer, session } = await svc.registerCustomer(request.ctx, request.body as never);
+      setSessionCookie(reply, deps, 'customer', session.token, session.expiresAt);
+      return reply.code(201).send({
+        token: session.token,
+        expires_at: session.expiresAt.toISOString(),
+        customer: svc.customerOut(customer),
+      });
+    },
+  );
+
+  app.post(
+    '/api/customer/login',
+    {
+      config: { auth: { accepts: ['publishable'] } },
+      schema: {
+        tags: ctags,
+        summary: 'Sign in as a customer',
+        body: S.CustomerLogin,
+        response: { 200: S.CustomerSessionResponse },
+      },
+    },
+    async (request, reply) => {
+      const body = request.body as { email: string; password: string };
+      const { customer, session } = await svc.loginCustomer(request.ctx, body.email, body.password, request.ip);
+      setSessionCookie(reply, deps, 'customer', session.token, session.expiresAt);
+      return { token: session.token, expires_at: session.expiresAt.toISOString(), customer: svc.customerOut(customer) };
+    },
+  );
+
+  app.post(
+    '/api/customer/logout',
+    {
+      config: { auth: { accepts: ['customer'] } },
+      schema: { tags: ctags, summary: 'End the customer session', response: { 204: NoContent } },
+    },
+    async (request, reply) => {
+      const actor = request.ctx.actor;
+      if (actor?.kind === 'customer') await revokeSession(request.ctx.db, actor.sessionId);
+      clearSessionCookie(reply, deps, 'customer');
+      return reply.code(204).send();
+    },
+  );
+
+  app.get(
+    '/api/customer/me',
+    {
+      config: { auth: { accepts: ['customer'] } },
+      schema: {
+        tags: ctags,
+        summary: 'The signed-in customer',
+        response: { 200: Type.Object({ customer: S.CustomerSchema }) },
+      },
+    },
+    async (request) => {
+      const actor = request.ctx.actor as { customerId: string };
+      return { customer: svc.customerOut(await svc.getCustomer(request.ctx, actor.customerId)) };
+    },
+  );
+}

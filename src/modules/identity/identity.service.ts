@@ -1,0 +1,383 @@
+/** Business rules of identity: logins, employees, API tokens, publishable keys, customers. */
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { normalizeOrigin } from '../../config.js';
+import type { Ctx, EmployeeRole, Scope } from '../../platform/auth/types.js';
+import { dummyPasswordHash, hashPassword, sha256, verifyPassword } from '../../platform/crypto.js';
+import type { Db } from '../../platform/db/client.js';
+import { withTx } from '../../platform/db/tx.js';
+import { AppError, conflict, type FieldError, notFound } from '../../platform/errors.js';
+import { check, consume } from '../../platform/http/rate-limit.js';
+import { newId, newSecret } from '../../platform/ids.js';
+import { shops } from '../shops/shops.tables.js';
+import { apiTokens, customers, publishableKeys, users } from './identity.tables.js';
+import { createSession, revokeSessionsOf } from './sessions.js';
+
+type UserRow = typeof users.$inferSelect;
+type ShopRow = typeof shops.$inferSelect;
+
+export const userOut = (u: UserRow) => ({
+  id: u.id,
+  email: u.email,
+  name: u.name,
+  role: u.role as EmployeeRole,
+  channel_ids: u.channelIds,
+  created_at: u.createdAt.toISOString(),
+});
+
+export const shopOut = (s: ShopRow) => ({
+  id: s.id,
+  name: s.name,
+  digital_allowed: s.digitalAllowed,
+  created_at: s.createdAt.toISOString(),
+});
+
+const INVALID_LOGIN = () => new AppError('invalid_credentials', 401, 'E-mail or password is wrong');
+
+/** Login limits: per client address, and failed attempts per account. */
+const IP_LIMIT = { max: 30, windowSeconds: 300 };
+const ACCOUNT_FAILURES = { max: 10, windowSeconds: 900 };
+
+/** Checks e-mail and password the same way whether or not the account exists. */
+async function checkPassword(db: Db, scope: string, ip: string, email: string, hash: string | null, password: string) {
+  await consume(db, { bucket: `login:ip:${scope}:${ip}`, ...IP_LIMIT });
+  const accountBucket = { bucket: `login:acct:${scope}:${email.toLowerCase()}`, ...ACCOUNT_FAILURES };
+  await check(db, accountBucket);
+  const ok = await verifyPassword(hash ?? (await dummyPasswordHash()), password);
+  if (!ok || !hash) {
+    await consume(db, accountBucket);
+    throw INVALID_LOGIN();
+  }
+}
+
+/** Admin login: `{token, user, shop}`; unknown e-mail and wrong password look the same. */
+export async function loginAdmin(db: Db, email: string, password: string, ip: string) {
+  const rows = await db
+    .select()
+    .from(users)
+    .innerJoin(shops, eq(shops.id, users.shopId))
+    .where(sql`lower(${users.email}) = lower(${email})`);
+  const found = rows[0];
+  await checkPassword(db, 'admin', ip, email, found?.users.passwordHash ?? null, password);
+  if (!found) throw INVALID_LOGIN();
+  const session = await createSession(db, { shopId: found.shops.id, kind: 'admin', subjectId: found.users.id });
+  return { session, user: found.users, shop: found.shops };
+}
+
+export async function getUserAndShop(ctx: Ctx, userId: string) {
+  const rows = await ctx.db
+    .select()
+    .from(users)
+    .innerJoin(shops, eq(shops.id, users.shopId))
+    .where(and(eq(users.id, userId), eq(users.shopId, ctx.shopId)));
+  const row = rows[0];
+  if (!row) throw notFound('User');
+  return { user: row.users, shop: row.shops };
+}
+
+/** Changes the caller's password and ends every other session of theirs. */
+export async function changeOwnPassword(ctx: Ctx, current: string, next: string) {
+  if (ctx.actor?.kind !== 'admin') throw new AppError('credential_denied', 403, 'Admin session required');
+  const actor = ctx.actor;
+  const { user } = await getUserAndShop(ctx, actor.userId);
+  if (!(await verifyPassword(user.passwordHash, current))) {
+    throw new AppError('invalid_credentials', 400, 'The current password is wrong', [
+      { path: '/body/current_password', message: 'is wrong' },
+    ]);
+  }
+  const hash = await hashPassword(next);
+  await withTx(ctx.db, async (tx) => {
+    await tx.update(users).set({ passwordHash: hash, updatedAt: new Date() }).where(eq(users.id, user.id));
+    await revokeSessionsOf(tx, ctx.shopId, 'admin', user.id, actor.sessionId);
+  });
+}
+
+// ---- employees -------------------------------------------------------------------------------
+
+export async function listEmployees(ctx: Ctx) {
+  return ctx.db.select().from(users).where(eq(users.shopId, ctx.shopId)).orderBy(users.createdAt);
+}
+
+function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string; cause?: { code?: string } };
+  return e?.code === '23505' || e?.cause?.code === '23505';
+}
+
+export { isUniqueViolation };
+
+export async function createEmployee(
+  ctx: Ctx,
+  input: { email: string; password: string; name?: string; role: EmployeeRole; channel_ids?: string[] },
+  db: Db = ctx.db,
+) {
+  const passwordHash = await hashPassword(input.password);
+  try {
+    const [row] = await db
+      .insert(users)
+      .values({
+        id: newId('user'),
+        shopId: ctx.shopId,
+        email: input.email,
+        name: input.name ?? null,
+        passwordHash,
+        role: input.role,
+        channelIds: input.channel_ids ?? [],
+      })
+      .returning();
+    return row as UserRow;
+  } catch (err) {
+    if (isUniqueViolation(err)) throw conflict('email_taken', 'An employee with this e-mail already exists');
+    throw err;
+  }
+}
+
+async function ownerCount(db: Db, shopId: string): Promise<number> {
+  const rows = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(users)
+    .where(and(eq(users.shopId, shopId), eq(users.role, 'owner')));
+  return rows[0]?.n ?? 0;
+}
+
+/** Updates an employee; the last owner can never be demoted. A new password ends their sessions. */
+export async function updateEmployee(
+  ctx: Ctx,
+  id: string,
+  patch: { name?: string | null; role?: EmployeeRole; channel_ids?: string[]; password?: string },
+) {
+  const passwordHash = patch.password ? await hashPassword(patch.password) : undefined;
+  return withTx(ctx.db, async (tx) => {
+    // Lock the shop's owners so two concurrent demotions cannot both pass the last-owner check.
+    await tx.execute(sql`SELECT id FROM users WHERE shop_id = ${ctx.shopId} AND role = 'owner' FOR UPDATE`);
+    const [current] = await tx
+      .select()
+      .from(users)
+      .where(and(eq(users.id, id), eq(users.shopId, ctx.shopId)));
+    if (!current) throw notFound('Employee');
+    if (current.role === 'owner' && patch.role && patch.role !== 'owner' && (await ownerCount(tx, ctx.shopId)) <= 1) {
+      throw conflict('last_owner', 'The last owner cannot be demoted; make another employee owner first');
+    }
+    const [row] = await tx
+      .update(users)
+      .set({
+        ...(patch.name !== undefined ? { name: patch.name } : {}),
+        ...(patch.role ? { role: patch.role } : {}),
+        ...(patch.channel_ids ? { channelIds: patch.channel_ids } : {}),
+        ...(passwordHash ? { passwordHash } : {}),
+        updatedAt: new Date(),
+      })
+      .where(eq(users.id, id))
+      .returning();
+    if (passwordHash) await revokeSessionsOf(tx, ctx.shopId, 'admin', id);
+    return row as UserRow;
+  });
+}
+
+export async function deleteEmployee(ctx: Ctx, id: string) {
+  await withTx(ctx.db, async (tx) => {
+    await tx.execute(sql`SELECT id FROM users WHERE shop_id = ${ctx.shopId} AND role = 'owner' FOR UPDATE`);
+    const [current] = await tx
+      .select()
+      .from(users)
+      .where(and(eq(users.id, id), eq(users.shopId, ctx.shopId)));
+    if (!current) throw notFound('Employee');
+    if (current.role === 'owner' && (await ownerCount(tx, ctx.shopId)) <= 1) {
+      throw conflict('last_owner', 'The last owner cannot be removed');
+    }
+    await revokeSessionsOf(tx, ctx.shopId, 'admin', id);
+    await tx.delete(users).where(eq(users.id, id));
+  });
+}
+
+// ---- API tokens ------------------------------------------------------------------------------
+
+type TokenRow = typeof apiTokens.$inferSelect;
+export const tokenOut = (t: TokenRow) => ({
+  id: t.id,
+  name: t.name,
+  prefix: t.prefix,
+  scopes: t.scopes as Scope[],
+  last_used_at: t.lastUsedAt ? t.lastUsedAt.toISOString() : null,
+  created_by: t.createdBy,
+  created_at: t.createdAt.toISOString(),
+});
+
+export async function listApiTokens(ctx: Ctx) {
+  return ctx.db
+    .select()
+    .from(apiTokens)
+    .where(and(eq(apiTokens.shopId, ctx.shopId), isNull(apiTokens.revokedAt)))
+    .orderBy(desc(apiTokens.createdAt));
+}
+
+export async function createApiToken(ctx: Ctx, input: { name: string; scopes: Scope[] }) {
+  const token = newSecret('tok');
+  const [row] = await ctx.db
+    .insert(apiTokens)
+    .values({
+      id: newId('apiToken'),
+      shopId: ctx.shopId,
+      name: input.name,
+      prefix: token.slice(0, 12),
+      tokenHash: sha256(token),
+      scopes: input.scopes,
+      createdBy: ctx.actor?.kind === 'admin' ? ctx.actor.userId : null,
+    })
+    .returning();
+  return { row: row as TokenRow, token };
+}
+
+export async function revokeApiToken(ctx: Ctx, id: string) {
+  const rows = await ctx.db
+    .update(apiTokens)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(apiTokens.id, id), eq(apiTokens.shopId, ctx.shopId), isNull(apiTokens.revokedAt)))
+    .returning({ id: apiTokens.id });
+  if (rows.length === 0) throw notFound('API token');
+}
+
+// ---- publishable keys ------------------------------------------------------------------------
+
+type KeyRow = typeof publishableKeys.$inferSelect;
+export const keyOut = (k: KeyRow) => ({
+  id: k.id,
+  name: k.name,
+  key: k.key,
+  allowed_origins: k.allowedOrigins,
+  created_at: k.createdAt.toISOString(),
+});
+
+/** Normalises origins (lowercase, default ports dropped); anything with a path is refused. */
+export function normalizeOrigins(origins: string[], path = '/body/allowed_origins'): string[] {
+  const errors: FieldError[] = [];
+  const out: string[] = [];
+  origins.forEach((raw, i) => {
+    const n = normalizeOrigin(raw);
+    let bare = false;
+    try {
+      const u = new URL(raw);
+      bare = (u.pathname === '/' || u.pathname === '') && !u.search && !u.hash && !u.username;
+    } catch {
+      bare = false;
+    }
+    if (!n || !bare) errors.push({ path: `${path}/${i}`, message: 'must be an origin like https://shop.example' });
+    else if (!out.includes(n)) out.push(n);
+  });
+  if (errors.length > 0)
+    throw new AppError('validation_failed', 400, 'allowed_origins holds an invalid origin', errors);
+  return out;
+}
+
+export async function listPublishableKeys(ctx: Ctx) {
+  return ctx.db
+    .select()
+    .from(publishableKeys)
+    .where(and(eq(publishableKeys.shopId, ctx.shopId), isNull(publishableKeys.revokedAt)))
+    .orderBy(desc(publishableKeys.createdAt));
+}
+
+export async function createPublishableKey(
+  ctx: Ctx,
+  input: { name: string; allowed_origins: string[] },
+  db: Db = ctx.db,
+) {
+  const [row] = await db
+    .insert(publishableKeys)
+    .values({
+      id: newId('publishableKey'),
+      shopId: ctx.shopId,
+      name: input.name,
+      key: newSecret('pk'),
+      allowedOrigins: normalizeOrigins(input.allowed_origins),
+    })
+    .returning();
+  return row as KeyRow;
+}
+
+export async function updatePublishableKey(ctx: Ctx, id: string, patch: { name?: string; allowed_origins?: string[] }) {
+  const origins = patch.allowed_origins ? normalizeOrigins(patch.allowed_origins) : undefined;
+  const rows = await ctx.db
+    .update(publishableKeys)
+    .set({ ...(patch.name ? { name: patch.name } : {}), ...(origins ? { allowedOrigins: origins } : {}) })
+    .where(and(eq(publishableKeys.id, id), eq(publishableKeys.shopId, ctx.shopId), isNull(publishableKeys.revokedAt)))
+    .returning();
+  if (!rows[0]) throw notFound('Publishable key');
+  return rows[0];
+}
+
+export async function revokePublishableKey(ctx: Ctx, id: string) {
+  const rows = await ctx.db
+    .update(publishableKeys)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(publishableKeys.id, id), eq(publishableKeys.shopId, ctx.shopId), isNull(publishableKeys.revokedAt)))
+    .returning({ id: publishableKeys.id });
+  if (rows.length === 0) throw notFound('Publishable key');
+}
+
+// ---- customers -------------------------------------------------------------------------------
+
+type CustomerRow = typeof customers.$inferSelect;
+export const customerOut = (c: CustomerRow) => ({
+  id: c.id,
+  email: c.email,
+  name: c.name,
+  created_at: c.createdAt.toISOString(),
+});
+
+export async function registerCustomer(ctx: Ctx, input: { email: string; password: string; name?: string }) {
+  const passwordHash = await hashPassword(input.password);
+  return withTx(ctx.db, async (tx) => {
+    // A guest who bought before has a row without a password: registering claims it.
+    const [existing] = await tx
+      .select()
+      .from(customers)
+      .where(and(eq(customers.shopId, ctx.shopId), sql`lower(${customers.email}) = lower(${input.email})`))
+      .for('update');
+    if (existing?.passwordHash) throw conflict('email_taken', 'An account with this e-mail already exists');
+    let row: CustomerRow;
+    if (existing) {
+      [row] = (await tx
+        .update(customers)
+        .set({ passwordHash, name: input.name ?? existing.name, updatedAt: new Date() })
+        .where(eq(customers.id, existing.id))
+        .returning()) as [CustomerRow];
+    } else {
+      try {
+        [row] = (await tx
+          .insert(customers)
+          .values({
+            id: newId('customer'),
+            shopId: ctx.shopId,
+            email: input.email,
+            name: input.name ?? null,
+            passwordHash,
+          })
+          .returning()) as [CustomerRow];
+      } catch (err) {
+        if (isUniqueViolation(err)) throw conflict('email_taken', 'An account with this e-mail already exists');
+        throw err;
+      }
+    }
+    const session = await createSession(tx, { shopId: ctx.shopId, kind: 'customer', subjectId: row.id });
+    return { customer: row, session };
+  });
+}
+
+export async function loginCustomer(ctx: Ctx, email: string, password: string, ip: string) {
+  const [row] = await ctx.db
+    .select()
+    .from(customers)
+    .where(and(eq(customers.shopId, ctx.shopId), sql`lower(${customers.email}) = lower(${email})`));
+  await checkPassword(ctx.db, `customer:${ctx.shopId}`, ip, email, row?.passwordHash ?? null, password);
+  if (!row) throw INVALID_LOGIN();
+  const session = await createSession(ctx.db, { shopId: ctx.shopId, kind: 'customer', subjectId: row.id });
+  return { customer: row, session };
+}
+
+export async function getCustomer(ctx: Ctx, id: string) {
+  const [row] = await ctx.db
+    .select()
+    .from(customers)
+    .where(and(eq(customers.id, id), eq(customers.shopId, ctx.shopId)));
+  if (!row) throw notFound('Customer');
+  return row;
+}

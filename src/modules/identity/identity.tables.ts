@@ -1,0 +1,137 @@
+/** Who may call the service: employees, sessions, API tokens, publishable keys, customers. */
+import { sql } from 'drizzle-orm';
+import { index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { shops } from '../shops/shops.tables.js';
+
+export const users = pgTable(
+  'users',
+  {
+    id: text('id').primaryKey(),
+    shopId: text('shop_id')
+      .notNull()
+      .references(() => shops.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    name: text('name'),
+    passwordHash: text('password_hash').notNull(),
+    /** owner | admin | catalog_editor | viewer */
+    role: text('role').notNull(),
+    /** Channel restriction; empty = all channels. */
+    channelIds: text('channel_ids').array().notNull().default(sql`'{}'::text[]`),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    // Login names no shop, so an employee e-mail is unique across the service.
+    uniqueIndex('users_email_uq').on(sql`lower(${t.email})`),
+    index('users_shop_idx').on(t.shopId, t.createdAt),
+  ],
+);
+
+/** Sessions of every kind: admin (users), customer, vendor, affiliate. */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: text('id').primaryKey(),
+    shopId: text('shop_id')
+      .notNull()
+      .references(() => shops.id, { onDelete: 'cascade' }),
+    /** admin | customer | vendor | affiliate */
+    kind: text('kind').notNull(),
+    subjectId: text('subject_id').notNull(),
+    tokenHash: text('token_hash').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('sessions_token_uq').on(t.tokenHash),
+    index('sessions_subject_idx').on(t.shopId, t.kind, t.subjectId),
+  ],
+);
+
+export const apiTokens = pgTable(
+  'api_tokens',
+  {
+    id: text('id').primaryKey(),
+    shopId: text('shop_id')
+      .notNull()
+      .references(() => shops.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    prefix: text('prefix').notNull(),
+    tokenHash: text('token_hash').notNull(),
+    scopes: text('scopes').array().notNull(),
+    createdBy: text('created_by'),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [uniqueIndex('api_tokens_hash_uq').on(t.tokenHash), index('api_tokens_shop_idx').on(t.shopId, t.createdAt)],
+);
+
+export const publishableKeys = pgTable(
+  'publishable_keys',
+  {
+    id: text('id').primaryKey(),
+    shopId: text('shop_id')
+      .notNull()
+      .references(() => shops.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    /** Publishable keys are not secret; the full key is stored and shown. */
+    key: text('key').notNull(),
+    allowedOrigins: text('allowed_origins').array().notNull().default(sql`'{}'::text[]`),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('publishable_keys_key_uq').on(t.key),
+    index('publishable_keys_shop_idx').on(t.shopId, t.createdAt),
+  ],
+);
+
+export const customers = pgTable(
+  'customers',
+  {
+    id: text('id').primaryKey(),
+    shopId: text('shop_id')
+      .notNull()
+      .references(() => shops.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    name: text('name'),
+    passwordHash: text('password_hash'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('customers_email_uq').on(t.shopId, sql`lower(${t.email})`)],
+);
+
+/** Stored responses of POST requests sent with an Idempotency-Key (DESIGN §3). */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    shopId: text('shop_id').notNull(),
+    /** The credential the request came with (kind and id), so keys never collide across callers. */
+    principal: text('principal').notNull(),
+    key: text('key').notNull(),
+    requestHash: text('request_hash').notNull(),
+    /** running | done */
+    state: text('state').notNull(),
+    statusCode: integer('status_code'),
+    responseBody: text('response_body'),
+    responseHeaders: jsonb('response_headers').$type<Record<string, string>>(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.shopId, t.principal, t.key] }), index('idempotency_expiry_idx').on(t.expiresAt)],
+);
+
+/** Fixed-window counters for rate limits shared by every process. */
+export const rateLimits = pgTable(
+  'rate_limits',
+  {
+    bucket: text('bucket').notNull(),
+    windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
+    count: integer('count').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.bucket, t.windowStart] })],
+);

@@ -1,0 +1,12 @@
+/** Identity: who may call the service, and the authorization layer every route plugs into. */
+import type { Module } from '../../app.js';
+import { identityRoutes } from './identity.routes.js';
+
+export { registerAuthorization, requestOrigin } from './authorize.js';
+export { createEmployee, createPublishableKey, isUniqueViolation } from './identity.service.js';
+
+export const identityModule: Module = {
+  name: 'identity',
+  group: 'shop',
+  routes: identityRoutes,
+};

@@ -1,0 +1,100 @@
+/**
+ * Server-side sessions for every kind of person: admin employees, customers, vendors and
+ * affiliates. The token is random, shown once, and stored only as its SHA-256.
+ * Expiry slides with use and follows the wall clock, not the simulated business clock.
+ */
+import { sql } from 'drizzle-orm';
+import { sha256 } from '../../platform/crypto.js';
+import type { Db } from '../../platform/db/client.js';
+import { query } from '../../platform/db/tx.js';
+import { newId, newSecret } from '../../platform/ids.js';
+import { sessions } from './identity.tables.js';
+
+export type SessionKind = 'admin' | 'customer' | 'vendor' | 'affiliate';
+
+export const SESSION_PREFIX: Record<SessionKind, string> = {
+  admin: 'sess',
+  customer: 'csess',
+  vendor: 'vsess',
+  affiliate: 'asess',
+};
+
+export const SESSION_COOKIE: Record<SessionKind, string> = {
+  admin: 'sid',
+  customer: 'csid',
+  vendor: 'vsid',
+  affiliate: 'asid',
+};
+
+const HOUR = 3600;
+export const SESSION_TTL_SECONDS: Record<SessionKind, number> = {
+  admin: 12 * HOUR,
+  customer: 30 * 24 * HOUR,
+  vendor: 7 * 24 * HOUR,
+  affiliate: 7 * 24 * HOUR,
+};
+
+/** Sliding expiry is written at most this often per session, not on every request. */
+const TOUCH_AFTER_SECONDS = 300;
+
+export async function createSession(
+  db: Db,
+  input: { shopId: string; kind: SessionKind; subjectId: string },
+): Promise<{ token: string; id: string; expiresAt: Date }> {
+  const token = newSecret(SESSION_PREFIX[input.kind]);
+  const id = newId('session');
+  const expiresAt = new Date(Date.now() + SESSION_TTL_SECONDS[input.kind] * 1000);
+  await db.insert(sessions).values({
+    id,
+    shopId: input.shopId,
+    kind: input.kind,
+    subjectId: input.subjectId,
+    tokenHash: sha256(token),
+    expiresAt,
+  });
+  return { token, id, expiresAt };
+}
+
+export interface ActiveSession {
+  id: string;
+  shop_id: string;
+  subject_id: string;
+}
+
+/** Finds a live session of `kind` for the token, extending its expiry when due. */
+export async function findSession(db: Db, kind: SessionKind, token: string): Promise<ActiveSession | null> {
+  const rows = await query<ActiveSession & { touch: boolean }>(
+    db,
+    sql`SELECT id, shop_id, subject_id, last_seen_at < now() - make_interval(secs => ${TOUCH_AFTER_SECONDS}) AS touch
+        FROM sessions
+        WHERE token_hash = ${sha256(token)} AND kind = ${kind} AND revoked_at IS NULL AND expires_at > now()`,
+  );
+  const row = rows[0];
+  if (!row) return null;
+  if (row.touch) {
+    await db.execute(
+      sql`UPDATE sessions SET last_seen_at = now(), expires_at = now() + make_interval(secs => ${SESSION_TTL_SECONDS[kind]})
+          WHERE id = ${row.id}`,
+    );
+  }
+  return { id: row.id, shop_id: row.shop_id, subject_id: row.subject_id };
+}
+
+export async function revokeSession(db: Db, id: string): Promise<void> {
+  await db.execute(sql`UPDATE sessions SET revoked_at = now() WHERE id = ${id} AND revoked_at IS NULL`);
+}
+
+/** Ends every session of one person, optionally keeping the current one. */
+export async function revokeSessionsOf(
+  db: Db,
+  shopId: string,
+  kind: SessionKind,
+  subjectId: string,
+  exceptId?: string,
+): Promise<void> {
+  await db.execute(
+    sql`UPDATE sessions SET revoked_at = now()
+        WHERE shop_id = ${shopId} AND kind = ${kind} AND subject_id = ${subjectId} AND revoked_at IS NULL
+          AND id <> ${exceptId ?? ''}`,
+  );
+}

@@ -1,0 +1,120 @@
+/** Routes of the platform operator (DESIGN §2): shops and the simulated clock. */
+import { Type } from '@sinclair/typebox';
+import type { Module } from '../../app.js';
+import { AppError } from '../../platform/errors.js';
+import { Body, Email, IdParams, PageMeta, Pagination, Timestamp } from '../../platform/http/schemas.js';
+import { PublishableKeySchema, UserSchema } from '../identity/identity.schemas.js';
+import { keyOut, userOut } from '../identity/identity.service.js';
+import { createShop, listShops, platformShopOut, updateShop } from '../shops/index.js';
+
+const PlatformShop = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  digital_allowed: Type.Boolean(),
+  digital_active: Type.Boolean(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+
+const CreateShopBody = Body({
+  name: Type.String({ minLength: 1, maxLength: 200 }),
+  owner_email: Email,
+  owner_password: Type.String({ minLength: 8, maxLength: 200 }),
+  owner_name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  digital_allowed: Type.Optional(Type.Boolean()),
+  storefront_origins: Type.Optional(Type.Array(Type.String({ maxLength: 300 }), { maxItems: 50 })),
+});
+
+const platform = { auth: { accepts: ['platform' as const] } };
+const tags = ['platform'];
+
+export const platformModule: Module = {
+  name: 'platform',
+  group: 'shop',
+  routes(app, deps) {
+    app.post(
+      '/api/platform/shops',
+      {
+        config: platform,
+        schema: {
+          tags,
+          summary: 'Create a shop with its owner and a publishable key',
+          body: CreateShopBody,
+          response: {
+            201: Type.Object({ shop: PlatformShop, owner: UserSchema, publishable_key: PublishableKeySchema }),
+          },
+        },
+      },
+      async (request, reply) => {
+        const { shop, owner, key } = await createShop(request.ctx, request.body as never);
+        return reply
+          .code(201)
+          .send({ shop: platformShopOut(shop), owner: userOut(owner), publishable_key: keyOut(key) });
+      },
+    );
+
+    app.get(
+      '/api/platform/shops',
+      {
+        config: platform,
+        schema: {
+          tags,
+          summary: 'List shops',
+          querystring: Type.Object(Pagination),
+          response: { 200: Type.Object({ shops: Type.Array(PlatformShop), ...PageMeta }) },
+        },
+      },
+      async (request) => {
+        const { limit = 50, offset = 0 } = request.query as { limit?: number; offset?: number };
+        const { rows, count } = await listShops(request.ctx.db, limit, offset);
+        return { shops: rows.map(platformShopOut), count, limit, offset };
+      },
+    );
+
+    app.patch(
+      '/api/platform/shops/:id',
+      {
+        config: platform,
+        schema: {
+          tags,
+          summary: 'Allow or withdraw the digital add-on (erlaubt), rename a shop',
+          params: IdParams,
+          body: Body({
+            digital_allowed: Type.Optional(Type.Boolean()),
+            name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+          }),
+          response: { 200: PlatformShop },
+        },
+      },
+      async (request) => {
+        const { id } = request.params as { id: string };
+        return platformShopOut(await updateShop(request.ctx.db, id, request.body as never));
+      },
+    );
+
+    app.post(
+      '/api/platform/clock/advance',
+      {
+        config: platform,
+        schema: {
+          tags,
+          summary: 'Advance the simulated clock (CLOCK=simulated only) and run the jobs that came due',
+          body: Body({
+            seconds: Type.Integer({ minimum: 1, maximum: 5 * 365 * 86400 }),
+            run_jobs: Type.Optional(Type.Boolean({ default: true })),
+          }),
+          response: { 200: Type.Object({ now: Timestamp, jobs_run: Type.Integer() }) },
+        },
+      },
+      async (request) => {
+        if (deps.config.clock !== 'simulated') {
+          throw new AppError('not_found', 404, 'The clock is not simulated (set CLOCK=simulated)');
+        }
+        const { seconds, run_jobs = true } = request.body as { seconds: number; run_jobs?: boolean };
+        const now = await deps.clock.advance(request.ctx.db, seconds);
+        const jobsRun = run_jobs ? await deps.worker.drain() : 0;
+        return { now: now.toISOString(), jobs_run: jobsRun };
+      },
+    );
+  },
+};

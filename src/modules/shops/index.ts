@@ -1,0 +1,1 @@
+export { type CreateShopInput, createShop, getShop, listShops, platformShopOut, updateShop } from './shops.service.js';

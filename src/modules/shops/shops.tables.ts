@@ -1,0 +1,15 @@
+/** The tenant: every shop-owned row in the service references a shop. */
+import { boolean, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+
+export const shops = pgTable('shops', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  /** `erlaubt` of the digital add-on: set by the platform operator only. */
+  digitalAllowed: boolean('digital_allowed').notNull().default(false),
+  /** `aktiv` of the digital add-on: set by the shop. */
+  digitalActive: boolean('digital_active').notNull().default(false),
+  aboProvision: text('abo_provision').notNull().default('erste'),
+  aboProvisionMonate: integer('abo_provision_monate'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});

@@ -1,0 +1,102 @@
+/**
+ * Who is calling, and what a route accepts (spec §5, DESIGN §2). Routes declare an AuthSpec in
+ * `config.auth`; one hook (modules/identity/authorize.ts) enforces it before any handler runs.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../../config.js';
+import type { Clock } from '../clock.js';
+import type { Db } from '../db/client.js';
+
+export const CREDENTIAL_KINDS = [
+  'platform',
+  'admin',
+  'token',
+  'publishable',
+  'customer',
+  'vendor',
+  'affiliate',
+] as const;
+export type CredentialKind = (typeof CREDENTIAL_KINDS)[number];
+
+export const SCOPES = ['catalog:read', 'catalog:write', 'finance:read'] as const;
+export type Scope = (typeof SCOPES)[number];
+
+export const ROLES = ['owner', 'admin', 'catalog_editor', 'viewer'] as const;
+export type EmployeeRole = (typeof ROLES)[number];
+
+/** Roles that may write the catalog (spec §5 "Admin role"). */
+export const CATALOG_WRITERS: EmployeeRole[] = ['owner', 'admin', 'catalog_editor'];
+/** Roles that may manage money and shop configuration. */
+export const MANAGERS: EmployeeRole[] = ['owner', 'admin'];
+
+export interface AuthSpec {
+  /** Credential kinds the route accepts; `public` needs none. */
+  accepts: CredentialKind[] | 'public';
+  /** The scope an API token needs (only when `token` is accepted). */
+  scope?: Scope;
+  /** Roles an admin session needs; absent = any employee. */
+  roles?: EmployeeRole[];
+  /** Only the shop owner. */
+  ownerOnly?: boolean;
+  /** Refuse every API token with 403 token_blocked (financial mutations, accounting routes). */
+  tokenBlocked?: boolean;
+  /** Add-on gates and other per-route checks run after authentication. */
+  gate?: 'digital';
+}
+
+export type Actor =
+  | { kind: 'platform' }
+  | {
+      kind: 'admin';
+      userId: string;
+      sessionId: string;
+      role: EmployeeRole;
+      email: string;
+      channelIds: string[];
+    }
+  | { kind: 'token'; tokenId: string; scopes: Scope[] }
+  | { kind: 'publishable'; keyId: string; origin: string; allowedOrigins: string[] }
+  | { kind: 'customer'; customerId: string; sessionId: string }
+  | { kind: 'vendor'; vendorId: string; sessionId: string }
+  | { kind: 'affiliate'; affiliateId: string; sessionId: string };
+
+/** What every service function receives first: the tenant, the caller and the handles. */
+export interface Ctx {
+  /** The shop of the credential; empty only for platform and public routes. */
+  shopId: string;
+  actor: Actor | null;
+  db: Db;
+  clock: Clock;
+  config: Config;
+  log: FastifyBaseLogger;
+}
+
+/** A stable identity of the caller, used to key idempotency records. */
+export function principalOf(actor: Actor | null): string {
+  if (!actor) return 'public';
+  switch (actor.kind) {
+    case 'platform':
+      return 'platform';
+    case 'admin':
+      return `admin:${actor.userId}`;
+    case 'token':
+      return `token:${actor.tokenId}`;
+    case 'publishable':
+      return `pk:${actor.keyId}`;
+    case 'customer':
+      return `customer:${actor.customerId}`;
+    case 'vendor':
+      return `vendor:${actor.vendorId}`;
+    case 'affiliate':
+      return `affiliate:${actor.affiliateId}`;
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    auth?: AuthSpec;
+  }
+  interface FastifyRequest {
+    ctx: Ctx;
+  }
+}

@@ -1,0 +1,71 @@
+/**
+ * Opens the database: PGlite (embedded, `DATA_DIR` or in memory) when no URL is given, else a
+ * `pg` pool. Both are wrapped by Drizzle and return the same JS types: int8 and numeric come
+ * back as numbers on both drivers (money is integer cents and stays far below 2^53).
+ */
+
+import { mkdirSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import pg from 'pg';
+import * as schema from './schema.js';
+
+export type Schema = typeof schema;
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+
+export interface Database {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  close(): Promise<void>;
+  /** The underlying client, for tests and tooling. */
+  raw: PGlite | pg.Pool;
+}
+
+const INT8 = 20;
+const NUMERIC = 1700;
+
+const toNumber = (v: string) => Number(v);
+
+export interface OpenOptions {
+  url: string | null;
+  /** A directory for PGlite's files, or `memory`. */
+  dataDir: string;
+  /** Pool size for PostgreSQL. */
+  poolSize?: number;
+  /** Preloaded PGlite data directory (tests start from a migrated snapshot). */
+  loadDataDir?: Blob;
+}
+
+export async function openDatabase(opts: OpenOptions): Promise<Database> {
+  if (opts.url) {
+    const pool = new pg.Pool({
+      connectionString: opts.url,
+      max: opts.poolSize ?? 20,
+      idleTimeoutMillis: 30_000,
+      types: {
+        getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+          oid === INT8 || oid === NUMERIC
+            ? toNumber
+            : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+      },
+    });
+    // An idle client that loses its connection must not crash the process.
+    pool.on('error', () => {});
+    const db = drizzlePg(pool, { schema }) as unknown as Db;
+    return { db, kind: 'postgres', raw: pool, close: () => pool.end() };
+  }
+  const dir = opts.dataDir === 'memory' ? undefined : opts.dataDir;
+  if (dir) mkdirSync(dir, { recursive: true });
+  const client = await PGlite.create({
+    ...(dir ? { dataDir: dir } : {}),
+    ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}),
+    extensions: { pg_trgm, unaccent },
+    parsers: { [INT8]: toNumber, [NUMERIC]: toNumber },
+  });
+  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  return { db, kind: 'pglite', raw: client, close: () => client.close() };
+}

@@ -1,0 +1,4 @@
+/** Every table of the service, for Drizzle's typed queries and drizzle-kit. */
+export * from '../../modules/identity/identity.tables.js';
+export * from '../../modules/shops/shops.tables.js';
+export * from './platform.tables.js';

@@ -1,0 +1,22 @@
+/** The one transaction helper, and raw-SQL helpers that behave the same on both drivers. */
+import type { SQL } from 'drizzle-orm';
+import type { Db } from './client.js';
+
+/** A database handle or an open transaction: services accept either. */
+export type Tx = Db;
+
+/** Runs `fn` in a transaction; nested calls become savepoints. */
+export function withTx<T>(db: Tx, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  return db.transaction((tx) => fn(tx as unknown as Tx));
+}
+
+/** Runs a raw query and returns its rows (both drivers put them in `.rows`). */
+export async function query<T = Record<string, unknown>>(db: Tx, q: SQL): Promise<T[]> {
+  const res = (await db.execute(q)) as unknown as { rows: T[] };
+  return res.rows;
+}
+
+export async function queryOne<T = Record<string, unknown>>(db: Tx, q: SQL): Promise<T | undefined> {
+  const rows = await query<T>(db, q);
+  return rows[0];
+}

@@ -1,0 +1,142 @@
+/**
+ * Idempotency-Key on POST (DESIGN §3): the first response to a key is stored for 24 h per shop
+ * and caller; the same key and body replays it, another body is 409, and a concurrent request
+ * with the key waits for the first to finish instead of running the handler again.
+ */
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { principalOf } from '../auth/types.js';
+import { sha256 } from '../crypto.js';
+import type { Db } from '../db/client.js';
+import { query } from '../db/tx.js';
+import { AppError } from '../errors.js';
+
+const TTL_HOURS = 24;
+const WAIT_MS = 15_000;
+/** A `running` record older than this belongs to a process that died; the key may be reused. */
+const ABANDONED_SECONDS = 300;
+
+interface Claimed {
+  shopId: string;
+  principal: string;
+  key: string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    idempotency?: Claimed;
+  }
+}
+
+interface Row {
+  request_hash: string;
+  state: string;
+  status_code: number | null;
+  response_body: string | null;
+  response_headers: Record<string, string> | null;
+  stale: boolean;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function tryClaim(db: Db, c: Claimed, hash: string): Promise<boolean> {
+  const rows = await query(
+    db,
+    sql`INSERT INTO idempotency_keys (shop_id, principal, key, request_hash, state, expires_at)
+        VALUES (${c.shopId}, ${c.principal}, ${c.key}, ${hash}, 'running', now() + make_interval(hours => ${TTL_HOURS}))
+        ON CONFLICT (shop_id, principal, key) DO NOTHING RETURNING key`,
+  );
+  return rows.length === 1;
+}
+
+async function load(db: Db, c: Claimed): Promise<Row | undefined> {
+  const rows = await query<Row>(
+    db,
+    sql`SELECT request_hash, state, status_code, response_body, response_headers,
+               (expires_at < now() OR (state = 'running' AND created_at < now() - make_interval(secs => ${ABANDONED_SECONDS}))) AS stale
+        FROM idempotency_keys WHERE shop_id = ${c.shopId} AND principal = ${c.principal} AND key = ${c.key}`,
+  );
+  return rows[0];
+}
+
+async function release(db: Db, c: Claimed): Promise<void> {
+  await db.execute(
+    sql`DELETE FROM idempotency_keys WHERE shop_id = ${c.shopId} AND principal = ${c.principal} AND key = ${c.key} AND state = 'running'`,
+  );
+}
+
+export function registerIdempotency(app: FastifyInstance, db: Db): void {
+  app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
+    if (request.method !== 'POST') return;
+    const raw = request.headers['idempotency-key'];
+    if (raw === undefined) return;
+    const auth = request.routeOptions.config.auth;
+    if (!auth || auth.accepts === 'public') return;
+    const key = Array.isArray(raw) ? raw[0] : raw;
+    if (!key || key.length > 255) {
+      throw new AppError('validation_failed', 400, 'Idempotency-Key must be 1 to 255 characters', [
+        { path: '/headers/idempotency-key', message: 'must be 1 to 255 characters' },
+      ]);
+    }
+    const claimed: Claimed = { shopId: request.ctx.shopId, principal: principalOf(request.ctx.actor), key };
+    const hash = sha256(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`);
+    const deadline = Date.now() + WAIT_MS;
+    for (;;) {
+      if (await tryClaim(db, claimed, hash)) {
+        request.idempotency = claimed;
+        return;
+      }
+      const row = await load(db, claimed);
+      if (!row) continue;
+      if (row.stale) {
+        await db.execute(
+          sql`DELETE FROM idempotency_keys WHERE shop_id = ${claimed.shopId} AND principal = ${claimed.principal} AND key = ${key}`,
+        );
+        continue;
+      }
+      if (row.request_hash !== hash) {
+        throw new AppError(
+          'idempotency_key_reused',
+          409,
+          'This Idempotency-Key was used with a different request; use a new key',
+        );
+      }
+      if (row.state === 'done') {
+        reply.headers(row.response_headers ?? {});
+        reply.header('idempotent-replayed', 'true');
+        return reply.code(row.status_code ?? 200).send(row.response_body ?? '');
+      }
+      if (Date.now() > deadline) {
+        throw new AppError('idempotency_key_in_use', 409, 'A request with this Idempotency-Key is still in progress');
+      }
+      await sleep(50);
+    }
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    const claimed = request.idempotency;
+    if (!claimed) return payload;
+    request.idempotency = undefined;
+    if (reply.statusCode >= 500 || typeof payload !== 'string') {
+      // Nothing was done (or we cannot tell): let a retry with the same key run again.
+      await release(db, claimed);
+      return payload;
+    }
+    const headers: Record<string, string> = {};
+    const ct = reply.getHeader('content-type');
+    if (typeof ct === 'string') headers['content-type'] = ct;
+    const location = reply.getHeader('location');
+    if (typeof location === 'string') headers.location = location;
+    await db.execute(
+      sql`UPDATE idempotency_keys SET state = 'done', status_code = ${reply.statusCode}, response_body = ${payload},
+                 response_headers = ${JSON.stringify(headers)}::jsonb
+          WHERE shop_id = ${claimed.shopId} AND principal = ${claimed.principal} AND key = ${claimed.key}`,
+    );
+    return payload;
+  });
+
+  // A request that failed before onSend (e.g. the connection closed) must not hold its key.
+  app.addHook('onResponse', async (request) => {
+    if (request.idempotency) await release(db, request.idempotency);
+  });
+}

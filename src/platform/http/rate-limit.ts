@@ -1,0 +1,49 @@
+/**
+ * Fixed-window rate limits kept in the database, so every process counts together.
+ * Windows use the wall clock, never the simulated business clock.
+ */
+import { sql } from 'drizzle-orm';
+import type { Db } from '../db/client.js';
+import { query } from '../db/tx.js';
+import { AppError } from '../errors.js';
+
+export interface Limit {
+  bucket: string;
+  max: number;
+  windowSeconds: number;
+}
+
+function windowOf(limit: Limit): { start: Date; retryAfter: number } {
+  const ms = limit.windowSeconds * 1000;
+  const now = Date.now();
+  const start = Math.floor(now / ms) * ms;
+  return { start: new Date(start), retryAfter: Math.max(1, Math.ceil((start + ms - now) / 1000)) };
+}
+
+function tooMany(retryAfter: number): AppError {
+  return new AppError('rate_limited', 429, `Too many requests; retry in ${retryAfter} s`, undefined, {
+    'retry-after': String(retryAfter),
+  });
+}
+
+/** Counts one hit and refuses with 429 once the window's maximum is passed. */
+export async function consume(db: Db, limit: Limit): Promise<void> {
+  const { start, retryAfter } = windowOf(limit);
+  const rows = await query<{ count: number }>(
+    db,
+    sql`INSERT INTO rate_limits (bucket, window_start, count) VALUES (${limit.bucket}, ${start.toISOString()}::timestamptz, 1)
+        ON CONFLICT (bucket, window_start) DO UPDATE SET count = rate_limits.count + 1
+        RETURNING count`,
+  );
+  if ((rows[0]?.count ?? 0) > limit.max) throw tooMany(retryAfter);
+}
+
+/** Refuses with 429 when the window is already full, without counting (pair with `consume` on failure). */
+export async function check(db: Db, limit: Limit): Promise<void> {
+  const { start, retryAfter } = windowOf(limit);
+  const rows = await query<{ count: number }>(
+    db,
+    sql`SELECT count FROM rate_limits WHERE bucket = ${limit.bucket} AND window_start = ${start.toISOString()}::timestamptz`,
+  );
+  if ((rows[0]?.count ?? 0) >= limit.max) throw tooMany(retryAfter);
+}

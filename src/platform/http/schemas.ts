@@ -1,0 +1,31 @@
+/** Schema building blocks shared by every module. */
+import { type TObject, type TProperties, type TSchema, Type } from '@sinclair/typebox';
+
+/** A request body object: unknown fields are refused, so typos never pass silently. */
+export const Body = <T extends TProperties>(props: T, opts: { description?: string } = {}): TObject<T> =>
+  Type.Object(props, { additionalProperties: false, ...opts });
+
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+export const Timestamp = Type.String({ format: 'date-time' });
+
+export const Id = (prefix: string) =>
+  Type.String({ pattern: `^${prefix}_[0-9a-z]{1,40}$`, description: `${prefix}_… id`, maxLength: 64 });
+
+export const Email = Type.String({ format: 'email', maxLength: 254 });
+
+/** `limit` 1–200 (default 50) and `offset` ≥ 0 (DESIGN §3). */
+export const Pagination = {
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+};
+
+export const PageMeta = {
+  count: Type.Integer(),
+  limit: Type.Integer(),
+  offset: Type.Integer(),
+};
+
+export const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
+
+export const NoContent = Type.Null({ description: 'No content' });

@@ -1,0 +1,85 @@
+/**
+ * Prefixed, time-sortable ids (DESIGN §3): `<prefix>_<10 chars time><16 chars random>` in
+ * Crockford base32, so ids sort by creation time and carry 80 random bits.
+ */
+import { randomBytes } from 'node:crypto';
+
+const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
+
+export const ID_PREFIXES = {
+  shop: 'shop',
+  user: 'usr',
+  session: 'ses',
+  apiToken: 'tokid',
+  publishableKey: 'pkid',
+  customer: 'cus',
+  product: 'prod',
+  variant: 'var',
+  image: 'img',
+  category: 'cat',
+  brand: 'brand',
+  supplier: 'sup',
+  channel: 'chan',
+  domain: 'dom',
+  plan: 'plan',
+  abo: 'abo',
+  order: 'ord',
+  checkoutSession: 'cs',
+  invoice: 'inv',
+  creditNote: 'cn',
+  vendor: 'ven',
+  affiliate: 'aff',
+  event: 'evt',
+  job: 'job',
+  email: 'eml',
+  delivery: 'dlv',
+  payout: 'po',
+  statement: 'stmt',
+  ledger: 'led',
+} as const;
+
+export type IdKind = keyof typeof ID_PREFIXES;
+
+let lastTime = 0;
+let lastRandom: number[] = [];
+
+function encodeTime(ms: number): string {
+  let out = '';
+  let t = ms;
+  for (let i = 0; i < 10; i++) {
+    out = ALPHABET[t % 32] + out;
+    t = Math.floor(t / 32);
+  }
+  return out;
+}
+
+/** 16 base32 digits; within one millisecond the value increments so ids stay monotonic. */
+function randomPart(now: number): string {
+  if (now === lastTime && lastRandom.length === 16) {
+    for (let i = 15; i >= 0; i--) {
+      const d = (lastRandom[i] as number) + 1;
+      if (d < 32) {
+        lastRandom[i] = d;
+        break;
+      }
+      lastRandom[i] = 0;
+    }
+  } else {
+    const bytes = randomBytes(16);
+    lastRandom = Array.from(bytes, (b) => b & 31);
+    // keep headroom so the increment above practically never overflows
+    lastRandom[0] = (lastRandom[0] as number) & 15;
+    lastTime = now;
+  }
+  return lastRandom.map((d) => ALPHABET[d]).join('');
+}
+
+export function newId(kind: IdKind): string {
+  const now = Date.now();
+  return `${ID_PREFIXES[kind]}_${encodeTime(now)}${randomPart(now)}`;
+}
+
+/** A random secret with the given prefix: 32 bytes (256 bits), base64url. */
+export function newSecret(prefix: string): string {
+  return `${prefix}_${randomBytes(32).toString('base64url')}`;
+}

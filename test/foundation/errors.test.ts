@@ -1,0 +1,126 @@
+import { Type } from '@sinclair/typebox';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AppError } from '../../src/platform/errors.js';
+import { call, expectProblem, startApp, type TestApp } from '../helpers/app.js';
+
+let t: TestApp;
+
+beforeAll(async () => {
+  t = await startApp({}, (app) => {
+    app.post(
+      '/test/typed',
+      {
+        config: { auth: { accepts: 'public' } },
+        schema: {
+          body: Type.Object(
+            {
+              count: Type.Integer({ minimum: 1 }),
+              name: Type.String({ minLength: 2 }),
+              email: Type.String({ format: 'email' }),
+            },
+            { additionalProperties: false },
+          ),
+          querystring: Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200 })) }),
+          response: { 200: Type.Object({ count: Type.Integer(), limit: Type.Integer() }) },
+        },
+      },
+      async (request) => {
+        const body = request.body as { count: number };
+        const q = request.query as { limit?: number };
+        return { count: body.count, limit: q.limit ?? 50, secret: 'never serialized' };
+      },
+    );
+    app.get('/test/boom', { config: { auth: { accepts: 'public' } } }, async () => {
+      throw new Error('SELECT * FROM secret_table failed at /srv/app.js:12');
+    });
+    app.get('/test/conflict', { config: { auth: { accepts: 'public' } } }, async () => {
+      throw new AppError('domain_taken', 409, 'The domain is mapped already');
+    });
+  });
+});
+afterAll(() => t.close());
+
+describe('error contract (RFC 9457)', () => {
+  it('reports every invalid field with JSON pointers and changes nothing', async () => {
+    const res = await call(t.app, 'POST', '/test/typed', { body: { count: 0, name: 'x', email: 'no', extra: 1 } });
+    expectProblem(res, 400, 'validation_failed');
+    const paths = res.data.errors.map((e: { path: string }) => e.path).sort();
+    expect(paths).toEqual(['/body/count', '/body/email', '/body/extra', '/body/name']);
+    expect(res.data).toMatchObject({ type: '/problems/validation_failed', title: 'Bad Request', status: 400 });
+  });
+
+  it('rejects a string where an integer is required in a body (no coercion)', async () => {
+    const res = await call(t.app, 'POST', '/test/typed', { body: { count: '5', name: 'ab', email: 'a@b.de' } });
+    expectProblem(res, 400, 'validation_failed');
+    expect(res.data.errors).toEqual([{ path: '/body/count', message: 'must be integer' }]);
+  });
+
+  it('coerces query strings to their declared types and refuses non-numbers', async () => {
+    const ok = await call(t.app, 'POST', '/test/typed?limit=100', { body: { count: 5, name: 'ab', email: 'a@b.de' } });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.data).toEqual({ count: 5, limit: 100 });
+    const bad = await call(t.app, 'POST', '/test/typed?limit=abc', { body: { count: 5, name: 'ab', email: 'a@b.de' } });
+    expectProblem(bad, 400, 'validation_failed');
+    expect(bad.data.errors[0].path).toBe('/query/limit');
+    const over = await call(t.app, 'POST', '/test/typed?limit=201', {
+      body: { count: 5, name: 'ab', email: 'a@b.de' },
+    });
+    expectProblem(over, 400, 'validation_failed');
+  });
+
+  it('never serializes fields that are not in the response schema', async () => {
+    const ok = await call(t.app, 'POST', '/test/typed', { body: { count: 5, name: 'ab', email: 'a@b.de' } });
+    expect(ok.body).not.toContain('secret');
+  });
+
+  it('answers malformed JSON with 400 malformed_json', async () => {
+    const res = await call(t.app, 'POST', '/test/typed', {
+      body: '{"count": 1,',
+      headers: { 'content-type': 'application/json' },
+    });
+    expectProblem(res, 400, 'malformed_json');
+  });
+
+  it('answers an unsupported content type with 415', async () => {
+    const res = await call(t.app, 'POST', '/test/typed', {
+      body: 'count=1',
+      headers: { 'content-type': 'text/plain' },
+    });
+    expectProblem(res, 415, 'unsupported_media_type');
+  });
+
+  it('answers a body over 1 MB with 413', async () => {
+    const big = JSON.stringify({ count: 1, name: 'x'.repeat(1_100_000), email: 'a@b.de' });
+    const res = await call(t.app, 'POST', '/test/typed', {
+      body: big,
+      headers: { 'content-type': 'application/json' },
+    });
+    expectProblem(res, 413, 'body_too_large');
+  });
+
+  it('answers an unknown route with 404 not_found', async () => {
+    const res = await call(t.app, 'GET', '/api/nothing-here');
+    expectProblem(res, 404, 'not_found');
+  });
+
+  it('passes AppError codes through', async () => {
+    const res = await call(t.app, 'GET', '/test/conflict');
+    expectProblem(res, 409, 'domain_taken');
+    expect(res.data.detail).toBe('The domain is mapped already');
+  });
+
+  it('hides unexpected errors behind a 500 with the request id', async () => {
+    const res = await call(t.app, 'GET', '/test/boom', { headers: { 'x-request-id': 'trace-123' } });
+    expectProblem(res, 500, 'internal_error');
+    expect(res.body).not.toContain('secret_table');
+    expect(res.body).not.toContain('/srv/app.js');
+    expect(res.headers['x-request-id']).toBe('trace-123');
+    expect(res.data.request_id).toBe('trace-123');
+  });
+
+  it('gives every response an x-request-id', async () => {
+    const res = await call(t.app, 'GET', '/health');
+    expect(res.statusCode).toBe(200);
+    expect(String(res.headers['x-request-id'])).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});

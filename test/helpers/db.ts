@@ -1,0 +1,56 @@
+/** A fresh, migrated database for one test file: a copy of the template (PostgreSQL) or of the dump (PGlite). */
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { type Database, openDatabase } from '../../src/platform/db/client.js';
+
+export interface TestDatabase {
+  database: Database;
+  url: string | null;
+  drop(): Promise<void>;
+}
+
+function adminUrl(url: string, dbName: string): string {
+  const u = new URL(url);
+  u.pathname = `/${dbName}`;
+  return u.toString();
+}
+
+/** Creates a new database (never shared with another file) and opens it. */
+export async function freshDatabase(): Promise<TestDatabase> {
+  const template = process.env.TEST_DATABASE_URL ? inject('pgTemplateUrl') : null;
+  if (template) {
+    const templateName = new URL(template).pathname.slice(1);
+    const name = `${templateName}_f${randomBytes(5).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: adminUrl(template, 'postgres') });
+    await admin.connect();
+    // CREATE DATABASE … TEMPLATE fails while another session touches the template; retry briefly.
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await admin.query(`CREATE DATABASE "${name}" TEMPLATE "${templateName}"`);
+        break;
+      } catch (err) {
+        if (attempt > 50) throw err;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+    await admin.end();
+    const url = adminUrl(template, name);
+    const database = await openDatabase({ url, dataDir: 'memory', poolSize: 10 });
+    return {
+      database,
+      url,
+      async drop() {
+        await database.close();
+        const c = new pg.Client({ connectionString: adminUrl(template, 'postgres') });
+        await c.connect();
+        await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+        await c.end();
+      },
+    };
+  }
+  const dump = readFileSync(inject('pgliteDump'));
+  const database = await openDatabase({ url: null, dataDir: 'memory', loadDataDir: new Blob([dump]) });
+  return { database, url: null, drop: () => database.close() };
+}
