@@ -138,7 +138,7 @@ async function authenticate(request: FastifyRequest, spec: AuthSpec, deps: AppDe
   const kind = viaCookie ?? kindOf(credential);
   let found: Identified | null = null;
   if (kind === null) {
-    if (!accepts.includes('platform') || !(await isPlatformToken(deps, credential))) throw invalidCredential();
+    if (!(await isPlatformToken(deps, credential))) throw invalidCredential();
     found = { shopId: '', actor: { kind: 'platform' } };
   } else if (kind === 'token') {
     found = await identifyToken(db, credential);

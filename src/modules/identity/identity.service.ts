@@ -297,7 +297,12 @@ export async function updatePublishableKey(ctx: Ctx, id: string, patch: { name?:
   const origins = patch.allowed_origins ? normalizeOrigins(patch.allowed_origins) : undefined;
   const rows = await ctx.db
     .update(publishableKeys)
-    .set({ ...(patch.name ? { name: patch.name } : {}), ...(origins ? { allowedOrigins: origins } : {}) })
+    // id = id keeps the statement valid when the patch is empty (it then only checks existence)
+    .set({
+      id: sql`${publishableKeys.id}`,
+      ...(patch.name ? { name: patch.name } : {}),
+      ...(origins ? { allowedOrigins: origins } : {}),
+    })
     .where(and(eq(publishableKeys.id, id), eq(publishableKeys.shopId, ctx.shopId), isNull(publishableKeys.revokedAt)))
     .returning();
   if (!rows[0]) throw notFound('Publishable key');

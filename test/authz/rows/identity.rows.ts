@@ -1,0 +1,42 @@
+import { ANY_EMPLOYEE, MANAGERS, type MatrixRow } from '../matrix.types.js';
+
+export const identityRows: MatrixRow[] = [
+  { method: 'GET', url: '/api/auth/me', allow: ANY_EMPLOYEE },
+  { method: 'POST', url: '/api/auth/password', body: {}, allow: ANY_EMPLOYEE, ok: 400 },
+  {
+    method: 'GET',
+    url: '/api/admin/employees',
+    allow: ['owner'],
+    codes: { admin: 'owner_only', viewer: 'owner_only' },
+  },
+  { method: 'POST', url: '/api/admin/employees', body: {}, allow: ['owner'], ok: 400, codes: { admin: 'owner_only' } },
+  { method: 'PATCH', url: '/api/admin/employees/usr_unknown', body: {}, allow: ['owner'], ok: 404 },
+  { method: 'DELETE', url: '/api/admin/employees/usr_unknown', allow: ['owner'], ok: 404 },
+  {
+    method: 'GET',
+    url: '/api/admin/api-tokens',
+    allow: MANAGERS,
+    codes: { catalog_editor: 'role_denied', viewer: 'role_denied', tok_catalog_read: 'scope_denied' },
+  },
+  { method: 'POST', url: '/api/admin/api-tokens', body: {}, allow: MANAGERS, ok: 400 },
+  { method: 'DELETE', url: '/api/admin/api-tokens/tokid_unknown', allow: MANAGERS, ok: 404 },
+  { method: 'GET', url: '/api/admin/publishable-keys', allow: MANAGERS },
+  { method: 'POST', url: '/api/admin/publishable-keys', body: {}, allow: MANAGERS, ok: 400 },
+  { method: 'PATCH', url: '/api/admin/publishable-keys/pkid_unknown', body: {}, allow: MANAGERS, ok: 404 },
+  { method: 'DELETE', url: '/api/admin/publishable-keys/pkid_unknown', allow: MANAGERS, ok: 404 },
+  {
+    method: 'POST',
+    url: '/api/customer/register',
+    body: {},
+    allow: ['pk_allowed_origin'],
+    ok: 400,
+    codes: { pk_other_origin: 'origin_denied', owner: 'credential_denied' },
+  },
+  { method: 'POST', url: '/api/customer/login', body: {}, allow: ['pk_allowed_origin'], ok: 400 },
+  { method: 'GET', url: '/api/customer/me', allow: ['customer'], codes: { owner: 'credential_denied' } },
+  { method: 'POST', url: '/api/customer/logout', allow: ['customer'], ok: 204, consumesSession: true },
+  { method: 'GET', url: '/api/platform/shops', allow: ['platform'] },
+  { method: 'POST', url: '/api/platform/shops', body: {}, allow: ['platform'], ok: 400 },
+  { method: 'PATCH', url: '/api/platform/shops/shop_unknown', body: {}, allow: ['platform'], ok: 404 },
+  { method: 'POST', url: '/api/platform/clock/advance', body: {}, allow: ['platform'], ok: 400 },
+];
