@@ -46,6 +46,8 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
       connectionString: opts.url,
       max: opts.poolSize ?? 20,
       idleTimeoutMillis: 30_000,
+      // Every session in UTC, so raw timestamps read the same on both drivers.
+      options: '-c TimeZone=UTC',
       types: {
         getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
           oid === INT8 || oid === NUMERIC
@@ -66,6 +68,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     extensions: { pg_trgm, unaccent },
     parsers: { [INT8]: toNumber, [NUMERIC]: toNumber },
   });
+  await client.exec(`SET TIME ZONE 'UTC'`);
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   return { db, kind: 'pglite', raw: client, close: () => client.close() };
 }

@@ -27,7 +27,8 @@ export interface JobRow {
   ordering_key: string | null;
   attempts: number;
   max_attempts: number;
-  run_at: Date;
+  /** PostgreSQL text timestamp; see pgDate. */
+  run_at: string;
 }
 
 /** Writes a job; call it with the transaction of the state change so both commit together. */

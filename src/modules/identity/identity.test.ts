@@ -1,0 +1,547 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  apiToken,
+  call,
+  createShop,
+  customerToken,
+  employeeToken,
+  expectProblem,
+  type ShopFixture,
+  STORE_ORIGIN,
+  startApp,
+  type TestApp,
+} from '../../../test/helpers/app.js';
+import { sha256 } from '../../platform/crypto.js';
+
+let t: TestApp;
+let shop: ShopFixture;
+
+beforeAll(async () => {
+  t = await startApp({ ADMIN_ORIGINS: 'https://admin.example' });
+  shop = await createShop(t.app);
+});
+afterAll(() => t.close());
+
+const sessionCookie = (res: { cookies: { name: string; value: string }[] }, name = 'sid') =>
+  res.cookies.find((c) => c.name === name);
+
+describe('admin sessions', () => {
+  it('logs in with {token, user, shop} and an HttpOnly SameSite=Lax cookie', async () => {
+    const res = await call(t.app, 'POST', '/api/auth/login', {
+      body: { email: shop.ownerEmail, password: 'owner-password-1' },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.data.token).toMatch(/^sess_/);
+    expect(res.data.user).toMatchObject({ email: shop.ownerEmail, role: 'owner' });
+    expect(res.data.shop.id).toBe(shop.shopId);
+    const raw = String(res.headers['set-cookie']);
+    expect(raw).toContain('HttpOnly');
+    expect(raw).toContain('SameSite=Lax');
+    expect(raw).not.toContain('Secure');
+    const me = await call(t.app, 'GET', '/api/auth/me', { cookies: { sid: res.data.token } });
+    expect(me.statusCode).toBe(200);
+    expect(me.data.user.email).toBe(shop.ownerEmail);
+  });
+
+  it('accepts the e-mail case-insensitively', async () => {
+    const res = await call(t.app, 'POST', '/api/auth/login', {
+      body: { email: shop.ownerEmail.toUpperCase(), password: 'owner-password-1' },
+    });
+    expect(res.statusCode).toBe(200);
+  });
+
+  it('answers a wrong password and an unknown e-mail with the same 401', async () => {
+    const wrong = await call(t.app, 'POST', '/api/auth/login', {
+      body: { email: shop.ownerEmail, password: 'nope-nope' },
+    });
+    const unknown = await call(t.app, 'POST', '/api/auth/login', {
+      body: { email: 'ghost@nowhere.test', password: 'nope-nope' },
+    });
+    expectProblem(wrong, 401, 'invalid_credentials');
+    expectProblem(unknown, 401, 'invalid_credentials');
+    expect(wrong.data.detail).toBe(unknown.data.detail);
+  });
+
+  it('validates the login body', async () => {
+    const res = await call(t.app, 'POST', '/api/auth/login', { body: { email: 42 } });
+    expectProblem(res, 400, 'validation_failed');
+    expect(res.data.errors.map((e: { path: string }) => e.path).sort()).toEqual(['/body/email', '/body/password']);
+  });
+
+  it('logout revokes the session', async () => {
+    const token = await employeeToken(t.app, shop, 'viewer');
+    expect((await call(t.app, 'GET', '/api/auth/me', { token })).statusCode).toBe(200);
+    expect((await call(t.app, 'POST', '/api/auth/logout', { token })).statusCode).toBe(204);
+    expectProblem(await call(t.app, 'GET', '/api/auth/me', { token }), 401, 'invalid_credential');
+  });
+
+  it('an expired session is refused, and use slides the expiry forward', async () => {
+    const token = await employeeToken(t.app, shop, 'viewer');
+    const db = t.app.deps.database.db;
+    const hash = sha256(token);
+    await db.execute(
+      sql`UPDATE sessions SET last_seen_at = now() - interval '1 hour', expires_at = now() + interval '1 minute' WHERE token_hash = ${hash}`,
+    );
+    expect((await call(t.app, 'GET', '/api/auth/me', { token })).statusCode).toBe(200);
+    const rows = (await db.execute(
+      sql`SELECT expires_at - now() > interval '11 hours' AS slid FROM sessions WHERE token_hash = ${hash}`,
+    )) as unknown as { rows: { slid: boolean }[] };
+    expect(rows.rows[0]?.slid).toBe(true);
+    await db.execute(sql`UPDATE sessions SET expires_at = now() - interval '1 second' WHERE kind = 'admin'`);
+    expectProblem(await call(t.app, 'GET', '/api/auth/me', { token }), 401, 'invalid_credential');
+    // fresh logins for the rest of the file
+    shop.ownerToken = (
+      await call(t.app, 'POST', '/api/auth/login', { body: { email: shop.ownerEmail, password: 'owner-password-1' } })
+    ).data.token;
+  });
+
+  it('a password change ends every other session of that employee', async () => {
+    const email = `pw-${Date.now()}@shop.test`;
+    await call(t.app, 'POST', '/api/admin/employees', {
+      token: shop.ownerToken,
+      body: { email, password: 'first-password', role: 'admin' },
+    });
+    const a = (await call(t.app, 'POST', '/api/auth/login', { body: { email, password: 'first-password' } })).data
+      .token;
+    const b = (await call(t.app, 'POST', '/api/auth/login', { body: { email, password: 'first-password' } })).data
+      .token;
+    const wrong = await call(t.app, 'POST', '/api/auth/password', {
+      token: a,
+      body: { current_password: 'not-it', new_password: 'second-password' },
+    });
+    expectProblem(wrong, 400, 'invalid_credentials');
+    const short = await call(t.app, 'POST', '/api/auth/password', {
+      token: a,
+      body: { current_password: 'first-password', new_password: 'short' },
+    });
+    expectProblem(short, 400, 'validation_failed');
+    const ok = await call(t.app, 'POST', '/api/auth/password', {
+      token: a,
+      body: { current_password: 'first-password', new_password: 'second-password' },
+    });
+    expect(ok.statusCode).toBe(204);
+    expect((await call(t.app, 'GET', '/api/auth/me', { token: a })).statusCode).toBe(200);
+    expectProblem(await call(t.app, 'GET', '/api/auth/me', { token: b }), 401, 'invalid_credential');
+    expect(
+      (await call(t.app, 'POST', '/api/auth/login', { body: { email, password: 'second-password' } })).statusCode,
+    ).toBe(200);
+  });
+});
+
+describe('login rate limits', () => {
+  it('refuses with 429 and Retry-After after 10 failed attempts for one account', async () => {
+    const s = await createShop(t.app);
+    let last = null as Awaited<ReturnType<typeof call>> | null;
+    for (let i = 0; i < 10; i++) {
+      last = await call(t.app, 'POST', '/api/auth/login', {
+        body: { email: s.ownerEmail, password: 'wrong-password' },
+        headers: { 'x-forwarded-for': `10.0.0.${i}` },
+      });
+      expect(last.statusCode).toBe(401);
+    }
+    const blocked = await call(t.app, 'POST', '/api/auth/login', {
+      body: { email: s.ownerEmail, password: 'owner-password-1' },
+      headers: { 'x-forwarded-for': '10.0.1.1' },
+    });
+    expectProblem(blocked, 429, 'rate_limited');
+    expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
+  });
+
+  it('refuses with 429 after 30 attempts from one address', async () => {
+    let status = 0;
+    for (let i = 0; i < 31; i++) {
+      const res = await call(t.app, 'POST', '/api/auth/login', {
+        body: { email: `nobody${i}@x.test`, password: 'whatever1' },
+        headers: { 'x-forwarded-for': '192.0.2.77' },
+      });
+      status = res.statusCode;
+    }
+    expect(status).toBe(429);
+    const other = await call(t.app, 'POST', '/api/auth/login', {
+      body: { email: shop.ownerEmail, password: 'owner-password-1' },
+      headers: { 'x-forwarded-for': '192.0.2.78' },
+    });
+    expect(other.statusCode).toBe(200);
+  });
+});
+
+describe('CSRF for cookie-authenticated mutations', () => {
+  it('refuses a cookie mutation without an allowed Origin, accepts own and ADMIN_ORIGINS, exempts bearer', async () => {
+    const body = { name: 'csrf', scopes: ['catalog:read'] };
+    const cookies = { sid: shop.ownerToken };
+    expectProblem(await call(t.app, 'POST', '/api/admin/api-tokens', { cookies, body }), 403, 'origin_denied');
+    expectProblem(
+      await call(t.app, 'POST', '/api/admin/api-tokens', {
+        cookies,
+        body,
+        headers: { origin: 'https://evil.example' },
+      }),
+      403,
+      'origin_denied',
+    );
+    const own = await call(t.app, 'POST', '/api/admin/api-tokens', {
+      cookies,
+      body,
+      headers: { origin: 'http://service.test' },
+    });
+    expect(own.statusCode).toBe(201);
+    const extra = await call(t.app, 'POST', '/api/admin/api-tokens', {
+      cookies,
+      body,
+      headers: { origin: 'https://admin.example' },
+    });
+    expect(extra.statusCode).toBe(201);
+    const bearer = await call(t.app, 'POST', '/api/admin/api-tokens', { token: shop.ownerToken, body });
+    expect(bearer.statusCode).toBe(201);
+    // reads by cookie need no Origin
+    expect((await call(t.app, 'GET', '/api/admin/api-tokens', { cookies })).statusCode).toBe(200);
+  });
+});
+
+describe('Idempotency-Key', () => {
+  const count = async () =>
+    (await call(t.app, 'GET', '/api/admin/api-tokens', { token: shop.ownerToken })).data.api_tokens.length;
+
+  it('replays the first response for the same key and body, and does nothing again', async () => {
+    const before = await count();
+    const opts = {
+      token: shop.ownerToken,
+      body: { name: 'idem', scopes: ['catalog:read'] },
+      headers: { 'idempotency-key': 'k-1' },
+    };
+    const first = await call(t.app, 'POST', '/api/admin/api-tokens', opts);
+    const second = await call(t.app, 'POST', '/api/admin/api-tokens', opts);
+    expect(first.statusCode).toBe(201);
+    expect(second.statusCode).toBe(201);
+    expect(second.headers['idempotent-replayed']).toBe('true');
+    expect(second.data).toEqual(first.data);
+    expect(await count()).toBe(before + 1);
+  });
+
+  it('answers 409 idempotency_key_reused for the same key with another body', async () => {
+    const headers = { 'idempotency-key': 'k-2' };
+    await call(t.app, 'POST', '/api/admin/api-tokens', {
+      token: shop.ownerToken,
+      body: { name: 'a', scopes: ['catalog:read'] },
+      headers,
+    });
+    const res = await call(t.app, 'POST', '/api/admin/api-tokens', {
+      token: shop.ownerToken,
+      body: { name: 'b', scopes: ['catalog:read'] },
+      headers,
+    });
+    expectProblem(res, 409, 'idempotency_key_reused');
+  });
+
+  it('runs the handler once for concurrent requests with one key', async () => {
+    const before = await count();
+    const opts = {
+      token: shop.ownerToken,
+      body: { name: 'conc', scopes: ['catalog:read'] },
+      headers: { 'idempotency-key': 'k-3' },
+    };
+    const results = await Promise.all(
+      Array.from({ length: 6 }, () => call(t.app, 'POST', '/api/admin/api-tokens', opts)),
+    );
+    expect(new Set(results.map((r) => r.statusCode))).toEqual(new Set([201]));
+    expect(new Set(results.map((r) => r.data.id)).size).toBe(1);
+    expect(await count()).toBe(before + 1);
+  });
+
+  it('keys are per caller: another employee may use the same key', async () => {
+    const admin = await employeeToken(t.app, shop, 'admin');
+    const opts = { body: { name: 'mine', scopes: ['catalog:read'] }, headers: { 'idempotency-key': 'shared' } };
+    const a = await call(t.app, 'POST', '/api/admin/api-tokens', { token: shop.ownerToken, ...opts });
+    const b = await call(t.app, 'POST', '/api/admin/api-tokens', { token: admin, ...opts });
+    expect(a.data.id).not.toBe(b.data.id);
+  });
+
+  it('does not store a validation failure as done for another body', async () => {
+    const headers = { 'idempotency-key': 'k-4' };
+    const bad = await call(t.app, 'POST', '/api/admin/api-tokens', {
+      token: shop.ownerToken,
+      body: { name: '' },
+      headers,
+    });
+    expectProblem(bad, 400, 'validation_failed');
+    const again = await call(t.app, 'POST', '/api/admin/api-tokens', {
+      token: shop.ownerToken,
+      body: { name: '' },
+      headers,
+    });
+    expectProblem(again, 400, 'validation_failed');
+  });
+});
+
+describe('API tokens', () => {
+  it('shows the secret once; the list shows prefix, scopes, last use and creator', async () => {
+    const created = await call(t.app, 'POST', '/api/admin/api-tokens', {
+      token: shop.ownerToken,
+      body: { name: 'erp', scopes: ['catalog:read', 'finance:read'] },
+    });
+    expect(created.statusCode).toBe(201);
+    expect(created.data.token).toMatch(/^tok_/);
+    expect(created.data.token.length).toBeGreaterThan(40);
+    const token = created.data.token;
+    await call(t.app, 'GET', '/api/admin/publishable-keys', { token });
+    const list = await call(t.app, 'GET', '/api/admin/api-tokens', { token: shop.ownerToken });
+    const row = list.data.api_tokens.find((x: { id: string }) => x.id === created.data.id);
+    expect(row).toMatchObject({
+      name: 'erp',
+      scopes: ['catalog:read', 'finance:read'],
+      prefix: token.slice(0, 12),
+      created_by: shop.ownerId,
+    });
+    expect(row).not.toHaveProperty('token');
+    expect(JSON.stringify(list.data)).not.toContain(token);
+    expect(row.last_used_at).not.toBeNull();
+  });
+
+  it('validates scopes and name', async () => {
+    const res = await call(t.app, 'POST', '/api/admin/api-tokens', {
+      token: shop.ownerToken,
+      body: { name: 'x', scopes: ['catalog:delete'] },
+    });
+    expectProblem(res, 400, 'validation_failed');
+    expectProblem(
+      await call(t.app, 'POST', '/api/admin/api-tokens', { token: shop.ownerToken, body: { name: 'x', scopes: [] } }),
+      400,
+      'validation_failed',
+    );
+    expectProblem(
+      await call(t.app, 'POST', '/api/admin/api-tokens', {
+        token: shop.ownerToken,
+        body: { name: 'x', scopes: ['catalog:read', 'catalog:read'] },
+      }),
+      400,
+      'validation_failed',
+    );
+  });
+
+  it('revocation takes effect on the next request', async () => {
+    const token = await apiToken(t.app, shop, ['catalog:read']);
+    const list = await call(t.app, 'GET', '/api/admin/api-tokens', { token: shop.ownerToken });
+    const id = list.data.api_tokens[0].id;
+    expect((await call(t.app, 'GET', '/api/admin/publishable-keys', { token })).statusCode).toBe(403);
+    expect((await call(t.app, 'DELETE', `/api/admin/api-tokens/${id}`, { token: shop.ownerToken })).statusCode).toBe(
+      204,
+    );
+    expectProblem(await call(t.app, 'GET', '/api/admin/publishable-keys', { token }), 401, 'invalid_credential');
+    expectProblem(
+      await call(t.app, 'DELETE', `/api/admin/api-tokens/${id}`, { token: shop.ownerToken }),
+      404,
+      'not_found',
+    );
+  });
+});
+
+describe('employees', () => {
+  it('creates, changes and removes employees; e-mails are unique', async () => {
+    const created = await call(t.app, 'POST', '/api/admin/employees', {
+      token: shop.ownerToken,
+      body: { email: 'editor@shop.test', password: 'editor-pass', role: 'catalog_editor', channel_ids: ['chan_abc'] },
+    });
+    expect(created.statusCode).toBe(201);
+    expect(created.data).toMatchObject({ role: 'catalog_editor', channel_ids: ['chan_abc'], name: null });
+    expectProblem(
+      await call(t.app, 'POST', '/api/admin/employees', {
+        token: shop.ownerToken,
+        body: { email: 'EDITOR@shop.test', password: 'editor-pass', role: 'viewer' },
+      }),
+      409,
+      'email_taken',
+    );
+    const patched = await call(t.app, 'PATCH', `/api/admin/employees/${created.data.id}`, {
+      token: shop.ownerToken,
+      body: { role: 'viewer', name: 'Eva' },
+    });
+    expect(patched.data).toMatchObject({ role: 'viewer', name: 'Eva', channel_ids: ['chan_abc'] });
+    expectProblem(
+      await call(t.app, 'PATCH', `/api/admin/employees/${created.data.id}`, {
+        token: shop.ownerToken,
+        body: { role: 'god' },
+      }),
+      400,
+      'validation_failed',
+    );
+    expect(
+      (await call(t.app, 'DELETE', `/api/admin/employees/${created.data.id}`, { token: shop.ownerToken })).statusCode,
+    ).toBe(204);
+    const list = await call(t.app, 'GET', '/api/admin/employees', { token: shop.ownerToken });
+    expect(list.data.employees.map((e: { id: string }) => e.id)).not.toContain(created.data.id);
+  });
+
+  it('removing an employee ends their sessions', async () => {
+    const email = `gone-${Date.now()}@shop.test`;
+    const c = await call(t.app, 'POST', '/api/admin/employees', {
+      token: shop.ownerToken,
+      body: { email, password: 'gone-password', role: 'admin' },
+    });
+    const token = (await call(t.app, 'POST', '/api/auth/login', { body: { email, password: 'gone-password' } })).data
+      .token;
+    await call(t.app, 'DELETE', `/api/admin/employees/${c.data.id}`, { token: shop.ownerToken });
+    expectProblem(await call(t.app, 'GET', '/api/auth/me', { token }), 401, 'invalid_credential');
+  });
+
+  it('the last owner can be neither demoted nor removed', async () => {
+    const s = await createShop(t.app);
+    expectProblem(
+      await call(t.app, 'PATCH', `/api/admin/employees/${s.ownerId}`, { token: s.ownerToken, body: { role: 'admin' } }),
+      409,
+      'last_owner',
+    );
+    expectProblem(
+      await call(t.app, 'DELETE', `/api/admin/employees/${s.ownerId}`, { token: s.ownerToken }),
+      409,
+      'last_owner',
+    );
+    // with a second owner the first may step down
+    await call(t.app, 'POST', '/api/admin/employees', {
+      token: s.ownerToken,
+      body: { email: `co-${Date.now()}@shop.test`, password: 'co-owner-pw', role: 'owner' },
+    });
+    const ok = await call(t.app, 'PATCH', `/api/admin/employees/${s.ownerId}`, {
+      token: s.ownerToken,
+      body: { role: 'admin' },
+    });
+    expect(ok.statusCode).toBe(200);
+  });
+});
+
+describe('publishable keys and storefront origin checks', () => {
+  it('normalises origins and refuses anything that is not an origin', async () => {
+    const created = await call(t.app, 'POST', '/api/admin/publishable-keys', {
+      token: shop.ownerToken,
+      body: {
+        name: 'web',
+        allowed_origins: ['HTTPS://Shop.Example:443', 'http://localhost:8080/', 'https://shop.example'],
+      },
+    });
+    expect(created.statusCode).toBe(201);
+    expect(created.data.allowed_origins).toEqual(['https://shop.example', 'http://localhost:8080']);
+    const bad = await call(t.app, 'POST', '/api/admin/publishable-keys', {
+      token: shop.ownerToken,
+      body: { name: 'web', allowed_origins: ['https://ok.example', 'ftp://x.example', 'https://x.example/path'] },
+    });
+    expectProblem(bad, 400, 'validation_failed');
+    expect(bad.data.errors.map((e: { path: string }) => e.path)).toEqual([
+      '/body/allowed_origins/1',
+      '/body/allowed_origins/2',
+    ]);
+    const patched = await call(t.app, 'PATCH', `/api/admin/publishable-keys/${created.data.id}`, {
+      token: shop.ownerToken,
+      body: { allowed_origins: ['https://new.example'] },
+    });
+    expect(patched.data.allowed_origins).toEqual(['https://new.example']);
+  });
+
+  it('a storefront call needs the key and an allowed Origin; CORS answers allowed origins only', async () => {
+    const body = { email: `s-${Date.now()}@mail.test`, password: 'customer-pass' };
+    expectProblem(
+      await call(t.app, 'POST', '/api/customer/register', { token: shop.publishableKey, body }),
+      403,
+      'origin_denied',
+    );
+    expectProblem(
+      await call(t.app, 'POST', '/api/customer/register', {
+        token: shop.publishableKey,
+        body,
+        headers: { origin: 'https://evil.example' },
+      }),
+      403,
+      'origin_denied',
+    );
+    const ok = await call(t.app, 'POST', '/api/customer/register', {
+      token: shop.publishableKey,
+      body,
+      headers: { origin: STORE_ORIGIN },
+    });
+    expect(ok.statusCode).toBe(201);
+    expect(ok.headers['access-control-allow-origin']).toBe(STORE_ORIGIN);
+    const preflight = await call(t.app, 'OPTIONS', '/api/customer/register', {
+      headers: { origin: STORE_ORIGIN, 'access-control-request-method': 'POST' },
+    });
+    expect(preflight.statusCode).toBe(204);
+    expect(preflight.headers['access-control-allow-origin']).toBe(STORE_ORIGIN);
+    const denied = await call(t.app, 'OPTIONS', '/api/customer/register', {
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
+    });
+    expect(denied.statusCode).toBe(403);
+    expect(denied.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  it('a revoked key is refused', async () => {
+    const s = await createShop(t.app);
+    expect(
+      (await call(t.app, 'DELETE', `/api/admin/publishable-keys/${s.publishableKeyId}`, { token: s.ownerToken }))
+        .statusCode,
+    ).toBe(204);
+    expectProblem(
+      await call(t.app, 'POST', '/api/customer/login', {
+        token: s.publishableKey,
+        headers: { origin: STORE_ORIGIN },
+        body: { email: 'a@b.test', password: 'whatever1' },
+      }),
+      401,
+      'invalid_credential',
+    );
+  });
+});
+
+describe('customer accounts', () => {
+  it('register, login, me, logout; e-mail unique per shop only', async () => {
+    const email = `kunde-${Date.now()}@mail.test`;
+    const headers = { origin: STORE_ORIGIN };
+    const reg = await call(t.app, 'POST', '/api/customer/register', {
+      token: shop.publishableKey,
+      headers,
+      body: { email, password: 'customer-pass', name: 'Kim' },
+    });
+    expect(reg.statusCode).toBe(201);
+    expect(reg.data.token).toMatch(/^csess_/);
+    expectProblem(
+      await call(t.app, 'POST', '/api/customer/register', {
+        token: shop.publishableKey,
+        headers,
+        body: { email, password: 'customer-pass' },
+      }),
+      409,
+      'email_taken',
+    );
+    const other = await createShop(t.app);
+    const elsewhere = await call(t.app, 'POST', '/api/customer/register', {
+      token: other.publishableKey,
+      headers,
+      body: { email, password: 'customer-pass' },
+    });
+    expect(elsewhere.statusCode).toBe(201);
+    const login = await call(t.app, 'POST', '/api/customer/login', {
+      token: shop.publishableKey,
+      headers,
+      body: { email, password: 'customer-pass' },
+    });
+    expect(login.statusCode).toBe(200);
+    expect(login.data.customer.id).toBe(reg.data.customer.id);
+    const me = await call(t.app, 'GET', '/api/customer/me', { token: login.data.token });
+    expect(me.data.customer).toMatchObject({ email, name: 'Kim' });
+    expectProblem(
+      await call(t.app, 'POST', '/api/customer/login', {
+        token: shop.publishableKey,
+        headers,
+        body: { email, password: 'wrong-pass' },
+      }),
+      401,
+      'invalid_credentials',
+    );
+    expect((await call(t.app, 'POST', '/api/customer/logout', { token: login.data.token })).statusCode).toBe(204);
+    expectProblem(await call(t.app, 'GET', '/api/customer/me', { token: login.data.token }), 401, 'invalid_credential');
+  });
+
+  it('a customer session never passes for an admin session, not even as the sid cookie', async () => {
+    const token = await customerToken(t.app, shop);
+    expectProblem(await call(t.app, 'GET', '/api/auth/me', { token }), 403, 'credential_denied');
+    expectProblem(await call(t.app, 'GET', '/api/auth/me', { cookies: { sid: token } }), 401, 'invalid_credential');
+    expect(sessionCookie({ cookies: [] })).toBeUndefined();
+  });
+});
