@@ -73,6 +73,11 @@ export function documentRoute(route: RouteOptions): void {
   schema.response ??= {};
   const response = schema.response as Record<string, unknown>;
   for (const status of ERROR_STATUSES) {
-    if (!(status in response)) response[status] = { $ref: 'Problem#' };
+    if (!(status in response)) {
+      response[status] = {
+        description: 'RFC 9457 problem details',
+        content: { 'application/problem+json': { schema: { $ref: 'Problem#' } } },
+      };
+    }
   }
 }
