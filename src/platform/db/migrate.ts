@@ -52,11 +52,13 @@ export async function migrate(db: Db): Promise<{ applied: number }> {
   return { applied };
 }
 
-/** True when every committed migration has been applied. */
+let expectedCount: number | null = null;
+
+/** True when every committed migration has been applied (the files are read once per process). */
 export async function migrationsApplied(db: Db): Promise<boolean> {
-  const expected = readMigrationFiles({ migrationsFolder: migrationsFolder() });
+  expectedCount ??= readMigrationFiles({ migrationsFolder: migrationsFolder() }).length;
   const rows = await query<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM drizzle.__drizzle_migrations`).catch(
     () => [{ n: -1 }],
   );
-  return (rows[0]?.n ?? -1) >= expected.length;
+  return (rows[0]?.n ?? -1) >= expectedCount;
 }

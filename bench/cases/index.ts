@@ -1,0 +1,6 @@
+/** Every benchmark case, in the order `npm run bench` runs them. Add a case: one file in this folder, one line here. */
+import type { BenchCase } from '../lib/types.js';
+import { health } from './health.js';
+import { loginMe } from './login-me.js';
+
+export const cases: BenchCase[] = [health, loginMe];
