@@ -8,6 +8,7 @@ import helmet from '@fastify/helmet';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config.js';
+import { catalogModule } from './modules/catalog/index.js';
 import { healthModule } from './modules/health/index.js';
 import { identityModule, registerAuthorization } from './modules/identity/index.js';
 import { platformModule } from './modules/platform-admin/index.js';
@@ -50,7 +51,7 @@ export interface Module {
   jobs?(registry: JobRegistry, deps: AppDeps): void;
 }
 
-const MODULES: Module[] = [healthModule, platformModule, identityModule];
+const MODULES: Module[] = [healthModule, platformModule, identityModule, catalogModule];
 
 export async function buildApp(opts: BuildOptions): Promise<App> {
   const { config } = opts;

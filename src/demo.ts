@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { count } from 'drizzle-orm';
 import type { App } from './app.js';
+import { seedDemoCatalog } from './modules/catalog/index.js';
 import { createShop } from './modules/shops/index.js';
 import { shops } from './modules/shops/shops.tables.js';
 import { sha256 } from './platform/crypto.js';
@@ -39,6 +40,8 @@ export async function seedDemo(app: App): Promise<DemoCredentials | null> {
     digital_allowed: true,
     storefront_origins: origins,
   });
+
+  await seedDemoCatalog({ ...ctx, shopId: shop.id });
 
   let platformToken = config.platformToken ?? '';
   if (!platformToken) {

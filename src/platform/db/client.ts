@@ -42,6 +42,9 @@ export interface OpenOptions {
 
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
   if (opts.url) {
+    // Drizzle's raw queries fall back to pg's global parsers, so set them there too.
+    pg.types.setTypeParser(INT8, toNumber);
+    pg.types.setTypeParser(NUMERIC, toNumber);
     const pool = new pg.Pool({
       connectionString: opts.url,
       max: opts.poolSize ?? 20,

@@ -1,0 +1,254 @@
+/** Routes of the catalog: products (spec §4.1), reference records and the token write policy. */
+import type { TSchema } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { type AuthSpec, CATALOG_WRITERS, type Ctx, MANAGERS } from '../../platform/auth/types.js';
+import { IdParams, NoContent } from '../../platform/http/schemas.js';
+import * as S from './catalog.schemas.js';
+import { getWritePolicy, putWritePolicy } from './policy.service.js';
+import { getProduct, listProducts } from './products.read.js';
+import { createProduct, deleteProduct, updateProduct } from './products.write.js';
+import * as ref from './reference.service.js';
+
+const tags = ['catalog'];
+
+/** Reads: any employee, or a token with catalog:read (catalog:write implies it). */
+const READ: { auth: AuthSpec } = { auth: { accepts: ['admin', 'token'], scope: 'catalog:read' } };
+/** Product writes: a catalog-writing role, or a catalog:write token (policy-checked). */
+const WRITE: { auth: AuthSpec } = {
+  auth: { accepts: ['admin', 'token'], scope: 'catalog:write', roles: CATALOG_WRITERS },
+};
+/** Reference-record writes: sessions with a catalog-writing role only. */
+const SESSION_WRITE: { auth: AuthSpec } = { auth: { accepts: ['admin'], roles: CATALOG_WRITERS } };
+const MANAGE: { auth: AuthSpec } = { auth: { accepts: ['admin'], roles: MANAGERS } };
+
+const idOf = (params: unknown) => (params as { id: string }).id;
+
+interface RefRoutes<Row> {
+  path: string;
+  plural: string;
+  singular: string;
+  schema: TSchema;
+  listSchema: TSchema;
+  listQuery: TSchema;
+  createBody: TSchema;
+  patchBody: TSchema;
+  out(row: Row): unknown;
+  list(ctx: Ctx, q: S.RefListInput): Promise<{ rows: Row[]; count: number; limit: number; offset: number }>;
+  get(ctx: Ctx, id: string): Promise<Row>;
+  /** The body arrives validated against createBody / patchBody. */
+  create(ctx: Ctx, body: never): Promise<Row>;
+  update(ctx: Ctx, id: string, body: never): Promise<Row>;
+  remove(ctx: Ctx, id: string): Promise<void>;
+}
+
+/** The five routes of one kind of reference record. */
+function referenceRoutes<Row>(app: FastifyInstance, r: RefRoutes<Row>) {
+  app.get(
+    r.path,
+    {
+      config: READ,
+      schema: { tags, summary: `List ${r.plural}`, querystring: r.listQuery, response: { 200: r.listSchema } },
+    },
+    async (request) => {
+      const { rows, ...page } = await r.list(request.ctx, request.query as S.RefListInput);
+      return { [r.plural]: rows.map(r.out), ...page };
+    },
+  );
+  app.get(
+    `${r.path}/:id`,
+    {
+      config: READ,
+      schema: { tags, summary: `Read a ${r.singular}`, params: IdParams, response: { 200: r.schema } },
+    },
+    async (request) => r.out(await r.get(request.ctx, idOf(request.params))),
+  );
+  app.post(
+    r.path,
+    {
+      config: SESSION_WRITE,
+      schema: { tags, summary: `Create a ${r.singular}`, body: r.createBody, response: { 201: r.schema } },
+    },
+    async (request, reply) => reply.code(201).send(r.out(await r.create(request.ctx, request.body as never))),
+  );
+  app.patch(
+    `${r.path}/:id`,
+    {
+      config: SESSION_WRITE,
+      schema: {
+        tags,
+        summary: `Change a ${r.singular}`,
+        params: IdParams,
+        body: r.patchBody,
+        response: { 200: r.schema },
+      },
+    },
+    async (request) => r.out(await r.update(request.ctx, idOf(request.params), request.body as never)),
+  );
+  app.delete(
+    `${r.path}/:id`,
+    {
+      config: SESSION_WRITE,
+      schema: {
+        tags,
+        summary: `Delete a ${r.singular}; 409 in_use while live products use it`,
+        params: IdParams,
+        response: { 204: NoContent },
+      },
+    },
+    async (request, reply) => {
+      await r.remove(request.ctx, idOf(request.params));
+      return reply.code(204).send();
+    },
+  );
+}
+
+export function catalogRoutes(app: FastifyInstance): void {
+  // ---- products (spec §4.1) ----
+  app.get(
+    '/api/admin/products',
+    {
+      config: READ,
+      schema: {
+        tags,
+        summary: 'List products, newest first',
+        querystring: S.ProductListQuery,
+        response: { 200: S.ProductList },
+      },
+    },
+    async (request) => listProducts(request.ctx, request.query as S.ProductListInput),
+  );
+
+  app.get(
+    '/api/admin/products/:id',
+    {
+      config: READ,
+      schema: { tags, summary: 'Read a product', params: IdParams, response: { 200: S.ProductWrapper } },
+    },
+    async (request) => ({ product: await getProduct(request.ctx, idOf(request.params)) }),
+  );
+
+  app.post(
+    '/api/products',
+    {
+      config: WRITE,
+      schema: {
+        tags,
+        summary: 'Create a product (token writes are checked against the write policy)',
+        body: S.ProductCreate,
+        response: { 201: S.ProductSchema },
+      },
+    },
+    async (request, reply) =>
+      reply.code(201).send(await createProduct(request.ctx, request.body as S.ProductCreateInput)),
+  );
+
+  app.patch(
+    '/api/products/:id',
+    {
+      config: WRITE,
+      schema: {
+        tags,
+        summary: 'Change a product; a given variants or images list replaces the current one',
+        params: IdParams,
+        body: S.ProductPatch,
+        response: { 200: S.ProductSchema },
+      },
+    },
+    async (request) => updateProduct(request.ctx, idOf(request.params), request.body as S.ProductPatchInput),
+  );
+
+  app.delete(
+    '/api/products/:id',
+    {
+      config: WRITE,
+      schema: {
+        tags,
+        summary: 'Delete a product (soft: it vanishes from reads; its slug and SKUs become free)',
+        params: IdParams,
+        response: { 204: NoContent },
+      },
+    },
+    async (request, reply) => {
+      await deleteProduct(request.ctx, idOf(request.params));
+      return reply.code(204).send();
+    },
+  );
+
+  // ---- reference records ----
+  referenceRoutes(app, {
+    path: '/api/admin/categories',
+    plural: 'categories',
+    singular: 'category',
+    schema: S.CategorySchema,
+    listSchema: S.CategoryList,
+    listQuery: S.CategoryListQuery,
+    createBody: S.CategoryCreate,
+    patchBody: S.CategoryPatch,
+    out: ref.categoryOut,
+    list: ref.listCategories,
+    get: ref.getCategory,
+    create: ref.createCategory,
+    update: ref.updateCategory,
+    remove: ref.deleteCategory,
+  });
+  referenceRoutes(app, {
+    path: '/api/admin/brands',
+    plural: 'brands',
+    singular: 'brand',
+    schema: S.BrandSchema,
+    listSchema: S.BrandList,
+    listQuery: S.RefListQueryPlain,
+    createBody: S.BrandCreate,
+    patchBody: S.BrandPatch,
+    out: ref.brandOut,
+    list: ref.listBrands,
+    get: ref.getBrand,
+    create: ref.createBrand,
+    update: ref.updateBrand,
+    remove: ref.deleteBrand,
+  });
+  referenceRoutes(app, {
+    path: '/api/admin/suppliers',
+    plural: 'suppliers',
+    singular: 'supplier',
+    schema: S.SupplierSchema,
+    listSchema: S.SupplierList,
+    listQuery: S.RefListQueryPlain,
+    createBody: S.SupplierCreate,
+    patchBody: S.SupplierPatch,
+    out: ref.supplierOut,
+    list: ref.listSuppliers,
+    get: ref.getSupplier,
+    create: ref.createSupplier,
+    update: ref.updateSupplier,
+    remove: ref.deleteSupplier,
+  });
+
+  // ---- token write policy ----
+  app.get(
+    '/api/admin/settings/token-write-policy',
+    {
+      config: MANAGE,
+      schema: {
+        tags,
+        summary: 'Which product changes API tokens may make',
+        response: { 200: S.WritePolicySchema },
+      },
+    },
+    async (request) => getWritePolicy(request.ctx),
+  );
+
+  app.put(
+    '/api/admin/settings/token-write-policy',
+    {
+      config: MANAGE,
+      schema: {
+        tags,
+        summary: 'Replace the write policy for API tokens',
+        body: S.WritePolicyPut,
+        response: { 200: S.WritePolicySchema },
+      },
+    },
+    async (request) => putWritePolicy(request.ctx, request.body as S.WritePolicy),
+  );
+}

@@ -1,0 +1,312 @@
+/** Request and response schemas of the catalog routes, and the input types the services take. */
+import { type Static, type TSchema, Type } from '@sinclair/typebox';
+import { Body, Email, Nullable, PageMeta, Pagination, Timestamp } from '../../platform/http/schemas.js';
+
+/** A string enum as one `enum` keyword: one clear error message and a clean OpenAPI entry. */
+const StringEnum = <T extends string>(values: readonly T[], description?: string) =>
+  Type.Unsafe<T>({ type: 'string', enum: [...values], ...(description ? { description } : {}) });
+
+export const STATUSES = ['draft', 'published', 'archived'] as const;
+export const PRODUCT_TYPES = ['STANDARD', 'ASSEMBLY', 'INTERNAL'] as const;
+export const TAX_CLASSES = ['standard', 'food', 'books'] as const;
+export type ProductStatus = (typeof STATUSES)[number];
+
+/** Largest accepted amount: 100 million in the currency's main unit. */
+export const MAX_CENTS = 10_000_000_000;
+
+const Status = StringEnum(STATUSES);
+const ProductType = StringEnum(PRODUCT_TYPES);
+const TaxClass = StringEnum(TAX_CLASSES);
+const Cents = Type.Integer({ minimum: 0, maximum: MAX_CENTS, description: 'Integer cents, gross' });
+const Quantity = Type.Integer({ minimum: 0, maximum: 1_000_000_000 });
+const Name = Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' });
+const Sku = Type.String({
+  minLength: 1,
+  maxLength: 100,
+  pattern: '^\\S(?:.*\\S)?$',
+  description: 'Unique per shop across products and variants; no leading or trailing spaces',
+});
+const Slug = Type.String({
+  minLength: 1,
+  maxLength: 200,
+  pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$',
+  description: 'Lowercase letters, digits and single dashes; unique per shop',
+});
+const RefId = Type.String({ minLength: 1, maxLength: 64 });
+const Url = Type.String({ format: 'uri', pattern: '^https?://', maxLength: 2000 });
+
+// ---- products ----------------------------------------------------------------------------------
+
+export const OptionSchema = Type.Object({ name: Type.String(), values: Type.Array(Type.String()) });
+const OptionInput = Body({
+  name: Type.String({ minLength: 1, maxLength: 50 }),
+  values: Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { minItems: 1, maxItems: 100, uniqueItems: true }),
+});
+
+export const VariantSchema = Type.Object({
+  id: Type.String(),
+  sku: Nullable(Type.String()),
+  title: Type.String(),
+  option_values: Type.Record(Type.String(), Type.String()),
+  price_cents: Nullable(Type.Integer({ description: 'null: the product base price applies' })),
+  effective_price_cents: Type.Integer({ description: 'price_cents, or the base price when that is null' }),
+  cost_price_cents: Nullable(Type.Integer()),
+  stock_quantity: Type.Integer(),
+  track_stock: Type.Boolean(),
+  is_default: Type.Boolean(),
+  position: Type.Integer(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+
+export const ImageSchema = Type.Object({
+  id: Type.String(),
+  url: Type.String(),
+  alt: Nullable(Type.String()),
+  position: Type.Integer(),
+  variant_id: Nullable(Type.String()),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+
+export const ProductSchema = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  slug: Type.String(),
+  sku: Nullable(Type.String()),
+  status: Status,
+  type: ProductType,
+  tax_class: TaxClass,
+  base_price_cents: Type.Integer(),
+  cost_price_cents: Nullable(Type.Integer()),
+  category_id: Nullable(Type.String()),
+  brand_id: Nullable(Type.String()),
+  supplier_id: Nullable(Type.String()),
+  vendor_id: Nullable(Type.String()),
+  is_digital: Type.Boolean(),
+  track_stock: Type.Boolean(),
+  stock_quantity: Type.Integer({ description: 'Stock of a product without variants' }),
+  description: Nullable(Type.String()),
+  short_description: Nullable(Type.String()),
+  options: Type.Array(OptionSchema),
+  variants: Type.Array(VariantSchema),
+  images: Type.Array(ImageSchema),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+export type ProductOut = Static<typeof ProductSchema>;
+
+const variantFields = {
+  sku: Type.Optional(Nullable(Sku)),
+  title: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  option_values: Type.Optional(
+    Type.Record(Type.String(), Type.String({ minLength: 1, maxLength: 100 }), {
+      maxProperties: 10,
+      description: 'Option name → value; each must be one of the product options',
+    }),
+  ),
+  price_cents: Type.Optional(Nullable(Cents)),
+  cost_price_cents: Type.Optional(Nullable(Cents)),
+  stock_quantity: Type.Optional(Quantity),
+  track_stock: Type.Optional(Type.Boolean({ description: "Default: the product's track_stock" })),
+  is_default: Type.Optional(Type.Boolean({ description: 'At most one; default: the first variant' })),
+};
+const VariantCreate = Body(variantFields);
+const VariantEntry = Body(
+  { id: Type.Optional(RefId), ...variantFields },
+  { description: 'With id: changes that variant (omitted fields stay); without: a new variant' },
+);
+
+const imageFields = {
+  alt: Type.Optional(Nullable(Type.String({ maxLength: 500 }))),
+  position: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000, description: 'Default: index in the list' })),
+  variant_id: Type.Optional(Nullable(RefId)),
+  variant_index: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: 1000,
+      description: 'Links the image to the variant at this index of `variants` in the same request',
+    }),
+  ),
+};
+const ImageCreate = Body({ url: Url, ...imageFields });
+const ImageEntry = Body(
+  { id: Type.Optional(RefId), url: Type.Optional(Url), ...imageFields },
+  { description: 'With id: changes that image (omitted fields stay); without: a new image (url required)' },
+);
+
+const productFields = {
+  sku: Type.Optional(Nullable(Sku)),
+  status: Type.Optional(Status),
+  type: Type.Optional(ProductType),
+  tax_class: Type.Optional(TaxClass),
+  base_price_cents: Type.Optional(Cents),
+  cost_price_cents: Type.Optional(Nullable(Cents)),
+  category_id: Type.Optional(Nullable(RefId)),
+  brand_id: Type.Optional(Nullable(RefId)),
+  supplier_id: Type.Optional(Nullable(RefId)),
+  vendor_id: Type.Optional(Nullable(RefId)),
+  is_digital: Type.Optional(Type.Boolean()),
+  track_stock: Type.Optional(Type.Boolean({ description: 'Default on create: false for digital products, else true' })),
+  stock_quantity: Type.Optional(Quantity),
+  description: Type.Optional(Nullable(Type.String({ maxLength: 50_000 }))),
+  short_description: Type.Optional(Nullable(Type.String({ maxLength: 1000 }))),
+  options: Type.Optional(Type.Array(OptionInput, { maxItems: 10 })),
+};
+
+export const ProductCreate = Body({
+  name: Name,
+  slug: Type.Optional(Slug),
+  ...productFields,
+  variants: Type.Optional(Type.Array(VariantCreate, { maxItems: 250 })),
+  images: Type.Optional(Type.Array(ImageCreate, { maxItems: 50 })),
+});
+export type ProductCreateInput = Static<typeof ProductCreate>;
+
+export const ProductPatch = Body({
+  name: Type.Optional(Name),
+  slug: Type.Optional(Slug),
+  ...productFields,
+  variants: Type.Optional(
+    Type.Array(VariantEntry, {
+      maxItems: 250,
+      description: 'The complete new list: listed ids are updated, entries without id created, the rest deleted',
+    }),
+  ),
+  images: Type.Optional(
+    Type.Array(ImageEntry, {
+      maxItems: 50,
+      description: 'The complete new list: listed ids are updated, entries without id created, the rest deleted',
+    }),
+  ),
+});
+export type ProductPatchInput = Static<typeof ProductPatch>;
+export type VariantInput = Static<typeof VariantEntry>;
+export type ImageInput = Static<typeof ImageEntry>;
+
+const RefFilter = Type.String({ minLength: 1, maxLength: 64, description: 'An id, or `ohne` for none' });
+
+export const ProductListQuery = Type.Object(
+  {
+    q: Type.Optional(
+      Type.String({ maxLength: 200, description: 'Name, SKU, slug or variant SKU; case- and accent-insensitive' }),
+    ),
+    status: Type.Optional(Status),
+    category_id: Type.Optional(RefFilter),
+    brand_id: Type.Optional(RefFilter),
+    supplier_id: Type.Optional(RefFilter),
+    digital: Type.Optional(
+      Type.Unsafe<'ja' | 'alle'>({
+        type: 'string',
+        enum: ['ja', 'alle'],
+        default: 'alle',
+        description: 'ja: digital products only; alle: the whole catalog',
+      }),
+    ),
+    ...Pagination,
+  },
+  { additionalProperties: false },
+);
+export type ProductListInput = Static<typeof ProductListQuery>;
+
+export const ProductList = Type.Object({ products: Type.Array(ProductSchema), ...PageMeta });
+export const ProductWrapper = Type.Object({ product: ProductSchema });
+
+// ---- reference records -------------------------------------------------------------------------
+
+export const CategorySchema = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  parent_id: Nullable(Type.String()),
+  description: Nullable(Type.String()),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+export const CategoryCreate = Body({
+  name: Name,
+  parent_id: Type.Optional(Nullable(RefId)),
+  description: Type.Optional(Nullable(Type.String({ maxLength: 5000 }))),
+});
+export const CategoryPatch = Body({
+  name: Type.Optional(Name),
+  parent_id: Type.Optional(Nullable(RefId)),
+  description: Type.Optional(Nullable(Type.String({ maxLength: 5000 }))),
+});
+export type CategoryInput = Static<typeof CategoryPatch>;
+
+export const BrandSchema = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  description: Nullable(Type.String()),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+export const BrandCreate = Body({
+  name: Name,
+  description: Type.Optional(Nullable(Type.String({ maxLength: 5000 }))),
+});
+export const BrandPatch = Body({
+  name: Type.Optional(Name),
+  description: Type.Optional(Nullable(Type.String({ maxLength: 5000 }))),
+});
+export type BrandInput = Static<typeof BrandPatch>;
+
+export const SupplierSchema = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  email: Nullable(Type.String()),
+  phone: Nullable(Type.String()),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+const Phone = Type.String({ minLength: 1, maxLength: 50 });
+export const SupplierCreate = Body({
+  name: Name,
+  email: Type.Optional(Nullable(Email)),
+  phone: Type.Optional(Nullable(Phone)),
+});
+export const SupplierPatch = Body({
+  name: Type.Optional(Name),
+  email: Type.Optional(Nullable(Email)),
+  phone: Type.Optional(Nullable(Phone)),
+});
+export type SupplierInput = Static<typeof SupplierPatch>;
+
+const RefListQuery = <T extends Record<string, TSchema>>(extra: T) =>
+  Type.Object(
+    {
+      q: Type.Optional(Type.String({ maxLength: 200, description: 'Part of the name; case- and accent-insensitive' })),
+      ...extra,
+      ...Pagination,
+    },
+    { additionalProperties: false },
+  );
+export const CategoryListQuery = RefListQuery({
+  parent_id: Type.Optional(RefFilter),
+});
+export const RefListQueryPlain = RefListQuery({});
+export type RefListInput = { q?: string; parent_id?: string; limit?: number; offset?: number };
+
+export const CategoryList = Type.Object({ categories: Type.Array(CategorySchema), ...PageMeta });
+export const BrandList = Type.Object({ brands: Type.Array(BrandSchema), ...PageMeta });
+export const SupplierList = Type.Object({ suppliers: Type.Array(SupplierSchema), ...PageMeta });
+
+// ---- token write policy ------------------------------------------------------------------------
+
+export const WritePolicySchema = Type.Object({
+  allow_price_changes: Type.Boolean(),
+  allow_status_changes: Type.Boolean(),
+  max_price_change_percent: Nullable(Type.Integer()),
+});
+export const WritePolicyPut = Body({
+  allow_price_changes: Type.Boolean({ description: 'May API tokens change prices (default true)' }),
+  allow_status_changes: Type.Boolean({ description: 'May API tokens change the status (default true)' }),
+  max_price_change_percent: Nullable(
+    Type.Integer({
+      minimum: 0,
+      maximum: 10_000,
+      description: 'Largest relative change of one price by a token, in percent; null = unlimited',
+    }),
+  ),
+});
+export type WritePolicy = Static<typeof WritePolicySchema>;

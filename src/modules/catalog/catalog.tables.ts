@@ -1,0 +1,255 @@
+/**
+ * The catalog: products with variants and images, reference records (categories, brands,
+ * suppliers), the per-shop SKU register, channel listings and the token write policy.
+ *
+ * The trigram index on `products.search_text`, the `f_unaccent` function and the extensions
+ * it needs live in the custom migration `catalog_search` (drizzle cannot express them).
+ */
+import { sql } from 'drizzle-orm';
+import {
+  type AnyPgColumn,
+  bigint,
+  boolean,
+  foreignKey,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { shops } from '../shops/shops.tables.js';
+
+const ts = (name: string) => timestamp(name, { withTimezone: true });
+const cents = (name: string) => bigint(name, { mode: 'number' });
+
+export interface ProductOption {
+  name: string;
+  values: string[];
+}
+
+export const categories = pgTable(
+  'categories',
+  {
+    id: text('id').primaryKey(),
+    shopId: text('shop_id')
+      .notNull()
+      .references(() => shops.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    parentId: text('parent_id').references((): AnyPgColumn => categories.id),
+    description: text('description'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    // Sibling categories have distinct names; roots are siblings of each other.
+    uniqueIndex('categories_name_uq').on(t.shopId, sql`coalesce(${t.parentId}, '')`, sql`lower(${t.name})`),
+    index('categories_parent_idx').on(t.shopId, t.parentId),
+  ],
+);
+
+export const brands = pgTable(
+  'brands',
+  {
+    id: text('id').primaryKey(),
+    shopId: text('shop_id')
+      .notNull()
+      .references(() => shops.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    description: text('description'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('brands_name_uq').on(t.shopId, sql`lower(${t.name})`)],
+);
+
+export const suppliers = pgTable(
+  'suppliers',
+  {
+    id: text('id').primaryKey(),
+    shopId: text('shop_id')
+      .notNull()
+      .references(() => shops.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    email: text('email'),
+    phone: text('phone'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('suppliers_name_uq').on(t.shopId, sql`lower(${t.name})`)],
+);
+
+export const products = pgTable(
+  'products',
+  {
+    id: text('id').primaryKey(),
+    shopId: text('shop_id')
+      .notNull()
+      .references(() => shops.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    slug: text('slug').notNull(),
+    sku: text('sku'),
+    /** draft | published | archived */
+    status: text('status').notNull().default('draft'),
+    /** STANDARD | ASSEMBLY | INTERNAL */
+    type: text('type').notNull().default('STANDARD'),
+    /** standard | food | books */
+    taxClass: text('tax_class').notNull().default('standard'),
+    basePriceCents: cents('base_price_cents').notNull().default(0),
+    costPriceCents: cents('cost_price_cents'),
+    // Soft-deleted products keep their references; deleting a reference record clears them.
+    categoryId: text('category_id').references(() => categories.id, { onDelete: 'set null' }),
+    brandId: text('brand_id').references(() => brands.id, { onDelete: 'set null' }),
+    supplierId: text('supplier_id').references(() => suppliers.id, { onDelete: 'set null' }),
+    /** Marketplace vendor; the vendors table comes with a later issue. */
+    vendorId: text('vendor_id'),
+    isDigital: boolean('is_digital').notNull().default(false),
+    trackStock: boolean('track_stock').notNull().default(true),
+    /** Stock of a product without variants. */
+    stockQuantity: integer('stock_quantity').notNull().default(0),
+    description: text('description'),
+    shortDescription: text('short_description'),
+    options: jsonb('options').$type<ProductOption[]>().notNull().default(sql`'[]'::jsonb`),
+    /** lower(f_unaccent(name, sku, slug, variant SKUs)); kept current by the service on every write. */
+    searchText: text('search_text').notNull().default(''),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+    deletedAt: ts('deleted_at'),
+  },
+  (t) => [
+    uniqueIndex('products_slug_uq').on(t.shopId, t.slug).where(sql`deleted_at IS NULL`),
+    index('products_list_idx')
+      .on(t.shopId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())
+      .where(sql`deleted_at IS NULL`),
+    index('products_status_idx')
+      .on(t.shopId, t.status, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())
+      .where(sql`deleted_at IS NULL`),
+    index('products_category_idx')
+      .on(t.shopId, t.categoryId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())
+      .where(sql`deleted_at IS NULL`),
+    index('products_brand_idx')
+      .on(t.shopId, t.brandId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())
+      .where(sql`deleted_at IS NULL`),
+    index('products_supplier_idx')
+      .on(t.shopId, t.supplierId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())
+      .where(sql`deleted_at IS NULL`),
+    index('products_digital_idx')
+      .on(t.shopId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())
+      .where(sql`deleted_at IS NULL AND is_digital`),
+  ],
+);
+
+export const productVariants = pgTable(
+  'product_variants',
+  {
+    id: text('id').primaryKey(),
+    shopId: text('shop_id')
+      .notNull()
+      .references(() => shops.id, { onDelete: 'cascade' }),
+    productId: text('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    sku: text('sku'),
+    title: text('title').notNull(),
+    optionValues: jsonb('option_values').$type<Record<string, string>>().notNull().default(sql`'{}'::jsonb`),
+    /** null: the product's base price applies. */
+    priceCents: cents('price_cents'),
+    costPriceCents: cents('cost_price_cents'),
+    stockQuantity: integer('stock_quantity').notNull().default(0),
+    trackStock: boolean('track_stock').notNull().default(true),
+    isDefault: boolean('is_default').notNull().default(false),
+    position: integer('position').notNull().default(0),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [index('product_variants_product_idx').on(t.shopId, t.productId, t.position)],
+);
+
+export const productImages = pgTable(
+  'product_images',
+  {
+    id: text('id').primaryKey(),
+    shopId: text('shop_id')
+      .notNull()
+      .references(() => shops.id, { onDelete: 'cascade' }),
+    productId: text('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    url: text('url').notNull(),
+    alt: text('alt'),
+    position: integer('position').notNull().default(0),
+    variantId: text('variant_id').references(() => productVariants.id, { onDelete: 'set null' }),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [index('product_images_product_idx').on(t.shopId, t.productId, t.position)],
+);
+
+/**
+ * Every SKU in use by a live product or one of its variants. The primary key makes SKUs unique
+ * per shop across products and variants, also under concurrent writes; soft-deleting a product
+ * removes its rows, so its SKUs become free again.
+ */
+export const catalogSkus = pgTable(
+  'catalog_skus',
+  {
+    shopId: text('shop_id')
+      .notNull()
+      .references(() => shops.id, { onDelete: 'cascade' }),
+    sku: text('sku').notNull(),
+    productId: text('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    variantId: text('variant_id').references(() => productVariants.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.shopId, t.sku] }), index('catalog_skus_product_idx').on(t.shopId, t.productId)],
+);
+
+/**
+ * A product (or one variant) offered in a sales channel. Filled by the channels issue; the
+ * product list already filters by it for channel-restricted employees.
+ */
+export const productChannelListings = pgTable(
+  'product_channel_listings',
+  {
+    shopId: text('shop_id')
+      .notNull()
+      .references(() => shops.id, { onDelete: 'cascade' }),
+    productId: text('product_id').notNull(),
+    /** The channels table comes with a later issue; no foreign key yet. */
+    channelId: text('channel_id').notNull(),
+    variantId: text('variant_id'),
+    isPublished: boolean('is_published').notNull().default(false),
+    priceCents: cents('price_cents'),
+    compareAtPriceCents: cents('compare_at_price_cents'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('product_channel_listings_uq').on(
+      t.shopId,
+      t.productId,
+      t.channelId,
+      sql`coalesce(${t.variantId}, '')`,
+    ),
+    index('product_channel_listings_channel_idx').on(t.shopId, t.channelId),
+    foreignKey({ name: 'pcl_product_fk', columns: [t.productId], foreignColumns: [products.id] }).onDelete('cascade'),
+    foreignKey({ name: 'pcl_variant_fk', columns: [t.variantId], foreignColumns: [productVariants.id] }).onDelete(
+      'cascade',
+    ),
+  ],
+);
+
+/** Which product changes an API token may make (spec §5 write policy); no row = defaults. */
+export const catalogSettings = pgTable('catalog_settings', {
+  shopId: text('shop_id')
+    .primaryKey()
+    .references(() => shops.id, { onDelete: 'cascade' }),
+  allowPriceChanges: boolean('allow_price_changes').notNull().default(true),
+  allowStatusChanges: boolean('allow_status_changes').notNull().default(true),
+  /** null = unlimited */
+  maxPriceChangePercent: integer('max_price_change_percent'),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});
