@@ -18,6 +18,8 @@ function newest(dir) {
 const sources = Math.max(newest('src'), statSync('tsconfig.json').mtimeMs, statSync('tsconfig.build.json').mtimeMs);
 if (!existsSync(stamp) || statSync(stamp).mtimeMs < sources) {
   process.stdout.write('Building (tsc)…\n');
-  execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
+  execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], {
+    stdio: 'inherit',
+  });
   writeFileSync(stamp, new Date().toISOString());
 }
