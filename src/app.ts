@@ -9,6 +9,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config.js';
 import { catalogModule } from './modules/catalog/index.js';
+import { channelsModule } from './modules/channels/index.js';
 import { healthModule } from './modules/health/index.js';
 import { identityModule, registerAuthorization } from './modules/identity/index.js';
 import { platformModule } from './modules/platform-admin/index.js';
@@ -51,7 +52,7 @@ export interface Module {
   jobs?(registry: JobRegistry, deps: AppDeps): void;
 }
 
-const MODULES: Module[] = [healthModule, platformModule, identityModule, catalogModule];
+const MODULES: Module[] = [healthModule, platformModule, identityModule, catalogModule, channelsModule];
 
 export async function buildApp(opts: BuildOptions): Promise<App> {
   const { config } = opts;

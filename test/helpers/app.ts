@@ -33,7 +33,13 @@ export async function startApp(
     MASTER_KEY: '0'.repeat(64),
     ...env,
   });
-  const app = await buildApp({ config, database: db.database, skipMigrations: true, logger: false, extend });
+  const app = await buildApp({
+    config,
+    database: db.database,
+    skipMigrations: true,
+    logger: env.LOG_LEVEL ? { level: env.LOG_LEVEL } : false,
+    extend,
+  });
   return {
     app,
     db,

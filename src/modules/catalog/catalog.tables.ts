@@ -20,6 +20,7 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import { channels } from '../channels/channels.tables.js';
 import { shops } from '../shops/shops.tables.js';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true });
@@ -208,8 +209,8 @@ export const catalogSkus = pgTable(
 );
 
 /**
- * A product (or one variant) offered in a sales channel. Filled by the channels issue; the
- * product list already filters by it for channel-restricted employees.
+ * A product (or one variant) offered in a sales channel; the product list filters by it for
+ * channel-restricted employees, the storefront lists by it.
  */
 export const productChannelListings = pgTable(
   'product_channel_listings',
@@ -218,7 +219,6 @@ export const productChannelListings = pgTable(
       .notNull()
       .references(() => shops.id, { onDelete: 'cascade' }),
     productId: text('product_id').notNull(),
-    /** The channels table comes with a later issue; no foreign key yet. */
     channelId: text('channel_id').notNull(),
     variantId: text('variant_id'),
     isPublished: boolean('is_published').notNull().default(false),
@@ -236,6 +236,8 @@ export const productChannelListings = pgTable(
     ),
     index('product_channel_listings_channel_idx').on(t.shopId, t.channelId),
     foreignKey({ name: 'pcl_product_fk', columns: [t.productId], foreignColumns: [products.id] }).onDelete('cascade'),
+    // deleting a channel takes its listings with it
+    foreignKey({ name: 'pcl_channel_fk', columns: [t.channelId], foreignColumns: [channels.id] }).onDelete('cascade'),
     foreignKey({ name: 'pcl_variant_fk', columns: [t.variantId], foreignColumns: [productVariants.id] }).onDelete(
       'cascade',
     ),

@@ -1,0 +1,303 @@
+/** Routes of spec §4.5: channels, domains, countries, payment methods; and the shop-wide payment methods. */
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { MANAGERS } from '../../platform/auth/types.js';
+import { NoContent } from '../../platform/http/schemas.js';
+import * as cfg from './channel-config.service.js';
+import * as S from './channels.schemas.js';
+import * as svc from './channels.service.js';
+
+const tags = ['channels'];
+const ChannelParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
+const DomainParams = Type.Object({ id: Type.String({ maxLength: 64 }), domainId: Type.String({ maxLength: 64 }) });
+const CodeParams = Type.Object({ id: Type.String({ maxLength: 64 }), code: S.CountryCode });
+
+/** Channel configuration: an admin session (owner or admin); never an API token. */
+const configure = { auth: { accepts: ['admin' as const], roles: MANAGERS } };
+/** Reading a channel's configuration: any employee session. */
+const readConfig = { auth: { accepts: ['admin' as const] } };
+const ownerOnly = { auth: { accepts: ['admin' as const], ownerOnly: true } };
+
+type P = { id: string };
+
+export function channelRoutes(app: FastifyInstance): void {
+  app.get(
+    '/api/admin/channels',
+    {
+      config: { auth: { accepts: ['admin', 'token'], scope: 'catalog:read' } },
+      schema: {
+        tags,
+        summary: 'List sales channels',
+        response: { 200: Type.Object({ channels: Type.Array(S.ChannelSchema) }) },
+      },
+    },
+    async (request) => ({ channels: (await svc.listChannels(request.ctx)).map(svc.channelOut) }),
+  );
+
+  app.get(
+    '/api/admin/channels/:id',
+    {
+      config: readConfig,
+      schema: { tags, summary: 'Read a channel', params: ChannelParams, response: { 200: S.ChannelSchema } },
+    },
+    async (request) => svc.channelOut(await svc.getChannel(request.ctx, (request.params as P).id)),
+  );
+
+  app.post(
+    '/api/admin/channels',
+    {
+      config: ownerOnly,
+      schema: {
+        tags,
+        summary: 'Create a channel (owner only); the first channel becomes the default, later ones never do',
+        body: S.ChannelCreate,
+        response: { 201: S.ChannelSchema },
+      },
+    },
+    async (request, reply) =>
+      reply.code(201).send(svc.channelOut(await svc.createChannel(request.ctx, request.body as never))),
+  );
+
+  app.patch(
+    '/api/admin/channels/:id',
+    {
+      config: configure,
+      schema: {
+        tags,
+        summary: 'Change name, activation, currency, default country, order and allocation rules',
+        params: ChannelParams,
+        body: S.ChannelPatch,
+        response: { 200: S.ChannelSchema },
+      },
+    },
+    async (request) =>
+      svc.channelOut(await svc.updateChannel(request.ctx, (request.params as P).id, request.body as never)),
+  );
+
+  app.post(
+    '/api/admin/channels/:id/set-default',
+    {
+      config: ownerOnly,
+      schema: {
+        tags,
+        summary: 'Make this the default channel (owner only)',
+        params: ChannelParams,
+        response: { 200: S.ChannelSchema },
+      },
+    },
+    async (request) => svc.channelOut(await svc.setDefaultChannel(request.ctx, (request.params as P).id)),
+  );
+
+  app.delete(
+    '/api/admin/channels/:id',
+    {
+      config: ownerOnly,
+      schema: {
+        tags,
+        summary: 'Delete a channel with its domains, listings and selections (owner only)',
+        params: ChannelParams,
+        response: { 204: NoContent },
+      },
+    },
+    async (request, reply) => {
+      await svc.deleteChannel(request.ctx, (request.params as P).id);
+      return reply.code(204).send();
+    },
+  );
+
+  // ---- domains ----
+  app.get(
+    '/api/admin/channels/:id/domains',
+    {
+      config: readConfig,
+      schema: {
+        tags,
+        summary: "List the channel's domains",
+        params: ChannelParams,
+        response: { 200: Type.Object({ domains: Type.Array(S.DomainSchema) }) },
+      },
+    },
+    async (request) => ({ domains: (await cfg.listDomains(request.ctx, (request.params as P).id)).map(cfg.domainOut) }),
+  );
+
+  app.post(
+    '/api/admin/channels/:id/domains',
+    {
+      config: configure,
+      schema: {
+        tags,
+        summary: 'Map a domain to the channel (unique across all channels: 409 domain_taken)',
+        params: ChannelParams,
+        body: S.DomainCreate,
+        response: { 201: S.DomainSchema },
+      },
+    },
+    async (request, reply) =>
+      reply
+        .code(201)
+        .send(
+          cfg.domainOut(
+            await cfg.addDomain(request.ctx, (request.params as P).id, (request.body as { domain: string }).domain),
+          ),
+        ),
+  );
+
+  app.delete(
+    '/api/admin/channels/:id/domains/:domainId',
+    {
+      config: configure,
+      schema: { tags, summary: 'Remove a domain mapping', params: DomainParams, response: { 204: NoContent } },
+    },
+    async (request, reply) => {
+      const { id, domainId } = request.params as { id: string; domainId: string };
+      await cfg.removeDomain(request.ctx, id, domainId);
+      return reply.code(204).send();
+    },
+  );
+
+  // ---- countries ----
+  app.get(
+    '/api/admin/channels/:id/countries',
+    {
+      config: readConfig,
+      schema: {
+        tags,
+        summary: "The channel's countries with effective values and overrides",
+        params: ChannelParams,
+        response: { 200: S.CountriesResponse },
+      },
+    },
+    async (request) => cfg.listChannelCountries(request.ctx, (request.params as P).id),
+  );
+
+  app.put(
+    '/api/admin/channels/:id/countries',
+    {
+      config: configure,
+      schema: {
+        tags,
+        summary: 'Replace the country selection (empty = every active country)',
+        params: ChannelParams,
+        body: S.CountriesPut,
+        response: { 200: S.CountriesResponse },
+      },
+    },
+    async (request) =>
+      cfg.replaceCountrySelection(
+        request.ctx,
+        (request.params as P).id,
+        (request.body as { country_codes: string[] }).country_codes,
+      ),
+  );
+
+  app.patch(
+    '/api/admin/channels/:id/countries/:code',
+    {
+      config: configure,
+      schema: {
+        tags,
+        summary: 'Set per-channel overrides of name, currency and tax rates; null removes an override',
+        params: CodeParams,
+        body: S.CountryPatch,
+        response: { 200: S.ChannelCountrySchema },
+      },
+    },
+    async (request) => {
+      const { id, code } = request.params as { id: string; code: string };
+      return cfg.patchChannelCountry(request.ctx, id, code, request.body as never);
+    },
+  );
+
+  app.post(
+    '/api/admin/channels/:id/countries/custom',
+    {
+      config: configure,
+      schema: {
+        tags,
+        summary: 'Add a shop-owned country',
+        params: ChannelParams,
+        body: S.CustomCountryCreate,
+        response: { 201: S.ChannelCountrySchema },
+      },
+    },
+    async (request, reply) =>
+      reply.code(201).send(await cfg.addCustomCountry(request.ctx, (request.params as P).id, request.body as never)),
+  );
+
+  app.delete(
+    '/api/admin/channels/:id/countries/custom/:code',
+    {
+      config: configure,
+      schema: {
+        tags,
+        summary: 'Delete a shop-owned country and its assignments in every channel',
+        params: CodeParams,
+        response: { 204: NoContent },
+      },
+    },
+    async (request, reply) => {
+      const { id, code } = request.params as { id: string; code: string };
+      await cfg.deleteCustomCountry(request.ctx, id, code);
+      return reply.code(204).send();
+    },
+  );
+
+  // ---- payment methods ----
+  app.get(
+    '/api/admin/channels/:id/payment-methods',
+    {
+      config: readConfig,
+      schema: {
+        tags,
+        summary: "The channel's payment methods and what applies",
+        params: ChannelParams,
+        response: { 200: S.PaymentMethodsResponse },
+      },
+    },
+    async (request) => cfg.channelPaymentMethods(request.ctx, (request.params as P).id),
+  );
+
+  app.put(
+    '/api/admin/channels/:id/payment-methods',
+    {
+      config: configure,
+      schema: {
+        tags,
+        summary: "Set the channel's payment methods (empty = inherit the shop's)",
+        params: ChannelParams,
+        body: S.PaymentMethodsPut,
+        response: { 200: S.PaymentMethodsResponse },
+      },
+    },
+    async (request) =>
+      cfg.setChannelPaymentMethods(
+        request.ctx,
+        (request.params as P).id,
+        (request.body as { method_codes: string[] }).method_codes,
+      ),
+  );
+
+  app.get(
+    '/api/admin/settings/payment-methods',
+    {
+      config: readConfig,
+      schema: { tags, summary: 'Shop-wide payment methods', response: { 200: S.ShopPaymentMethods } },
+    },
+    async (request) => ({ method_codes: (await cfg.shopPaymentMethods(request.ctx)).codes }),
+  );
+
+  app.put(
+    '/api/admin/settings/payment-methods',
+    {
+      config: configure,
+      schema: {
+        tags,
+        summary: 'Set the shop-wide payment methods',
+        body: S.PaymentMethodsPut,
+        response: { 200: S.ShopPaymentMethods },
+      },
+    },
+    async (request) =>
+      cfg.setShopPaymentMethods(request.ctx, (request.body as { method_codes: string[] }).method_codes),
+  );
+}

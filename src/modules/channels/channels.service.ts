@@ -1,0 +1,217 @@
+/** Sales channels: lifecycle, the one default per shop, and what may change once commerce depends on them. */
+import { and, asc, eq, sql } from 'drizzle-orm';
+import type { Ctx } from '../../platform/auth/types.js';
+import { withTx } from '../../platform/db/tx.js';
+import { AppError, conflict, notFound } from '../../platform/errors.js';
+import { newId } from '../../platform/ids.js';
+import { isUniqueViolation } from '../identity/index.js';
+import { dependentsOf } from './channel-dependencies.js';
+import { channels } from './channels.tables.js';
+
+export type ChannelRow = typeof channels.$inferSelect;
+
+export const channelOut = (c: ChannelRow) => ({
+  id: c.id,
+  name: c.name,
+  slug: c.slug,
+  is_default: c.isDefault,
+  is_active: c.isActive,
+  currency: c.currency,
+  default_country: c.defaultCountry,
+  allocation_strategy: c.allocationStrategy,
+  auto_confirm_orders: c.autoConfirmOrders,
+  allow_unpaid_orders: c.allowUnpaidOrders,
+  pending_payment_ttl_hours: c.pendingPaymentTtlHours,
+  path_prefix: c.pathPrefix,
+  created_at: c.createdAt.toISOString(),
+  updated_at: c.updatedAt.toISOString(),
+});
+
+export function slugify(name: string): string {
+  const s = name
+    .toLowerCase()
+    .replace(/ä/g, 'ae')
+    .replace(/ö/g, 'oe')
+    .replace(/ü/g, 'ue')
+    .replace(/ß/g, 'ss')
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 80);
+  return s || 'channel';
+}
+
+/** Lists the shop's channels, default first. */
+export async function listChannels(ctx: Ctx) {
+  return ctx.db
+    .select()
+    .from(channels)
+    .where(eq(channels.shopId, ctx.shopId))
+    .orderBy(sql`${channels.isDefault} DESC`, asc(channels.createdAt));
+}
+
+/** One channel of the shop, or 404. Other modules use it to validate a channel id. */
+export async function getChannel(ctx: Pick<Ctx, 'db' | 'shopId'>, id: string): Promise<ChannelRow> {
+  const [row] = await ctx.db
+    .select()
+    .from(channels)
+    .where(and(eq(channels.id, id), eq(channels.shopId, ctx.shopId)));
+  if (!row) throw notFound('Channel');
+  return row;
+}
+
+function uniqueConflict(err: unknown): never {
+  const text =
+    String(
+      (err as { constraint?: string; cause?: { constraint?: string } })?.cause?.constraint ??
+        (err as { constraint?: string })?.constraint ??
+        '',
+    ) + String(err);
+  if (text.includes('channels_prefix_uq'))
+    throw conflict('path_prefix_taken', 'Another channel of the shop uses this path prefix');
+  throw conflict('slug_taken', 'Another channel of the shop uses this slug');
+}
+
+export interface ChannelInput {
+  name: string;
+  slug?: string;
+  default_country: string;
+  currency: string;
+  path_prefix?: string | null;
+  is_active?: boolean;
+  allocation_strategy?: string;
+  auto_confirm_orders?: boolean;
+  allow_unpaid_orders?: boolean;
+  pending_payment_ttl_hours?: number;
+}
+
+/** Creates a channel. The shop's first channel becomes its default; later ones never do. */
+export async function createChannel(ctx: Ctx, input: ChannelInput) {
+  try {
+    return await withTx(ctx.db, async (tx) => {
+      // serialise channel creation per shop so "first channel" is decided once
+      await tx.execute(sql`SELECT id FROM shops WHERE id = ${ctx.shopId} FOR UPDATE`);
+      const [{ n } = { n: 0 }] = (await tx
+        .select({ n: sql<number>`count(*)::int` })
+        .from(channels)
+        .where(eq(channels.shopId, ctx.shopId))) as { n: number }[];
+      const first = n === 0;
+      const [row] = await tx
+        .insert(channels)
+        .values({
+          id: newId('channel'),
+          shopId: ctx.shopId,
+          name: input.name,
+          slug: input.slug ?? slugify(input.name),
+          defaultCountry: input.default_country,
+          currency: input.currency,
+          pathPrefix: input.path_prefix ?? null,
+          isActive: first ? true : (input.is_active ?? true),
+          isDefault: first,
+          allocationStrategy: input.allocation_strategy ?? 'priority',
+          autoConfirmOrders: input.auto_confirm_orders ?? false,
+          allowUnpaidOrders: input.allow_unpaid_orders ?? false,
+          pendingPaymentTtlHours: input.pending_payment_ttl_hours ?? 24,
+        })
+        .returning();
+      return row as ChannelRow;
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) uniqueConflict(err);
+    throw err;
+  }
+}
+
+/** Updates a channel. The currency is locked once commerce data depends on the channel. */
+export async function updateChannel(ctx: Ctx, id: string, patch: Partial<ChannelInput>) {
+  try {
+    return await withTx(ctx.db, async (tx) => {
+      const [current] = await tx
+        .select()
+        .from(channels)
+        .where(and(eq(channels.id, id), eq(channels.shopId, ctx.shopId)))
+        .for('update');
+      if (!current) throw notFound('Channel');
+      if (patch.currency && patch.currency !== current.currency) {
+        const deps = await dependentsOf(tx, ctx.shopId, id, 'commerce');
+        if (deps.length > 0) {
+          throw conflict(
+            'currency_locked',
+            `The currency cannot change: ${deps.join(', ')} depend on this channel (amounts are never converted)`,
+          );
+        }
+      }
+      if (patch.is_active === false && current.isDefault) {
+        throw conflict('default_channel', 'The default channel cannot be deactivated; choose another default first');
+      }
+      const [row] = await tx
+        .update(channels)
+        .set({
+          ...(patch.name !== undefined ? { name: patch.name } : {}),
+          ...(patch.slug !== undefined ? { slug: patch.slug } : {}),
+          ...(patch.is_active !== undefined ? { isActive: patch.is_active } : {}),
+          ...(patch.currency !== undefined ? { currency: patch.currency } : {}),
+          ...(patch.default_country !== undefined ? { defaultCountry: patch.default_country } : {}),
+          ...(patch.path_prefix !== undefined ? { pathPrefix: patch.path_prefix } : {}),
+          ...(patch.allocation_strategy !== undefined ? { allocationStrategy: patch.allocation_strategy } : {}),
+          ...(patch.auto_confirm_orders !== undefined ? { autoConfirmOrders: patch.auto_confirm_orders } : {}),
+          ...(patch.allow_unpaid_orders !== undefined ? { allowUnpaidOrders: patch.allow_unpaid_orders } : {}),
+          ...(patch.pending_payment_ttl_hours !== undefined
+            ? { pendingPaymentTtlHours: patch.pending_payment_ttl_hours }
+            : {}),
+          updatedAt: new Date(),
+        })
+        .where(eq(channels.id, id))
+        .returning();
+      return row as ChannelRow;
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) uniqueConflict(err);
+    throw err;
+  }
+}
+
+/** Makes the channel the shop's default; the switch is one transaction, so there is always exactly one. */
+export async function setDefaultChannel(ctx: Ctx, id: string) {
+  return withTx(ctx.db, async (tx) => {
+    await tx.execute(sql`SELECT id FROM shops WHERE id = ${ctx.shopId} FOR UPDATE`);
+    const target = await getChannel({ db: tx, shopId: ctx.shopId }, id);
+    if (!target.isActive) throw conflict('channel_inactive', 'An inactive channel cannot be the default');
+    if (target.isDefault) return target;
+    await tx
+      .update(channels)
+      .set({ isDefault: false, updatedAt: new Date() })
+      .where(and(eq(channels.shopId, ctx.shopId), eq(channels.isDefault, true)));
+    const [row] = await tx
+      .update(channels)
+      .set({ isDefault: true, updatedAt: new Date() })
+      .where(eq(channels.id, id))
+      .returning();
+    return row as ChannelRow;
+  });
+}
+
+/** Deletes a channel with its domains, listings and selections, unless it is the default or referenced. */
+export async function deleteChannel(ctx: Ctx, id: string) {
+  await withTx(ctx.db, async (tx) => {
+    await tx.execute(sql`SELECT id FROM shops WHERE id = ${ctx.shopId} FOR UPDATE`);
+    const target = await getChannel({ db: tx, shopId: ctx.shopId }, id);
+    if (target.isDefault) {
+      throw conflict('default_channel', 'The default channel cannot be deleted; choose another default first');
+    }
+    const deps = await dependentsOf(tx, ctx.shopId, id, 'reference');
+    if (deps.length > 0) {
+      throw new AppError(
+        'channel_in_use',
+        409,
+        `The channel cannot be deleted: ${deps.join(', ')} reference it; deactivate it instead`,
+      );
+    }
+    // employees restricted to this channel lose the restriction entry
+    await tx.execute(
+      sql`UPDATE users SET channel_ids = array_remove(channel_ids, ${id}) WHERE shop_id = ${ctx.shopId} AND ${id} = ANY(channel_ids)`,
+    );
+    await tx.delete(channels).where(eq(channels.id, id));
+  });
+}

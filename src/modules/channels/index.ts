@@ -1,0 +1,10 @@
+/** Sales channels: what other modules may use. */
+import type { Module } from '../../app.js';
+import { channelRoutes } from './channels.routes.js';
+
+export { channelCountry, channelPaymentMethods, type EffectiveCountry } from './channel-config.service.js';
+export { registerChannelDependency } from './channel-dependencies.js';
+export { type ChannelRow, getChannel, listChannels } from './channels.service.js';
+export { type ResolvedChannel, resolveChannel } from './resolve.js';
+
+export const channelsModule: Module = { name: 'channels', group: 'shop', routes: channelRoutes };

@@ -1,0 +1,63 @@
+/**
+ * Channel resolution for storefront requests (spec §4.5 rule 3), within the shop of the
+ * publishable key: (a) an active channel whose domain is the Origin host, else the Referer host;
+ * (b) an active channel whose path prefix matches; (c) the shop's active default channel.
+ * Domain mapping only selects the channel; whether the request is allowed is the key's business.
+ */
+import { sql } from 'drizzle-orm';
+import type { Ctx } from '../../platform/auth/types.js';
+import { query } from '../../platform/db/tx.js';
+import { AppError } from '../../platform/errors.js';
+
+export interface ResolvedChannel {
+  id: string;
+  currency: string;
+  default_country: string;
+  pending_payment_ttl_hours: number;
+  auto_confirm_orders: boolean;
+  allow_unpaid_orders: boolean;
+  matched_by: 'origin' | 'referer' | 'path_prefix' | 'default';
+}
+
+function hostOf(value: string | undefined): string | null {
+  if (!value || value === 'null') return null;
+  try {
+    return new URL(value).hostname.replace(/\.$/, '').toLowerCase() || null;
+  } catch {
+    return null;
+  }
+}
+
+export interface ResolveInput {
+  origin?: string;
+  referer?: string;
+  pathPrefix?: string | null;
+}
+
+/** One query ranks every candidate; the best active match wins. */
+export async function resolveChannel(ctx: Pick<Ctx, 'db' | 'shopId'>, input: ResolveInput): Promise<ResolvedChannel> {
+  const originHost = hostOf(input.origin) ?? '';
+  const refererHost = hostOf(input.referer) ?? '';
+  const prefix = input.pathPrefix ?? '';
+  const rows = await query<ResolvedChannel & { rank: number }>(
+    ctx.db,
+    sql`SELECT c.id, c.currency, c.default_country, c.pending_payment_ttl_hours, c.auto_confirm_orders,
+               c.allow_unpaid_orders,
+               CASE WHEN d.domain = ${originHost} THEN 1
+                    WHEN d.domain = ${refererHost} THEN 2
+                    WHEN c.path_prefix = ${prefix} THEN 3
+                    ELSE 4 END AS rank
+        FROM channels c
+        LEFT JOIN channel_domains d
+          ON d.channel_id = c.id AND d.shop_id = c.shop_id AND d.domain IN (${originHost}, ${refererHost})
+        WHERE c.shop_id = ${ctx.shopId} AND c.is_active
+          AND (d.domain IS NOT NULL OR c.path_prefix = ${prefix} OR c.is_default)
+        ORDER BY rank
+        LIMIT 1`,
+  );
+  const row = rows[0];
+  if (!row) throw new AppError('channel_not_found', 404, 'No active channel serves this storefront request');
+  const by = ['origin', 'referer', 'path_prefix', 'default'] as const;
+  const { rank, ...channel } = row;
+  return { ...channel, matched_by: by[Math.min(4, Number(rank)) - 1] ?? 'default' };
+}

@@ -1,0 +1,55 @@
+import { ANY_EMPLOYEE, MANAGERS, type MatrixRow } from '../matrix.types.js';
+
+/** Spec §4.5/§5: channel list also with catalog:read; everything else an admin session. */
+export const channelRows: MatrixRow[] = [
+  { method: 'GET', url: '/api/admin/channels', allow: [...ANY_EMPLOYEE, 'tok_catalog_read', 'tok_catalog_write'] },
+  {
+    method: 'GET',
+    url: '/api/admin/channels/chan_unknown',
+    allow: ANY_EMPLOYEE,
+    ok: 404,
+    codes: { tok_catalog_read: 'scope_denied' },
+  },
+  {
+    method: 'POST',
+    url: '/api/admin/channels',
+    body: {},
+    allow: ['owner'],
+    ok: 400,
+    codes: { admin: 'owner_only', tok_catalog_write: 'scope_denied' },
+  },
+  {
+    method: 'PATCH',
+    url: '/api/admin/channels/chan_unknown',
+    body: {},
+    allow: MANAGERS,
+    ok: 404,
+    codes: { catalog_editor: 'role_denied' },
+  },
+  {
+    method: 'POST',
+    url: '/api/admin/channels/chan_unknown/set-default',
+    allow: ['owner'],
+    ok: 404,
+    codes: { admin: 'owner_only' },
+  },
+  {
+    method: 'DELETE',
+    url: '/api/admin/channels/chan_unknown',
+    allow: ['owner'],
+    ok: 404,
+    codes: { admin: 'owner_only' },
+  },
+  { method: 'GET', url: '/api/admin/channels/chan_unknown/domains', allow: ANY_EMPLOYEE, ok: 404 },
+  { method: 'POST', url: '/api/admin/channels/chan_unknown/domains', body: {}, allow: MANAGERS, ok: 400 },
+  { method: 'DELETE', url: '/api/admin/channels/chan_unknown/domains/dom_unknown', allow: MANAGERS, ok: 404 },
+  { method: 'GET', url: '/api/admin/channels/chan_unknown/countries', allow: ANY_EMPLOYEE, ok: 404 },
+  { method: 'PUT', url: '/api/admin/channels/chan_unknown/countries', body: {}, allow: MANAGERS, ok: 400 },
+  { method: 'PATCH', url: '/api/admin/channels/chan_unknown/countries/DE', body: {}, allow: MANAGERS, ok: 404 },
+  { method: 'POST', url: '/api/admin/channels/chan_unknown/countries/custom', body: {}, allow: MANAGERS, ok: 400 },
+  { method: 'DELETE', url: '/api/admin/channels/chan_unknown/countries/custom/XK', allow: MANAGERS, ok: 404 },
+  { method: 'GET', url: '/api/admin/channels/chan_unknown/payment-methods', allow: ANY_EMPLOYEE, ok: 404 },
+  { method: 'PUT', url: '/api/admin/channels/chan_unknown/payment-methods', body: {}, allow: MANAGERS, ok: 400 },
+  { method: 'GET', url: '/api/admin/settings/payment-methods', allow: ANY_EMPLOYEE },
+  { method: 'PUT', url: '/api/admin/settings/payment-methods', body: {}, allow: MANAGERS, ok: 400 },
+];
