@@ -209,13 +209,23 @@ describe('GET /api/admin/products', () => {
   it('shows a channel-restricted employee only products listed in their channels, with an exact count', async () => {
     const db = t.app.deps.database.db;
     const shirtVariant = (P.shirt as unknown as { variants: { id: string }[] }).variants[0]?.id as string;
+    const channel = async (name: string) =>
+      (
+        await call(t.app, 'POST', '/api/admin/channels', {
+          token: owner,
+          body: { name, default_country: 'DE', currency: 'EUR' },
+        })
+      ).data.id as string;
+    const chanA = await channel('A');
+    const chanB = await channel('B');
+    const chanOther = await channel('Other');
     await db.insert(productChannelListings).values([
       // a variant-level listing counts as a listing of the product
-      { shopId: shop.shopId, productId: P.shirt?.id as string, channelId: 'chan_a', variantId: shirtVariant },
-      { shopId: shop.shopId, productId: P.kaese?.id as string, channelId: 'chan_b', isPublished: false },
-      { shopId: shop.shopId, productId: P.ebook?.id as string, channelId: 'chan_other', isPublished: true },
+      { shopId: shop.shopId, productId: P.shirt?.id as string, channelId: chanA, variantId: shirtVariant },
+      { shopId: shop.shopId, productId: P.kaese?.id as string, channelId: chanB, isPublished: false },
+      { shopId: shop.shopId, productId: P.ebook?.id as string, channelId: chanOther, isPublished: true },
     ]);
-    const restricted = await employeeToken(t.app, shop, 'viewer', ['chan_a', 'chan_b']);
+    const restricted = await employeeToken(t.app, shop, 'viewer', [chanA, chanB]);
     const res = await list({}, restricted);
     expect(res.statusCode).toBe(200);
     expect(keysOf(res.data.products.map((p: { id: string }) => p.id))).toEqual(['kaese', 'shirt']);
@@ -227,7 +237,7 @@ describe('GET /api/admin/products', () => {
     // filters apply on top of the restriction
     expect(keysOf(await ids({ q: 'käse' }, restricted))).toEqual(['kaese']);
     expect(await ids({ digital: 'ja' }, restricted)).toEqual([]);
-    const onlyA = await employeeToken(t.app, shop, 'catalog_editor', ['chan_a']);
+    const onlyA = await employeeToken(t.app, shop, 'catalog_editor', [chanA]);
     expect(keysOf(await ids({}, onlyA))).toEqual(['shirt']);
     // unrestricted employees and tokens see everything
     const viewer = await employeeToken(t.app, shop, 'viewer');
