@@ -10,9 +10,14 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import type { Config } from './config.js';
 import { catalogModule } from './modules/catalog/index.js';
 import { channelsModule } from './modules/channels/index.js';
+import { checkoutModule } from './modules/checkout/index.js';
 import { healthModule } from './modules/health/index.js';
 import { identityModule, registerAuthorization } from './modules/identity/index.js';
+import { ordersModule } from './modules/orders/index.js';
 import { platformModule } from './modules/platform-admin/index.js';
+import { shippingModule } from './modules/shipping/index.js';
+import { storefrontModule } from './modules/storefront/index.js';
+import { webhooksModule } from './modules/webhooks/index.js';
 import { Clock } from './platform/clock.js';
 import { type Database, openDatabase } from './platform/db/client.js';
 import { migrate } from './platform/db/migrate.js';
@@ -52,7 +57,18 @@ export interface Module {
   jobs?(registry: JobRegistry, deps: AppDeps): void;
 }
 
-const MODULES: Module[] = [healthModule, platformModule, identityModule, catalogModule, channelsModule];
+const MODULES: Module[] = [
+  healthModule,
+  platformModule,
+  identityModule,
+  catalogModule,
+  channelsModule,
+  webhooksModule,
+  shippingModule,
+  storefrontModule,
+  ordersModule,
+  checkoutModule,
+];
 
 export async function buildApp(opts: BuildOptions): Promise<App> {
   const { config } = opts;

@@ -2,5 +2,6 @@
 import type { BenchCase } from '../lib/types.js';
 import { health } from './health.js';
 import { loginMe } from './login-me.js';
+import { storefront } from './storefront.js';
 
-export const cases: BenchCase[] = [health, loginMe];
+export const cases: BenchCase[] = [health, loginMe, storefront];

@@ -36,6 +36,7 @@ export const ID_PREFIXES = {
   payout: 'po',
   statement: 'stmt',
   ledger: 'led',
+  shippingMethod: 'ship',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { type AuthSpec, CATALOG_WRITERS, type Ctx, MANAGERS } from '../../platform/auth/types.js';
 import { IdParams, NoContent } from '../../platform/http/schemas.js';
 import * as S from './catalog.schemas.js';
+import { listingRoutes } from './listings.routes.js';
 import { getWritePolicy, putWritePolicy } from './policy.service.js';
 import { getProduct, listProducts } from './products.read.js';
 import { createProduct, deleteProduct, updateProduct } from './products.write.js';
@@ -173,6 +174,9 @@ export function catalogRoutes(app: FastifyInstance): void {
       return reply.code(204).send();
     },
   );
+
+  // ---- channel listings (spec §4.1 rule 4) ----
+  listingRoutes(app);
 
   // ---- reference records ----
   referenceRoutes(app, {

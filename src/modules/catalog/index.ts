@@ -1,9 +1,22 @@
-/** The catalog: products, variants, images, categories, brands, suppliers and the token write policy. */
+/**
+ * The catalog: products, variants, images, categories, brands, suppliers, channel listings and the
+ * token write policy; the public (storefront) view of a channel's catalog and its channel prices.
+ */
 import type { Module } from '../../app.js';
 import { catalogRoutes } from './catalog.routes.js';
 
 export { seedDemoCatalog } from './catalog.demo.js';
 export { slugify } from './catalog.util.js';
+export {
+  type ChannelPrice,
+  channelPrices,
+  type PriceRef,
+  type PublicChannel,
+  type PublicListInput,
+  type PublicProduct,
+  publicProduct,
+  publicProducts,
+} from './listings.public.js';
 export { getProduct, listProducts } from './products.read.js';
 
 export const catalogModule: Module = {

@@ -3,9 +3,17 @@ import type { MatrixRow } from '../matrix.types.js';
 import { catalogRows } from './catalog.rows.js';
 import { channelRows } from './channels.rows.js';
 import { identityRows } from './identity.rows.js';
+import { orderRows } from './orders.rows.js';
+import { shippingRows } from './shipping.rows.js';
+import { storefrontRows } from './storefront.rows.js';
+import { webhookRows } from './webhooks.rows.js';
 
 export const ALL_ROWS: { module: string; rows: MatrixRow[] }[] = [
   { module: 'identity', rows: identityRows },
   { module: 'catalog', rows: catalogRows },
   { module: 'channels', rows: channelRows },
+  { module: 'webhooks', rows: webhookRows },
+  { module: 'shipping', rows: shippingRows },
+  { module: 'storefront', rows: storefrontRows },
+  { module: 'orders', rows: orderRows },
 ];

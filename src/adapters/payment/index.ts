@@ -1,0 +1,17 @@
+import type { Config } from '../../config.js';
+import type { PaymentProvider } from './port.js';
+import { StripePaymentProvider } from './stripe-provider.js';
+import { TestPaymentProvider } from './test-provider.js';
+
+export type { PaymentProvider } from './port.js';
+
+/** The provider the configuration names (PAYMENT_PROVIDER). */
+export function createPaymentProvider(config: Config): PaymentProvider {
+  if (config.paymentProvider === 'stripe') {
+    return new StripePaymentProvider({
+      secretKey: config.stripeSecretKey as string,
+      apiBase: config.stripeApiBase,
+    });
+  }
+  return new TestPaymentProvider(config.publicUrl);
+}

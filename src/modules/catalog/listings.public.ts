@@ -1,0 +1,332 @@
+/**
+ * The public view of the catalog in one sales channel: the storefront's product list and detail,
+ * and the channel prices checkout uses. Only this file decides what a product looks like to the
+ * public; nothing private (cost prices, suppliers, vendors, stock counts) is selected at all.
+ *
+ * Visibility (DESIGN §9): a product is shown in a channel when it is published, not deleted, and
+ * its own listing there (variant_id null) is published. A variant listing with is_published false
+ * hides that variant in the channel. Prices: see listings.service.ts.
+ */
+import { and, type SQL, sql } from 'drizzle-orm';
+import type { Db } from '../../platform/db/client.js';
+import { query } from '../../platform/db/tx.js';
+import { searchConditions } from './catalog.util.js';
+
+export interface PublicVariant {
+  id: string;
+  sku: string | null;
+  title: string;
+  option_values: Record<string, string>;
+  /** The price in the channel (variant listing → variant → product listing → base price). */
+  price_cents: number;
+  compare_at_price_cents: number | null;
+  is_default: boolean;
+  in_stock: boolean;
+}
+
+export interface PublicImage {
+  id: string;
+  url: string;
+  alt: string | null;
+  position: number;
+  variant_id: string | null;
+}
+
+export interface PublicProduct {
+  id: string;
+  name: string;
+  slug: string;
+  sku: string | null;
+  type: string;
+  is_digital: boolean;
+  tax_class: string;
+  description: string | null;
+  short_description: string | null;
+  category_id: string | null;
+  brand_id: string | null;
+  base_price_cents: number;
+  in_stock: boolean;
+  channel: { id: string; currency: string; price_cents: number | null; compare_at_price_cents: number | null };
+  options: { name: string; values: string[] }[];
+  variants: PublicVariant[];
+  images: PublicImage[];
+}
+
+export interface PublicListInput {
+  q?: string;
+  category_id?: string;
+  limit: number;
+  offset: number;
+}
+
+interface PublicRow {
+  id: string;
+  name: string;
+  slug: string;
+  sku: string | null;
+  type: string;
+  is_digital: boolean;
+  tax_class: string;
+  description: string | null;
+  short_description: string | null;
+  category_id: string | null;
+  brand_id: string | null;
+  base_price_cents: number;
+  options: { name: string; values: string[] }[];
+  track_stock: boolean;
+  stock_quantity: number;
+  listing_price: number | null;
+  listing_compare_at: number | null;
+  total?: number;
+  variants: PublicVariant[];
+  images: PublicImage[];
+}
+
+export interface PublicChannel {
+  id: string;
+  currency: string;
+}
+
+/** Products visible in the channel, the filters given: the FROM and WHERE of both queries. */
+function visibleIn(shopId: string, channelId: string, filters: SQL[]) {
+  return sql`FROM products p
+    JOIN product_channel_listings l
+      ON l.shop_id = p.shop_id AND l.product_id = p.id AND l.channel_id = ${channelId}
+     AND l.variant_id IS NULL AND l.is_published
+    WHERE ${and(sql`p.shop_id = ${shopId}`, sql`p.deleted_at IS NULL`, sql`p.status = 'published'`, ...filters)}`;
+}
+
+const PRODUCT_COLUMNS = sql`p.id, p.name, p.slug, p.sku, p.type, p.is_digital, p.tax_class, p.description,
+  p.short_description, p.category_id, p.brand_id, p.base_price_cents, p.options, p.track_stock, p.stock_quantity,
+  p.created_at, l.price_cents AS listing_price, l.compare_at_price_cents AS listing_compare_at`;
+
+/**
+ * Variants (without those hidden in the channel) and images of each product of `page`, as JSON
+ * arrays in display order. A variant sells at its own listing price, else its own price, else the
+ * product's listing price, else the base price; the product listing's compare-at price applies to
+ * the variants that sell at the product's price.
+ */
+function children(shopId: string, channelId: string) {
+  return sql`
+    (SELECT coalesce(json_agg(json_build_object(
+              'id', v.id, 'sku', v.sku, 'title', v.title, 'option_values', v.option_values,
+              'price_cents', coalesce(vl.price_cents, v.price_cents, page.listing_price, page.base_price_cents),
+              'compare_at_price_cents', coalesce(vl.compare_at_price_cents,
+                 CASE WHEN vl.price_cents IS NULL AND v.price_cents IS NULL THEN page.listing_compare_at END),
+              'is_default', v.is_default,
+              'in_stock', (NOT v.track_stock OR v.stock_quantity > 0)
+            ) ORDER BY v.position, v.id), '[]'::json)
+       FROM product_variants v
+       LEFT JOIN product_channel_listings vl
+         ON vl.shop_id = v.shop_id AND vl.product_id = v.product_id AND vl.channel_id = ${channelId}
+        AND vl.variant_id = v.id
+      WHERE v.shop_id = ${shopId} AND v.product_id = page.id AND vl.is_published IS NOT FALSE) AS variants,
+    (SELECT coalesce(json_agg(json_build_object(
+              'id', i.id, 'url', i.url, 'alt', i.alt, 'position', i.position, 'variant_id', i.variant_id
+            ) ORDER BY i.position, i.id), '[]'::json)
+       FROM product_images i
+      WHERE i.shop_id = ${shopId} AND i.product_id = page.id
+        AND NOT EXISTS (SELECT 1 FROM product_channel_listings hl
+                         WHERE hl.shop_id = i.shop_id AND hl.product_id = i.product_id
+                           AND hl.channel_id = ${channelId} AND hl.variant_id = i.variant_id
+                           AND NOT hl.is_published)) AS images`;
+}
+
+function publicOut(r: PublicRow, channel: PublicChannel): PublicProduct {
+  const variants = r.variants;
+  return {
+    id: r.id,
+    name: r.name,
+    slug: r.slug,
+    sku: r.sku,
+    type: r.type,
+    is_digital: r.is_digital,
+    tax_class: r.tax_class,
+    description: r.description,
+    short_description: r.short_description,
+    category_id: r.category_id,
+    brand_id: r.brand_id,
+    base_price_cents: r.base_price_cents,
+    in_stock: variants.length > 0 ? variants.some((v) => v.in_stock) : !r.track_stock || r.stock_quantity > 0,
+    channel: {
+      id: channel.id,
+      currency: channel.currency,
+      price_cents: r.listing_price,
+      compare_at_price_cents: r.listing_compare_at,
+    },
+    options: r.options,
+    variants,
+    images: r.images,
+  };
+}
+
+/**
+ * One page of the products visible in the channel, newest first, with the exact count, in one
+ * query: the page walks the ordered index and stops after `limit` rows; the count is a separate,
+ * narrow scan (a window count would carry every matching row through the sort). A second query
+ * runs only for a page past the end, where no row carries the count.
+ */
+export async function publicProducts(db: Db, shopId: string, channel: PublicChannel, input: PublicListInput) {
+  const filters = [
+    ...searchConditions(sql`p.search_text`, input.q),
+    ...(input.category_id !== undefined ? [sql`p.category_id = ${input.category_id}`] : []),
+  ];
+  const from = visibleIn(shopId, channel.id, filters);
+  const rows = await query<PublicRow>(
+    db,
+    sql`WITH page AS (
+          SELECT ${PRODUCT_COLUMNS} ${from}
+          ORDER BY p.created_at DESC, p.id DESC
+          LIMIT ${input.limit} OFFSET ${input.offset})
+        SELECT page.*, (SELECT count(*)::int ${from}) AS total, ${children(shopId, channel.id)}
+        FROM page ORDER BY page.created_at DESC, page.id DESC`,
+  );
+  let count = Number(rows[0]?.total ?? 0);
+  if (rows.length === 0 && input.offset > 0) {
+    const [n] = await query<{ n: number }>(db, sql`SELECT count(*)::int AS n ${from}`);
+    count = n?.n ?? 0;
+  }
+  return { products: rows.map((r) => publicOut(r, channel)), count };
+}
+
+/** One product visible in the channel, by id or slug; null when it is not visible there. */
+export async function publicProduct(
+  db: Db,
+  shopId: string,
+  channel: PublicChannel,
+  idOrSlug: string,
+): Promise<PublicProduct | null> {
+  const rows = await query<PublicRow>(
+    db,
+    sql`WITH page AS (
+          SELECT ${PRODUCT_COLUMNS}
+          ${visibleIn(shopId, channel.id, [sql`(p.id = ${idOrSlug} OR p.slug = ${idOrSlug})`])}
+          LIMIT 1)
+        SELECT page.*, ${children(shopId, channel.id)} FROM page`,
+  );
+  return rows[0] ? publicOut(rows[0], channel) : null;
+}
+
+// ---- checkout ----------------------------------------------------------------------------------
+
+export interface PriceRef {
+  product_id: string;
+  variant_id?: string | null;
+}
+
+export interface ChannelPrice {
+  product_id: string;
+  /** The variant asked for; else the default variant of a product with variants; else null. */
+  variant_id: string | null;
+  variant_title: string | null;
+  /**
+   * Sold in the channel now: the product is published and not deleted, its own listing in the
+   * channel is published, and the variant (if any) is not hidden there by its listing.
+   */
+  visible: boolean;
+  name: string;
+  /** The variant's SKU, else the product's. */
+  sku: string | null;
+  is_digital: boolean;
+  tax_class: string;
+  /** Of the variant when there is one, else of the product. */
+  track_stock: boolean;
+  stock_quantity: number;
+  unit_price_cents: number;
+  compare_at_price_cents: number | null;
+  vendor_id: string | null;
+}
+
+interface PriceRow {
+  idx: number;
+  product_id: string;
+  name: string;
+  sku: string | null;
+  is_digital: boolean;
+  tax_class: string;
+  track_stock: boolean;
+  stock_quantity: number;
+  base_price_cents: number;
+  vendor_id: string | null;
+  sellable: boolean;
+  asked_variant: boolean;
+  v_id: string | null;
+  v_title: string | null;
+  v_sku: string | null;
+  v_price: number | null;
+  v_track: boolean | null;
+  v_stock: number | null;
+  pl_published: boolean | null;
+  pl_price: number | null;
+  pl_compare_at: number | null;
+  vl_published: boolean | null;
+  vl_price: number | null;
+  vl_compare_at: number | null;
+}
+
+/**
+ * The price and sellability of each ref in the channel, in one query. The result is aligned with
+ * `refs`; an entry is null when the product is not one of the shop's, or the variant asked for is
+ * not a variant of that product. Unit price: the variant's listing price → the variant's own price
+ * → the product's listing price → the product's base price (for a product without variants: its
+ * listing price → its base price). The compare-at price follows the same levels: the variant
+ * listing's, else the product listing's for a variant that sells at the product's price.
+ */
+export async function channelPrices(
+  db: Db,
+  shopId: string,
+  channelId: string,
+  refs: PriceRef[],
+): Promise<(ChannelPrice | null)[]> {
+  if (refs.length === 0) return [];
+  const values = sql.join(
+    refs.map((r, i) => sql`(${i}::int, ${r.product_id}::text, ${r.variant_id ?? null}::text)`),
+    sql`, `,
+  );
+  const rows = await query<PriceRow>(
+    db,
+    sql`WITH refs(idx, product_id, variant_id) AS (VALUES ${values})
+        SELECT r.idx, p.id AS product_id, p.name, p.sku, p.is_digital, p.tax_class, p.track_stock,
+               p.stock_quantity, p.base_price_cents, p.vendor_id,
+               (p.deleted_at IS NULL AND p.status = 'published') AS sellable,
+               (r.variant_id IS NOT NULL) AS asked_variant,
+               v.id AS v_id, v.title AS v_title, v.sku AS v_sku, v.price_cents AS v_price,
+               v.track_stock AS v_track, v.stock_quantity AS v_stock,
+               pl.is_published AS pl_published, pl.price_cents AS pl_price, pl.compare_at_price_cents AS pl_compare_at,
+               vl.is_published AS vl_published, vl.price_cents AS vl_price, vl.compare_at_price_cents AS vl_compare_at
+        FROM refs r
+        JOIN products p ON p.id = r.product_id AND p.shop_id = ${shopId}
+        LEFT JOIN LATERAL (
+          SELECT * FROM product_variants pv
+          WHERE pv.shop_id = ${shopId} AND pv.product_id = p.id
+            AND (r.variant_id IS NULL OR pv.id = r.variant_id)
+          ORDER BY pv.is_default DESC, pv.position, pv.id
+          LIMIT 1) v ON true
+        LEFT JOIN product_channel_listings pl
+          ON pl.shop_id = ${shopId} AND pl.product_id = p.id AND pl.channel_id = ${channelId} AND pl.variant_id IS NULL
+        LEFT JOIN product_channel_listings vl
+          ON vl.shop_id = ${shopId} AND vl.product_id = p.id AND vl.channel_id = ${channelId} AND vl.variant_id = v.id`,
+  );
+  const out: (ChannelPrice | null)[] = refs.map(() => null);
+  for (const r of rows) {
+    if (r.asked_variant && r.v_id === null) continue;
+    const hasVariant = r.v_id !== null;
+    const ownPrice = r.vl_price ?? r.v_price;
+    out[Number(r.idx)] = {
+      product_id: r.product_id,
+      variant_id: r.v_id,
+      variant_title: r.v_title,
+      visible: r.sellable && r.pl_published === true && r.vl_published !== false,
+      name: r.name,
+      sku: r.v_sku ?? r.sku,
+      is_digital: r.is_digital,
+      tax_class: r.tax_class,
+      track_stock: hasVariant ? (r.v_track as boolean) : r.track_stock,
+      stock_quantity: hasVariant ? (r.v_stock as number) : r.stock_quantity,
+      unit_price_cents: ownPrice ?? r.pl_price ?? r.base_price_cents,
+      compare_at_price_cents: r.vl_compare_at ?? (ownPrice === null ? r.pl_compare_at : null),
+      vendor_id: r.vendor_id,
+    };
+  }
+  return out;
+}

@@ -1,0 +1,43 @@
+/** Routes of a product's channel listings (spec §4.1, §5). */
+import type { FastifyInstance } from 'fastify';
+import { CATALOG_WRITERS } from '../../platform/auth/types.js';
+import { IdParams } from '../../platform/http/schemas.js';
+import * as S from './listings.schemas.js';
+import { listListings, upsertListing } from './listings.service.js';
+
+const tags = ['catalog'];
+
+export function listingRoutes(app: FastifyInstance): void {
+  app.get(
+    '/api/products/:id/channels',
+    {
+      config: { auth: { accepts: ['admin', 'token'], scope: 'catalog:read' } },
+      schema: {
+        tags,
+        summary: "The product's channel listings (its own and its variants')",
+        params: IdParams,
+        response: { 200: S.ListingList },
+      },
+    },
+    async (request) => ({ listings: await listListings(request.ctx, (request.params as { id: string }).id) }),
+  );
+
+  app.patch(
+    '/api/products/:id/channels/:channelId',
+    {
+      config: { auth: { accepts: ['admin', 'token'], scope: 'catalog:write', roles: CATALOG_WRITERS } },
+      schema: {
+        tags,
+        summary:
+          'Create or change the listing of the product (or of one variant) in a channel; token price changes are policy-checked',
+        params: S.ListingParams,
+        body: S.ListingPatch,
+        response: { 200: S.ListingSchema },
+      },
+    },
+    async (request) => {
+      const { id, channelId } = request.params as { id: string; channelId: string };
+      return upsertListing(request.ctx, id, channelId, request.body as S.ListingPatchInput);
+    },
+  );
+}

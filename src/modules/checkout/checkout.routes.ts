@@ -1,0 +1,65 @@
+/** Storefront checkout routes (checkout role). */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { PaymentProvider } from '../../adapters/payment/port.js';
+import type { AppDeps } from '../../app.js';
+import { resolveChannel } from '../channels/index.js';
+import { CheckoutCreate, CheckoutSessionOut } from './checkout.schemas.js';
+import { type CheckoutInput, createCheckoutSession } from './checkout.service.js';
+import type { CheckoutSessionRow } from './checkout.tables.js';
+
+export function sessionOut(s: CheckoutSessionRow, url: string | null) {
+  return {
+    id: s.id,
+    url,
+    status: s.status,
+    flow: s.flow,
+    requires_shipping: s.requiresShipping,
+    currency: s.currency,
+    channel_id: s.channelId,
+    lines: s.lines,
+    subtotal_cents: s.subtotalCents,
+    shipping_cents: s.shippingCents,
+    tax_cents: s.taxCents,
+    total_cents: s.totalCents,
+    order_id: s.orderId ?? null,
+    expires_at: s.expiresAt.toISOString(),
+  };
+}
+
+export function channelFor(request: FastifyRequest) {
+  const prefix = (request.params as { prefix?: string }).prefix ?? null;
+  return resolveChannel(request.ctx, {
+    origin: request.headers.origin,
+    referer: request.headers.referer,
+    pathPrefix: prefix,
+  });
+}
+
+export function checkoutRoutes(app: FastifyInstance, _deps: AppDeps, provider: PaymentProvider): void {
+  for (const prefix of ['', '/:prefix']) {
+    app.post(
+      `${prefix}/api/store/checkout-sessions`,
+      {
+        config: { auth: { accepts: ['publishable'] } },
+        schema: {
+          tags: ['checkout'],
+          summary: 'Create a one-time checkout session (prices, currency and tax from the resolved channel)',
+          ...(prefix ? { hide: true } : {}),
+          body: CheckoutCreate,
+          response: { 201: CheckoutSessionOut },
+        },
+      },
+      async (request, reply) => {
+        const channel = await channelFor(request);
+        reply.header('x-channel-id', channel.id);
+        const { session, url } = await createCheckoutSession(
+          request.ctx,
+          channel,
+          request.body as CheckoutInput,
+          provider,
+        );
+        return reply.code(201).send(sessionOut(session, url));
+      },
+    );
+  }
+}

@@ -1,0 +1,351 @@
+/**
+ * One-time checkout sessions: price the cart in the resolved channel, reserve stock, hand the
+ * buyer to the provider's hosted page, and complete exactly once into an order.
+ */
+import { and, eq, sql } from 'drizzle-orm';
+import type { PaymentProvider } from '../../adapters/payment/port.js';
+import type { Ctx } from '../../platform/auth/types.js';
+import type { Db } from '../../platform/db/client.js';
+import { query, withTx } from '../../platform/db/tx.js';
+import { AppError, type FieldError, notFound } from '../../platform/errors.js';
+import { newId } from '../../platform/ids.js';
+import { enqueue } from '../../platform/jobs/queue.js';
+import { releaseStock, reserveStock } from '../catalog/stock.js';
+import type { ResolvedChannel } from '../channels/index.js';
+import { createOrder, type OrderRow } from '../orders/orders.service.js';
+import type { Address } from '../orders/orders.tables.js';
+import { findShippingMethod } from '../shipping/index.js';
+import { emitEvent } from '../webhooks/index.js';
+import { type CheckoutSessionRow, checkoutSessions, type PricedLine } from './checkout.tables.js';
+import { applyTax, type CartItem, destination, priceItems, totals } from './pricing.js';
+
+export const EXPIRE_JOB = 'checkout.expire_session';
+export const EXPIRE_ORDER_JOB = 'orders.expire_pending';
+
+export interface CheckoutInput {
+  items: CartItem[];
+  customer: { email: string; billing_address?: Address };
+  shipping_address?: Address;
+  shipping_method_id?: string;
+  widerruf_verzicht?: boolean;
+  return_url: string;
+  flow?: 'hosted' | 'direct';
+  affiliate_code?: string;
+  discount_code?: string;
+}
+
+/** A return URL must be on the publishable key's origin allowlist. */
+export function checkReturnUrl(ctx: Ctx, returnUrl: string): void {
+  const actor = ctx.actor;
+  let origin: string | null = null;
+  try {
+    const u = new URL(returnUrl);
+    if (u.protocol === 'http:' || u.protocol === 'https:') origin = u.origin.toLowerCase();
+  } catch {
+    origin = null;
+  }
+  if (!origin || actor?.kind !== 'publishable' || !actor.allowedOrigins.includes(origin)) {
+    throw new AppError('return_url_denied', 400, 'return_url must be on an origin this publishable key allows', [
+      { path: '/body/return_url', message: 'origin is not on the allowlist' },
+    ]);
+  }
+}
+
+function ttlHours(channel: ResolvedChannel): number {
+  return channel.pending_payment_ttl_hours || 24;
+}
+
+/** Creates a session (hosted) or, in the direct flow of a channel that allows it, an unpaid order. */
+export async function createCheckoutSession(
+  ctx: Ctx,
+  channel: ResolvedChannel,
+  input: CheckoutInput,
+  provider: PaymentProvider,
+) {
+  const flow = input.flow ?? 'hosted';
+  if (input.discount_code !== undefined) {
+    throw new AppError('discount_unsupported', 400, 'Discount codes are not supported', [
+      { path: '/body/discount_code', message: 'discount codes are not supported' },
+    ]);
+  }
+  checkReturnUrl(ctx, input.return_url);
+  const priced = await priceItems(ctx, channel.id, input.items);
+  const requiresShipping = priced.some((l) => !l.is_digital);
+  const hasDigital = priced.some((l) => l.is_digital);
+
+  const missing: FieldError[] = [];
+  if (requiresShipping && !input.shipping_address)
+    missing.push({ path: '/body/shipping_address', message: 'is required for physical goods' });
+  if (requiresShipping && !input.shipping_method_id)
+    missing.push({ path: '/body/shipping_method_id', message: 'is required for physical goods' });
+  if (!input.customer.billing_address && (flow === 'direct' || !requiresShipping)) {
+    missing.push({ path: '/body/customer/billing_address', message: 'is required' });
+  }
+  if (missing.length > 0) {
+    throw new AppError('shipping_required', 400, `Missing: ${missing.map((m) => m.path).join(', ')}`, missing);
+  }
+  if (flow === 'direct' && hasDigital && input.widerruf_verzicht !== true) {
+    throw new AppError(
+      'widerruf_verzicht_required',
+      400,
+      'Digital items in the direct flow need widerruf_verzicht: true (waiver of the right of withdrawal)',
+      [{ path: '/body/widerruf_verzicht', message: 'must be true for digital items' }],
+    );
+  }
+  if (flow === 'direct' && !channel.allow_unpaid_orders) {
+    throw new AppError('direct_flow_unavailable', 400, 'This channel takes payment at checkout; use the hosted flow', [
+      { path: '/body/flow', message: 'direct flow needs a channel that allows unpaid orders' },
+    ]);
+  }
+
+  const destCode = requiresShipping
+    ? (input.shipping_address as Address).country
+    : (input.customer.billing_address as Address).country;
+  const country = await destination(
+    ctx,
+    channel.id,
+    destCode,
+    requiresShipping ? '/body/shipping_address/country' : '/body/customer/billing_address/country',
+  );
+  let shippingCents = 0;
+  if (requiresShipping) {
+    const method = await findShippingMethod(ctx.db, ctx.shopId, input.shipping_method_id as string, destCode);
+    if (!method) {
+      throw new AppError('shipping_method_unavailable', 400, 'The shipping method is not available for this address', [
+        { path: '/body/shipping_method_id', message: 'is not available for this country' },
+      ]);
+    }
+    shippingCents = method.price_cents;
+  }
+  const lines = applyTax(priced, country);
+  const sums = totals(lines, shippingCents, country);
+  const now = ctx.clock.now();
+  const expiresAt = new Date(now.getTime() + ttlHours(channel) * 3600_000);
+  const id = newId('checkoutSession');
+  const customerId = ctx.actor?.kind === 'customer' ? ctx.actor.customerId : null;
+
+  const result = await withTx(ctx.db, async (tx) => {
+    await reserveLines(tx, ctx.shopId, lines);
+    const [session] = (await tx
+      .insert(checkoutSessions)
+      .values({
+        id,
+        shopId: ctx.shopId,
+        channelId: channel.id,
+        kind: 'order',
+        flow,
+        currency: channel.currency,
+        customerEmail: input.customer.email,
+        customerId,
+        billingAddress: input.customer.billing_address ?? null,
+        shippingAddress: input.shipping_address ?? null,
+        shippingMethodId: input.shipping_method_id ?? null,
+        lines,
+        subtotalCents: sums.subtotal_cents,
+        shippingCents: sums.shipping_cents,
+        shippingTaxCents: sums.shipping_tax_cents,
+        taxCents: sums.tax_cents,
+        totalCents: sums.total_cents,
+        requiresShipping,
+        hasDigital,
+        widerrufVerzicht: input.widerruf_verzicht === true,
+        widerrufVerzichtAt: input.widerruf_verzicht === true ? now : null,
+        returnUrl: input.return_url,
+        affiliateCode: input.affiliate_code ?? null,
+        provider: provider.name,
+        isTest: provider.isTest,
+        stockReserved: true,
+        expiresAt,
+        createdAt: now,
+      })
+      .returning()) as [CheckoutSessionRow];
+    if (flow === 'direct') {
+      // an unpaid order (e.g. invoice or bank transfer); it keeps the stock until paid or expired
+      const order = await completeInTx(tx, session, {
+        now,
+        status: 'pending_payment',
+        autoConfirm: channel.auto_confirm_orders,
+        paymentRef: null,
+        orderExpiresAt: expiresAt,
+      });
+      await enqueue(
+        tx,
+        EXPIRE_ORDER_JOB,
+        { shop_id: ctx.shopId, order_id: order.id },
+        { now, runAt: expiresAt, shopId: ctx.shopId },
+      );
+      return { session: { ...session, status: 'complete', orderId: order.id }, url: null as string | null };
+    }
+    await enqueue(
+      tx,
+      EXPIRE_JOB,
+      { shop_id: ctx.shopId, session_id: id },
+      { now, runAt: expiresAt, shopId: ctx.shopId },
+    );
+    return { session, url: null as string | null };
+  });
+  if (flow === 'direct') return result;
+
+  // The provider call happens after the commit: a failure leaves an open session that expires.
+  const hosted = await provider.createHostedCheckout({
+    sessionId: id,
+    shopId: ctx.shopId,
+    currency: channel.currency,
+    customerEmail: input.customer.email,
+    lines: lines.map((l) => ({ name: l.name, quantity: l.quantity, unit_price_cents: l.unit_price_cents })),
+    shippingCents,
+    totalCents: sums.total_cents,
+    returnUrl: input.return_url,
+    expiresAt,
+  });
+  if (hosted.providerRef) {
+    await ctx.db.update(checkoutSessions).set({ providerRef: hosted.providerRef }).where(eq(checkoutSessions.id, id));
+  }
+  return { session: result.session, url: hosted.url };
+}
+
+async function reserveLines(tx: Db, shopId: string, lines: PricedLine[]) {
+  const errors: FieldError[] = [];
+  for (const [i, l] of lines.entries()) {
+    if (!l.track_stock) continue;
+    if (!(await reserveStock(tx, shopId, l)))
+      errors.push({ path: `/body/items/${i}/quantity`, message: 'is not in stock' });
+  }
+  if (errors.length > 0) throw new AppError('out_of_stock', 409, 'Some items are not in stock', errors);
+}
+
+export interface Completion {
+  now: Date;
+  status: 'paid' | 'pending_payment';
+  autoConfirm: boolean;
+  paymentRef: string | null;
+  billingAddress?: Address;
+  lines?: PricedLine[];
+  taxCents?: number;
+  shippingTaxCents?: number;
+  widerrufVerzicht?: boolean;
+  orderExpiresAt?: Date | null;
+}
+
+/** Turns a locked open session into an order and emits checkout.completed. */
+async function completeInTx(tx: Db, session: CheckoutSessionRow, c: Completion): Promise<OrderRow> {
+  const customerId =
+    session.customerId ??
+    (
+      await query<{ id: string }>(
+        tx,
+        sql`SELECT id FROM customers WHERE shop_id = ${session.shopId} AND lower(email) = lower(${session.customerEmail})`,
+      )
+    )[0]?.id ??
+    null;
+  const waiver = c.widerrufVerzicht ?? session.widerrufVerzicht;
+  const order = await createOrder(tx, {
+    shopId: session.shopId,
+    channelId: session.channelId,
+    checkoutSessionId: session.id,
+    customerId,
+    customerEmail: session.customerEmail,
+    billingAddress: c.billingAddress ?? session.billingAddress ?? null,
+    shippingAddress: session.shippingAddress ?? null,
+    shippingMethodId: session.shippingMethodId,
+    status: c.status,
+    autoConfirm: c.autoConfirm,
+    currency: session.currency,
+    lines: c.lines ?? session.lines,
+    subtotalCents: session.subtotalCents,
+    shippingCents: session.shippingCents,
+    shippingTaxCents: c.shippingTaxCents ?? session.shippingTaxCents,
+    taxCents: c.taxCents ?? session.taxCents,
+    totalCents: session.totalCents,
+    requiresShipping: session.requiresShipping,
+    widerrufVerzicht: waiver,
+    widerrufVerzichtAt: waiver ? (session.widerrufVerzichtAt ?? c.now) : null,
+    affiliateCode: session.affiliateCode,
+    isTest: session.isTest,
+    paymentProvider: session.provider,
+    paymentRef: c.paymentRef,
+    expiresAt: c.orderExpiresAt ?? null,
+    now: c.now,
+  });
+  await tx
+    .update(checkoutSessions)
+    .set({
+      status: 'complete',
+      orderId: order.id,
+      completedAt: c.now,
+      stockReserved: false,
+      ...(c.billingAddress ? { billingAddress: c.billingAddress } : {}),
+    })
+    .where(eq(checkoutSessions.id, session.id));
+  await emitEvent(tx, {
+    shopId: session.shopId,
+    type: 'checkout.completed',
+    isTest: session.isTest,
+    orderingKey: `order:${order.id}`,
+    now: c.now,
+    data: {
+      checkout_session_id: session.id,
+      order_id: order.id,
+      order_number: order.number,
+      customer_email: session.customerEmail,
+      amount_cents: order.totalCents,
+      currency: order.currency,
+      is_test: session.isTest,
+    },
+  });
+  return order;
+}
+
+export async function getSession(db: Db, id: string): Promise<CheckoutSessionRow | null> {
+  const [row] = await db.select().from(checkoutSessions).where(eq(checkoutSessions.id, id));
+  return row ?? null;
+}
+
+/**
+ * Completes a paid session exactly once (both providers call this). A session already complete
+ * returns its order; an expired one is refused.
+ */
+export async function completePaidSession(
+  db: Db,
+  sessionId: string,
+  c: Omit<Completion, 'status' | 'autoConfirm'>,
+): Promise<{ order: OrderRow | null; alreadyComplete: boolean; session: CheckoutSessionRow }> {
+  return withTx(db, async (tx) => {
+    const [session] = await tx.select().from(checkoutSessions).where(eq(checkoutSessions.id, sessionId)).for('update');
+    if (!session) throw notFound('Checkout session');
+    if (session.status === 'complete') return { order: null, alreadyComplete: true, session };
+    if (session.status !== 'open' || session.expiresAt <= c.now) {
+      throw new AppError('session_expired', 409, 'This checkout session has expired');
+    }
+    const channel = await query<{ auto_confirm_orders: boolean }>(
+      tx,
+      sql`SELECT auto_confirm_orders FROM channels WHERE id = ${session.channelId}`,
+    );
+    const order = await completeInTx(tx, session, {
+      ...c,
+      status: 'paid',
+      autoConfirm: channel[0]?.auto_confirm_orders ?? false,
+    });
+    return { order, alreadyComplete: false, session };
+  });
+}
+
+/** Expires an open session and gives back its stock (job at expires_at). Idempotent. */
+export async function expireSession(db: Db, shopId: string, sessionId: string, now: Date): Promise<boolean> {
+  return withTx(db, async (tx) => {
+    const [s] = await tx
+      .select()
+      .from(checkoutSessions)
+      .where(and(eq(checkoutSessions.id, sessionId), eq(checkoutSessions.shopId, shopId)))
+      .for('update');
+    if (!s || s.status !== 'open' || s.expiresAt > now) return false;
+    if (s.stockReserved) {
+      for (const l of s.lines) if (l.track_stock) await releaseStock(tx, shopId, l);
+    }
+    await tx
+      .update(checkoutSessions)
+      .set({ status: 'expired', stockReserved: false })
+      .where(eq(checkoutSessions.id, sessionId));
+    return true;
+  });
+}

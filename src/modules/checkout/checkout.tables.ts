@@ -1,0 +1,89 @@
+/** Checkout sessions: a priced cart waiting for payment, with the stock it reserves. */
+import { sql } from 'drizzle-orm';
+import { bigint, boolean, index, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { channels } from '../channels/channels.tables.js';
+import type { Address } from '../orders/orders.tables.js';
+import { shops } from '../shops/shops.tables.js';
+
+const cents = (name: string) => bigint(name, { mode: 'number' });
+const ts = (name: string) => timestamp(name, { withTimezone: true });
+
+/** A priced line as stored on the session and copied to the order. */
+export interface PricedLine {
+  product_id: string;
+  variant_id: string | null;
+  name: string;
+  sku: string | null;
+  quantity: number;
+  unit_price_cents: number;
+  line_total_cents: number;
+  tax_rate: number;
+  tax_cents: number;
+  net_cents: number;
+  tax_class: string;
+  is_digital: boolean;
+  track_stock: boolean;
+  vendor_id: string | null;
+}
+
+export const checkoutSessions = pgTable(
+  'checkout_sessions',
+  {
+    id: text('id').primaryKey(),
+    shopId: text('shop_id')
+      .notNull()
+      .references(() => shops.id, { onDelete: 'cascade' }),
+    channelId: text('channel_id')
+      .notNull()
+      .references(() => channels.id),
+    /** order (one-time purchase) | abo (subscription) */
+    kind: text('kind').notNull().default('order'),
+    /** open | complete | expired */
+    status: text('status').notNull().default('open'),
+    flow: text('flow').notNull().default('hosted'),
+    currency: text('currency').notNull(),
+    customerEmail: text('customer_email').notNull(),
+    customerId: text('customer_id'),
+    billingAddress: jsonb('billing_address').$type<Address>(),
+    shippingAddress: jsonb('shipping_address').$type<Address>(),
+    shippingMethodId: text('shipping_method_id'),
+    lines: jsonb('lines').$type<PricedLine[]>().notNull(),
+    subtotalCents: cents('subtotal_cents').notNull(),
+    shippingCents: cents('shipping_cents').notNull().default(0),
+    shippingTaxCents: cents('shipping_tax_cents').notNull().default(0),
+    taxCents: cents('tax_cents').notNull(),
+    totalCents: cents('total_cents').notNull(),
+    requiresShipping: boolean('requires_shipping').notNull(),
+    hasDigital: boolean('has_digital').notNull(),
+    widerrufVerzicht: boolean('widerruf_verzicht').notNull().default(false),
+    widerrufVerzichtAt: ts('widerruf_verzicht_at'),
+    returnUrl: text('return_url').notNull(),
+    affiliateCode: text('affiliate_code'),
+    /** Subscription sessions: the plan bought. */
+    planId: text('plan_id'),
+    provider: text('provider').notNull(),
+    providerRef: text('provider_ref'),
+    isTest: boolean('is_test').notNull(),
+    /** Stock was decremented at creation and is given back when the session expires. */
+    stockReserved: boolean('stock_reserved').notNull().default(false),
+    orderId: text('order_id'),
+    subscriptionId: text('subscription_id'),
+    expiresAt: ts('expires_at').notNull(),
+    completedAt: ts('completed_at'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('checkout_sessions_shop_idx').on(t.shopId, t.createdAt),
+    index('checkout_sessions_open_expiry_idx').on(t.expiresAt).where(sql`status = 'open'`),
+    uniqueIndex('checkout_sessions_provider_ref_uq').on(t.provider, t.providerRef).where(sql`provider_ref IS NOT NULL`),
+  ],
+);
+
+/** Provider events already processed (webhook deduplication). */
+export const paymentEvents = pgTable('payment_events', {
+  provider: text('provider').notNull(),
+  eventId: text('event_id').primaryKey(),
+  receivedAt: ts('received_at').notNull().defaultNow(),
+});
+
+export type CheckoutSessionRow = typeof checkoutSessions.$inferSelect;

@@ -1,0 +1,49 @@
+import { sql } from 'drizzle-orm';
+import { createPaymentProvider } from '../../adapters/payment/index.js';
+/** Checkout: sessions, the hosted payment page, provider webhooks, completion into orders. */
+import type { Module } from '../../app.js';
+import { query } from '../../platform/db/tx.js';
+import { registerChannelDependency } from '../channels/index.js';
+import { expirePendingOrder } from '../orders/orders.service.js';
+import { checkoutRoutes } from './checkout.routes.js';
+import { EXPIRE_JOB, EXPIRE_ORDER_JOB, expireSession } from './checkout.service.js';
+import { payPageRoutes } from './pay-page.js';
+import { stripeWebhookRoutes } from './stripe-webhook.js';
+
+export { completePaidSession, getSession } from './checkout.service.js';
+export type { PricedLine } from './checkout.tables.js';
+
+registerChannelDependency({
+  what: 'checkout sessions',
+  kinds: ['commerce', 'reference'],
+  exists: async (db, shopId, channelId) =>
+    (
+      await query(
+        db,
+        sql`SELECT 1 FROM checkout_sessions WHERE shop_id = ${shopId} AND channel_id = ${channelId} LIMIT 1`,
+      )
+    ).length > 0,
+});
+
+export const checkoutModule: Module = {
+  name: 'checkout',
+  group: 'checkout',
+  routes(app, deps) {
+    const provider = createPaymentProvider(deps.config);
+    checkoutRoutes(app, deps, provider);
+    payPageRoutes(app, deps);
+    stripeWebhookRoutes(app, deps);
+  },
+  jobs(registry) {
+    registry.register(EXPIRE_JOB, {
+      async run(payload, { db, clock }) {
+        await expireSession(db, String(payload.shop_id), String(payload.session_id), clock.now());
+      },
+    });
+    registry.register(EXPIRE_ORDER_JOB, {
+      async run(payload, { db, clock }) {
+        await expirePendingOrder(db, String(payload.shop_id), String(payload.order_id), clock.now());
+      },
+    });
+  },
+};

@@ -1,0 +1,215 @@
+/**
+ * The `test` provider's hosted payment page (DESIGN §6): a plain HTML form that works in a
+ * browser. Submitting it pays with a test card and redirects (303) to the session's return_url.
+ */
+
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { testCardOutcome } from '../../adapters/payment/port.js';
+import type { AppDeps } from '../../app.js';
+import { AppError } from '../../platform/errors.js';
+import type { Address } from '../orders/orders.tables.js';
+import { completePaidSession, getSession } from './checkout.service.js';
+import type { CheckoutSessionRow } from './checkout.tables.js';
+import { applyTax, destination, totals } from './pricing.js';
+
+const esc = (s: unknown) =>
+  String(s ?? '').replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string,
+  );
+
+const money = (cents: number, currency: string) =>
+  new Intl.NumberFormat('de-DE', { style: 'currency', currency }).format(cents / 100);
+
+interface FormValues {
+  card_number?: string;
+  name?: string;
+  line1?: string;
+  postal_code?: string;
+  city?: string;
+  country?: string;
+  widerruf_verzicht?: string;
+}
+
+export function renderPayPage(s: CheckoutSessionRow, values: FormValues, error?: string): string {
+  const billing = s.billingAddress;
+  const v = (k: keyof FormValues, fallback?: string | null) => esc(values[k] ?? fallback ?? '');
+  const needsWaiver = s.hasDigital && !s.widerrufVerzicht;
+  const rows = s.lines
+    .map(
+      (l) =>
+        `<tr><td>${esc(l.quantity)} × ${esc(l.name)}</td><td class="r">${esc(money(l.line_total_cents, s.currency))}</td></tr>`,
+    )
+    .join('');
+  return `<!doctype html>
+<html lang="de"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>Bezahlen</title>
+<style>body{font:16px system-ui,sans-serif;max-width:34rem;margin:2rem auto;padding:0 1rem;color:#222}
+label{display:block;margin:.6rem 0 .2rem}input[type=text],input[type=email]{width:100%;padding:.5rem;box-sizing:border-box}
+table{width:100%;border-collapse:collapse}td{padding:.3rem 0}.r{text-align:right}.err{background:#fde2e2;color:#8a1010;padding:.7rem;border-radius:4px}
+button{margin-top:1rem;padding:.7rem 1.4rem;font-size:1rem}.test{color:#666;font-size:.85rem}</style></head>
+<body>
+<h1>Bezahlen</h1>
+<p class="test">Test mode: pay with 4242 4242 4242 4242 (success) or 4000 0000 0000 0002 (declined).</p>
+<table>${rows}
+${s.shippingCents ? `<tr><td>Versand</td><td class="r">${esc(money(s.shippingCents, s.currency))}</td></tr>` : ''}
+<tr><th class="r" colspan="2" id="total">Gesamt: ${esc(money(s.totalCents, s.currency))}</th></tr></table>
+${error ? `<p class="err" role="alert" id="error">${esc(error)}</p>` : ''}
+<form method="post" action="/pay/${esc(s.id)}">
+<label>E-Mail</label><input type="email" value="${esc(s.customerEmail)}" disabled>
+<label for="name">Name</label><input type="text" id="name" name="name" required value="${v('name', billing?.name)}">
+<label for="line1">Straße und Hausnummer</label><input type="text" id="line1" name="line1" required value="${v('line1', billing?.line1)}">
+<label for="postal_code">PLZ</label><input type="text" id="postal_code" name="postal_code" required value="${v('postal_code', billing?.postal_code)}">
+<label for="city">Ort</label><input type="text" id="city" name="city" required value="${v('city', billing?.city)}">
+<label for="country">Land (ISO-Code)</label><input type="text" id="country" name="country" required maxlength="2" value="${v('country', billing?.country)}">
+<label for="card_number">Kartennummer</label><input type="text" id="card_number" name="card_number" required autocomplete="cc-number" value="">
+${
+  needsWaiver
+    ? `<label><input type="checkbox" id="widerruf_verzicht" name="widerruf_verzicht" value="on"> Ich stimme zu, dass die Ausführung vor Ablauf der Widerrufsfrist beginnt, und verliere damit mein Widerrufsrecht für digitale Inhalte.</label>`
+    : ''
+}
+<button type="submit" id="pay">Jetzt bezahlen</button>
+</form></body></html>`;
+}
+
+function page(reply: FastifyReply, status: number, html: string) {
+  return reply
+    .code(status)
+    .header('cache-control', 'no-store')
+    .header(
+      'content-security-policy',
+      "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' http: https:; frame-ancestors 'none'",
+    )
+    .type('text/html; charset=utf-8')
+    .send(html);
+}
+
+function returnTo(url: string, sessionId: string): string {
+  const u = new URL(url);
+  u.searchParams.set('session_id', sessionId);
+  return u.toString();
+}
+
+const Params = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
+const Html = Type.String({ description: 'HTML page' });
+
+export function payPageRoutes(app: FastifyInstance, deps: AppDeps): void {
+  const db = deps.database.db;
+  const tags = ['checkout'];
+
+  app.get(
+    '/pay/:id',
+    {
+      config: { auth: { accepts: 'public' } },
+      schema: {
+        tags,
+        summary: 'Hosted payment page of the test provider',
+        params: Params,
+        produces: ['text/html'],
+        response: { 200: Html },
+      },
+    },
+    async (request, reply) => {
+      const s = await getSession(db, (request.params as { id: string }).id);
+      if (!s || s.provider !== 'test' || s.kind !== 'order')
+        throw new AppError('not_found', 404, 'Checkout session not found');
+      if (s.status === 'complete') return reply.redirect(returnTo(s.returnUrl, s.id), 303);
+      if (s.status !== 'open' || s.expiresAt <= deps.clock.now()) {
+        return page(
+          reply,
+          410,
+          '<!doctype html><title>Abgelaufen</title><p id="error">Diese Bezahlsitzung ist abgelaufen.</p>',
+        );
+      }
+      return page(reply, 200, renderPayPage(s, {}));
+    },
+  );
+
+  app.post(
+    '/pay/:id',
+    {
+      config: { auth: { accepts: 'public' } },
+      schema: {
+        tags,
+        summary: 'Pay on the hosted page (form post); 303 to return_url?session_id=… on success',
+        params: Params,
+        consumes: ['application/x-www-form-urlencoded'],
+        body: Type.Object({
+          card_number: Type.Optional(Type.String({ maxLength: 40 })),
+          name: Type.Optional(Type.String({ maxLength: 200 })),
+          line1: Type.Optional(Type.String({ maxLength: 200 })),
+          postal_code: Type.Optional(Type.String({ maxLength: 20 })),
+          city: Type.Optional(Type.String({ maxLength: 100 })),
+          country: Type.Optional(Type.String({ maxLength: 2 })),
+          widerruf_verzicht: Type.Optional(Type.String({ maxLength: 10 })),
+        }),
+        produces: ['text/html'],
+        response: { 200: Html, 402: Html },
+      },
+    },
+    async (request, reply) => {
+      const id = (request.params as { id: string }).id;
+      const form = request.body as FormValues;
+      const s = await getSession(db, id);
+      if (!s || s.provider !== 'test' || s.kind !== 'order')
+        throw new AppError('not_found', 404, 'Checkout session not found');
+      if (s.status === 'complete') return reply.redirect(returnTo(s.returnUrl, s.id), 303);
+      const now = deps.clock.now();
+      if (s.status !== 'open' || s.expiresAt <= now) {
+        return page(
+          reply,
+          410,
+          '<!doctype html><title>Abgelaufen</title><p id="error">Diese Bezahlsitzung ist abgelaufen.</p>',
+        );
+      }
+      const fail = (message: string) => page(reply, 400, renderPayPage(s, form, message));
+      const country = (form.country ?? '').trim().toUpperCase();
+      if (
+        !form.name?.trim() ||
+        !form.line1?.trim() ||
+        !form.postal_code?.trim() ||
+        !form.city?.trim() ||
+        !/^[A-Z]{2}$/.test(country)
+      ) {
+        return fail('Bitte Name und vollständige Rechnungsadresse angeben (Land als ISO-Code, z. B. DE).');
+      }
+      const waiver = s.widerrufVerzicht || form.widerruf_verzicht === 'on';
+      if (s.hasDigital && !waiver) {
+        return fail('Für digitale Inhalte ist die Zustimmung zum vorzeitigen Beginn erforderlich.');
+      }
+      const billing: Address = {
+        name: form.name.trim(),
+        line1: form.line1.trim(),
+        postal_code: form.postal_code.trim(),
+        city: form.city.trim(),
+        country,
+        company: s.billingAddress?.company ?? null,
+        vat_id: s.billingAddress?.vat_id ?? null,
+      };
+      // Without shipping the billing country is the destination: tax follows it.
+      let retaxed: { lines?: typeof s.lines; taxCents?: number; shippingTaxCents?: number } = {};
+      if (!s.requiresShipping && country !== s.billingAddress?.country) {
+        let dest: Awaited<ReturnType<typeof destination>>;
+        try {
+          dest = await destination({ db, shopId: s.shopId }, s.channelId, country, '/body/country');
+        } catch {
+          return fail(`Wir liefern nicht nach ${country}.`);
+        }
+        const lines = applyTax(s.lines, dest);
+        const sums = totals(lines, s.shippingCents, dest);
+        retaxed = { lines, taxCents: sums.tax_cents, shippingTaxCents: sums.shipping_tax_cents };
+      }
+      const card = testCardOutcome(form.card_number ?? '');
+      if (!card.ok) return page(reply, 402, renderPayPage(s, form, card.message));
+      await completePaidSession(db, s.id, {
+        now,
+        paymentRef: `test_${card.last4}${card.failsLater ? '_fails_later' : ''}`,
+        billingAddress: billing,
+        widerrufVerzicht: waiver,
+        ...retaxed,
+      });
+      return reply.redirect(returnTo(s.returnUrl, s.id), 303);
+    },
+  );
+}

@@ -1,0 +1,25 @@
+/** Orders: what other modules may use. */
+
+import { sql } from 'drizzle-orm';
+import type { Module } from '../../app.js';
+import { query } from '../../platform/db/tx.js';
+import { registerChannelDependency } from '../channels/index.js';
+import { orderRoutes } from './orders.routes.js';
+
+export { createOrder, getOrder, type NewOrder, nextCounter, type OrderRow, orderOut } from './orders.service.js';
+export type { Address } from './orders.tables.js';
+
+// Orders lock a channel's currency and keep the channel from being deleted.
+registerChannelDependency({
+  what: 'orders',
+  kinds: ['commerce', 'reference'],
+  exists: async (db, shopId, channelId) =>
+    (await query(db, sql`SELECT 1 FROM orders WHERE shop_id = ${shopId} AND channel_id = ${channelId} LIMIT 1`))
+      .length > 0,
+});
+
+export const ordersModule: Module = {
+  name: 'orders',
+  group: 'shop',
+  routes: orderRoutes,
+};

@@ -1,0 +1,23 @@
+/** The order state machine: which transitions exist, in one screen. */
+import { AppError } from '../../platform/errors.js';
+
+export const ORDER_STATUSES = ['pending_payment', 'paid', 'fulfilled', 'cancelled', 'refunded'] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+const TRANSITIONS: Record<OrderStatus, OrderStatus[]> = {
+  pending_payment: ['paid', 'cancelled'],
+  paid: ['fulfilled', 'cancelled', 'refunded'],
+  fulfilled: ['refunded'],
+  cancelled: [],
+  refunded: [],
+};
+
+export function canTransition(from: OrderStatus, to: OrderStatus): boolean {
+  return TRANSITIONS[from].includes(to);
+}
+
+export function assertTransition(from: OrderStatus, to: OrderStatus): void {
+  if (!canTransition(from, to)) {
+    throw new AppError('invalid_state', 409, `An order in state ${from} cannot become ${to}`);
+  }
+}

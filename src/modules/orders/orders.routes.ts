@@ -1,0 +1,96 @@
+/** Order routes: admin reads and state changes, and the customer's own orders. */
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { MANAGERS } from '../../platform/auth/types.js';
+import { PageMeta, Pagination, Timestamp } from '../../platform/http/schemas.js';
+import { OrderDetail, OrderSummary } from '../checkout/checkout.schemas.js';
+import { ORDER_STATUSES, type OrderStatus } from './order-states.js';
+import { getOrder, listOrders, orderOut, transitionOrder } from './orders.service.js';
+
+const tags = ['orders'];
+const Status = Type.Union(ORDER_STATUSES.map((s) => Type.Literal(s)));
+const Params = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
+const ListQuery = Type.Object(
+  {
+    status: Type.Optional(Status),
+    channel_id: Type.Optional(Type.String({ maxLength: 64 })),
+    q: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Order number or part of the e-mail' })),
+    created_from: Type.Optional(Timestamp),
+    created_to: Type.Optional(Timestamp),
+    ...Pagination,
+  },
+  { additionalProperties: false },
+);
+const ListResponse = Type.Object({ orders: Type.Array(OrderSummary), ...PageMeta });
+
+const ACTIONS: { path: string; to: OrderStatus; summary: string }[] = [
+  { path: 'mark-paid', to: 'paid', summary: 'Record the payment of an unpaid order' },
+  { path: 'fulfill', to: 'fulfilled', summary: 'Mark a paid order fulfilled' },
+  { path: 'cancel', to: 'cancelled', summary: 'Cancel an order (an unpaid order gives its stock back)' },
+];
+
+export function orderRoutes(app: FastifyInstance): void {
+  app.get(
+    '/api/admin/orders',
+    {
+      config: { auth: { accepts: ['admin'] } },
+      schema: { tags, summary: 'List orders, newest first', querystring: ListQuery, response: { 200: ListResponse } },
+    },
+    async (request) => {
+      const q = request.query as { limit?: number; offset?: number } & Record<string, string>;
+      const limit = q.limit ?? 50;
+      const offset = q.offset ?? 0;
+      const { rows, count } = await listOrders(request.ctx, { ...q, limit, offset });
+      return { orders: rows.map((o) => orderOut(o)), count, limit, offset };
+    },
+  );
+
+  app.get(
+    '/api/admin/orders/:id',
+    {
+      config: { auth: { accepts: ['admin'] } },
+      schema: {
+        tags,
+        summary: 'Read an order with its lines',
+        params: Params,
+        response: { 200: Type.Object({ order: OrderDetail }) },
+      },
+    },
+    async (request) => {
+      const { order, lines } = await getOrder(request.ctx, (request.params as { id: string }).id);
+      return { order: orderOut(order, lines) };
+    },
+  );
+
+  for (const action of ACTIONS) {
+    app.post(
+      `/api/admin/orders/:id/${action.path}`,
+      {
+        config: { auth: { accepts: ['admin'], roles: MANAGERS, tokenBlocked: true } },
+        schema: { tags, summary: action.summary, params: Params, response: { 200: OrderSummary } },
+      },
+      async (request) => orderOut(await transitionOrder(request.ctx, (request.params as { id: string }).id, action.to)),
+    );
+  }
+
+  app.get(
+    '/api/customer/orders',
+    {
+      config: { auth: { accepts: ['customer'] } },
+      schema: {
+        tags: ['customer'],
+        summary: "The signed-in customer's orders",
+        querystring: Type.Object(Pagination, { additionalProperties: false }),
+        response: { 200: ListResponse },
+      },
+    },
+    async (request) => {
+      const q = request.query as { limit?: number; offset?: number };
+      const limit = q.limit ?? 50;
+      const offset = q.offset ?? 0;
+      const actor = request.ctx.actor as { customerId: string };
+      const { rows, count } = await listOrders(request.ctx, { customer_id: actor.customerId, limit, offset });
+      return { orders: rows.map((o) => orderOut(o)), count, limit, offset };
+    },
+  );
+}

@@ -1,0 +1,284 @@
+/** Orders: created by checkout completion (and subscription renewals), read and moved by admins. */
+import { and, asc, desc, eq, type SQL, sql } from 'drizzle-orm';
+import type { Ctx } from '../../platform/auth/types.js';
+import type { Db } from '../../platform/db/client.js';
+import { query, withTx } from '../../platform/db/tx.js';
+import { notFound } from '../../platform/errors.js';
+import { newId } from '../../platform/ids.js';
+import { releaseStock } from '../catalog/stock.js';
+import type { PricedLine } from '../checkout/checkout.tables.js';
+import { assertTransition, type OrderStatus } from './order-states.js';
+import { type Address, orderLines, orders } from './orders.tables.js';
+
+export type OrderRow = typeof orders.$inferSelect;
+export type OrderLineRow = typeof orderLines.$inferSelect;
+
+/** Next value of a per-shop counter, taken in the caller's transaction (gapless when it commits). */
+export async function nextCounter(tx: Db, shopId: string, name: string, start = 1): Promise<number> {
+  const rows = await query<{ value: number }>(
+    tx,
+    sql`INSERT INTO shop_counters (shop_id, name, value) VALUES (${shopId}, ${name}, ${start})
+        ON CONFLICT (shop_id, name) DO UPDATE SET value = shop_counters.value + 1
+        RETURNING value`,
+  );
+  return Number(rows[0]?.value);
+}
+
+export interface NewOrder {
+  shopId: string;
+  channelId: string;
+  checkoutSessionId: string | null;
+  customerId: string | null;
+  customerEmail: string;
+  billingAddress: Address | null;
+  shippingAddress: Address | null;
+  shippingMethodId: string | null;
+  status: OrderStatus;
+  autoConfirm: boolean;
+  currency: string;
+  lines: PricedLine[];
+  subtotalCents: number;
+  shippingCents: number;
+  shippingTaxCents: number;
+  taxCents: number;
+  totalCents: number;
+  requiresShipping: boolean;
+  widerrufVerzicht: boolean;
+  widerrufVerzichtAt: Date | null;
+  affiliateCode: string | null;
+  subscriptionId?: string | null;
+  subscriptionPaymentNumber?: number | null;
+  isTest: boolean;
+  paymentProvider: string | null;
+  paymentRef: string | null;
+  expiresAt?: Date | null;
+  now: Date;
+}
+
+/** Writes an order with its lines and a new number; call inside the completing transaction. */
+export async function createOrder(tx: Db, o: NewOrder): Promise<OrderRow> {
+  const number = await nextCounter(tx, o.shopId, 'order_number', 1001);
+  const id = newId('order');
+  const [row] = await tx
+    .insert(orders)
+    .values({
+      id,
+      shopId: o.shopId,
+      number: String(number),
+      channelId: o.channelId,
+      checkoutSessionId: o.checkoutSessionId,
+      customerId: o.customerId,
+      customerEmail: o.customerEmail,
+      billingAddress: o.billingAddress,
+      shippingAddress: o.shippingAddress,
+      shippingMethodId: o.shippingMethodId,
+      status: o.status,
+      confirmedAt: o.autoConfirm ? o.now : null,
+      currency: o.currency,
+      subtotalCents: o.subtotalCents,
+      shippingCents: o.shippingCents,
+      shippingTaxCents: o.shippingTaxCents,
+      taxCents: o.taxCents,
+      totalCents: o.totalCents,
+      requiresShipping: o.requiresShipping,
+      widerrufVerzicht: o.widerrufVerzicht,
+      widerrufVerzichtAt: o.widerrufVerzichtAt,
+      affiliateCode: o.affiliateCode,
+      subscriptionId: o.subscriptionId ?? null,
+      subscriptionPaymentNumber: o.subscriptionPaymentNumber ?? null,
+      isTest: o.isTest,
+      paymentProvider: o.paymentProvider,
+      paymentRef: o.paymentRef,
+      paidAt: o.status === 'paid' ? o.now : null,
+      expiresAt: o.expiresAt ?? null,
+      createdAt: o.now,
+      updatedAt: o.now,
+    })
+    .returning();
+  if (o.lines.length > 0) {
+    await tx.insert(orderLines).values(
+      o.lines.map((l, i) => ({
+        id: `${id}_l${i + 1}`,
+        shopId: o.shopId,
+        orderId: id,
+        position: i + 1,
+        productId: l.product_id,
+        variantId: l.variant_id,
+        name: l.name,
+        sku: l.sku,
+        quantity: l.quantity,
+        unitPriceCents: l.unit_price_cents,
+        lineTotalCents: l.line_total_cents,
+        taxRate: l.tax_rate,
+        taxCents: l.tax_cents,
+        netCents: l.net_cents,
+        taxClass: l.tax_class,
+        isDigital: l.is_digital,
+        vendorId: l.vendor_id,
+      })),
+    );
+  }
+  return row as OrderRow;
+}
+
+export const lineOut = (l: OrderLineRow) => ({
+  id: l.id,
+  product_id: l.productId,
+  variant_id: l.variantId,
+  name: l.name,
+  sku: l.sku,
+  quantity: l.quantity,
+  unit_price_cents: l.unitPriceCents,
+  line_total_cents: l.lineTotalCents,
+  tax_rate: l.taxRate,
+  tax_cents: l.taxCents,
+  net_cents: l.netCents,
+  tax_class: l.taxClass,
+  is_digital: l.isDigital,
+});
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+export function orderOut(o: OrderRow, lines?: OrderLineRow[]) {
+  return {
+    id: o.id,
+    number: o.number,
+    status: o.status,
+    channel_id: o.channelId,
+    checkout_session_id: o.checkoutSessionId,
+    customer_id: o.customerId,
+    customer_email: o.customerEmail,
+    billing_address: o.billingAddress ?? null,
+    shipping_address: o.shippingAddress ?? null,
+    shipping_method_id: o.shippingMethodId,
+    currency: o.currency,
+    subtotal_cents: o.subtotalCents,
+    shipping_cents: o.shippingCents,
+    tax_cents: o.taxCents,
+    total_cents: o.totalCents,
+    requires_shipping: o.requiresShipping,
+    widerruf_verzicht: o.widerrufVerzicht,
+    widerruf_verzicht_at: iso(o.widerrufVerzichtAt),
+    affiliate_code: o.affiliateCode,
+    subscription_id: o.subscriptionId,
+    is_test: o.isTest,
+    payment_provider: o.paymentProvider,
+    confirmed_at: iso(o.confirmedAt),
+    paid_at: iso(o.paidAt),
+    expires_at: iso(o.expiresAt),
+    created_at: o.createdAt.toISOString(),
+    updated_at: o.updatedAt.toISOString(),
+    ...(lines
+      ? {
+          lines: lines.map(lineOut),
+          // the service stores no file and enforces no access (spec §1): the order only says what it entitles
+          entitlements: lines
+            .filter((l) => l.isDigital)
+            .map((l) => ({ product_id: l.productId, variant_id: l.variantId, quantity: l.quantity })),
+        }
+      : {}),
+  };
+}
+
+export interface OrderFilters {
+  status?: string;
+  channel_id?: string;
+  q?: string;
+  created_from?: string;
+  created_to?: string;
+  customer_id?: string;
+  limit: number;
+  offset: number;
+}
+
+/** Lists orders newest first with exact count. */
+export async function listOrders(ctx: Pick<Ctx, 'db' | 'shopId'>, f: OrderFilters) {
+  const conds: SQL[] = [eq(orders.shopId, ctx.shopId)];
+  if (f.status) conds.push(eq(orders.status, f.status));
+  if (f.channel_id) conds.push(eq(orders.channelId, f.channel_id));
+  if (f.customer_id) conds.push(eq(orders.customerId, f.customer_id));
+  if (f.created_from) conds.push(sql`${orders.createdAt} >= ${f.created_from}::timestamptz`);
+  if (f.created_to) conds.push(sql`${orders.createdAt} < ${f.created_to}::timestamptz`);
+  if (f.q) {
+    const like = `%${f.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    conds.push(sql`(${orders.number} = ${f.q} OR ${orders.customerEmail} ILIKE ${like})`);
+  }
+  const where = and(...conds);
+  const [rows, total] = await Promise.all([
+    ctx.db
+      .select()
+      .from(orders)
+      .where(where)
+      .orderBy(desc(orders.createdAt), desc(orders.id))
+      .limit(f.limit)
+      .offset(f.offset),
+    ctx.db.select({ n: sql<number>`count(*)::int` }).from(orders).where(where),
+  ]);
+  return { rows, count: Number(total[0]?.n ?? 0) };
+}
+
+export async function getOrder(ctx: Pick<Ctx, 'db' | 'shopId'>, id: string) {
+  const [row] = await ctx.db
+    .select()
+    .from(orders)
+    .where(and(eq(orders.id, id), eq(orders.shopId, ctx.shopId)));
+  if (!row) throw notFound('Order');
+  const lines = await ctx.db
+    .select()
+    .from(orderLines)
+    .where(and(eq(orderLines.shopId, ctx.shopId), eq(orderLines.orderId, id)))
+    .orderBy(asc(orderLines.position));
+  return { order: row, lines };
+}
+
+/** Moves an order along its state machine; cancelling an unpaid order gives its stock back. */
+export async function transitionOrder(ctx: Ctx, id: string, to: OrderStatus) {
+  return withTx(ctx.db, async (tx) => {
+    const [row] = await tx
+      .select()
+      .from(orders)
+      .where(and(eq(orders.id, id), eq(orders.shopId, ctx.shopId)))
+      .for('update');
+    if (!row) throw notFound('Order');
+    assertTransition(row.status as OrderStatus, to);
+    const now = ctx.clock.now();
+    if (to === 'cancelled' && row.status === 'pending_payment') await releaseOrderStock(tx, row);
+    const [updated] = await tx
+      .update(orders)
+      .set({ status: to, updatedAt: now, ...(to === 'paid' ? { paidAt: now, expiresAt: null } : {}) })
+      .where(eq(orders.id, id))
+      .returning();
+    return updated as OrderRow;
+  });
+}
+
+async function releaseOrderStock(tx: Db, order: OrderRow) {
+  const lines = await tx.select().from(orderLines).where(eq(orderLines.orderId, order.id));
+  const tracked = await query<{ product_id: string; variant_id: string | null }>(
+    tx,
+    sql`SELECT l.product_id, l.variant_id FROM order_lines l
+        LEFT JOIN product_variants v ON v.id = l.variant_id
+        JOIN products p ON p.id = l.product_id
+        WHERE l.order_id = ${order.id} AND coalesce(v.track_stock, p.track_stock)`,
+  );
+  for (const l of lines) {
+    if (tracked.some((t) => t.product_id === l.productId && t.variant_id === l.variantId)) {
+      await releaseStock(tx, order.shopId, { product_id: l.productId, variant_id: l.variantId, quantity: l.quantity });
+    }
+  }
+}
+
+/** Cancels an unpaid order whose payment time ran out (job). Idempotent. */
+export async function expirePendingOrder(db: Db, shopId: string, orderId: string, now: Date): Promise<boolean> {
+  return withTx(db, async (tx) => {
+    const [row] = await tx
+      .select()
+      .from(orders)
+      .where(and(eq(orders.id, orderId), eq(orders.shopId, shopId)))
+      .for('update');
+    if (!row || row.status !== 'pending_payment' || !row.expiresAt || row.expiresAt > now) return false;
+    await releaseOrderStock(tx, row);
+    await tx.update(orders).set({ status: 'cancelled', updatedAt: now }).where(eq(orders.id, orderId));
+    return true;
+  });
+}

@@ -1,0 +1,128 @@
+/** Orders and their lines: the record of what was sold, at which price and tax, to whom. */
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { channels } from '../channels/channels.tables.js';
+import { shops } from '../shops/shops.tables.js';
+
+const cents = (name: string) => bigint(name, { mode: 'number' });
+const ts = (name: string) => timestamp(name, { withTimezone: true });
+
+export interface Address {
+  name: string;
+  company?: string | null;
+  vat_id?: string | null;
+  line1: string;
+  line2?: string | null;
+  postal_code: string;
+  city: string;
+  country: string;
+}
+
+export const orders = pgTable(
+  'orders',
+  {
+    id: text('id').primaryKey(),
+    shopId: text('shop_id')
+      .notNull()
+      .references(() => shops.id, { onDelete: 'cascade' }),
+    /** Per-shop sequential order number. */
+    number: text('number').notNull(),
+    channelId: text('channel_id')
+      .notNull()
+      .references(() => channels.id),
+    checkoutSessionId: text('checkout_session_id'),
+    customerId: text('customer_id'),
+    customerEmail: text('customer_email').notNull(),
+    billingAddress: jsonb('billing_address').$type<Address>(),
+    shippingAddress: jsonb('shipping_address').$type<Address>(),
+    shippingMethodId: text('shipping_method_id'),
+    /** pending_payment | paid | fulfilled | cancelled | refunded */
+    status: text('status').notNull(),
+    confirmedAt: ts('confirmed_at'),
+    currency: text('currency').notNull(),
+    subtotalCents: cents('subtotal_cents').notNull(),
+    shippingCents: cents('shipping_cents').notNull().default(0),
+    shippingTaxCents: cents('shipping_tax_cents').notNull().default(0),
+    taxCents: cents('tax_cents').notNull(),
+    totalCents: cents('total_cents').notNull(),
+    requiresShipping: boolean('requires_shipping').notNull(),
+    widerrufVerzicht: boolean('widerruf_verzicht').notNull().default(false),
+    widerrufVerzichtAt: ts('widerruf_verzicht_at'),
+    affiliateCode: text('affiliate_code'),
+    subscriptionId: text('subscription_id'),
+    /** Which paid order of its subscription this is (1 = first); null for one-time orders. */
+    subscriptionPaymentNumber: integer('subscription_payment_number'),
+    isTest: boolean('is_test').notNull().default(false),
+    paymentProvider: text('payment_provider'),
+    paymentRef: text('payment_ref'),
+    paidAt: ts('paid_at'),
+    expiresAt: ts('expires_at'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('orders_number_uq').on(t.shopId, t.number),
+    uniqueIndex('orders_session_uq').on(t.checkoutSessionId).where(sql`checkout_session_id IS NOT NULL`),
+    index('orders_shop_created_idx').on(t.shopId, t.createdAt.desc(), t.id.desc()),
+    index('orders_shop_status_idx').on(t.shopId, t.status, t.createdAt.desc()),
+    index('orders_shop_channel_idx').on(t.shopId, t.channelId),
+    index('orders_shop_customer_idx').on(t.shopId, t.customerId),
+    index('orders_shop_subscription_idx').on(t.shopId, t.subscriptionId),
+    index('orders_pending_expiry_idx').on(t.expiresAt).where(sql`status = 'pending_payment'`),
+  ],
+);
+
+export const orderLines = pgTable(
+  'order_lines',
+  {
+    id: text('id').primaryKey(),
+    shopId: text('shop_id')
+      .notNull()
+      .references(() => shops.id, { onDelete: 'cascade' }),
+    orderId: text('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    productId: text('product_id').notNull(),
+    variantId: text('variant_id'),
+    name: text('name').notNull(),
+    sku: text('sku'),
+    quantity: integer('quantity').notNull(),
+    unitPriceCents: cents('unit_price_cents').notNull(),
+    lineTotalCents: cents('line_total_cents').notNull(),
+    taxRate: numeric('tax_rate', { precision: 6, scale: 5, mode: 'number' }).notNull(),
+    taxCents: cents('tax_cents').notNull(),
+    netCents: cents('net_cents').notNull(),
+    taxClass: text('tax_class').notNull(),
+    isDigital: boolean('is_digital').notNull(),
+    vendorId: text('vendor_id'),
+  },
+  (t) => [
+    index('order_lines_order_idx').on(t.shopId, t.orderId, t.position),
+    index('order_lines_vendor_idx').on(t.shopId, t.vendorId),
+  ],
+);
+
+/** Per-shop counters (order numbers); incremented in the transaction that uses the number. */
+export const shopCounters = pgTable(
+  'shop_counters',
+  {
+    shopId: text('shop_id')
+      .notNull()
+      .references(() => shops.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    value: bigint('value', { mode: 'number' }).notNull(),
+  },
+  (t) => [uniqueIndex('shop_counters_pk').on(t.shopId, t.name)],
+);

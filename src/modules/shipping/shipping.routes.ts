@@ -1,0 +1,90 @@
+/** Routes of shipping methods: admin management and the storefront's list for a country. */
+import type { FastifyInstance } from 'fastify';
+import { MANAGERS } from '../../platform/auth/types.js';
+import { IdParams, NoContent } from '../../platform/http/schemas.js';
+import * as S from './shipping.schemas.js';
+import * as svc from './shipping.service.js';
+
+const tags = ['shipping'];
+/** Reading: any employee session. */
+const read = { auth: { accepts: ['admin' as const] } };
+/** Writing: owner or admin session. */
+const manage = { auth: { accepts: ['admin' as const], roles: MANAGERS } };
+
+type P = { id: string };
+
+export function shippingRoutes(app: FastifyInstance): void {
+  app.get(
+    '/api/admin/shipping-methods',
+    {
+      config: read,
+      schema: { tags, summary: 'List shipping methods', response: { 200: S.ShippingMethodList } },
+    },
+    async (request) => ({
+      shipping_methods: (await svc.listShippingMethods(request.ctx)).map(svc.shippingMethodOut),
+    }),
+  );
+
+  app.post(
+    '/api/admin/shipping-methods',
+    {
+      config: manage,
+      schema: {
+        tags,
+        summary: 'Create a shipping method (countries empty = every country)',
+        body: S.ShippingMethodCreate,
+        response: { 201: S.ShippingMethodSchema },
+      },
+    },
+    async (request, reply) =>
+      reply.code(201).send(svc.shippingMethodOut(await svc.createShippingMethod(request.ctx, request.body as never))),
+  );
+
+  app.patch(
+    '/api/admin/shipping-methods/:id',
+    {
+      config: manage,
+      schema: {
+        tags,
+        summary: 'Change name, price, countries or activation',
+        params: IdParams,
+        body: S.ShippingMethodPatch,
+        response: { 200: S.ShippingMethodSchema },
+      },
+    },
+    async (request) =>
+      svc.shippingMethodOut(
+        await svc.updateShippingMethod(request.ctx, (request.params as P).id, request.body as never),
+      ),
+  );
+
+  app.delete(
+    '/api/admin/shipping-methods/:id',
+    {
+      config: manage,
+      schema: { tags, summary: 'Delete a shipping method', params: IdParams, response: { 204: NoContent } },
+    },
+    async (request, reply) => {
+      await svc.deleteShippingMethod(request.ctx, (request.params as P).id);
+      return reply.code(204).send();
+    },
+  );
+
+  app.get(
+    '/api/store/shipping-methods',
+    {
+      config: { auth: { accepts: ['publishable'] } },
+      schema: {
+        tags,
+        summary: 'Active shipping methods for a destination country, cheapest first',
+        querystring: S.StoreShippingQuery,
+        response: { 200: S.StoreShippingList },
+      },
+    },
+    async (request) => ({
+      shipping_methods: (
+        await svc.storeShippingMethods(request.ctx, (request.query as { country: string }).country)
+      ).map(svc.storeShippingMethodOut),
+    }),
+  );
+}

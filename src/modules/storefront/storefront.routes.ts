@@ -1,0 +1,120 @@
+/**
+ * The public catalog (spec §4.1 rule 5, §4.5 rule 3): `GET /api/store/products[/:idOrSlug]` with a
+ * publishable key and an allowed Origin, also under `/:prefix/…` for channel resolution by path
+ * prefix. Responses carry `x-channel-id` and are served from the storefront cache when the shop's
+ * storefront version has not moved since they were computed.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppDeps } from '../../app.js';
+import type { AuthSpec } from '../../platform/auth/types.js';
+import type { PublicChannel } from '../catalog/index.js';
+import { type CachedResponse, StorefrontCache } from './storefront.cache.js';
+import * as S from './storefront.schemas.js';
+import { type ChannelHints, getStoreProduct, listStoreProducts, storeChannel } from './storefront.service.js';
+
+const tags = ['storefront'];
+const STORE: { auth: AuthSpec } = { auth: { accepts: ['publishable'] } };
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** The hostname of an Origin or Referer, as channel resolution compares it. */
+function hostOf(value: string | undefined): string {
+  if (!value || value === 'null') return '';
+  try {
+    return new URL(value).hostname.replace(/\.$/, '').toLowerCase();
+  } catch {
+    return '';
+  }
+}
+
+function hintsOf(request: FastifyRequest): ChannelHints {
+  const { origin, referer } = request.headers;
+  return {
+    ...(typeof origin === 'string' ? { origin } : {}),
+    ...(typeof referer === 'string' ? { referer } : {}),
+    pathPrefix: (request.params as { prefix?: string }).prefix ?? null,
+  };
+}
+
+function send(reply: FastifyReply, response: CachedResponse) {
+  return reply.header('x-channel-id', response.channelId).type(JSON_TYPE).send(response.body);
+}
+
+export function storefrontRoutes(app: FastifyInstance, deps: AppDeps): void {
+  const cache = new StorefrontCache(deps.database.db);
+
+  /**
+   * Answers from the cache when the shop's storefront version is unchanged; else resolves the
+   * channel, computes the payload, serializes it by the route's response schema and keeps it.
+   * Everything that selects the channel (Origin and Referer hosts, path prefix) is in the key.
+   */
+  async function cached(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    what: string,
+    compute: (channel: PublicChannel) => Promise<unknown>,
+  ) {
+    const ctx = request.ctx;
+    const hints = hintsOf(request);
+    const key = [ctx.shopId, hostOf(hints.origin), hostOf(hints.referer), hints.pathPrefix ?? '', what].join('\u0000');
+    const version = await cache.version(ctx.shopId);
+    const hit = cache.get(key, version);
+    if (hit) return send(reply, hit);
+    const channel = await storeChannel(ctx, hints);
+    const payload = await compute(channel);
+    const response = { channelId: channel.id, body: Buffer.from(reply.serialize(payload) as string) };
+    // Stored under the version read before the data: a write committing in between only makes
+    // the entry look older than it is, never newer.
+    cache.set(key, version, response);
+    return send(reply, response);
+  }
+
+  const list = async (request: FastifyRequest, reply: FastifyReply) => {
+    const q = request.query as S.StoreListInput;
+    const what = JSON.stringify(['list', q.q ?? null, q.category_id ?? null, q.limit ?? null, q.offset ?? null]);
+    return cached(request, reply, what, (channel) => listStoreProducts(request.ctx, channel, q));
+  };
+  const detail = async (request: FastifyRequest, reply: FastifyReply) => {
+    const { idOrSlug } = request.params as { idOrSlug: string };
+    return cached(request, reply, JSON.stringify(['detail', idOrSlug]), (channel) =>
+      getStoreProduct(request.ctx, channel, idOrSlug),
+    );
+  };
+
+  const listSchema = {
+    tags,
+    summary: 'Products visible in the storefront channel, newest first',
+    description:
+      'Publishable key and an allowed Origin. The channel: an active channel whose domain is the Origin host, ' +
+      'else the Referer host; else one with the path prefix; else the default channel (header x-channel-id).',
+    querystring: S.StoreListQuery,
+    response: { 200: S.StoreProductList },
+  };
+  const detailSchema = {
+    tags,
+    summary: 'A product visible in the storefront channel, by id or slug',
+    response: { 200: S.StoreProductWrapper },
+  };
+
+  app.get('/api/store/products', { config: STORE, schema: listSchema }, list);
+  app.get(
+    '/:prefix/api/store/products',
+    {
+      config: STORE,
+      schema: { ...listSchema, params: S.PrefixParams, summary: `${listSchema.summary} (path prefix)` },
+    },
+    list,
+  );
+  app.get(
+    '/api/store/products/:idOrSlug',
+    { config: STORE, schema: { ...detailSchema, params: S.ProductParams } },
+    detail,
+  );
+  app.get(
+    '/:prefix/api/store/products/:idOrSlug',
+    {
+      config: STORE,
+      schema: { ...detailSchema, params: S.PrefixProductParams, summary: `${detailSchema.summary} (path prefix)` },
+    },
+    detail,
+  );
+}

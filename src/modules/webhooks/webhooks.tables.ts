@@ -1,0 +1,68 @@
+/** Signed events (DESIGN §4): the shop's endpoint, the events it emitted and their deliveries. */
+import { boolean, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { shops } from '../shops/shops.tables.js';
+
+/** The shop's one checkout webhook destination. */
+export const webhookEndpoints = pgTable('webhook_endpoints', {
+  shopId: text('shop_id')
+    .primaryKey()
+    .references(() => shops.id, { onDelete: 'cascade' }),
+  url: text('url').notNull(),
+  /** The `whsec_…` signing secret, AES-256-GCM with MASTER_KEY (platform/crypto `encrypt`). */
+  secretEncrypted: text('secret_encrypted').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Every event a shop emitted, whether or not an endpoint was configured at the time. */
+export const webhookEvents = pgTable(
+  'webhook_events',
+  {
+    id: text('id').primaryKey(),
+    shopId: text('shop_id')
+      .notNull()
+      .references(() => shops.id, { onDelete: 'cascade' }),
+    type: text('type').notNull(),
+    isTest: boolean('is_test').notNull(),
+    data: jsonb('data').notNull().$type<Record<string, unknown>>(),
+    /** Events sharing a key (one subscription, one order) are delivered in the order they happened. */
+    orderingKey: text('ordering_key'),
+    /** Business time (the clock), which is also the envelope's `created_at`. */
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('webhook_events_shop_idx').on(t.shopId, t.createdAt)],
+);
+
+/** One event on its way to the endpoint: attempts, outcome and the job that carries it. */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: text('id').primaryKey(),
+    shopId: text('shop_id')
+      .notNull()
+      .references(() => shops.id, { onDelete: 'cascade' }),
+    eventId: text('event_id')
+      .notNull()
+      .references(() => webhookEvents.id, { onDelete: 'cascade' }),
+    /** The destination of the last attempt (the endpoint's URL at that time). */
+    url: text('url').notNull(),
+    /** pending | succeeded | failed (a retry is scheduled) | dead */
+    status: text('status').notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    lastStatusCode: integer('last_status_code'),
+    lastError: text('last_error'),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true }),
+    /** The job that currently carries this delivery; a job that is not it does nothing. */
+    jobId: text('job_id'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    index('webhook_deliveries_shop_idx').on(t.shopId, t.createdAt.desc(), t.id.desc()),
+    index('webhook_deliveries_event_idx').on(t.eventId),
+  ],
+);
+
+export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'succeeded', 'failed', 'dead'] as const;
+export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];

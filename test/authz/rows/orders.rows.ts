@@ -1,0 +1,33 @@
+import { ANY_EMPLOYEE, CREDENTIALS, MANAGERS, type MatrixRow } from '../matrix.types.js';
+
+const tokenBlocked = {
+  tok_catalog_read: 'token_blocked',
+  tok_catalog_write: 'token_blocked',
+  tok_finance_read: 'token_blocked',
+} as const;
+
+/** Orders (admin session; state changes owner/admin, never a token), the customer's orders, checkout. */
+export const orderRows: MatrixRow[] = [
+  { method: 'GET', url: '/api/admin/orders', allow: ANY_EMPLOYEE },
+  { method: 'GET', url: '/api/admin/orders/ord_unknown', allow: ANY_EMPLOYEE, ok: 404 },
+  {
+    method: 'POST',
+    url: '/api/admin/orders/ord_unknown/mark-paid',
+    allow: MANAGERS,
+    ok: 404,
+    codes: { viewer: 'role_denied', ...tokenBlocked },
+  },
+  { method: 'POST', url: '/api/admin/orders/ord_unknown/fulfill', allow: MANAGERS, ok: 404, codes: tokenBlocked },
+  { method: 'POST', url: '/api/admin/orders/ord_unknown/cancel', allow: MANAGERS, ok: 404, codes: tokenBlocked },
+  { method: 'GET', url: '/api/customer/orders', allow: ['customer'] },
+  {
+    method: 'POST',
+    url: '/api/store/checkout-sessions',
+    body: {},
+    allow: ['pk_allowed_origin'],
+    ok: 400,
+    codes: { pk_other_origin: 'origin_denied', customer: 'credential_denied' },
+  },
+  // public: the session id in the path is the credential of the hosted page
+  { method: 'GET', url: '/pay/cs_unknown', allow: [...CREDENTIALS], ok: 404 },
+];

@@ -1,0 +1,26 @@
+import { MANAGERS, type MatrixRow } from '../matrix.types.js';
+
+/** DESIGN §4: the checkout webhook is managed by an owner or admin session; API tokens are blocked. */
+const blocked = {
+  tok_catalog_read: 'token_blocked',
+  tok_catalog_write: 'token_blocked',
+  tok_finance_read: 'token_blocked',
+  catalog_editor: 'role_denied',
+  viewer: 'role_denied',
+} as const;
+
+export const webhookRows: MatrixRow[] = [
+  // the matrix shop has no endpoint: reading it is 404, changing it with an empty body is 400
+  { method: 'GET', url: '/api/admin/checkout/webhook', allow: MANAGERS, ok: 404, codes: blocked },
+  { method: 'PUT', url: '/api/admin/checkout/webhook', body: {}, allow: MANAGERS, ok: 400, codes: blocked },
+  { method: 'POST', url: '/api/admin/checkout/webhook/rotate-secret', allow: MANAGERS, ok: 404, codes: blocked },
+  { method: 'POST', url: '/api/admin/checkout/webhook/test', allow: MANAGERS, ok: 404, codes: blocked },
+  { method: 'GET', url: '/api/admin/checkout/webhook/deliveries', allow: MANAGERS, codes: blocked },
+  {
+    method: 'POST',
+    url: '/api/admin/checkout/webhook/deliveries/dlv_unknown/retry',
+    allow: MANAGERS,
+    ok: 404,
+    codes: blocked,
+  },
+];
