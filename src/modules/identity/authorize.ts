@@ -98,15 +98,29 @@ async function identifyToken(db: Db, token: string): Promise<Identified | null> 
 }
 
 async function identifyPublishable(db: Db, key: string, origin: string): Promise<Identified | null> {
-  const rows = await query<{ id: string; shop_id: string; allowed_origins: string[] }>(
+  // The storefront's cache version comes along in the same round trip (the hottest route).
+  const rows = await query<{
+    id: string;
+    shop_id: string;
+    allowed_origins: string[];
+    storefront_version: number | null;
+  }>(
     db,
-    sql`SELECT id, shop_id, allowed_origins FROM publishable_keys WHERE key = ${key} AND revoked_at IS NULL`,
+    sql`SELECT k.id, k.shop_id, k.allowed_origins, v.version AS storefront_version
+        FROM publishable_keys k LEFT JOIN storefront_versions v ON v.shop_id = k.shop_id
+        WHERE k.key = ${key} AND k.revoked_at IS NULL`,
   );
   const row = rows[0];
   if (!row) return null;
   return {
     shopId: row.shop_id,
-    actor: { kind: 'publishable', keyId: row.id, origin, allowedOrigins: row.allowed_origins },
+    actor: {
+      kind: 'publishable',
+      keyId: row.id,
+      origin,
+      allowedOrigins: row.allowed_origins,
+      storefrontVersion: Number(row.storefront_version ?? 0),
+    },
   };
 }
 

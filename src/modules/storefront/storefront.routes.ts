@@ -56,7 +56,8 @@ export function storefrontRoutes(app: FastifyInstance, deps: AppDeps): void {
     const ctx = request.ctx;
     const hints = hintsOf(request);
     const key = [ctx.shopId, hostOf(hints.origin), hostOf(hints.referer), hints.pathPrefix ?? '', what].join('\u0000');
-    const version = await cache.version(ctx.shopId);
+    // read together with the publishable key by the authorization hook: no extra round trip
+    const version = ctx.actor?.kind === 'publishable' ? ctx.actor.storefrontVersion : await cache.version(ctx.shopId);
     const hit = cache.get(key, version);
     if (hit) return send(reply, hit);
     const channel = await storeChannel(ctx, hints);

@@ -55,7 +55,14 @@ export type Actor =
       channelIds: string[];
     }
   | { kind: 'token'; tokenId: string; scopes: Scope[] }
-  | { kind: 'publishable'; keyId: string; origin: string; allowedOrigins: string[] }
+  | {
+      kind: 'publishable';
+      keyId: string;
+      origin: string;
+      allowedOrigins: string[];
+      /** The shop's storefront cache version, read with the key in the same query. */
+      storefrontVersion: number;
+    }
   | { kind: 'customer'; customerId: string; sessionId: string }
   | { kind: 'vendor'; vendorId: string; sessionId: string }
   | { kind: 'affiliate'; affiliateId: string; sessionId: string };
