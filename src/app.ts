@@ -7,10 +7,13 @@ import formbody from '@fastify/formbody';
 import helmet from '@fastify/helmet';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { mailModule } from './adapters/mail/index.js';
 import type { Config } from './config.js';
 import { catalogModule } from './modules/catalog/index.js';
 import { channelsModule } from './modules/channels/index.js';
 import { checkoutModule } from './modules/checkout/index.js';
+import { digitalCheckoutModule, digitalModule } from './modules/digital/index.js';
+import { financeModule } from './modules/finance/index.js';
 import { healthModule } from './modules/health/index.js';
 import { identityModule, registerAuthorization } from './modules/identity/index.js';
 import { ordersModule } from './modules/orders/index.js';
@@ -68,6 +71,10 @@ const MODULES: Module[] = [
   storefrontModule,
   ordersModule,
   checkoutModule,
+  financeModule,
+  mailModule,
+  digitalModule,
+  digitalCheckoutModule,
 ];
 
 export async function buildApp(opts: BuildOptions): Promise<App> {

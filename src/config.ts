@@ -21,8 +21,12 @@ export interface Config {
   paymentProvider: PaymentProviderName;
   stripeSecretKey: string | null;
   stripeWebhookSecret: string | null;
+  /** Signing secret of the Stripe endpoint for subscription events (/api/webhooks/stripe/abos); default STRIPE_WEBHOOK_SECRET. */
+  stripeAboWebhookSecret: string | null;
   stripeApiBase: string | null;
   smtpUrl: string | null;
+  /** Sender of e-mails (MAIL_FROM); default no-reply@<PUBLIC_URL host>. */
+  mailFrom: string;
   lexwareApiUrl: string;
   adminOrigins: string[];
   webhookAllowPrivate: boolean;
@@ -147,8 +151,10 @@ export function loadConfig(env: Env = process.env): Config {
     paymentProvider,
     stripeSecretKey,
     stripeWebhookSecret: optional(env, 'STRIPE_WEBHOOK_SECRET'),
+    stripeAboWebhookSecret: optional(env, 'STRIPE_ABO_WEBHOOK_SECRET') ?? optional(env, 'STRIPE_WEBHOOK_SECRET'),
     stripeApiBase: url(env, 'STRIPE_API_BASE', null, ['http:', 'https:']),
     smtpUrl: url(env, 'SMTP_URL', null, ['smtp:', 'smtps:']),
+    mailFrom: optional(env, 'MAIL_FROM') ?? `no-reply@${new URL(publicUrl).hostname}`,
     lexwareApiUrl: url(env, 'LEXWARE_API_URL', 'https://api.lexware.io', ['http:', 'https:']) as string,
     adminOrigins,
     webhookAllowPrivate: flag(env, 'WEBHOOK_ALLOW_PRIVATE', false),

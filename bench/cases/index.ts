@@ -1,7 +1,9 @@
 /** Every benchmark case, in the order `npm run bench` runs them. Add a case: one file in this folder, one line here. */
 import type { BenchCase } from '../lib/types.js';
+import { catalogPage, catalogSearch } from './catalog.js';
+import { checkout } from './checkout.js';
 import { health } from './health.js';
 import { loginMe } from './login-me.js';
 import { storefront } from './storefront.js';
 
-export const cases: BenchCase[] = [health, loginMe, storefront];
+export const cases: BenchCase[] = [health, loginMe, catalogSearch, catalogPage, storefront, checkout];

@@ -99,6 +99,10 @@ describe('authorization matrix', () => {
           : row.url;
       it(`${module}: ${row.method} ${label}`, async () => {
         const problems: string[] = [];
+        await row.setup?.({
+          fixture,
+          asOwner: (method, url, body) => call(t.app, method, url, { token: creds.owner.token, body }),
+        });
         for (const c of CREDENTIALS) {
           const cred = row.consumesSession && row.allow.includes(c) ? await mint(c) : creds[c];
           const res = await attempt(row, c, cred);

@@ -41,8 +41,18 @@ export interface MatrixRow {
   ok?: number;
   /** The call ends the caller's session (logout): allowed credentials are minted fresh for it. */
   consumesSession?: boolean;
+  /**
+   * Runs once before the row's calls, with the shop owner's session: puts the matrix shop into the
+   * state the row needs (e.g. activates the digital add-on so allowed calls reach the handler).
+   */
+  setup?: (api: MatrixSetup) => Promise<void>;
   /** Expected error code for specific refused credentials (checked when given). */
   codes?: Partial<Record<Credential, string>>;
+}
+
+export interface MatrixSetup {
+  fixture: MatrixFixture;
+  asOwner(method: MatrixRow['method'], url: string, body?: unknown): Promise<{ statusCode: number; data: any }>;
 }
 
 /** Shorthands for allow-lists used by many rows. */

@@ -313,6 +313,8 @@ export async function completePaidSession(
   return withTx(db, async (tx) => {
     const [session] = await tx.select().from(checkoutSessions).where(eq(checkoutSessions.id, sessionId)).for('update');
     if (!session) throw notFound('Checkout session');
+    // subscription sessions (kind abo) complete through modules/digital, never into a one-time order
+    if (session.kind !== 'order') return { order: null, alreadyComplete: session.status === 'complete', session };
     if (session.status === 'complete') return { order: null, alreadyComplete: true, session };
     if (session.status !== 'open' || session.expiresAt <= c.now) {
       throw new AppError('session_expired', 409, 'This checkout session has expired');

@@ -13,16 +13,16 @@ import { completePaidSession, getSession } from './checkout.service.js';
 import type { CheckoutSessionRow } from './checkout.tables.js';
 import { applyTax, destination, totals } from './pricing.js';
 
-const esc = (s: unknown) =>
+export const esc = (s: unknown) =>
   String(s ?? '').replace(
     /[&<>"']/g,
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string,
   );
 
-const money = (cents: number, currency: string) =>
+export const money = (cents: number, currency: string) =>
   new Intl.NumberFormat('de-DE', { style: 'currency', currency }).format(cents / 100);
 
-interface FormValues {
+export interface FormValues {
   card_number?: string;
   name?: string;
   line1?: string;
@@ -73,7 +73,7 @@ ${
 </form></body></html>`;
 }
 
-function page(reply: FastifyReply, status: number, html: string) {
+export function page(reply: FastifyReply, status: number, html: string) {
   return reply
     .code(status)
     .header('cache-control', 'no-store')
@@ -85,10 +85,23 @@ function page(reply: FastifyReply, status: number, html: string) {
     .send(html);
 }
 
-function returnTo(url: string, sessionId: string): string {
+export function returnTo(url: string, sessionId: string): string {
   const u = new URL(url);
   u.searchParams.set('session_id', sessionId);
   return u.toString();
+}
+
+/**
+ * Hosted pages of other session kinds: subscription sessions (kind `abo`, modules/digital)
+ * register their own page here, so one `/pay/:id` serves every kind of the test provider.
+ */
+export interface HostedPage {
+  get(s: CheckoutSessionRow, reply: FastifyReply): Promise<unknown>;
+  post(s: CheckoutSessionRow, form: FormValues, reply: FastifyReply): Promise<unknown>;
+}
+const otherKinds = new Map<string, HostedPage>();
+export function registerHostedPage(kind: string, handler: HostedPage): void {
+  otherKinds.set(kind, handler);
 }
 
 const Params = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
@@ -112,6 +125,8 @@ export function payPageRoutes(app: FastifyInstance, deps: AppDeps): void {
     },
     async (request, reply) => {
       const s = await getSession(db, (request.params as { id: string }).id);
+      const other = s && s.provider === 'test' ? otherKinds.get(s.kind) : undefined;
+      if (s && other) return other.get(s, reply);
       if (!s || s.provider !== 'test' || s.kind !== 'order')
         throw new AppError('not_found', 404, 'Checkout session not found');
       if (s.status === 'complete') return reply.redirect(returnTo(s.returnUrl, s.id), 303);
@@ -152,6 +167,8 @@ export function payPageRoutes(app: FastifyInstance, deps: AppDeps): void {
       const id = (request.params as { id: string }).id;
       const form = request.body as FormValues;
       const s = await getSession(db, id);
+      const other = s && s.provider === 'test' ? otherKinds.get(s.kind) : undefined;
+      if (s && other) return other.post(s, form, reply);
       if (!s || s.provider !== 'test' || s.kind !== 'order')
         throw new AppError('not_found', 404, 'Checkout session not found');
       if (s.status === 'complete') return reply.redirect(returnTo(s.returnUrl, s.id), 303);

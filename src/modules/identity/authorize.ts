@@ -233,6 +233,21 @@ async function originOfShop(db: Db, shopId: string, origin: string): Promise<boo
   return rows.length > 0;
 }
 
+/** The digital add-on gate (spec §7.3): available (erlaubt, the platform's) and active (aktiv, the shop's). */
+async function digitalGate(db: Db, shopId: string): Promise<void> {
+  const rows = await query<{ digital_allowed: boolean; digital_active: boolean }>(
+    db,
+    sql`SELECT digital_allowed, digital_active FROM shops WHERE id = ${shopId}`,
+  );
+  const shop = rows[0];
+  if (!shop?.digital_allowed) {
+    throw new AppError('addon_unavailable', 403, 'The digital add-on is not available to this shop');
+  }
+  if (!shop.digital_active) {
+    throw new AppError('addon_inactive', 403, 'The digital add-on is not active; activate it in the digital settings');
+  }
+}
+
 function allowCors(reply: FastifyReply, origin: string): void {
   reply.header('access-control-allow-origin', origin);
   reply.header('access-control-allow-credentials', 'true');
@@ -255,6 +270,7 @@ export function registerAuthorization(app: FastifyInstance, deps: AppDeps): void
     const spec = request.routeOptions.config?.auth;
     if (!spec || spec.accepts === 'public') return;
     const found = await authenticate(request, spec, deps);
+    if (spec.gate === 'digital') await digitalGate(deps.database.db, found.shopId);
     ctx.shopId = found.shopId;
     ctx.actor = found.actor;
     if (found.actor.kind === 'publishable') allowCors(reply, found.actor.origin);

@@ -79,6 +79,10 @@ export const orders = pgTable(
     index('orders_shop_channel_idx').on(t.shopId, t.channelId),
     index('orders_shop_customer_idx').on(t.shopId, t.customerId),
     index('orders_shop_subscription_idx').on(t.shopId, t.subscriptionId),
+    // one order per paid subscription payment: a period can never be billed twice (renewal idempotency)
+    uniqueIndex('orders_subscription_payment_uq')
+      .on(t.shopId, t.subscriptionId, t.subscriptionPaymentNumber)
+      .where(sql`subscription_id IS NOT NULL`),
     index('orders_pending_expiry_idx').on(t.expiresAt).where(sql`status = 'pending_payment'`),
   ],
 );

@@ -1,7 +1,10 @@
 /** Every table of the service, for Drizzle's typed queries and drizzle-kit. */
+export * from '../../adapters/mail/mail.tables.js';
 export * from '../../modules/catalog/catalog.tables.js';
 export * from '../../modules/channels/channels.tables.js';
 export * from '../../modules/checkout/checkout.tables.js';
+export * from '../../modules/digital/digital.tables.js';
+export * from '../../modules/finance/finance.tables.js';
 export * from '../../modules/identity/identity.tables.js';
 export * from '../../modules/orders/orders.tables.js';
 export * from '../../modules/shipping/shipping.tables.js';

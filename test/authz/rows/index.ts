@@ -2,6 +2,8 @@
 import type { MatrixRow } from '../matrix.types.js';
 import { catalogRows } from './catalog.rows.js';
 import { channelRows } from './channels.rows.js';
+import { digitalRows } from './digital.rows.js';
+import { financeRows } from './finance.rows.js';
 import { identityRows } from './identity.rows.js';
 import { orderRows } from './orders.rows.js';
 import { shippingRows } from './shipping.rows.js';
@@ -16,4 +18,6 @@ export const ALL_ROWS: { module: string; rows: MatrixRow[] }[] = [
   { module: 'shipping', rows: shippingRows },
   { module: 'storefront', rows: storefrontRows },
   { module: 'orders', rows: orderRows },
+  { module: 'digital', rows: digitalRows },
+  { module: 'finance', rows: financeRows },
 ];

@@ -1,0 +1,43 @@
+/** The accounting-integration port (DESIGN §1): what the finance module needs of a bookkeeping service. */
+
+/** A bookkeeping voucher for one final invoice or credit note (amounts gross, in cents). */
+export interface AccountingVoucher {
+  kind: 'invoice' | 'credit_note';
+  number: string;
+  /** YYYY-MM-DD */
+  date: string;
+  /** YYYY-MM-DD; invoices with an open amount */
+  dueDate: string | null;
+  /** YYYY-MM-DD, the delivery date */
+  serviceDate: string | null;
+  currency: string;
+  totalGrossCents: number;
+  totalTaxCents: number;
+  /** One item per tax rate. */
+  items: { grossCents: number; taxCents: number; taxRate: number }[];
+  remark: string;
+}
+
+export interface AccountingProfile {
+  organizationId: string | null;
+  companyName: string | null;
+}
+
+export interface AccountingClient {
+  /** Calls the provider with the stored key; resolves with the account it belongs to. */
+  testConnection(): Promise<AccountingProfile>;
+  /** Creates the voucher; resolves with the provider's id. */
+  createVoucher(voucher: AccountingVoucher): Promise<{ id: string }>;
+}
+
+/** A failed provider call: `retryable` for timeouts, network errors, 429 and 5xx. */
+export class AccountingError extends Error {
+  override name = 'AccountingError';
+  constructor(
+    message: string,
+    readonly status: number | null,
+    readonly retryable: boolean,
+  ) {
+    super(message);
+  }
+}

@@ -1,0 +1,159 @@
+/**
+ * E-mail: `queueEmail` stores an e-mail and its delivery job in the caller's transaction (the
+ * outbox), the `mail.send` job hands it to the configured mailer, and admins list the outbox at
+ * GET /api/admin/emails.
+ */
+import { Type } from '@sinclair/typebox';
+import { and, desc, eq, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Module } from '../../app.js';
+import type { Config } from '../../config.js';
+import { MANAGERS } from '../../platform/auth/types.js';
+import type { Db } from '../../platform/db/client.js';
+import { Nullable, PageMeta, Pagination, Timestamp } from '../../platform/http/schemas.js';
+import { newId } from '../../platform/ids.js';
+import { enqueue } from '../../platform/jobs/queue.js';
+import { type EmailRow, emails } from './mail.tables.js';
+import { OutboxMailer } from './outbox.js';
+import type { Mailer } from './port.js';
+import { SmtpMailer } from './smtp.js';
+
+export type { Mailer, OutgoingMail } from './port.js';
+
+export const MAIL_JOB = 'mail.send';
+
+/** The mailer the configuration names: SMTP when SMTP_URL is set, else the outbox. */
+export function createMailer(config: Config, log: FastifyBaseLogger): Mailer {
+  if (config.smtpUrl) return new SmtpMailer(config.smtpUrl, config.mailFrom);
+  return new OutboxMailer(log);
+}
+
+export interface NewEmail {
+  shopId: string;
+  kind: string;
+  to: string;
+  subject: string;
+  text: string;
+  now: Date;
+}
+
+/** Stores the e-mail and enqueues its delivery in `tx`: sent if and only if the change commits. */
+export async function queueEmail(tx: Db, mail: NewEmail): Promise<string> {
+  const id = newId('email');
+  await tx.insert(emails).values({
+    id,
+    shopId: mail.shopId,
+    kind: mail.kind,
+    to: mail.to,
+    subject: mail.subject,
+    text: mail.text,
+    createdAt: mail.now,
+  });
+  await enqueue(tx, MAIL_JOB, { email_id: id }, { now: mail.now, shopId: mail.shopId, maxAttempts: 8 });
+  return id;
+}
+
+const EmailOut = Type.Object({
+  id: Type.String(),
+  kind: Type.String(),
+  to: Type.String(),
+  subject: Type.String(),
+  text: Type.String(),
+  status: Type.String({ description: 'queued | stored (outbox) | sent (smtp) | failed' }),
+  transport: Nullable(Type.String()),
+  last_error: Nullable(Type.String()),
+  sent_at: Nullable(Timestamp),
+  created_at: Timestamp,
+});
+
+const emailOut = (e: EmailRow) => ({
+  id: e.id,
+  kind: e.kind,
+  to: e.to,
+  subject: e.subject,
+  text: e.text,
+  status: e.status,
+  transport: e.transport,
+  last_error: e.lastError,
+  sent_at: e.sentAt?.toISOString() ?? null,
+  created_at: e.createdAt.toISOString(),
+});
+
+export const mailModule: Module = {
+  name: 'mail',
+  group: 'shop',
+  routes(app) {
+    app.get(
+      '/api/admin/emails',
+      {
+        config: { auth: { accepts: ['admin'], roles: MANAGERS } },
+        schema: {
+          tags: ['emails'],
+          summary: 'The mail outbox: e-mails the shop sent, newest first',
+          querystring: Type.Object(
+            {
+              to: Type.Optional(Type.String({ minLength: 1, maxLength: 254, description: 'Exact recipient' })),
+              kind: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+              ...Pagination,
+            },
+            { additionalProperties: false },
+          ),
+          response: { 200: Type.Object({ emails: Type.Array(EmailOut), ...PageMeta }) },
+        },
+      },
+      async (request) => {
+        const q = request.query as { to?: string; kind?: string; limit?: number; offset?: number };
+        const limit = q.limit ?? 50;
+        const offset = q.offset ?? 0;
+        const { db, shopId } = request.ctx;
+        const where = and(
+          eq(emails.shopId, shopId),
+          q.to ? sql`lower(${emails.to}) = lower(${q.to})` : undefined,
+          q.kind ? eq(emails.kind, q.kind) : undefined,
+        );
+        const [rows, total] = await Promise.all([
+          db
+            .select()
+            .from(emails)
+            .where(where)
+            .orderBy(desc(emails.createdAt), desc(emails.id))
+            .limit(limit)
+            .offset(offset),
+          db.select({ n: sql<number>`count(*)::int` }).from(emails).where(where),
+        ]);
+        return { emails: rows.map(emailOut), count: Number(total[0]?.n ?? 0), limit, offset };
+      },
+    );
+  },
+  jobs(registry, deps) {
+    let mailer: Mailer | null = null;
+    registry.register(MAIL_JOB, {
+      async run(payload, jc) {
+        mailer ??= createMailer(deps.config, jc.log);
+        const id = String(payload.email_id ?? '');
+        const [mail] = await jc.db.select().from(emails).where(eq(emails.id, id));
+        if (mail?.status !== 'queued') return;
+        try {
+          await mailer.send({ to: mail.to, subject: mail.subject, text: mail.text });
+        } catch (err) {
+          const message = err instanceof Error ? err.message : String(err);
+          const last = jc.job.attempts >= jc.job.max_attempts;
+          await jc.db
+            .update(emails)
+            .set({ lastError: message.slice(0, 500), ...(last ? { status: 'failed' } : {}) })
+            .where(eq(emails.id, id));
+          throw err;
+        }
+        await jc.db
+          .update(emails)
+          .set({
+            status: mailer.name === 'outbox' ? 'stored' : 'sent',
+            transport: mailer.name,
+            lastError: null,
+            sentAt: jc.clock.now(),
+          })
+          .where(eq(emails.id, id));
+      },
+    });
+  },
+};

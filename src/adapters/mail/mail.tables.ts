@@ -1,0 +1,28 @@
+/** The mail outbox (DESIGN §1): every e-mail the service sends is stored here first. */
+import { index, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { shops } from '../../modules/shops/shops.tables.js';
+
+export const emails = pgTable(
+  'emails',
+  {
+    id: text('id').primaryKey(),
+    shopId: text('shop_id')
+      .notNull()
+      .references(() => shops.id, { onDelete: 'cascade' }),
+    /** What the e-mail is about, e.g. `abo.created`. */
+    kind: text('kind').notNull(),
+    to: text('to_address').notNull(),
+    subject: text('subject').notNull(),
+    text: text('text_body').notNull(),
+    /** queued → sent (smtp) | stored (outbox: listable by admins) ; failed after the last attempt */
+    status: text('status').notNull().default('queued'),
+    /** outbox | smtp: the mailer that handled it. */
+    transport: text('transport'),
+    lastError: text('last_error'),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('emails_shop_created_idx').on(t.shopId, t.createdAt.desc(), t.id.desc())],
+);
+
+export type EmailRow = typeof emails.$inferSelect;

@@ -1,0 +1,133 @@
+/** The mailers: the outbox (default) and SMTP through nodemailer against a local SMTP server. */
+import { createServer, type Server } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, createShop, employeeToken, expectProblem, startApp, type TestApp } from '../../../test/helpers/app.js';
+import { queueEmail } from './index.js';
+
+/** A minimal SMTP server: accepts every message and keeps its DATA. */
+function smtpServer(messages: string[], failFirst = { value: 0 }): Server {
+  return createServer((socket) => {
+    let data = false;
+    let buffer = '';
+    socket.write('220 test ESMTP\r\n');
+    socket.on('data', (chunk) => {
+      buffer += chunk.toString('utf8');
+      while (true) {
+        if (data) {
+          const end = buffer.indexOf('\r\n.\r\n');
+          if (end < 0) return;
+          messages.push(buffer.slice(0, end));
+          buffer = buffer.slice(end + 5);
+          data = false;
+          socket.write('250 queued\r\n');
+          continue;
+        }
+        const nl = buffer.indexOf('\r\n');
+        if (nl < 0) return;
+        const line = buffer.slice(0, nl);
+        buffer = buffer.slice(nl + 2);
+        const cmd = line.slice(0, 4).toUpperCase();
+        if (cmd === 'EHLO' || cmd === 'HELO') socket.write('250-test\r\n250 8BITMIME\r\n');
+        else if (cmd === 'MAIL') {
+          if (failFirst.value > 0) {
+            failFirst.value--;
+            socket.write('451 try again later\r\n');
+          } else socket.write('250 ok\r\n');
+        } else if (cmd === 'RCPT') socket.write('250 ok\r\n');
+        else if (cmd === 'DATA') {
+          data = true;
+          socket.write('354 go on\r\n');
+        } else if (cmd === 'QUIT') {
+          socket.end('221 bye\r\n');
+        } else socket.write('250 ok\r\n');
+      }
+    });
+  });
+}
+
+describe('mail outbox (default)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startApp();
+  });
+  afterAll(() => t.close());
+
+  it('stores the e-mail, lists it for owner/admin only, newest first', async () => {
+    const shop = await createShop(t.app);
+    const db = t.app.deps.database.db;
+    await queueEmail(db, {
+      shopId: shop.shopId,
+      kind: 'test',
+      to: 'a@kunde.test',
+      subject: 'Eins',
+      text: 'x',
+      now: new Date(),
+    });
+    await queueEmail(db, {
+      shopId: shop.shopId,
+      kind: 'test',
+      to: 'b@kunde.test',
+      subject: 'Zwei',
+      text: 'y',
+      now: new Date(),
+    });
+    const queued = await call(t.app, 'GET', '/api/admin/emails', { token: shop.ownerToken });
+    expect(queued.data.emails.map((e: { status: string }) => e.status)).toEqual(['queued', 'queued']);
+    await t.app.deps.worker.drain();
+    const res = await call(t.app, 'GET', '/api/admin/emails', { token: shop.ownerToken });
+    expect(res.data.count).toBe(2);
+    expect(res.data.emails[0]).toMatchObject({ subject: 'Zwei', status: 'stored', transport: 'outbox' });
+    const one = await call(t.app, 'GET', '/api/admin/emails', {
+      token: shop.ownerToken,
+      query: { to: 'A@kunde.test' },
+    });
+    expect(one.data.emails.map((e: { subject: string }) => e.subject)).toEqual(['Eins']);
+    const viewer = await employeeToken(t.app, shop, 'viewer');
+    expectProblem(await call(t.app, 'GET', '/api/admin/emails', { token: viewer }), 403, 'role_denied');
+    const other = await createShop(t.app);
+    expect((await call(t.app, 'GET', '/api/admin/emails', { token: other.ownerToken })).data.emails).toEqual([]);
+  });
+});
+
+describe('SMTP mailer (SMTP_URL)', () => {
+  let t: TestApp;
+  let server: Server;
+  const messages: string[] = [];
+  const failFirst = { value: 1 };
+  beforeAll(async () => {
+    server = smtpServer(messages, failFirst);
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const port = (server.address() as { port: number }).port;
+    t = await startApp({ SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_FROM: 'shop@service.test' });
+  });
+  afterAll(async () => {
+    await t.close();
+    await new Promise((r) => server.close(r));
+  });
+
+  it('sends through nodemailer, retries a temporary failure and records it', async () => {
+    const shop = await createShop(t.app);
+    const db = t.app.deps.database.db;
+    await queueEmail(db, {
+      shopId: shop.shopId,
+      kind: 'abo.created',
+      to: 'kunde@kunde.test',
+      subject: 'Ihr Abo',
+      text: 'Hallo Welt',
+      now: t.app.deps.clock.now(),
+    });
+    await t.app.deps.worker.drain();
+    let list = await call(t.app, 'GET', '/api/admin/emails', { token: shop.ownerToken });
+    expect(list.data.emails[0]).toMatchObject({ status: 'queued' });
+    expect(list.data.emails[0].last_error).toMatch(/451|try again/);
+    await t.app.deps.clock.advance(db, 3600);
+    await t.app.deps.worker.drain();
+    list = await call(t.app, 'GET', '/api/admin/emails', { token: shop.ownerToken });
+    expect(list.data.emails[0]).toMatchObject({ status: 'sent', transport: 'smtp', last_error: null });
+    expect(messages).toHaveLength(1);
+    expect(messages[0]).toContain('Subject: Ihr Abo');
+    expect(messages[0]).toContain('From: shop@service.test');
+    expect(messages[0]).toContain('To: kunde@kunde.test');
+    expect(messages[0]).toContain('Hallo Welt');
+  });
+});

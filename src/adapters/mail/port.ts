@@ -1,0 +1,13 @@
+/** The mailer port (DESIGN §1): `outbox` (default) and `smtp` (nodemailer, SMTP_URL). */
+
+export interface OutgoingMail {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+export interface Mailer {
+  readonly name: 'outbox' | 'smtp';
+  /** Delivers one stored e-mail; throws when the transport fails (the job retries). */
+  send(mail: OutgoingMail): Promise<void>;
+}

@@ -1,0 +1,19 @@
+/** The SMTP mailer (nodemailer) used when SMTP_URL is set, e.g. smtp://user:pass@mail.example:587. */
+import nodemailer, { type Transporter } from 'nodemailer';
+import type { Mailer, OutgoingMail } from './port.js';
+
+export class SmtpMailer implements Mailer {
+  readonly name = 'smtp' as const;
+  private readonly transport: Transporter;
+
+  constructor(
+    url: string,
+    private readonly from: string,
+  ) {
+    this.transport = nodemailer.createTransport(url);
+  }
+
+  async send(mail: OutgoingMail): Promise<void> {
+    await this.transport.sendMail({ from: this.from, to: mail.to, subject: mail.subject, text: mail.text });
+  }
+}

@@ -1,0 +1,186 @@
+/**
+ * What the lifecycle steps share: the abo's public shape, its events (ordered per subscription),
+ * and the order a paid period creates (with the commission hook: affiliate and payment number).
+ */
+import { and, eq, sql } from 'drizzle-orm';
+import type { Db } from '../../platform/db/client.js';
+import { query } from '../../platform/db/tx.js';
+import { notFound } from '../../platform/errors.js';
+import { taxFromGross } from '../../platform/money.js';
+import { channelCountry } from '../channels/index.js';
+import { rateFor } from '../checkout/pricing.js';
+import { createOrder, type OrderRow } from '../orders/index.js';
+import { emitEvent } from '../webhooks/index.js';
+import { intervalText } from './billing.js';
+import { type AboRow, abos } from './digital.tables.js';
+
+const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
+
+/** The amount of the period starting at `start`: the intro price while it lasts, then the price. */
+export function amountFor(abo: AboRow, start: Date): number {
+  if (abo.introPriceCents !== null && abo.introUntil && start < abo.introUntil) return abo.introPriceCents;
+  return abo.priceCents;
+}
+
+export function aboOut(a: AboRow) {
+  return {
+    id: a.id,
+    plan_id: a.planId,
+    product_id: a.productId,
+    channel_id: a.channelId,
+    customer_id: a.customerId,
+    customer_email: a.customerEmail,
+    status: a.status,
+    cancel_at_period_end: a.cancelAtPeriodEnd,
+    current_period_start: a.currentPeriodStart.toISOString(),
+    current_period_end: a.currentPeriodEnd.toISOString(),
+    endet_am: iso(a.endetAm),
+    trial_end: iso(a.trialEnd),
+    canceled_at: iso(a.canceledAt),
+    grund: a.cancelReason,
+    price_cents: a.priceCents,
+    currency: a.currency,
+    interval_unit: a.intervalUnit,
+    interval_count: a.intervalCount,
+    interval_text: intervalText(a.intervalUnit, a.intervalCount),
+    intro_price_cents: a.introPriceCents,
+    intro_until: iso(a.introUntil),
+    next_charge_cents: a.status === 'canceled' || a.status === 'unpaid' ? null : amountFor(a, a.currentPeriodEnd),
+    payments_count: a.paymentsCount,
+    failed_attempts: a.failedAttempts,
+    next_retry_at: iso(a.nextRetryAt),
+    affiliate_code: a.affiliateCode,
+    is_test: a.isTest,
+    provider: a.provider,
+    card_last4: a.cardLast4,
+    created_at: a.createdAt.toISOString(),
+    updated_at: a.updatedAt.toISOString(),
+  };
+}
+
+/** DESIGN §4: what every subscription event carries in `data`. */
+export function aboEventData(a: AboRow): Record<string, unknown> {
+  return {
+    subscription_id: a.id,
+    plan_id: a.planId,
+    product_id: a.productId,
+    customer_email: a.customerEmail,
+    status: a.status,
+    current_period_start: a.currentPeriodStart.toISOString(),
+    current_period_end: a.currentPeriodEnd.toISOString(),
+    cancel_at_period_end: a.cancelAtPeriodEnd,
+    endet_am: iso(a.endetAm),
+    is_test: a.isTest,
+  };
+}
+
+/** Emits an abo.* event in `tx`, ordered with every other event of the subscription. */
+export async function emitAbo(
+  tx: Db,
+  a: AboRow,
+  type: string,
+  now: Date,
+  extra: Record<string, unknown> = {},
+): Promise<void> {
+  await emitEvent(tx, {
+    shopId: a.shopId,
+    type,
+    isTest: a.isTest,
+    orderingKey: `abo:${a.id}`,
+    now,
+    data: { ...aboEventData(a), ...extra },
+  });
+}
+
+export async function lockAbo(tx: Db, shopId: string, id: string): Promise<AboRow> {
+  const [row] = await tx
+    .select()
+    .from(abos)
+    .where(and(eq(abos.id, id), eq(abos.shopId, shopId)))
+    .for('update');
+  if (!row) throw notFound('Subscription');
+  return row;
+}
+
+/**
+ * The paid order of one period. `paymentNumber` (1 = first) is unique per subscription
+ * (orders_subscription_payment_uq), so a period can never be billed twice, whatever runs twice.
+ */
+export async function createAboOrder(
+  tx: Db,
+  a: AboRow,
+  opts: {
+    amountCents: number;
+    paymentNumber: number;
+    now: Date;
+    checkoutSessionId?: string | null;
+    paymentRef: string;
+  },
+): Promise<OrderRow> {
+  const [info] = await query<{
+    name: string;
+    sku: string | null;
+    vendor_id: string | null;
+    plan_name: string;
+    auto_confirm: boolean;
+  }>(
+    tx,
+    sql`SELECT p.name, p.sku, p.vendor_id, pl.name AS plan_name, c.auto_confirm_orders AS auto_confirm
+        FROM abo_plans pl
+        JOIN products p ON p.id = pl.product_id
+        JOIN channels c ON c.id = ${a.channelId}
+        WHERE pl.id = ${a.planId} AND pl.shop_id = ${a.shopId}`,
+  );
+  const country = a.billingAddress
+    ? await channelCountry({ db: tx, shopId: a.shopId }, a.channelId, a.billingAddress.country)
+    : null;
+  const rate = country ? rateFor(country, a.taxClass) : a.taxRate;
+  const tax = taxFromGross(opts.amountCents, rate);
+  const name = info ? `${info.name} (${info.plan_name})` : 'Abo';
+  return createOrder(tx, {
+    shopId: a.shopId,
+    channelId: a.channelId,
+    checkoutSessionId: opts.checkoutSessionId ?? null,
+    customerId: a.customerId,
+    customerEmail: a.customerEmail,
+    billingAddress: a.billingAddress ?? null,
+    shippingAddress: null,
+    shippingMethodId: null,
+    status: 'paid',
+    autoConfirm: info?.auto_confirm ?? false,
+    currency: a.currency,
+    lines: [
+      {
+        product_id: a.productId,
+        variant_id: null,
+        name,
+        sku: info?.sku ?? null,
+        quantity: 1,
+        unit_price_cents: opts.amountCents,
+        line_total_cents: opts.amountCents,
+        tax_rate: rate,
+        tax_cents: tax,
+        net_cents: opts.amountCents - tax,
+        tax_class: a.taxClass,
+        is_digital: true,
+        track_stock: false,
+        vendor_id: info?.vendor_id ?? null,
+      },
+    ],
+    subtotalCents: opts.amountCents,
+    shippingCents: 0,
+    shippingTaxCents: 0,
+    taxCents: tax,
+    totalCents: opts.amountCents,
+    requiresShipping: false,
+    widerrufVerzicht: false,
+    widerrufVerzichtAt: null,
+    affiliateCode: a.affiliateCode,
+    subscriptionId: a.id,
+    subscriptionPaymentNumber: opts.paymentNumber,
+    isTest: a.isTest,
+    paymentProvider: a.provider,
+    paymentRef: opts.paymentRef,
+    now: opts.now,
+  });
+}

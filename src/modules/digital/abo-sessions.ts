@@ -1,0 +1,525 @@
+/**
+ * Subscription checkout (spec §2.5, §4.3 rules 1–6): `POST /api/store/abo-sessions` creates a
+ * hosted session of kind `abo`; the test provider's page `/pay/:id` collects billing details and
+ * the card, and its completion creates the subscription (and, for a paid plan, the first order).
+ */
+import { Type } from '@sinclair/typebox';
+import { and, eq, sql } from 'drizzle-orm';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { queueEmail } from '../../adapters/mail/index.js';
+import { testCardOutcome } from '../../adapters/payment/port.js';
+import type { AppDeps } from '../../app.js';
+import type { Ctx } from '../../platform/auth/types.js';
+import { sha256 } from '../../platform/crypto.js';
+import type { Db } from '../../platform/db/client.js';
+import { query, withTx } from '../../platform/db/tx.js';
+import { AppError, type FieldError, notFound } from '../../platform/errors.js';
+import { Body, Email } from '../../platform/http/schemas.js';
+import { newId, newSecret } from '../../platform/ids.js';
+import { enqueue } from '../../platform/jobs/queue.js';
+import { taxFromGross } from '../../platform/money.js';
+import { channelCountry } from '../channels/index.js';
+import { channelFor } from '../checkout/checkout.routes.js';
+import { checkReturnUrl, EXPIRE_JOB } from '../checkout/checkout.service.js';
+import { type CheckoutSessionRow, checkoutSessions, type PricedLine } from '../checkout/checkout.tables.js';
+import { esc, type FormValues, money, page, registerHostedPage, returnTo } from '../checkout/pay-page.js';
+import { destination, rateFor } from '../checkout/pricing.js';
+import type { Address } from '../orders/orders.tables.js';
+import { emitEvent } from '../webhooks/index.js';
+import { createAboOrder, emitAbo } from './abo-common.js';
+import { transition } from './abo-states.js';
+import { addDays, addInterval, addMonths, firstCharge, intervalText, introPrice } from './billing.js';
+import { type AboRow, aboPlans, abos, type PlanRow } from './digital.tables.js';
+import { scheduleDue } from './renewals.js';
+import { createStripeAboCheckout } from './stripe-abos.js';
+
+const SESSION_TTL_HOURS = 24;
+
+export const AboSessionCreate = Body({
+  plan_id: Type.String({ minLength: 1, maxLength: 64 }),
+  return_url: Type.String({ minLength: 1, maxLength: 2000, description: "On the publishable key's origin allowlist" }),
+  customer_email: Email,
+  affiliate_code: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  channel_id: Type.Optional(
+    Type.String({ maxLength: 64, description: 'Ignored: the channel is resolved from the request (rule 6)' }),
+  ),
+  // Rule 4: named here only to refuse them with a clear 400 (billing details are collected on the hosted page)
+  customer: Type.Optional(Type.Unknown({ description: 'Refused: no customer or address prefill' })),
+  billing_address: Type.Optional(Type.Unknown({ description: 'Refused: no address prefill' })),
+  shipping_address: Type.Optional(Type.Unknown({ description: 'Refused: no address prefill' })),
+  discount_code: Type.Optional(Type.Unknown({ description: 'Refused: no discount codes' })),
+  express: Type.Optional(Type.Unknown({ description: 'Refused: no express shortcut' })),
+  express_checkout: Type.Optional(Type.Unknown({ description: 'Refused: no express shortcut' })),
+  flow: Type.Optional(Type.Unknown({ description: 'Only "hosted": subscriptions always use the hosted flow' })),
+});
+
+export const AboSessionOut = Type.Object({
+  id: Type.String(),
+  url: Type.String({ description: 'The hosted checkout: redirect the buyer here' }),
+});
+
+export interface AboSessionInput {
+  plan_id: string;
+  return_url: string;
+  customer_email: string;
+  affiliate_code?: string;
+  channel_id?: string;
+  customer?: unknown;
+  billing_address?: unknown;
+  shipping_address?: unknown;
+  discount_code?: unknown;
+  express?: unknown;
+  express_checkout?: unknown;
+  flow?: unknown;
+}
+
+/** Rule 4: no nested customer/address prefill, no discount code, no express shortcut. */
+function refuseShortcuts(input: AboSessionInput): void {
+  const refused: [keyof AboSessionInput, string, string][] = [
+    ['customer', 'prefill_unsupported', 'customer details and addresses are collected in the hosted checkout'],
+    ['billing_address', 'prefill_unsupported', 'addresses are collected in the hosted checkout'],
+    [
+      'shipping_address',
+      'prefill_unsupported',
+      'subscriptions ship nothing; addresses are collected in the hosted checkout',
+    ],
+    ['discount_code', 'discount_unsupported', 'discount codes are not accepted for subscriptions'],
+    ['express', 'express_unsupported', 'subscriptions always use the hosted flow'],
+    ['express_checkout', 'express_unsupported', 'subscriptions always use the hosted flow'],
+  ];
+  const errors: FieldError[] = [];
+  let code = '';
+  for (const [field, c, message] of refused) {
+    if (input[field] !== undefined) {
+      errors.push({ path: `/body/${field}`, message });
+      code ||= c;
+    }
+  }
+  if (input.flow !== undefined && input.flow !== 'hosted') {
+    errors.push({ path: '/body/flow', message: 'subscriptions always use the hosted flow' });
+    code ||= 'express_unsupported';
+  }
+  if (errors.length > 0) {
+    throw new AppError(code, 400, `Not accepted for subscriptions: ${errors.map((e) => e.path).join(', ')}`, errors);
+  }
+}
+
+/** Rule 1: the plan exists in the shop (else 404), is active and its digital product published (else 400). */
+async function sellablePlan(db: Db, shopId: string, planId: string) {
+  const [row] = await db
+    .select({
+      plan: aboPlans,
+      productName: sql<string>`p.name`,
+      productStatus: sql<string>`p.status`,
+      productDeleted: sql<boolean>`p.deleted_at IS NOT NULL`,
+      taxClass: sql<string>`p.tax_class`,
+    })
+    .from(aboPlans)
+    .innerJoin(sql`products p`, sql`p.id = ${aboPlans.productId}`)
+    .where(and(eq(aboPlans.id, planId), eq(aboPlans.shopId, shopId)));
+  if (!row) throw new AppError('plan_not_found', 404, 'Plan not found');
+  if (!row.plan.isActive) {
+    throw new AppError('plan_inactive', 400, 'This plan is not sold any more', [
+      { path: '/body/plan_id', message: 'is not active' },
+    ]);
+  }
+  if (row.productStatus !== 'published' || row.productDeleted) {
+    throw new AppError('product_unavailable', 400, "The plan's product is not published", [
+      { path: '/body/plan_id', message: 'its product is not published' },
+    ]);
+  }
+  return row;
+}
+
+function planLine(plan: PlanRow, name: string, taxClass: string, amount: number, rate: number): PricedLine {
+  const tax = taxFromGross(amount, rate);
+  return {
+    product_id: plan.productId,
+    variant_id: null,
+    name: `${name} (${plan.name})`,
+    sku: null,
+    quantity: 1,
+    unit_price_cents: amount,
+    line_total_cents: amount,
+    tax_rate: rate,
+    tax_cents: tax,
+    net_cents: amount - tax,
+    tax_class: taxClass,
+    is_digital: true,
+    track_stock: false,
+    vendor_id: null,
+  };
+}
+
+/** POST /api/store/abo-sessions: always hosted (rule 3); the channel comes from the request (rule 6). */
+export async function createAboSession(
+  ctx: Ctx,
+  channel: { id: string; default_country: string },
+  input: AboSessionInput,
+  deps: AppDeps,
+) {
+  refuseShortcuts(input);
+  checkReturnUrl(ctx, input.return_url);
+  const { plan, productName, taxClass } = await sellablePlan(ctx.db, ctx.shopId, input.plan_id);
+  const country = await channelCountry(ctx, channel.id, channel.default_country);
+  const rate = country ? rateFor(country, taxClass) : 0;
+  const amount = firstCharge(plan);
+  const line = planLine(plan, productName, taxClass, amount, rate);
+  const now = ctx.clock.now();
+  const expiresAt = new Date(now.getTime() + SESSION_TTL_HOURS * 3600_000);
+  const id = newId('checkoutSession');
+  const provider = deps.config.paymentProvider;
+  await withTx(ctx.db, async (tx) => {
+    await tx.insert(checkoutSessions).values({
+      id,
+      shopId: ctx.shopId,
+      channelId: channel.id,
+      kind: 'abo',
+      flow: 'hosted',
+      currency: plan.currency,
+      customerEmail: input.customer_email,
+      lines: [line],
+      subtotalCents: amount,
+      taxCents: line.tax_cents,
+      totalCents: amount,
+      requiresShipping: false,
+      hasDigital: true,
+      returnUrl: input.return_url,
+      affiliateCode: input.affiliate_code ?? null,
+      planId: plan.id,
+      provider,
+      isTest: provider === 'test' ? true : (deps.config.stripeSecretKey ?? '').startsWith('sk_test_'),
+      expiresAt,
+      createdAt: now,
+    });
+    await enqueue(
+      tx,
+      EXPIRE_JOB,
+      { shop_id: ctx.shopId, session_id: id },
+      { now, runAt: expiresAt, shopId: ctx.shopId },
+    );
+  });
+  if (provider === 'stripe') {
+    const { url, providerRef } = await createStripeAboCheckout(ctx, deps, {
+      sessionId: id,
+      plan,
+      productName,
+      input,
+      expiresAt,
+    });
+    await ctx.db.update(checkoutSessions).set({ providerRef }).where(eq(checkoutSessions.id, id));
+    return { id, url };
+  }
+  return { id, url: `${deps.config.publicUrl}/pay/${id}` };
+}
+
+// ---- completion ----
+
+export interface AboCompletion {
+  now: Date;
+  billing: Address | null;
+  taxRate: number;
+  card: { last4: string; failsLater: boolean } | null;
+  provider: 'test' | 'stripe';
+  providerRef?: string | null;
+  /** The provider's reference of the first payment (Stripe: the invoice id). */
+  paymentRef?: string | null;
+  /** Stripe decides status and period; the test provider computes them. */
+  stripe?: {
+    status: 'trialing' | 'active';
+    periodStart: Date;
+    periodEnd: Date;
+    trialEnd: Date | null;
+    paidAmount: number | null;
+  };
+  publicUrl: string;
+}
+
+/** The management link e-mailed to the customer (DESIGN §2 "token in path"). */
+export function manageLink(publicUrl: string, token: string): string {
+  return `${publicUrl}/api/checkout/abo/${token}`;
+}
+
+/**
+ * Completes an open abo session exactly once: the subscription, the first order of a paid plan,
+ * the e-mail with the management link, checkout.completed and abo.* events — one transaction.
+ */
+export async function completeAboSession(
+  db: Db,
+  sessionId: string,
+  c: AboCompletion,
+): Promise<{ abo: AboRow | null; alreadyComplete: boolean; session: CheckoutSessionRow }> {
+  return withTx(db, async (tx) => {
+    const [session] = await tx.select().from(checkoutSessions).where(eq(checkoutSessions.id, sessionId)).for('update');
+    if (session?.kind !== 'abo' || !session.planId) throw notFound('Checkout session');
+    if (session.status === 'complete') return { abo: null, alreadyComplete: true, session };
+    if (session.status !== 'open' || session.expiresAt <= c.now) {
+      throw new AppError('session_expired', 409, 'This checkout session has expired');
+    }
+    const [plan] = await tx.select().from(aboPlans).where(eq(aboPlans.id, session.planId));
+    if (!plan) throw notFound('Plan');
+    const [info] = await query<{ tax_class: string; customer_id: string | null }>(
+      tx,
+      sql`SELECT p.tax_class,
+                 (SELECT id FROM customers WHERE shop_id = ${session.shopId} AND lower(email) = lower(${session.customerEmail})) AS customer_id
+          FROM products p WHERE p.id = ${plan.productId}`,
+    );
+    const now = c.now;
+    const trial = c.stripe ? c.stripe.status === 'trialing' : plan.trialDays > 0;
+    const trialEnd = c.stripe ? c.stripe.trialEnd : trial ? addDays(now, plan.trialDays) : null;
+    const anchor = trial ? (trialEnd as Date) : now;
+    const periodStart = c.stripe?.periodStart ?? now;
+    const periodEnd =
+      c.stripe?.periodEnd ?? (trial ? (trialEnd as Date) : addInterval(now, plan.intervalUnit, plan.intervalCount));
+    const intro = introPrice(plan.priceCents, plan.introDiscountPercent);
+    const token = newSecret('abolink');
+    const [created] = await tx
+      .insert(abos)
+      .values({
+        id: newId('abo'),
+        shopId: session.shopId,
+        planId: plan.id,
+        productId: plan.productId,
+        channelId: session.channelId,
+        checkoutSessionId: session.id,
+        customerId: session.customerId ?? info?.customer_id ?? null,
+        customerEmail: session.customerEmail,
+        billingAddress: c.billing,
+        status: transition('new', trial ? 'checkout_trial' : 'checkout_paid'),
+        trialEnd,
+        billingAnchor: anchor,
+        periodIndex: trial ? 0 : 1,
+        currentPeriodStart: periodStart,
+        currentPeriodEnd: periodEnd,
+        priceCents: plan.priceCents,
+        currency: plan.currency,
+        intervalUnit: plan.intervalUnit,
+        intervalCount: plan.intervalCount,
+        introDiscountPercent: plan.introDiscountPercent,
+        introPriceCents: intro,
+        introUntil: intro !== null && plan.introDiscountMonths ? addMonths(anchor, plan.introDiscountMonths) : null,
+        taxClass: info?.tax_class ?? 'standard',
+        taxRate: c.taxRate,
+        paymentsCount: trial ? 0 : 1,
+        affiliateCode: session.affiliateCode,
+        isTest: session.isTest,
+        provider: c.provider,
+        providerRef: c.providerRef ?? null,
+        cardLast4: c.card?.last4 ?? null,
+        cardFailsLater: c.card?.failsLater ?? false,
+        manageTokenHash: sha256(token),
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning();
+    const abo = created as AboRow;
+    let orderId: string | null = null;
+    let amount = 0;
+    if (!trial) {
+      amount = c.stripe?.paidAmount ?? intro ?? plan.priceCents;
+      const order = await createAboOrder(tx, abo, {
+        amountCents: amount,
+        paymentNumber: 1,
+        now,
+        checkoutSessionId: session.id,
+        paymentRef: c.paymentRef ?? `test_${c.card?.last4 ?? '0000'}_${abo.id}_1`,
+      });
+      orderId = order.id;
+    }
+    await tx
+      .update(checkoutSessions)
+      .set({
+        status: 'complete',
+        subscriptionId: abo.id,
+        orderId,
+        completedAt: now,
+        ...(c.billing ? { billingAddress: c.billing } : {}),
+      })
+      .where(eq(checkoutSessions.id, session.id));
+    await emitEvent(tx, {
+      shopId: session.shopId,
+      type: 'checkout.completed',
+      isTest: session.isTest,
+      orderingKey: `abo:${abo.id}`,
+      now,
+      data: {
+        checkout_session_id: session.id,
+        subscription_id: abo.id,
+        ...(orderId ? { order_id: orderId } : {}),
+        customer_email: session.customerEmail,
+        amount_cents: amount,
+        currency: abo.currency,
+        is_test: session.isTest,
+      },
+    });
+    await emitAbo(tx, abo, 'abo.aktiv', now);
+    if (orderId) {
+      await emitAbo(tx, abo, 'abo.bezahlt', now, {
+        order_id: orderId,
+        amount_cents: amount,
+        currency: abo.currency,
+        payment_number: 1,
+      });
+    }
+    await sendWelcomeMail(tx, abo, plan, token, c.publicUrl, now);
+    await scheduleDue(tx, abo, now);
+    return { abo, alreadyComplete: false, session };
+  });
+}
+
+async function sendWelcomeMail(tx: Db, abo: AboRow, plan: PlanRow, token: string, publicUrl: string, now: Date) {
+  const link = manageLink(publicUrl, token);
+  const price = `${money(abo.priceCents, abo.currency)} ${intervalText(abo.intervalUnit, abo.intervalCount)}`;
+  const lines = [
+    'Hallo,',
+    '',
+    `vielen Dank für Ihr Abo „${plan.name}“ (${price}).`,
+    abo.status === 'trialing' && abo.trialEnd
+      ? `Ihre Testphase läuft bis ${abo.trialEnd.toISOString().slice(0, 10)}; vorher wird nichts berechnet.`
+      : `Der aktuelle Zeitraum läuft bis ${abo.currentPeriodEnd.toISOString().slice(0, 10)}.`,
+    '',
+    'Ihr Abo verwalten (Status ansehen, kündigen, Kündigung zurücknehmen):',
+    link,
+    '',
+    'Bewahren Sie diesen Link vertraulich auf: Er erlaubt die Verwaltung dieses Abos ohne Anmeldung.',
+    abo.isTest ? '\n(Testmodus: es wurde kein echtes Geld bewegt.)' : '',
+  ];
+  await queueEmail(tx, {
+    shopId: abo.shopId,
+    kind: 'abo.created',
+    to: abo.customerEmail,
+    subject: `Ihr Abo: ${plan.name}`,
+    text: lines.join('\n'),
+    now,
+  });
+}
+
+// ---- the hosted page of the test provider ----
+
+const countryOk = (c: string) => /^[A-Z]{2}$/.test(c);
+
+async function pageData(db: Db, s: CheckoutSessionRow) {
+  const [plan] = await db
+    .select()
+    .from(aboPlans)
+    .where(eq(aboPlans.id, s.planId as string));
+  return plan ?? null;
+}
+
+function renderAboPage(s: CheckoutSessionRow, plan: PlanRow, values: FormValues, error?: string): string {
+  const billing = s.billingAddress;
+  const v = (k: keyof FormValues, fallback?: string | null) => esc(values[k] ?? fallback ?? '');
+  const intro = introPrice(plan.priceCents, plan.introDiscountPercent);
+  const every = intervalText(plan.intervalUnit, plan.intervalCount);
+  const terms = [
+    plan.trialDays > 0 ? `<li>${esc(plan.trialDays)} Tage kostenlos testen, heute wird nichts berechnet</li>` : '',
+    intro !== null
+      ? `<li>${esc(money(intro, plan.currency))} ${esc(every)} für ${esc(plan.introDiscountMonths)} Monat(e), danach ${esc(money(plan.priceCents, plan.currency))} ${esc(every)}</li>`
+      : `<li>${esc(money(plan.priceCents, plan.currency))} ${esc(every)}</li>`,
+    '<li>Jederzeit zum Ende des Zeitraums kündbar</li>',
+  ].join('');
+  return `<!doctype html>
+<html lang="de"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>Abo abschließen</title>
+<style>body{font:16px system-ui,sans-serif;max-width:34rem;margin:2rem auto;padding:0 1rem;color:#222}
+label{display:block;margin:.6rem 0 .2rem}input[type=text],input[type=email]{width:100%;padding:.5rem;box-sizing:border-box}
+.err{background:#fde2e2;color:#8a1010;padding:.7rem;border-radius:4px}
+button{margin-top:1rem;padding:.7rem 1.4rem;font-size:1rem}.test{color:#666;font-size:.85rem}</style></head>
+<body>
+<h1>Abo abschließen</h1>
+<p class="test">Test mode: 4242 4242 4242 4242 (success), 4000 0000 0000 0002 (declined), 4000 0000 0000 0341 (later charges fail).</p>
+<h2 id="plan">${esc(s.lines[0]?.name ?? plan.name)}</h2>
+<ul>${terms}</ul>
+<p id="total"><strong>Heute fällig: ${esc(money(firstCharge(plan), plan.currency))}</strong></p>
+${error ? `<p class="err" role="alert" id="error">${esc(error)}</p>` : ''}
+<form method="post" action="/pay/${esc(s.id)}">
+<label>E-Mail</label><input type="email" value="${esc(s.customerEmail)}" disabled>
+<label for="name">Name</label><input type="text" id="name" name="name" required value="${v('name', billing?.name)}">
+<label for="line1">Straße und Hausnummer</label><input type="text" id="line1" name="line1" required value="${v('line1', billing?.line1)}">
+<label for="postal_code">PLZ</label><input type="text" id="postal_code" name="postal_code" required value="${v('postal_code', billing?.postal_code)}">
+<label for="city">Ort</label><input type="text" id="city" name="city" required value="${v('city', billing?.city)}">
+<label for="country">Land (ISO-Code)</label><input type="text" id="country" name="country" required maxlength="2" value="${v('country', billing?.country)}">
+<label for="card_number">Kartennummer</label><input type="text" id="card_number" name="card_number" required autocomplete="cc-number" value="">
+<button type="submit" id="pay">${plan.trialDays > 0 ? 'Testphase starten' : 'Jetzt abonnieren'}</button>
+</form></body></html>`;
+}
+
+const expiredPage = '<!doctype html><title>Abgelaufen</title><p id="error">Diese Bezahlsitzung ist abgelaufen.</p>';
+
+export function registerAboHostedPage(deps: AppDeps): void {
+  const db = deps.database.db;
+  registerHostedPage('abo', {
+    async get(s: CheckoutSessionRow, reply: FastifyReply) {
+      if (s.status === 'complete') return reply.redirect(returnTo(s.returnUrl, s.id), 303);
+      const plan = await pageData(db, s);
+      if (!plan || s.status !== 'open' || s.expiresAt <= deps.clock.now()) return page(reply, 410, expiredPage);
+      return page(reply, 200, renderAboPage(s, plan, {}));
+    },
+    async post(s: CheckoutSessionRow, form: FormValues, reply: FastifyReply) {
+      if (s.status === 'complete') return reply.redirect(returnTo(s.returnUrl, s.id), 303);
+      const now = deps.clock.now();
+      const plan = await pageData(db, s);
+      if (!plan || s.status !== 'open' || s.expiresAt <= now) return page(reply, 410, expiredPage);
+      const fail = (status: number, message: string) => page(reply, status, renderAboPage(s, plan, form, message));
+      const country = (form.country ?? '').trim().toUpperCase();
+      if (
+        !form.name?.trim() ||
+        !form.line1?.trim() ||
+        !form.postal_code?.trim() ||
+        !form.city?.trim() ||
+        !countryOk(country)
+      ) {
+        return fail(400, 'Bitte Name und vollständige Rechnungsadresse angeben (Land als ISO-Code, z. B. DE).');
+      }
+      let rate: number;
+      try {
+        const dest = await destination({ db, shopId: s.shopId }, s.channelId, country, '/body/country');
+        rate = rateFor(dest, s.lines[0]?.tax_class ?? 'standard');
+      } catch {
+        return fail(400, `In dieses Land (${country}) verkaufen wir leider nicht.`);
+      }
+      const card = testCardOutcome(form.card_number ?? '');
+      if (!card.ok) return fail(402, card.message);
+      const billing: Address = {
+        name: form.name.trim(),
+        line1: form.line1.trim(),
+        postal_code: form.postal_code.trim(),
+        city: form.city.trim(),
+        country,
+      };
+      await completeAboSession(db, s.id, {
+        now,
+        billing,
+        taxRate: rate,
+        card: { last4: card.last4, failsLater: card.failsLater },
+        provider: 'test',
+        publicUrl: deps.config.publicUrl,
+      });
+      return reply.redirect(returnTo(s.returnUrl, s.id), 303);
+    },
+  });
+}
+
+export function aboSessionRoutes(app: FastifyInstance, deps: AppDeps): void {
+  for (const prefix of ['', '/:prefix']) {
+    app.post(
+      `${prefix}/api/store/abo-sessions`,
+      {
+        config: { auth: { accepts: ['publishable'], gate: 'digital' } },
+        schema: {
+          tags: ['digital'],
+          summary: 'Create a hosted subscription checkout session for a plan (spec §4.3 rules 1–6)',
+          ...(prefix ? { hide: true } : {}),
+          body: AboSessionCreate,
+          response: { 201: AboSessionOut },
+        },
+      },
+      async (request, reply) => {
+        const channel = await channelFor(request);
+        reply.header('x-channel-id', channel.id);
+        const out = await createAboSession(request.ctx, channel, request.body as AboSessionInput, deps);
+        return reply.code(201).send(out);
+      },
+    );
+  }
+}

@@ -1,0 +1,109 @@
+/** Admin routes of subscriptions (spec §4.2): list, statistik, detail, kuendigen, fortsetzen. */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { MANAGERS } from '../../platform/auth/types.js';
+import { orderOut } from '../orders/index.js';
+import { aboOut } from './abo-common.js';
+import * as S from './abos.schemas.js';
+import * as svc from './abos.service.js';
+
+const tags = ['digital'];
+const read = { auth: { accepts: ['admin' as const], gate: 'digital' as const } };
+const manage = { auth: { accepts: ['admin' as const], roles: MANAGERS, gate: 'digital' as const } };
+
+/** POSTs whose body is optional: no body means `{}`. */
+export async function emptyBody(request: FastifyRequest): Promise<void> {
+  if (request.body === undefined || request.body === null) request.body = {};
+}
+
+export function aboRoutes(app: FastifyInstance): void {
+  app.get(
+    '/api/admin/digital/abos',
+    {
+      config: read,
+      schema: {
+        tags,
+        summary: 'Subscriptions, newest first, at most 500 (filters plan_id, q, test, status)',
+        querystring: S.AboListQuery,
+        response: { 200: S.AboList },
+      },
+    },
+    async (request) => {
+      const { rows, count } = await svc.listAbos(request.ctx, request.query as svc.AboFilters);
+      return { abos: rows.map(aboOut), count };
+    },
+  );
+
+  app.get(
+    '/api/admin/digital/abos/statistik',
+    {
+      config: read,
+      schema: {
+        tags,
+        summary: 'Counts per list filter and the monthly recurring revenue',
+        querystring: S.StatistikQuery,
+        response: { 200: S.Statistik },
+      },
+    },
+    async (request) => svc.statistik(request.ctx, (request.query as { test?: 'ja' | 'nein' | 'alle' }).test),
+  );
+
+  app.get(
+    '/api/admin/digital/abos/:id',
+    {
+      config: read,
+      schema: { tags, summary: 'A subscription and its orders', params: S.AboParams, response: { 200: S.AboDetail } },
+    },
+    async (request) => {
+      const { abo, bestellungen } = await svc.aboDetail(request.ctx, (request.params as { id: string }).id);
+      return { abo: aboOut(abo), bestellungen: bestellungen.map((o) => orderOut(o)) };
+    },
+  );
+
+  app.post(
+    '/api/admin/digital/abos/:id/kuendigen',
+    {
+      config: manage,
+      preValidation: emptyBody,
+      schema: {
+        tags,
+        summary: 'Cancel: sofort true ends now, false (default) at the end of the paid period',
+        params: S.AboParams,
+        body: S.KuendigenBody,
+        response: { 200: S.AboOut },
+      },
+    },
+    async (request) => {
+      const { ctx } = request;
+      const abo = await svc.cancelAbo(
+        ctx.db,
+        { shopId: ctx.shopId, id: (request.params as { id: string }).id, now: ctx.clock.now() },
+        request.body as svc.CancelInput,
+        'admin',
+        ctx.config,
+      );
+      return aboOut(abo);
+    },
+  );
+
+  app.post(
+    '/api/admin/digital/abos/:id/fortsetzen',
+    {
+      config: manage,
+      schema: {
+        tags,
+        summary: 'Withdraw a scheduled cancellation (409 invalid_state when none is scheduled)',
+        params: S.AboParams,
+        response: { 200: S.AboOut },
+      },
+    },
+    async (request) => {
+      const { ctx } = request;
+      const abo = await svc.resumeAbo(
+        ctx.db,
+        { shopId: ctx.shopId, id: (request.params as { id: string }).id, now: ctx.clock.now() },
+        ctx.config,
+      );
+      return aboOut(abo);
+    },
+  );
+}

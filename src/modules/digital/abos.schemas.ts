@@ -1,0 +1,100 @@
+/** Response and request schemas of the subscription routes (spec §2.4, §4.2, §4.4; DESIGN §9). */
+import { Type } from '@sinclair/typebox';
+import { Body, Nullable, Timestamp } from '../../platform/http/schemas.js';
+import { OrderSummary } from '../checkout/checkout.schemas.js';
+import { STATUS_FILTERS } from './abos.service.js';
+
+export const AboOut = Type.Object({
+  id: Type.String({ description: 'The subscription id (subscription_id in orders and events)' }),
+  plan_id: Type.String(),
+  product_id: Type.String(),
+  channel_id: Type.String(),
+  customer_id: Nullable(Type.String()),
+  customer_email: Type.String(),
+  status: Type.Union(
+    ['trialing', 'active', 'past_due', 'unpaid', 'canceled'].map((s) => Type.Literal(s)),
+    { description: 'Provider-style status' },
+  ),
+  cancel_at_period_end: Type.Boolean(),
+  current_period_start: Timestamp,
+  current_period_end: Timestamp,
+  endet_am: Nullable(Timestamp),
+  trial_end: Nullable(Timestamp),
+  canceled_at: Nullable(Timestamp),
+  grund: Nullable(Type.String()),
+  price_cents: Type.Integer({ description: 'The price the subscription started with' }),
+  currency: Type.String(),
+  interval_unit: Type.String(),
+  interval_count: Type.Integer(),
+  interval_text: Type.String(),
+  intro_price_cents: Nullable(Type.Integer()),
+  intro_until: Nullable(Timestamp),
+  next_charge_cents: Nullable(Type.Integer({ description: 'Amount of the charge at current_period_end' })),
+  payments_count: Type.Integer(),
+  failed_attempts: Type.Integer(),
+  next_retry_at: Nullable(Timestamp),
+  affiliate_code: Nullable(Type.String()),
+  is_test: Type.Boolean(),
+  provider: Type.String(),
+  card_last4: Nullable(Type.String()),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+
+const StatusFilter = Type.Union(
+  STATUS_FILTERS.map((s) => Type.Literal(s)),
+  { description: 'laufend, testzeit, zahlung_offen, gekuendigt, beendet, alle (default)' },
+);
+const TestFilter = Type.Union([Type.Literal('ja'), Type.Literal('nein'), Type.Literal('alle')], {
+  description: 'is_test subscriptions: ja, nein, alle (default)',
+});
+
+export const AboListQuery = Type.Object(
+  {
+    plan_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+    q: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 200, description: 'Part of the e-mail, or a subscription id' }),
+    ),
+    test: Type.Optional(TestFilter),
+    status: Type.Optional(StatusFilter),
+  },
+  { additionalProperties: false },
+);
+
+export const AboList = Type.Object({
+  abos: Type.Array(AboOut, { maxItems: 500 }),
+  count: Type.Integer({ description: 'How many match (the list holds at most 500, newest first)' }),
+});
+
+export const AboDetail = Type.Object({ abo: AboOut, bestellungen: Type.Array(OrderSummary) });
+
+export const StatistikQuery = Type.Object({ test: Type.Optional(TestFilter) }, { additionalProperties: false });
+export const Statistik = Type.Object({
+  laufend: Type.Integer(),
+  testzeit: Type.Integer(),
+  zahlung_offen: Type.Integer(),
+  gekuendigt: Type.Integer(),
+  beendet: Type.Integer(),
+  mrr_cents: Type.Integer({ description: 'Monthly recurring revenue of active and past_due subscriptions' }),
+  currency: Type.String(),
+});
+
+export const KuendigenBody = Body({
+  sofort: Type.Optional(Type.Boolean({ default: false, description: 'true: ends now; false: at the period end' })),
+  grund: Type.Optional(Nullable(Type.String({ maxLength: 1000 }))),
+});
+
+export const CustomerKuendigenBody = Body({
+  grund: Type.Optional(Nullable(Type.String({ maxLength: 1000 }))),
+});
+
+export const AboParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
+export const TokenParams = Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }) });
+
+export const TokenView = Type.Object({
+  abo: AboOut,
+  plan_name: Type.String(),
+  product_name: Type.String(),
+  kann_kuendigen: Type.Boolean({ description: 'A cancellation at the period end can be scheduled' }),
+  kann_fortsetzen: Type.Boolean({ description: 'A scheduled cancellation can be withdrawn' }),
+});

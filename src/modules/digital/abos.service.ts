@@ -1,0 +1,243 @@
+/** Admin reads of subscriptions, and the cancellation operations every caller shares (DESIGN §9). */
+import { and, asc, desc, eq, type SQL, sql } from 'drizzle-orm';
+import type { Config } from '../../config.js';
+import type { Ctx } from '../../platform/auth/types.js';
+import type { Db } from '../../platform/db/client.js';
+import { withTx } from '../../platform/db/tx.js';
+import { AppError, notFound } from '../../platform/errors.js';
+import { orders } from '../orders/orders.tables.js';
+import { amountFor, emitAbo, lockAbo } from './abo-common.js';
+import { RUNNING, transition } from './abo-states.js';
+import { monthlyShare } from './billing.js';
+import { type AboRow, type AboStatus, abos } from './digital.tables.js';
+import { shopCurrency } from './plans.service.js';
+import { scheduleDue } from './renewals.js';
+import { stripeCancel, stripeResume } from './stripe-abos.js';
+
+export const STATUS_FILTERS = ['laufend', 'testzeit', 'zahlung_offen', 'gekuendigt', 'beendet', 'alle'] as const;
+export type StatusFilter = (typeof STATUS_FILTERS)[number];
+export const LIST_CAP = 500;
+
+const inStatuses = (list: AboStatus[]) =>
+  sql`${abos.status} IN (${sql.join(
+    list.map((s) => sql`${s}`),
+    sql`, `,
+  )})`;
+
+/** DESIGN §9: the list filter names and the statuses they mean. */
+export function statusCondition(filter: StatusFilter): SQL | undefined {
+  switch (filter) {
+    case 'laufend':
+      return inStatuses(RUNNING);
+    case 'testzeit':
+      return eq(abos.status, 'trialing');
+    case 'zahlung_offen':
+      return inStatuses(['past_due', 'unpaid']);
+    case 'gekuendigt':
+      return and(eq(abos.cancelAtPeriodEnd, true), sql`${abos.status} <> 'canceled'`);
+    case 'beendet':
+      return eq(abos.status, 'canceled');
+    case 'alle':
+      return undefined;
+  }
+}
+
+export interface AboFilters {
+  plan_id?: string;
+  q?: string;
+  test?: 'ja' | 'nein' | 'alle';
+  status?: StatusFilter;
+}
+
+function testCondition(test: AboFilters['test']): SQL | undefined {
+  if (test === 'ja') return eq(abos.isTest, true);
+  if (test === 'nein') return eq(abos.isTest, false);
+  return undefined;
+}
+
+/** At most 500 subscriptions, newest first, and how many match in all. */
+export async function listAbos(ctx: Ctx, f: AboFilters): Promise<{ rows: AboRow[]; count: number }> {
+  const conds: (SQL | undefined)[] = [
+    eq(abos.shopId, ctx.shopId),
+    f.plan_id ? eq(abos.planId, f.plan_id) : undefined,
+    testCondition(f.test),
+    statusCondition(f.status ?? 'alle'),
+  ];
+  if (f.q) {
+    const like = `%${f.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    conds.push(sql`(${abos.id} = ${f.q} OR ${abos.customerEmail} ILIKE ${like})`);
+  }
+  const where = and(...conds);
+  const [rows, total] = await Promise.all([
+    ctx.db.select().from(abos).where(where).orderBy(desc(abos.createdAt), desc(abos.id)).limit(LIST_CAP),
+    ctx.db.select({ n: sql<number>`count(*)::int` }).from(abos).where(where),
+  ]);
+  return { rows, count: Number(total[0]?.n ?? 0) };
+}
+
+export async function getAbo(db: Db, shopId: string, id: string): Promise<AboRow> {
+  const [row] = await db
+    .select()
+    .from(abos)
+    .where(and(eq(abos.id, id), eq(abos.shopId, shopId)));
+  if (!row) throw notFound('Subscription');
+  return row;
+}
+
+/** The subscription and its orders (bestellungen), first payment first. */
+export async function aboDetail(ctx: Ctx, id: string) {
+  const abo = await getAbo(ctx.db, ctx.shopId, id);
+  const bestellungen = await ctx.db
+    .select()
+    .from(orders)
+    .where(and(eq(orders.shopId, ctx.shopId), eq(orders.subscriptionId, id)))
+    .orderBy(asc(orders.createdAt), asc(orders.id));
+  return { abo, bestellungen };
+}
+
+/**
+ * Counts per list filter and the monthly recurring revenue of the paying subscriptions (active
+ * and past_due; trials pay nothing yet) in the shop's currency, rounded once at the end.
+ */
+export async function statistik(ctx: Ctx, test: AboFilters['test'] = 'alle') {
+  const currency = await shopCurrency(ctx.db, ctx.shopId);
+  const where = and(eq(abos.shopId, ctx.shopId), testCondition(test));
+  const [counts] = await ctx.db
+    .select({
+      laufend: sql<number>`count(*) FILTER (WHERE ${statusCondition('laufend')})::int`,
+      testzeit: sql<number>`count(*) FILTER (WHERE ${statusCondition('testzeit')})::int`,
+      zahlung_offen: sql<number>`count(*) FILTER (WHERE ${statusCondition('zahlung_offen')})::int`,
+      gekuendigt: sql<number>`count(*) FILTER (WHERE ${statusCondition('gekuendigt')})::int`,
+      beendet: sql<number>`count(*) FILTER (WHERE ${statusCondition('beendet')})::int`,
+    })
+    .from(abos)
+    .where(where);
+  const paying = await ctx.db
+    .select()
+    .from(abos)
+    .where(and(where, inStatuses(['active', 'past_due']), eq(abos.currency, currency)));
+  const mrr = paying.reduce(
+    (sum, a) => sum + monthlyShare(amountFor(a, a.currentPeriodStart), a.intervalUnit, a.intervalCount),
+    0,
+  );
+  return {
+    laufend: Number(counts?.laufend ?? 0),
+    testzeit: Number(counts?.testzeit ?? 0),
+    zahlung_offen: Number(counts?.zahlung_offen ?? 0),
+    gekuendigt: Number(counts?.gekuendigt ?? 0),
+    beendet: Number(counts?.beendet ?? 0),
+    mrr_cents: Math.floor(mrr + 0.5),
+    currency,
+  };
+}
+
+export type CanceledBy = 'admin' | 'customer' | 'token';
+
+export interface CancelInput {
+  sofort?: boolean;
+  grund?: string | null;
+}
+
+/**
+ * kuendigen (DESIGN §9). sofort: ends now (`canceled`, endet_am = now; abo.gekuendigt then
+ * abo.beendet). Otherwise: cancel_at_period_end, endet_am = current_period_end, abo.gekuendigt;
+ * already scheduled or ended → 409 invalid_state.
+ */
+export async function cancelAbo(
+  db: Db,
+  a0: { shopId: string; id: string; now: Date },
+  input: CancelInput,
+  by: CanceledBy,
+  config: Config,
+): Promise<AboRow> {
+  const { now } = a0;
+  return withTx(db, async (tx) => {
+    const a = await lockAbo(tx, a0.shopId, a0.id);
+    const grund = input.grund ?? null;
+    if (input.sofort) {
+      const status = transition(a.status, 'cancel_now');
+      await stripeCancel(config, a, true);
+      const [ended] = await tx
+        .update(abos)
+        .set({
+          status,
+          endetAm: now,
+          canceledAt: now,
+          cancelReason: grund,
+          canceledBy: by,
+          cancelAtPeriodEnd: false,
+          nextRetryAt: null,
+          updatedAt: now,
+        })
+        .where(eq(abos.id, a.id))
+        .returning();
+      const row = ended as AboRow;
+      await emitAbo(tx, row, 'abo.gekuendigt', now, { sofort: true, grund, canceled_by: by });
+      await emitAbo(tx, row, 'abo.beendet', now);
+      return row;
+    }
+    if (a.cancelAtPeriodEnd) {
+      throw new AppError('invalid_state', 409, 'The cancellation is already scheduled for the end of the period');
+    }
+    transition(a.status, 'cancel_scheduled');
+    await stripeCancel(config, a, false);
+    const [scheduled] = await tx
+      .update(abos)
+      .set({
+        cancelAtPeriodEnd: true,
+        endetAm: a.currentPeriodEnd,
+        canceledAt: now,
+        cancelReason: grund,
+        canceledBy: by,
+        updatedAt: now,
+      })
+      .where(eq(abos.id, a.id))
+      .returning();
+    const row = scheduled as AboRow;
+    await emitAbo(tx, row, 'abo.gekuendigt', now, { sofort: false, grund, canceled_by: by });
+    // past_due waits for its next retry; the end of the period may now come first
+    if (row.status === 'past_due') await scheduleDue(tx, row, now);
+    return row;
+  });
+}
+
+/** fortsetzen: withdraws a scheduled cancellation; nothing scheduled → 409 invalid_state. */
+export async function resumeAbo(
+  db: Db,
+  a0: { shopId: string; id: string; now: Date },
+  config: Config,
+): Promise<AboRow> {
+  const { now } = a0;
+  return withTx(db, async (tx) => {
+    const a = await lockAbo(tx, a0.shopId, a0.id);
+    if (!a.cancelAtPeriodEnd) {
+      throw new AppError('invalid_state', 409, 'No cancellation is scheduled for this subscription');
+    }
+    transition(a.status, 'cancel_withdrawn');
+    await stripeResume(config, a);
+    const [row] = await tx
+      .update(abos)
+      .set({
+        cancelAtPeriodEnd: false,
+        endetAm: null,
+        canceledAt: null,
+        cancelReason: null,
+        canceledBy: null,
+        updatedAt: now,
+      })
+      .where(eq(abos.id, a.id))
+      .returning();
+    await emitAbo(tx, row as AboRow, 'abo.fortgesetzt', now);
+    return row as AboRow;
+  });
+}
+
+/** Subscriptions of a signed-in customer, newest first. */
+export async function customerAbos(ctx: Ctx, customerId: string): Promise<AboRow[]> {
+  return ctx.db
+    .select()
+    .from(abos)
+    .where(and(eq(abos.shopId, ctx.shopId), eq(abos.customerId, customerId)))
+    .orderBy(desc(abos.createdAt), desc(abos.id))
+    .limit(LIST_CAP);
+}

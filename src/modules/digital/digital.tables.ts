@@ -1,0 +1,143 @@
+/**
+ * The digital add-on (spec §2.3, §2.4): subscription plans (`plaene`) and subscriptions (`abos`).
+ * The add-on settings (erlaubt, aktiv, abo_provision, abo_provision_monate) live on `shops`.
+ */
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { products } from '../catalog/catalog.tables.js';
+import { channels } from '../channels/channels.tables.js';
+import type { Address } from '../orders/orders.tables.js';
+import { shops } from '../shops/shops.tables.js';
+
+const cents = (name: string) => bigint(name, { mode: 'number' });
+const ts = (name: string) => timestamp(name, { withTimezone: true });
+
+export const INTERVAL_UNITS = ['day', 'week', 'month', 'year'] as const;
+export type IntervalUnit = (typeof INTERVAL_UNITS)[number];
+
+export const aboPlans = pgTable(
+  'abo_plans',
+  {
+    id: text('id').primaryKey(),
+    shopId: text('shop_id')
+      .notNull()
+      .references(() => shops.id, { onDelete: 'cascade' }),
+    /** Immutable after creation (spec §2.3). */
+    productId: text('product_id')
+      .notNull()
+      .references(() => products.id),
+    name: text('name').notNull(),
+    priceCents: cents('price_cents').notNull(),
+    /** The shop's default channel currency when the plan was created (DESIGN §9). */
+    currency: text('currency').notNull(),
+    intervalUnit: text('interval_unit').$type<IntervalUnit>().notNull(),
+    intervalCount: integer('interval_count').notNull().default(1),
+    trialDays: integer('trial_days').notNull().default(0),
+    introDiscountPercent: integer('intro_discount_percent'),
+    introDiscountMonths: integer('intro_discount_months'),
+    isActive: boolean('is_active').notNull().default(true),
+    /** Stripe Price of the current price and interval; cleared when either changes (a new one is created). */
+    stripePriceId: text('stripe_price_id'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('abo_plans_shop_idx').on(t.shopId, t.createdAt.desc(), t.id.desc()),
+    index('abo_plans_product_idx').on(t.shopId, t.productId),
+  ],
+);
+
+/** Provider-style statuses (spec §2.4); the transitions are in abo-states.ts. */
+export const ABO_STATUSES = ['trialing', 'active', 'past_due', 'unpaid', 'canceled'] as const;
+export type AboStatus = (typeof ABO_STATUSES)[number];
+
+export const abos = pgTable(
+  'abos',
+  {
+    id: text('id').primaryKey(),
+    shopId: text('shop_id')
+      .notNull()
+      .references(() => shops.id, { onDelete: 'cascade' }),
+    planId: text('plan_id')
+      .notNull()
+      .references(() => aboPlans.id),
+    productId: text('product_id').notNull(),
+    /** The channel the subscription was sold in: its orders belong to it. */
+    channelId: text('channel_id')
+      .notNull()
+      .references(() => channels.id),
+    checkoutSessionId: text('checkout_session_id'),
+    customerId: text('customer_id'),
+    customerEmail: text('customer_email').notNull(),
+    billingAddress: jsonb('billing_address').$type<Address>(),
+    status: text('status').$type<AboStatus>().notNull(),
+    cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
+    /** `grund` of the cancellation. */
+    cancelReason: text('cancel_reason'),
+    /** Who cancelled: admin | customer | token | dunning | provider. */
+    canceledBy: text('canceled_by'),
+    canceledAt: ts('canceled_at'),
+    /** When the subscription ends or ended (scheduled cancellation, dunning or immediate end). */
+    endetAm: ts('endet_am'),
+    trialEnd: ts('trial_end'),
+    /** Periods are computed from this anchor (first paid period start), so months never drift. */
+    billingAnchor: ts('billing_anchor').notNull(),
+    /** 0 = the trial, 1 = the first paid period, … */
+    periodIndex: integer('period_index').notNull(),
+    currentPeriodStart: ts('current_period_start').notNull(),
+    currentPeriodEnd: ts('current_period_end').notNull(),
+    /** Price and interval at the start: later plan changes affect new subscriptions only. */
+    priceCents: cents('price_cents').notNull(),
+    currency: text('currency').notNull(),
+    intervalUnit: text('interval_unit').$type<IntervalUnit>().notNull(),
+    intervalCount: integer('interval_count').notNull(),
+    introDiscountPercent: integer('intro_discount_percent'),
+    introPriceCents: cents('intro_price_cents'),
+    /** Periods starting before this instant are charged at the intro price. */
+    introUntil: ts('intro_until'),
+    taxClass: text('tax_class').notNull().default('standard'),
+    /** The rate of the first charge; renewals use the billing country's current rate when the channel still serves it. */
+    taxRate: numeric('tax_rate', { precision: 6, scale: 5, mode: 'number' }).notNull().default(0),
+    /** Paid orders so far; the next paid order gets number payments_count + 1 (commission hook). */
+    paymentsCount: integer('payments_count').notNull().default(0),
+    /** Failed charge attempts of the open period (0 when paid). */
+    failedAttempts: integer('failed_attempts').notNull().default(0),
+    pastDueSince: ts('past_due_since'),
+    nextRetryAt: ts('next_retry_at'),
+    affiliateCode: text('affiliate_code'),
+    isTest: boolean('is_test').notNull(),
+    /** test | stripe */
+    provider: text('provider').notNull(),
+    /** Stripe subscription id. */
+    providerRef: text('provider_ref'),
+    cardLast4: text('card_last4'),
+    /** Test card 4000000000000341: succeeded at checkout, every later charge fails. */
+    cardFailsLater: boolean('card_fails_later').notNull().default(false),
+    /** SHA-256 of the e-mailed management link token. */
+    manageTokenHash: text('manage_token_hash').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('abos_shop_created_idx').on(t.shopId, t.createdAt.desc(), t.id.desc()),
+    index('abos_shop_plan_idx').on(t.shopId, t.planId, t.status),
+    index('abos_shop_customer_idx').on(t.shopId, t.customerId),
+    uniqueIndex('abos_manage_token_uq').on(t.manageTokenHash),
+    uniqueIndex('abos_provider_ref_uq').on(t.provider, t.providerRef).where(sql`provider_ref IS NOT NULL`),
+    uniqueIndex('abos_checkout_session_uq').on(t.checkoutSessionId).where(sql`checkout_session_id IS NOT NULL`),
+  ],
+);
+
+export type PlanRow = typeof aboPlans.$inferSelect;
+export type AboRow = typeof abos.$inferSelect;

@@ -1,0 +1,51 @@
+/**
+ * The digital add-on (spec §4.2–4.4, §6; DESIGN §9): settings, plans, subscriptions and their
+ * lifecycle, hosted abo sessions, self-service and token links. Two modules: the admin and
+ * customer routes are served by the shop role, abo sessions, the hosted page and token links by
+ * the checkout role; the lifecycle jobs run in the worker.
+ */
+import { sql } from 'drizzle-orm';
+import type { Module } from '../../app.js';
+import { query } from '../../platform/db/tx.js';
+import { registerChannelDependency } from '../channels/index.js';
+import { aboSessionRoutes, registerAboHostedPage } from './abo-sessions.js';
+import { aboRoutes } from './abos.routes.js';
+import { planRoutes } from './plans.routes.js';
+import { DUE_JOB, dueJob } from './renewals.js';
+import { customerAboRoutes, tokenAboRoutes } from './self-service.js';
+import { stripeAboWebhookRoutes } from './stripe-abos.js';
+
+export { processDue } from './renewals.js';
+
+// Subscriptions bill in their channel: it cannot be deleted while they exist.
+registerChannelDependency({
+  what: 'subscriptions',
+  kinds: ['commerce', 'reference'],
+  exists: async (db, shopId, channelId) =>
+    (await query(db, sql`SELECT 1 FROM abos WHERE shop_id = ${shopId} AND channel_id = ${channelId} LIMIT 1`)).length >
+    0,
+});
+
+export const digitalModule: Module = {
+  name: 'digital',
+  group: 'shop',
+  routes(app, deps) {
+    planRoutes(app);
+    aboRoutes(app);
+    customerAboRoutes(app, deps);
+  },
+  jobs(registry) {
+    registry.register(DUE_JOB, dueJob);
+  },
+};
+
+export const digitalCheckoutModule: Module = {
+  name: 'digital-checkout',
+  group: 'checkout',
+  routes(app, deps) {
+    registerAboHostedPage(deps);
+    aboSessionRoutes(app, deps);
+    tokenAboRoutes(app, deps);
+    stripeAboWebhookRoutes(app, deps);
+  },
+};

@@ -1,0 +1,99 @@
+/** Admin routes of the add-on: settings (status) and plans (spec §4.2). */
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { MANAGERS } from '../../platform/auth/types.js';
+import * as S from './plans.schemas.js';
+import * as plans from './plans.service.js';
+import { getStatus, putStatus, type StatusInput, statusOut } from './settings.service.js';
+
+const tags = ['digital'];
+/** Every /api/admin/digital/* route: admin session only (tokens get 403), behind the add-on gate. */
+const read = { auth: { accepts: ['admin' as const], gate: 'digital' as const } };
+const manage = { auth: { accepts: ['admin' as const], roles: MANAGERS, gate: 'digital' as const } };
+const Params = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
+
+export function planRoutes(app: FastifyInstance): void {
+  // the settings are readable and (when erlaubt) writable while the add-on is inactive: that is how it is activated
+  app.get(
+    '/api/admin/digital/status',
+    {
+      config: { auth: { accepts: ['admin'] } },
+      schema: { tags, summary: 'Add-on settings: erlaubt, aktiv, abo_provision', response: { 200: S.StatusOut } },
+    },
+    async (request) => statusOut(await getStatus(request.ctx)),
+  );
+
+  app.put(
+    '/api/admin/digital/status',
+    {
+      config: { auth: { accepts: ['admin'], roles: MANAGERS } },
+      schema: {
+        tags,
+        summary: 'Activate the add-on and set the subscription commission mode (only when erlaubt)',
+        body: S.StatusPut,
+        response: { 200: S.StatusOut },
+      },
+    },
+    async (request) => statusOut(await putStatus(request.ctx, request.body as StatusInput)),
+  );
+
+  app.get(
+    '/api/admin/digital/plaene',
+    {
+      config: read,
+      schema: {
+        tags,
+        summary: 'Plans with product names and running-subscription counts',
+        response: { 200: S.PlanListOut },
+      },
+    },
+    async (request) => ({ plaene: await plans.listPlans(request.ctx) }),
+  );
+
+  app.post(
+    '/api/admin/digital/plaene',
+    {
+      config: manage,
+      schema: {
+        tags,
+        summary: 'Create a plan for a digital product',
+        body: S.PlanCreate,
+        response: { 201: S.PlanOut },
+      },
+    },
+    async (request, reply) =>
+      reply.code(201).send(plans.planOut(await plans.createPlan(request.ctx, request.body as never))),
+  );
+
+  app.get(
+    '/api/admin/digital/plaene/:id',
+    {
+      config: read,
+      schema: { tags, summary: 'Read a plan', params: Params, response: { 200: S.PlanOut } },
+    },
+    async (request) =>
+      plans.planOut(await plans.getPlan(request.ctx.db, request.ctx.shopId, (request.params as { id: string }).id)),
+  );
+
+  app.patch(
+    '/api/admin/digital/plaene/:id',
+    {
+      config: manage,
+      schema: {
+        tags,
+        summary: 'Change a plan (product immutable; price or interval changes apply to new subscriptions: hinweis)',
+        params: Params,
+        body: S.PlanPatch,
+        response: { 200: S.PlanPatchOut },
+      },
+    },
+    async (request) => {
+      const { plan, hinweis } = await plans.updatePlan(
+        request.ctx,
+        (request.params as { id: string }).id,
+        request.body as plans.PlanInput,
+      );
+      return { ...plans.planOut(plan), ...(hinweis ? { hinweis } : {}) };
+    },
+  );
+}

@@ -1,0 +1,214 @@
+/**
+ * The lifecycle engine of the `test` provider: one job per subscription at its next due time
+ * (period end, trial end, dunning retry, end of an unpaid period). A run locks the subscription,
+ * does what is due at the clock's now — at most one step — and schedules the next run, all in
+ * one transaction with the order and the events. Running a job twice (two workers, a process
+ * that died before marking the job done, duplicate jobs) finds nothing due the second time; the
+ * unique (subscription, payment number) of orders makes a double charge impossible besides.
+ * Stripe subscriptions are driven by Stripe's webhooks instead (stripe-abos.ts).
+ */
+
+import { eq } from 'drizzle-orm';
+import type { Db } from '../../platform/db/client.js';
+import { withTx } from '../../platform/db/tx.js';
+import { enqueue } from '../../platform/jobs/queue.js';
+import type { JobHandler } from '../../platform/jobs/worker.js';
+import { amountFor, createAboOrder, emitAbo, lockAbo } from './abo-common.js';
+import { DUNNING_RETRY_DAYS, transition } from './abo-states.js';
+import { addDays, periodBounds } from './billing.js';
+import { type AboRow, abos } from './digital.tables.js';
+
+export const DUE_JOB = 'digital.abo_due';
+
+/** When the subscription next needs the engine; null when it has ended or the provider drives it. */
+export function nextDueAt(a: AboRow): Date | null {
+  if (a.provider !== 'test') return null;
+  switch (a.status) {
+    case 'trialing':
+    case 'active':
+      return a.currentPeriodEnd;
+    case 'past_due': {
+      const retry = a.nextRetryAt ?? a.currentPeriodEnd;
+      return a.cancelAtPeriodEnd && a.currentPeriodEnd < retry ? a.currentPeriodEnd : retry;
+    }
+    case 'unpaid':
+      return a.endetAm ?? a.currentPeriodEnd;
+    case 'canceled':
+      return null;
+  }
+}
+
+export async function scheduleDue(tx: Db, a: AboRow, now: Date): Promise<void> {
+  const at = nextDueAt(a);
+  if (!at) return;
+  await enqueue(tx, DUE_JOB, { shop_id: a.shopId, abo_id: a.id }, { now, runAt: at, shopId: a.shopId });
+}
+
+/** The `test` provider's charge of a stored card: 4000000000000341 fails every charge after the first. */
+const chargeSucceeds = (a: AboRow) => !a.cardFailsLater;
+
+async function save(tx: Db, id: string, patch: Partial<AboRow>, now: Date): Promise<AboRow> {
+  const [row] = await tx
+    .update(abos)
+    .set({ ...patch, updatedAt: now })
+    .where(eq(abos.id, id))
+    .returning();
+  return row as AboRow;
+}
+
+export type DueOutcome = 'none' | 'ended' | 'renewed' | 'failed' | 'unpaid';
+
+/** Does what is due for one subscription at `now`. Idempotent: a second run finds nothing due. */
+export async function processDue(db: Db, shopId: string, aboId: string, now: Date): Promise<DueOutcome> {
+  return withTx(db, async (tx) => {
+    let a: AboRow;
+    try {
+      a = await lockAbo(tx, shopId, aboId);
+    } catch {
+      return 'none';
+    }
+    const due = nextDueAt(a);
+    if (!due || due > now) return 'none';
+
+    // a scheduled cancellation, or an unpaid subscription, ends at the period end
+    if (a.status === 'unpaid' || (a.cancelAtPeriodEnd && a.currentPeriodEnd <= now)) {
+      const status = transition(a.status, 'period_end_reached');
+      const ended = await save(
+        tx,
+        a.id,
+        { status, endetAm: a.endetAm ?? a.currentPeriodEnd, nextRetryAt: null, cancelAtPeriodEnd: false },
+        now,
+      );
+      await emitAbo(tx, ended, 'abo.beendet', now);
+      return 'ended';
+    }
+
+    const paymentRef = `test_${a.cardLast4 ?? '0000'}_${a.id}_${a.paymentsCount + 1}`;
+    if (a.status === 'trialing' || a.status === 'active') {
+      // the period (or trial) is over: the next period starts and is charged
+      const index = a.periodIndex + 1;
+      const { start, end } = periodBounds(a.billingAnchor, a.intervalUnit, a.intervalCount, index);
+      const amount = amountFor(a, start);
+      const period = { periodIndex: index, currentPeriodStart: start, currentPeriodEnd: end };
+      if (chargeSucceeds(a)) {
+        const renewed = await save(
+          tx,
+          a.id,
+          { ...period, status: transition(a.status, 'charge_succeeded'), paymentsCount: a.paymentsCount + 1 },
+          now,
+        );
+        const order = await createAboOrder(tx, renewed, {
+          amountCents: amount,
+          paymentNumber: renewed.paymentsCount,
+          now,
+          paymentRef,
+        });
+        if (a.status === 'trialing') await emitAbo(tx, renewed, 'abo.aktiv', now);
+        await emitAbo(tx, renewed, 'abo.bezahlt', now, {
+          order_id: order.id,
+          amount_cents: amount,
+          currency: renewed.currency,
+          payment_number: renewed.paymentsCount,
+        });
+        await scheduleDue(tx, renewed, now);
+        return 'renewed';
+      }
+      const nextRetryAt = addDays(start, DUNNING_RETRY_DAYS[0]);
+      const failed = await save(
+        tx,
+        a.id,
+        {
+          ...period,
+          status: transition(a.status, 'charge_failed'),
+          failedAttempts: 1,
+          pastDueSince: start,
+          nextRetryAt,
+        },
+        now,
+      );
+      await emitAbo(tx, failed, 'abo.zahlung_fehlgeschlagen', now, {
+        attempt: 1,
+        amount_cents: amount,
+        currency: failed.currency,
+        next_retry_at: nextRetryAt.toISOString(),
+        final: false,
+      });
+      await scheduleDue(tx, failed, now);
+      return 'failed';
+    }
+
+    // past_due: a dunning retry of the open period
+    const amount = amountFor(a, a.currentPeriodStart);
+    if (chargeSucceeds(a)) {
+      const paid = await save(
+        tx,
+        a.id,
+        {
+          status: transition(a.status, 'charge_succeeded'),
+          paymentsCount: a.paymentsCount + 1,
+          failedAttempts: 0,
+          pastDueSince: null,
+          nextRetryAt: null,
+        },
+        now,
+      );
+      const order = await createAboOrder(tx, paid, {
+        amountCents: amount,
+        paymentNumber: paid.paymentsCount,
+        now,
+        paymentRef,
+      });
+      await emitAbo(tx, paid, 'abo.aktiv', now);
+      await emitAbo(tx, paid, 'abo.bezahlt', now, {
+        order_id: order.id,
+        amount_cents: amount,
+        currency: paid.currency,
+        payment_number: paid.paymentsCount,
+      });
+      await scheduleDue(tx, paid, now);
+      return 'renewed';
+    }
+    const attempt = a.failedAttempts + 1;
+    const retryDays = DUNNING_RETRY_DAYS[attempt - 1];
+    if (retryDays !== undefined) {
+      const nextRetryAt = addDays(a.pastDueSince ?? a.currentPeriodStart, retryDays);
+      const failed = await save(
+        tx,
+        a.id,
+        { status: transition(a.status, 'charge_failed'), failedAttempts: attempt, nextRetryAt },
+        now,
+      );
+      await emitAbo(tx, failed, 'abo.zahlung_fehlgeschlagen', now, {
+        attempt,
+        amount_cents: amount,
+        currency: failed.currency,
+        next_retry_at: nextRetryAt.toISOString(),
+        final: false,
+      });
+      await scheduleDue(tx, failed, now);
+      return 'failed';
+    }
+    const endetAm = a.currentPeriodEnd > now ? a.currentPeriodEnd : now;
+    const unpaid = await save(
+      tx,
+      a.id,
+      { status: transition(a.status, 'retries_exhausted'), failedAttempts: attempt, nextRetryAt: null, endetAm },
+      now,
+    );
+    await emitAbo(tx, unpaid, 'abo.zahlung_fehlgeschlagen', now, {
+      attempt,
+      amount_cents: amount,
+      currency: unpaid.currency,
+      next_retry_at: null,
+      final: true,
+    });
+    await scheduleDue(tx, unpaid, now);
+    return 'unpaid';
+  });
+}
+
+export const dueJob: JobHandler = {
+  async run(payload, { db, clock }) {
+    await processDue(db, String(payload.shop_id), String(payload.abo_id), clock.now());
+  },
+};

@@ -1,0 +1,173 @@
+/**
+ * Subscription self-service (spec §4.4): the signed-in customer's subscriptions, and the e-mailed
+ * management links `/api/checkout/abo/:token` (token random, stored as SHA-256, usable for its
+ * subscription only). Unknown tokens are 404; failed lookups are rate-limited per client address.
+ */
+
+import { Type } from '@sinclair/typebox';
+import { eq, sql } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AppDeps } from '../../app.js';
+import { sha256 } from '../../platform/crypto.js';
+import { query } from '../../platform/db/tx.js';
+import { notFound } from '../../platform/errors.js';
+import { check, consume, type Limit } from '../../platform/http/rate-limit.js';
+import { aboOut } from './abo-common.js';
+import { canTransition } from './abo-states.js';
+import { emptyBody } from './abos.routes.js';
+import * as S from './abos.schemas.js';
+import { cancelAbo, customerAbos, getAbo, resumeAbo } from './abos.service.js';
+import { type AboRow, abos } from './digital.tables.js';
+
+/** 60 failed token lookups per client address per 10 minutes (tokens carry 256 random bits). */
+export const TOKEN_GUESS_LIMIT = { max: 60, windowSeconds: 600 };
+
+const guessLimit = (request: FastifyRequest): Limit => ({ bucket: `abo-token:${request.ip}`, ...TOKEN_GUESS_LIMIT });
+
+async function byToken(deps: AppDeps, request: FastifyRequest): Promise<AboRow> {
+  const db = deps.database.db;
+  const limit = guessLimit(request);
+  await check(db, limit);
+  const { token } = request.params as { token: string };
+  const [row] = await db
+    .select()
+    .from(abos)
+    .where(eq(abos.manageTokenHash, sha256(token)));
+  if (!row) {
+    await consume(db, limit);
+    throw notFound('Subscription');
+  }
+  return row;
+}
+
+async function tokenView(deps: AppDeps, a: AboRow) {
+  const [names] = await query<{ plan_name: string; product_name: string }>(
+    deps.database.db,
+    sql`SELECT pl.name AS plan_name, p.name AS product_name
+        FROM abo_plans pl JOIN products p ON p.id = pl.product_id WHERE pl.id = ${a.planId}`,
+  );
+  return {
+    abo: aboOut(a),
+    plan_name: names?.plan_name ?? '',
+    product_name: names?.product_name ?? '',
+    kann_kuendigen: !a.cancelAtPeriodEnd && canTransition(a.status, 'cancel_scheduled'),
+    kann_fortsetzen: a.cancelAtPeriodEnd && canTransition(a.status, 'cancel_withdrawn'),
+  };
+}
+
+/** Customer routes (shop role). */
+export function customerAboRoutes(app: FastifyInstance, deps: AppDeps): void {
+  const tags = ['customer'];
+  app.get(
+    '/api/customer/abos',
+    {
+      config: { auth: { accepts: ['customer'] } },
+      schema: {
+        tags,
+        summary: "The signed-in customer's subscriptions, newest first",
+        response: { 200: Type.Object({ abos: Type.Array(S.AboOut) }) },
+      },
+    },
+    async (request) => {
+      const actor = request.ctx.actor as { customerId: string };
+      return { abos: (await customerAbos(request.ctx, actor.customerId)).map(aboOut) };
+    },
+  );
+
+  app.post(
+    '/api/customer/abos/:id/kuendigen',
+    {
+      config: { auth: { accepts: ['customer'] } },
+      preValidation: emptyBody,
+      schema: {
+        tags,
+        summary: 'Cancel an own subscription at the end of the paid period (another customer’s is 404)',
+        params: S.AboParams,
+        body: S.CustomerKuendigenBody,
+        response: { 200: S.AboOut },
+      },
+    },
+    async (request) => {
+      const { ctx } = request;
+      const actor = ctx.actor as { customerId: string };
+      const a = await getAbo(ctx.db, ctx.shopId, (request.params as { id: string }).id);
+      if (a.customerId !== actor.customerId) throw notFound('Subscription');
+      const grund = (request.body as { grund?: string | null }).grund ?? null;
+      const row = await cancelAbo(
+        ctx.db,
+        { shopId: ctx.shopId, id: a.id, now: ctx.clock.now() },
+        { sofort: false, grund },
+        'customer',
+        deps.config,
+      );
+      return aboOut(row);
+    },
+  );
+}
+
+/** Token-link routes (checkout role): the token in the path is the credential. */
+export function tokenAboRoutes(app: FastifyInstance, deps: AppDeps): void {
+  const tags = ['checkout'];
+  const pub = { auth: { accepts: 'public' as const } };
+  app.get(
+    '/api/checkout/abo/:token',
+    {
+      config: pub,
+      schema: {
+        tags,
+        summary: 'Status page data of the subscription of an e-mailed management link',
+        params: S.TokenParams,
+        response: { 200: S.TokenView },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return tokenView(deps, await byToken(deps, request));
+    },
+  );
+
+  app.post(
+    '/api/checkout/abo/:token/kuendigen',
+    {
+      config: pub,
+      preValidation: emptyBody,
+      schema: {
+        tags,
+        summary: 'Cancel at the end of the paid period through the management link',
+        params: S.TokenParams,
+        body: S.CustomerKuendigenBody,
+        response: { 200: S.TokenView },
+      },
+    },
+    async (request) => {
+      const a = await byToken(deps, request);
+      const grund = (request.body as { grund?: string | null }).grund ?? null;
+      const row = await cancelAbo(
+        deps.database.db,
+        { shopId: a.shopId, id: a.id, now: deps.clock.now() },
+        { sofort: false, grund },
+        'token',
+        deps.config,
+      );
+      return tokenView(deps, row);
+    },
+  );
+
+  app.post(
+    '/api/checkout/abo/:token/fortsetzen',
+    {
+      config: pub,
+      schema: {
+        tags,
+        summary: 'Withdraw a scheduled cancellation through the management link',
+        params: S.TokenParams,
+        response: { 200: S.TokenView },
+      },
+    },
+    async (request) => {
+      const a = await byToken(deps, request);
+      const row = await resumeAbo(deps.database.db, { shopId: a.shopId, id: a.id, now: deps.clock.now() }, deps.config);
+      return tokenView(deps, row);
+    },
+  );
+}

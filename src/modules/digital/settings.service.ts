@@ -1,0 +1,63 @@
+/** The add-on settings (spec §2.2): `erlaubt` is the platform's, the rest the shop's. */
+import { eq } from 'drizzle-orm';
+import type { Ctx } from '../../platform/auth/types.js';
+import { AppError, notFound } from '../../platform/errors.js';
+import { shops } from '../shops/shops.tables.js';
+
+type Provision = 'erste' | 'monate' | 'immer';
+type ShopRow = typeof shops.$inferSelect;
+
+export const statusOut = (s: ShopRow) => ({
+  erlaubt: s.digitalAllowed,
+  aktiv: s.digitalActive,
+  abo_provision: s.aboProvision as Provision,
+  abo_provision_monate: s.aboProvisionMonate ?? null,
+});
+
+export async function getStatus(ctx: Ctx): Promise<ShopRow> {
+  const [row] = await ctx.db.select().from(shops).where(eq(shops.id, ctx.shopId));
+  if (!row) throw notFound('Shop');
+  return row;
+}
+
+export interface StatusInput {
+  aktiv?: boolean;
+  abo_provision?: Provision;
+  abo_provision_monate?: number | null;
+}
+
+/** Changes the shop's settings; only when the platform made the add-on available. */
+export async function putStatus(ctx: Ctx, input: StatusInput): Promise<ShopRow> {
+  const current = await getStatus(ctx);
+  if (!current.digitalAllowed) {
+    throw new AppError('addon_unavailable', 403, 'The digital add-on is not available to this shop');
+  }
+  const mode = input.abo_provision ?? (current.aboProvision as Provision);
+  const months =
+    input.abo_provision_monate !== undefined
+      ? input.abo_provision_monate
+      : input.abo_provision !== undefined && input.abo_provision !== 'monate'
+        ? null
+        : current.aboProvisionMonate;
+  if (mode === 'monate' && (months === null || months === undefined)) {
+    throw new AppError('validation_failed', 400, 'abo_provision monate needs abo_provision_monate (at least 1)', [
+      { path: '/body/abo_provision_monate', message: 'is required with abo_provision monate' },
+    ]);
+  }
+  if (mode !== 'monate' && months !== null && months !== undefined) {
+    throw new AppError('validation_failed', 400, 'abo_provision_monate applies only to abo_provision monate', [
+      { path: '/body/abo_provision_monate', message: 'is only accepted with abo_provision monate' },
+    ]);
+  }
+  const [row] = await ctx.db
+    .update(shops)
+    .set({
+      ...(input.aktiv !== undefined ? { digitalActive: input.aktiv } : {}),
+      aboProvision: mode,
+      aboProvisionMonate: months ?? null,
+      updatedAt: ctx.clock.now(),
+    })
+    .where(eq(shops.id, ctx.shopId))
+    .returning();
+  return row as ShopRow;
+}

@@ -1,0 +1,309 @@
+/** PAYMENT_PROVIDER=stripe: subscription checkout and the webhook-driven lifecycle against a local Stripe stub. */
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { sql } from 'drizzle-orm';
+import Stripe from 'stripe';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  call,
+  createShop,
+  expectProblem,
+  type ShopFixture,
+  STORE_ORIGIN,
+  startApp,
+  type TestApp,
+} from '../../../test/helpers/app.js';
+import { query } from '../../platform/db/tx.js';
+
+const WEBHOOK_SECRET = 'whsec_test_abo_stub';
+const requests: { method: string; path: string; body: URLSearchParams }[] = [];
+const subs = new Map<string, Record<string, unknown>>();
+let stub: Server;
+let t: TestApp;
+let shop: ShopFixture;
+let productId: string;
+let sessionCounter = 0;
+const NOW = Math.floor(Date.now() / 1000);
+const MONTH = 30 * 86400;
+
+const readBody = (req: IncomingMessage) =>
+  new Promise<string>((resolve) => {
+    let data = '';
+    req.on('data', (c) => {
+      data += String(c);
+    });
+    req.on('end', () => resolve(data));
+  });
+
+function subscription(id: string, status: string, extra: Record<string, unknown> = {}) {
+  const sub = {
+    id,
+    object: 'subscription',
+    status,
+    cancel_at_period_end: false,
+    trial_end: status === 'trialing' ? NOW + 7 * 86400 : null,
+    ended_at: null,
+    items: {
+      object: 'list',
+      data: [
+        {
+          id: `si_${id}`,
+          current_period_start: NOW,
+          current_period_end: NOW + (status === 'trialing' ? 7 * 86400 : MONTH),
+        },
+      ],
+    },
+    latest_invoice:
+      status === 'trialing'
+        ? { id: `in_${id}_0`, object: 'invoice', status: 'paid', amount_paid: 0 }
+        : { id: `in_${id}_1`, object: 'invoice', status: 'paid', amount_paid: 995 },
+    ...extra,
+  };
+  subs.set(id, sub);
+  return sub;
+}
+
+beforeAll(async () => {
+  stub = createServer(async (req, res) => {
+    const body = new URLSearchParams(await readBody(req));
+    const path = (req.url ?? '').split('?')[0] as string;
+    requests.push({ method: req.method ?? '', path, body });
+    const json = (o: unknown) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'request-id': 'req_stub' });
+      res.end(JSON.stringify(o));
+    };
+    if (req.method === 'POST' && path === '/v1/prices')
+      return json({ id: `price_${requests.length}`, object: 'price' });
+    if (req.method === 'POST' && path === '/v1/coupons') return json({ id: 'coupon_intro', object: 'coupon' });
+    if (req.method === 'POST' && path === '/v1/checkout/sessions') {
+      const id = `cs_test_abo_${++sessionCounter}`;
+      return json({ id, object: 'checkout.session', url: `https://checkout.stripe.test/c/pay/${id}` });
+    }
+    const m = /^\/v1\/subscriptions\/([\w]+)$/.exec(path);
+    const sub = m ? subs.get(m[1] as string) : undefined;
+    if (m && sub) {
+      if (req.method === 'POST' && body.has('cancel_at_period_end')) {
+        sub.cancel_at_period_end = body.get('cancel_at_period_end') === 'true';
+      }
+      if (req.method === 'DELETE') sub.status = 'canceled';
+      return json(sub);
+    }
+    res.writeHead(404, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ error: { type: 'invalid_request_error', message: `unknown ${path}` } }));
+  });
+  await new Promise<void>((r) => stub.listen(0, '127.0.0.1', r));
+  t = await startApp({
+    PAYMENT_PROVIDER: 'stripe',
+    STRIPE_SECRET_KEY: 'sk_test_abo',
+    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+    STRIPE_API_BASE: `http://127.0.0.1:${(stub.address() as AddressInfo).port}`,
+  });
+  shop = await createShop(t.app);
+  await call(t.app, 'PUT', '/api/admin/digital/status', { token: shop.ownerToken, body: { aktiv: true } });
+  await call(t.app, 'POST', '/api/admin/channels', {
+    token: shop.ownerToken,
+    body: { name: 'DE', default_country: 'DE', currency: 'EUR' },
+  });
+  productId = (
+    await call(t.app, 'POST', '/api/products', {
+      token: shop.ownerToken,
+      body: { name: 'Kurs', is_digital: true, status: 'published' },
+    })
+  ).data.id;
+});
+afterAll(async () => {
+  await t.close();
+  await new Promise((r) => stub.close(r));
+});
+
+let eventCounter = 0;
+function post(type: string, object: Record<string, unknown>, path = '/api/webhooks/stripe/abos') {
+  const payload = JSON.stringify({ id: `evt_abo_${++eventCounter}`, object: 'event', type, data: { object } });
+  const header = Stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET });
+  return call(t.app, 'POST', path, {
+    body: payload,
+    headers: { 'content-type': 'application/json', 'stripe-signature': header },
+  });
+}
+
+async function plan(body: Record<string, unknown>) {
+  return (
+    await call(t.app, 'POST', '/api/admin/digital/plaene', {
+      token: shop.ownerToken,
+      body: { product_id: productId, name: 'Stripe', price_cents: 1990, interval_unit: 'month', ...body },
+    })
+  ).data as { id: string };
+}
+
+const startSession = (planId: string, email: string) =>
+  call(t.app, 'POST', '/api/store/abo-sessions', {
+    token: shop.publishableKey,
+    headers: { origin: STORE_ORIGIN },
+    body: { plan_id: planId, return_url: `${STORE_ORIGIN}/ok`, customer_email: email },
+  });
+
+const completed = (ours: string, sub: string) => ({
+  id: 'cs_test_x',
+  object: 'checkout.session',
+  mode: 'subscription',
+  payment_status: 'paid',
+  subscription: sub,
+  metadata: { checkout_session_id: ours },
+  customer_details: {
+    name: 'Erika',
+    address: { line1: 'Hauptstr. 1', postal_code: '10115', city: 'Berlin', country: 'DE' },
+  },
+});
+
+const invoice = (id: string, sub: string, extra: Record<string, unknown>) => ({
+  id,
+  object: 'invoice',
+  parent: { type: 'subscription_details', subscription_details: { subscription: sub } },
+  lines: { object: 'list', data: [{ period: { start: NOW + MONTH, end: NOW + 2 * MONTH } }] },
+  attempt_count: 1,
+  amount_due: 1990,
+  amount_paid: 0,
+  next_payment_attempt: null,
+  ...extra,
+});
+
+const aboOf = async (email: string) =>
+  (await call(t.app, 'GET', '/api/admin/digital/abos', { token: shop.ownerToken, query: { q: email } })).data.abos[0];
+const ordersOf = async (id: string) =>
+  (await call(t.app, 'GET', `/api/admin/digital/abos/${id}`, { token: shop.ownerToken })).data.bestellungen as {
+    total_cents: number;
+  }[];
+const events = async (id: string) =>
+  (
+    await query<{ type: string }>(
+      t.app.deps.database.db,
+      sql`SELECT type FROM webhook_events WHERE data->>'subscription_id' = ${id} ORDER BY created_at, id`,
+    )
+  ).map((r) => r.type);
+
+describe('stripe subscriptions', () => {
+  it('creates a Checkout Session in subscription mode with the plan’s Price and intro coupon', async () => {
+    const p = await plan({ intro_discount_percent: 50, intro_discount_months: 1 });
+    const res = await startSession(p.id, 'stripe1@kunde.test');
+    expect(res.statusCode).toBe(201);
+    expect(res.data.url).toMatch(/^https:\/\/checkout\.stripe\.test\/c\/pay\/cs_test_abo_/);
+    const price = requests.find((r) => r.path === '/v1/prices');
+    expect(price?.body.get('unit_amount')).toBe('1990');
+    expect(price?.body.get('recurring[interval]')).toBe('month');
+    expect(price?.body.get('currency')).toBe('eur');
+    const cs = requests.filter((r) => r.path === '/v1/checkout/sessions').at(-1);
+    expect(cs?.body.get('mode')).toBe('subscription');
+    expect(cs?.body.get('line_items[0][price]')).toMatch(/^price_/);
+    expect(cs?.body.get('discounts[0][coupon]')).toBe('coupon_intro');
+    expect(cs?.body.get('metadata[checkout_session_id]')).toBe(res.data.id);
+    // the Price is reused until price or interval change
+    await startSession(p.id, 'stripe1b@kunde.test');
+    expect(requests.filter((r) => r.path === '/v1/prices')).toHaveLength(1);
+    await call(t.app, 'PATCH', `/api/admin/digital/plaene/${p.id}`, {
+      token: shop.ownerToken,
+      body: { price_cents: 2490 },
+    });
+    await startSession(p.id, 'stripe1c@kunde.test');
+    expect(requests.filter((r) => r.path === '/v1/prices')).toHaveLength(2);
+  });
+
+  it('drives the lifecycle from webhooks: paid checkout, invoices, failure, cancellation, deletion', async () => {
+    const p = await plan({ intro_discount_percent: 50, intro_discount_months: 1 });
+    const s = await startSession(p.id, 'stripe2@kunde.test');
+    subscription('sub_paid', 'active');
+    // the one-time checkout endpoint never turns an abo session into a one-time order
+    expect(
+      (await post('checkout.session.completed', completed(s.data.id, 'sub_paid'), '/api/webhooks/stripe')).statusCode,
+    ).toBe(200);
+    expect(await aboOf('stripe2@kunde.test')).toBeUndefined();
+
+    expect((await post('checkout.session.completed', completed(s.data.id, 'sub_paid'))).statusCode).toBe(200);
+    const abo = await aboOf('stripe2@kunde.test');
+    expect(abo).toMatchObject({ status: 'active', provider: 'stripe', is_test: true, payments_count: 1 });
+    expect((await ordersOf(abo.id)).map((o) => o.total_cents)).toEqual([995]);
+
+    // the first invoice again: recorded already
+    await post('invoice.paid', invoice('in_sub_paid_1', 'sub_paid', { amount_paid: 995 }));
+    expect(await ordersOf(abo.id)).toHaveLength(1);
+    await post('invoice.paid', invoice('in_sub_paid_2', 'sub_paid', { amount_paid: 1990 }));
+    expect((await ordersOf(abo.id)).map((o) => o.total_cents)).toEqual([995, 1990]);
+
+    await post(
+      'invoice.payment_failed',
+      invoice('in_sub_paid_3', 'sub_paid', { next_payment_attempt: NOW + 3 * 86400 }),
+    );
+    await post(
+      'invoice.payment_failed',
+      invoice('in_sub_paid_3', 'sub_paid', { next_payment_attempt: NOW + 3 * 86400 }),
+    );
+    expect(await aboOf('stripe2@kunde.test')).toMatchObject({ status: 'past_due', failed_attempts: 1 });
+    await post('invoice.paid', invoice('in_sub_paid_3', 'sub_paid', { amount_paid: 1990 }));
+    expect(await aboOf('stripe2@kunde.test')).toMatchObject({
+      status: 'active',
+      failed_attempts: 0,
+      payments_count: 3,
+    });
+
+    const cancel = await call(t.app, 'POST', `/api/admin/digital/abos/${abo.id}/kuendigen`, {
+      token: shop.ownerToken,
+      body: { grund: 'test' },
+    });
+    expect(cancel.statusCode).toBe(200);
+    expect(cancel.data.cancel_at_period_end).toBe(true);
+    const update = requests.filter((r) => r.path === '/v1/subscriptions/sub_paid' && r.method === 'POST').at(-1);
+    expect(update?.body.get('cancel_at_period_end')).toBe('true');
+    // Stripe's echo of the change adds nothing
+    await post('customer.subscription.updated', { ...subs.get('sub_paid') });
+    await post('customer.subscription.deleted', { ...subs.get('sub_paid'), status: 'canceled', ended_at: NOW + MONTH });
+    expect(await aboOf('stripe2@kunde.test')).toMatchObject({ status: 'canceled' });
+    expect(await events(abo.id)).toEqual([
+      'checkout.completed',
+      'abo.aktiv',
+      'abo.bezahlt',
+      'abo.bezahlt',
+      'abo.zahlung_fehlgeschlagen',
+      'abo.aktiv',
+      'abo.bezahlt',
+      'abo.gekuendigt',
+      'abo.beendet',
+    ]);
+  });
+
+  it('a trial starts trialing without an order; a cancellation made at Stripe is mirrored', async () => {
+    const p = await plan({ trial_days: 7 });
+    const s = await startSession(p.id, 'stripe3@kunde.test');
+    expect(
+      requests
+        .filter((r) => r.path === '/v1/checkout/sessions')
+        .at(-1)
+        ?.body.get('subscription_data[trial_period_days]'),
+    ).toBe('7');
+    subscription('sub_trial', 'trialing');
+    await post('checkout.session.completed', {
+      ...completed(s.data.id, 'sub_trial'),
+      payment_status: 'no_payment_required',
+    });
+    const abo = await aboOf('stripe3@kunde.test');
+    expect(abo).toMatchObject({ status: 'trialing', payments_count: 0 });
+    expect(await ordersOf(abo.id)).toEqual([]);
+    const checkout = await query<{ data: Record<string, unknown> }>(
+      t.app.deps.database.db,
+      sql`SELECT data FROM webhook_events WHERE type = 'checkout.completed' AND data->>'subscription_id' = ${abo.id}`,
+    );
+    expect(checkout[0]?.data).not.toHaveProperty('order_id');
+    await post('customer.subscription.updated', { ...subs.get('sub_trial'), cancel_at_period_end: true });
+    expect(await aboOf('stripe3@kunde.test')).toMatchObject({ cancel_at_period_end: true, status: 'trialing' });
+    await post('customer.subscription.updated', { ...subs.get('sub_trial'), cancel_at_period_end: false });
+    expect(await events(abo.id)).toEqual(['checkout.completed', 'abo.aktiv', 'abo.gekuendigt', 'abo.fortgesetzt']);
+  });
+
+  it('refuses a bad signature', async () => {
+    const payload = JSON.stringify({ id: 'evt_x', type: 'invoice.paid', data: { object: {} } });
+    const header = Stripe.webhooks.generateTestHeaderString({ payload, secret: 'whsec_wrong' });
+    const res = await call(t.app, 'POST', '/api/webhooks/stripe/abos', {
+      body: payload,
+      headers: { 'content-type': 'application/json', 'stripe-signature': header },
+    });
+    expectProblem(res, 400, 'signature_invalid');
+  });
+});

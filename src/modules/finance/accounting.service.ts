@@ -1,0 +1,357 @@
+/**
+ * The accounting integration (`lexware`): the encrypted API key, the connection check, and the
+ * per-order sync of final invoices and credit notes as bookkeeping vouchers. A sync is a job
+ * enqueued in the transaction that finalizes a document (DESIGN §1 outbox); the job carries the
+ * order's sync row, and a job that no longer carries it (cancelled, superseded by a retry) does
+ * nothing. States: none (no row) → pending → synced | failed; pending/failed → cancelled;
+ * failed/cancelled → pending (retry).
+ */
+import { createHash } from 'node:crypto';
+import { and, asc, eq, isNull, ne } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import { type AccountingProvider, type AccountingVoucher, accountingClient } from '../../adapters/accounting/index.js';
+import { AccountingError } from '../../adapters/accounting/port.js';
+import type { Config } from '../../config.js';
+import type { Ctx } from '../../platform/auth/types.js';
+import { decrypt, encrypt } from '../../platform/crypto.js';
+import type { Db } from '../../platform/db/client.js';
+import { withTx } from '../../platform/db/tx.js';
+import { AppError, conflict } from '../../platform/errors.js';
+import { enqueue } from '../../platform/jobs/queue.js';
+import type { JobContext, JobHandler } from '../../platform/jobs/worker.js';
+import { getOrder } from '../orders/index.js';
+import { accountingConnections, accountingSyncs, creditNotes, invoices, type TaxGroup } from './finance.tables.js';
+
+export const PROVIDER: AccountingProvider = 'lexware';
+export const SYNC_JOB = 'finance.lexware_sync';
+const MAX_ATTEMPTS = 6;
+/** 30 s, 2 min, 10 min, 1 h, 6 h between job attempts (each attempt already retries 429/5xx). */
+const RETRY_SCHEDULE_MS = [30_000, 120_000, 600_000, 3_600_000, 21_600_000];
+
+type SyncRow = typeof accountingSyncs.$inferSelect;
+
+const DEVELOPMENT_KEY = createHash('sha256')
+  .update('commerce-service development key for integration secrets')
+  .digest();
+let warned = false;
+function keyFor(config: Config, log: FastifyBaseLogger): Buffer {
+  if (config.masterKey) return config.masterKey;
+  if (!warned) {
+    warned = true;
+    log.warn(
+      'MASTER_KEY is not set: integration keys are encrypted with a fixed development key (never in production)',
+    );
+  }
+  return DEVELOPMENT_KEY;
+}
+
+export async function connect(ctx: Ctx, apiKey: string) {
+  const now = ctx.clock.now();
+  const sealed = encrypt(keyFor(ctx.config, ctx.log), apiKey.trim());
+  const [row] = await ctx.db
+    .insert(accountingConnections)
+    .values({ shopId: ctx.shopId, provider: PROVIDER, apiKeyEncrypted: sealed, createdAt: now, updatedAt: now })
+    .onConflictDoUpdate({
+      target: [accountingConnections.shopId, accountingConnections.provider],
+      set: { apiKeyEncrypted: sealed, updatedAt: now },
+    })
+    .returning();
+  return {
+    provider: PROVIDER,
+    connected: true,
+    connected_at: (row?.createdAt ?? now).toISOString(),
+    updated_at: (row?.updatedAt ?? now).toISOString(),
+  };
+}
+
+async function apiKeyOf(db: Db, config: Config, log: FastifyBaseLogger, shopId: string): Promise<string | null> {
+  const [row] = await db
+    .select()
+    .from(accountingConnections)
+    .where(and(eq(accountingConnections.shopId, shopId), eq(accountingConnections.provider, PROVIDER)));
+  if (!row) return null;
+  try {
+    return decrypt(keyFor(config, log), row.apiKeyEncrypted);
+  } catch {
+    throw new AppError(
+      'credential_unreadable',
+      409,
+      'The stored Lexware key cannot be decrypted (was MASTER_KEY changed?); connect again',
+    );
+  }
+}
+
+const notConnected = () =>
+  conflict('lexware_not_connected', 'Lexware is not connected; POST /api/admin/credentials/lexware/connect first');
+
+/** Calls the provider with the stored key: ok, or the provider's error. */
+export async function testConnection(ctx: Ctx) {
+  const key = await apiKeyOf(ctx.db, ctx.config, ctx.log, ctx.shopId);
+  if (!key) throw notConnected();
+  try {
+    const profile = await accountingClient(PROVIDER, ctx.config, key).testConnection();
+    return {
+      ok: true,
+      provider: PROVIDER,
+      organization_id: profile.organizationId,
+      company_name: profile.companyName,
+      provider_status: 200,
+      error: null,
+    };
+  } catch (err) {
+    if (!(err instanceof AccountingError)) throw err;
+    return {
+      ok: false,
+      provider: PROVIDER,
+      organization_id: null,
+      company_name: null,
+      provider_status: err.status,
+      error: err.message,
+    };
+  }
+}
+
+/**
+ * Marks the order's sync pending and enqueues the job, in the caller's transaction — when the
+ * shop has connected Lexware and the admin has not cancelled the order's sync.
+ */
+export async function scheduleAccountingSync(tx: Db, shopId: string, orderId: string, now: Date): Promise<void> {
+  const [connection] = await tx
+    .select({ shopId: accountingConnections.shopId })
+    .from(accountingConnections)
+    .where(and(eq(accountingConnections.shopId, shopId), eq(accountingConnections.provider, PROVIDER)));
+  if (!connection) return;
+  const [current] = await tx.select().from(accountingSyncs).where(syncKey(shopId, orderId)).for('update');
+  if (current?.status === 'cancelled') return;
+  await startSync(tx, shopId, orderId, now, current);
+}
+
+function syncKey(shopId: string, orderId: string) {
+  return and(
+    eq(accountingSyncs.shopId, shopId),
+    eq(accountingSyncs.orderId, orderId),
+    eq(accountingSyncs.provider, PROVIDER),
+  );
+}
+
+async function startSync(tx: Db, shopId: string, orderId: string, now: Date, current: SyncRow | undefined) {
+  const jobId = await enqueue(
+    tx,
+    SYNC_JOB,
+    { order_id: orderId },
+    {
+      shopId,
+      now,
+      orderingKey: `lexware:${orderId}`,
+      maxAttempts: MAX_ATTEMPTS,
+    },
+  );
+  if (current) {
+    await tx
+      .update(accountingSyncs)
+      .set({ status: 'pending', jobId, lastError: null, updatedAt: now })
+      .where(syncKey(shopId, orderId));
+  } else {
+    await tx.insert(accountingSyncs).values({
+      shopId,
+      orderId,
+      provider: PROVIDER,
+      status: 'pending',
+      jobId,
+      createdAt: now,
+      updatedAt: now,
+    });
+  }
+}
+
+export function syncOut(orderId: string, row: SyncRow | undefined) {
+  return {
+    order_id: orderId,
+    provider: PROVIDER,
+    status: row?.status ?? 'none',
+    provider_id: row?.providerId ?? null,
+    last_error: row?.lastError ?? null,
+    attempts: row?.attempts ?? 0,
+    synced_at: row?.syncedAt ? row.syncedAt.toISOString() : null,
+    updated_at: row ? row.updatedAt.toISOString() : null,
+  };
+}
+
+export async function getSync(ctx: Ctx, orderId: string) {
+  await getOrder(ctx, orderId);
+  const [row] = await ctx.db.select().from(accountingSyncs).where(syncKey(ctx.shopId, orderId));
+  return syncOut(orderId, row);
+}
+
+/** failed / cancelled → pending, with a new job; anything else is 409. */
+export async function retrySync(ctx: Ctx, orderId: string) {
+  await getOrder(ctx, orderId);
+  return withTx(ctx.db, async (tx) => {
+    const [row] = await tx.select().from(accountingSyncs).where(syncKey(ctx.shopId, orderId)).for('update');
+    const status = row?.status ?? 'none';
+    if (status !== 'failed' && status !== 'cancelled') {
+      throw conflict('invalid_state', `A sync in state ${status} cannot be retried (only failed or cancelled)`);
+    }
+    const [connection] = await tx
+      .select({ shopId: accountingConnections.shopId })
+      .from(accountingConnections)
+      .where(and(eq(accountingConnections.shopId, ctx.shopId), eq(accountingConnections.provider, PROVIDER)));
+    if (!connection) throw notConnected();
+    await startSync(tx, ctx.shopId, orderId, ctx.clock.now(), row);
+    const [updated] = await tx.select().from(accountingSyncs).where(syncKey(ctx.shopId, orderId));
+    return syncOut(orderId, updated);
+  });
+}
+
+/** pending / failed → cancelled: the queued job finds it no longer carries the sync. */
+export async function cancelSync(ctx: Ctx, orderId: string) {
+  await getOrder(ctx, orderId);
+  return withTx(ctx.db, async (tx) => {
+    const [row] = await tx.select().from(accountingSyncs).where(syncKey(ctx.shopId, orderId)).for('update');
+    const status = row?.status ?? 'none';
+    if (status !== 'pending' && status !== 'failed') {
+      throw conflict('invalid_state', `A sync in state ${status} cannot be cancelled (only pending or failed)`);
+    }
+    const [updated] = await tx
+      .update(accountingSyncs)
+      .set({ status: 'cancelled', jobId: null, updatedAt: ctx.clock.now() })
+      .where(syncKey(ctx.shopId, orderId))
+      .returning();
+    return syncOut(orderId, updated);
+  });
+}
+
+const items = (groups: TaxGroup[]) =>
+  groups.map((g) => ({ grossCents: g.gross_cents, taxCents: g.tax_cents, taxRate: g.tax_rate }));
+
+/** The job: books every final document of the order that has no voucher yet, oldest first. */
+export function syncJob(config: Config): JobHandler {
+  return {
+    retryDelayMs: (attempts) =>
+      RETRY_SCHEDULE_MS[Math.min(Math.max(attempts, 1), RETRY_SCHEDULE_MS.length) - 1] as number,
+    async run(payload, jc: JobContext) {
+      const orderId = String(payload.order_id ?? '');
+      const shopId = jc.job.shop_id ?? '';
+      const [sync] = await jc.db.select().from(accountingSyncs).where(syncKey(shopId, orderId));
+      if (sync?.status !== 'pending' || sync.jobId !== jc.job.id) return;
+      const record = (set: Partial<SyncRow>) =>
+        jc.db
+          .update(accountingSyncs)
+          .set({ ...set, updatedAt: jc.clock.now() })
+          .where(
+            and(syncKey(shopId, orderId), eq(accountingSyncs.jobId, jc.job.id), eq(accountingSyncs.status, 'pending')),
+          );
+
+      let key: string | null;
+      try {
+        key = await apiKeyOf(jc.db, config, jc.log, shopId);
+      } catch (err) {
+        await record({ status: 'failed', lastError: (err as Error).message, attempts: sync.attempts + 1 });
+        return;
+      }
+      if (!key) {
+        await record({ status: 'failed', lastError: 'Lexware is not connected', attempts: sync.attempts + 1 });
+        return;
+      }
+      const client = accountingClient(PROVIDER, config, key);
+      const docs = await pendingDocuments(jc.db, shopId, orderId);
+      let invoiceVoucher = sync.providerId;
+      try {
+        for (const d of docs) {
+          const { id } = await client.createVoucher(d.voucher);
+          // recorded at once, so a later failure never books this document twice
+          if (d.kind === 'invoice') {
+            await jc.db.update(invoices).set({ lexwareVoucherId: id }).where(eq(invoices.id, d.id));
+            invoiceVoucher = id;
+          } else {
+            await jc.db.update(creditNotes).set({ lexwareVoucherId: id }).where(eq(creditNotes.id, d.id));
+          }
+        }
+      } catch (err) {
+        const e = err instanceof AccountingError ? err : new AccountingError((err as Error).message, null, true);
+        const last = !e.retryable || jc.job.attempts >= jc.job.max_attempts;
+        await record({
+          status: last ? 'failed' : 'pending',
+          lastError: e.message.slice(0, 1000),
+          attempts: sync.attempts + 1,
+          providerId: invoiceVoucher,
+        });
+        if (!last) throw e;
+        return;
+      }
+      await record({
+        status: 'synced',
+        providerId: invoiceVoucher,
+        lastError: null,
+        attempts: sync.attempts + 1,
+        syncedAt: jc.clock.now(),
+        jobId: null,
+      });
+    },
+  };
+}
+
+async function pendingDocuments(db: Db, shopId: string, orderId: string) {
+  const docs: { kind: 'invoice' | 'credit_note'; id: string; voucher: AccountingVoucher }[] = [];
+  const invs = await db
+    .select()
+    .from(invoices)
+    .where(
+      and(
+        eq(invoices.shopId, shopId),
+        eq(invoices.orderId, orderId),
+        ne(invoices.status, 'draft'),
+        isNull(invoices.lexwareVoucherId),
+      ),
+    )
+    .orderBy(asc(invoices.finalizedAt));
+  for (const i of invs) {
+    docs.push({
+      kind: 'invoice',
+      id: i.id,
+      voucher: {
+        kind: 'invoice',
+        number: i.number as string,
+        date: i.issueDate as string,
+        dueDate: i.dueDate,
+        serviceDate: i.serviceDate,
+        currency: i.currency,
+        totalGrossCents: i.totalCents,
+        totalTaxCents: i.taxCents,
+        items: items(i.taxGroups),
+        remark: `Bestellung ${i.orderNumber}`,
+      },
+    });
+  }
+  const cns = await db
+    .select()
+    .from(creditNotes)
+    .where(
+      and(
+        eq(creditNotes.shopId, shopId),
+        eq(creditNotes.orderId, orderId),
+        eq(creditNotes.status, 'final'),
+        isNull(creditNotes.lexwareVoucherId),
+      ),
+    )
+    .orderBy(asc(creditNotes.finalizedAt));
+  for (const c of cns) {
+    docs.push({
+      kind: 'credit_note',
+      id: c.id,
+      voucher: {
+        kind: 'credit_note',
+        number: c.number as string,
+        date: c.issueDate as string,
+        dueDate: null,
+        serviceDate: null,
+        currency: c.currency,
+        totalGrossCents: c.totalCents,
+        totalTaxCents: c.taxCents,
+        items: items(c.taxGroups),
+        remark: `Gutschrift zu Rechnung ${c.invoiceNumber}`,
+      },
+    });
+  }
+  return docs;
+}

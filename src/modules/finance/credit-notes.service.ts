@@ -1,0 +1,403 @@
+/**
+ * Credit notes (Gutschriften / Rechnungskorrekturen): the only way to correct a final invoice.
+ * Full by default, or partial by lines and quantities, or by a gross amount split over the
+ * invoice's tax rates. What is credited (drafts and final credit notes together) never exceeds
+ * the invoice — in total, per tax rate, and per line quantity — checked under the invoice's row
+ * lock, and checked again at finalization.
+ */
+import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
+import type { Ctx } from '../../platform/auth/types.js';
+import type { Db } from '../../platform/db/client.js';
+import { withTx } from '../../platform/db/tx.js';
+import { AppError, conflict, type FieldError, notFound } from '../../platform/errors.js';
+import { newId } from '../../platform/ids.js';
+import { scheduleAccountingSync } from './accounting.service.js';
+import { assertCreditNoteAction, assertInvoiceAction, creditedState, creditNoteTransition } from './document-states.js';
+import { allocate, contentHash, line, mulDiv, percent, sums, taxGroups } from './documents.js';
+import { einvoiceProblems } from './einvoice.js';
+import { creditNotes, type DocLine, invoices } from './finance.tables.js';
+import type { InvoiceRow } from './invoices.service.js';
+import { localDate, nextDocumentNumber } from './numbering.js';
+import { assertSellerComplete, loadSettings, sellerSnapshot } from './settings.service.js';
+
+export type CreditNoteRow = typeof creditNotes.$inferSelect;
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+export function creditNoteOut(row: CreditNoteRow) {
+  return {
+    id: row.id,
+    invoice_id: row.invoiceId,
+    invoice_number: row.invoiceNumber,
+    order_id: row.orderId,
+    status: row.status,
+    number: row.number,
+    issue_date: row.issueDate,
+    currency: row.currency,
+    is_business: row.isBusiness,
+    reason: row.reason,
+    seller: row.seller ?? null,
+    buyer: row.buyer,
+    lines: row.lines,
+    tax_breakdown: row.taxGroups,
+    net_cents: row.netCents,
+    tax_cents: row.taxCents,
+    total_cents: row.totalCents,
+    footer: row.footer,
+    content_hash: row.contentHash,
+    finalized_at: iso(row.finalizedAt),
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  };
+}
+
+export function creditNoteContent(row: CreditNoteRow, orderNumber: string) {
+  return {
+    type: 'credit_note' as const,
+    number: row.number,
+    issue_date: row.issueDate,
+    invoice_number: row.invoiceNumber,
+    invoice_issue_date: row.invoiceIssueDate,
+    order_number: orderNumber,
+    currency: row.currency,
+    is_business: row.isBusiness,
+    reason: row.reason,
+    seller: row.seller,
+    buyer: row.buyer,
+    lines: row.lines,
+    tax_breakdown: row.taxGroups,
+    net_cents: row.netCents,
+    tax_cents: row.taxCents,
+    total_cents: row.totalCents,
+    footer: row.footer,
+  };
+}
+
+export interface CreditNoteCreate {
+  lines?: { position: number; quantity: number }[];
+  amount_cents?: number;
+  reason?: string | null;
+}
+
+interface Credited {
+  total: number;
+  byRate: Map<number, { gross: number; tax: number }>;
+  byPosition: Map<number, { quantity: number; gross: number; tax: number }>;
+  amountBased: boolean;
+}
+
+function creditedSoFar(notes: CreditNoteRow[]): Credited {
+  const c: Credited = { total: 0, byRate: new Map(), byPosition: new Map(), amountBased: false };
+  for (const n of notes) {
+    c.total += n.totalCents;
+    for (const l of n.lines) {
+      const r = c.byRate.get(l.tax_rate) ?? { gross: 0, tax: 0 };
+      r.gross += l.line_total_cents;
+      r.tax += l.tax_cents;
+      c.byRate.set(l.tax_rate, r);
+      if (l.invoice_position === null) c.amountBased = true;
+      else {
+        const p = c.byPosition.get(l.invoice_position) ?? { quantity: 0, gross: 0, tax: 0 };
+        p.quantity += l.quantity;
+        p.gross += l.line_total_cents;
+        p.tax += l.tax_cents;
+        c.byPosition.set(l.invoice_position, p);
+      }
+    }
+  }
+  return c;
+}
+
+const exceeds = (detail: string) => new AppError('credit_exceeds_invoice', 409, detail);
+
+/** Credit lines for quantities of invoice lines; the last part of a line takes its exact remainder. */
+function linesCredit(inv: InvoiceRow, credited: Credited, wanted: { position: number; quantity: number }[]): DocLine[] {
+  const errors: FieldError[] = [];
+  const seen = new Set<number>();
+  wanted.forEach((w, i) => {
+    if (seen.has(w.position)) errors.push({ path: `/body/lines/${i}/position`, message: 'is listed twice' });
+    seen.add(w.position);
+    if (!inv.lines.some((l) => l.position === w.position)) {
+      errors.push({ path: `/body/lines/${i}/position`, message: 'is not a line of the invoice' });
+    }
+  });
+  if (errors.length > 0)
+    throw new AppError('validation_failed', 400, `${errors[0]?.path} ${errors[0]?.message}`, errors);
+  return wanted.map((w, i) => {
+    const src = inv.lines.find((l) => l.position === w.position) as DocLine;
+    const before = credited.byPosition.get(w.position) ?? { quantity: 0, gross: 0, tax: 0 };
+    const left = src.quantity - before.quantity;
+    if (w.quantity > left) {
+      throw new AppError(
+        'credit_exceeds_invoice',
+        409,
+        `Line ${w.position} has ${left} of ${src.quantity} left to credit (asked for ${w.quantity})`,
+        [{ path: `/body/lines/${i}/quantity`, message: `at most ${left}` }],
+      );
+    }
+    const rest = w.quantity === left;
+    const gross = rest ? src.line_total_cents - before.gross : mulDiv(src.line_total_cents, w.quantity, src.quantity);
+    return line(i + 1, src.kind, src.name, w.quantity, gross, src.tax_rate, {
+      sku: src.sku,
+      unitPriceCents: src.unit_price_cents,
+      invoicePosition: src.position,
+      ...(rest ? { taxCents: src.tax_cents - before.tax } : {}),
+    });
+  });
+}
+
+/** A gross amount split over the invoice's tax rates in proportion to what is left at each. */
+function amountCredit(inv: InvoiceRow, credited: Credited, amount: number): DocLine[] {
+  const groups = inv.taxGroups.map((g) => {
+    const done = credited.byRate.get(g.tax_rate) ?? { gross: 0, tax: 0 };
+    return { ...g, leftGross: g.gross_cents - done.gross, leftTax: g.tax_cents - done.tax };
+  });
+  const parts = allocate(
+    amount,
+    groups.map((g) => Math.max(0, g.leftGross)),
+  );
+  const out: DocLine[] = [];
+  groups.forEach((g, i) => {
+    const part = parts[i] as number;
+    if (part <= 0) return;
+    const label = `Gutschrift zu Rechnung ${inv.number}${groups.length > 1 ? ` (${percent(g.tax_rate)} % USt.)` : ''}`;
+    out.push(
+      line(out.length + 1, 'adjustment', label, 1, part, g.tax_rate, {
+        invoicePosition: null,
+        ...(part === g.leftGross ? { taxCents: g.leftTax } : {}),
+      }),
+    );
+  });
+  return out;
+}
+
+async function lockInvoice(tx: Db, shopId: string, id: string): Promise<InvoiceRow> {
+  const [row] = await tx
+    .select()
+    .from(invoices)
+    .where(and(eq(invoices.id, id), eq(invoices.shopId, shopId)))
+    .for('update');
+  if (!row) throw notFound('Invoice');
+  return row;
+}
+
+export async function createCreditNote(ctx: Ctx, invoiceId: string, body: CreditNoteCreate): Promise<CreditNoteRow> {
+  if (body.lines !== undefined && body.amount_cents !== undefined) {
+    throw new AppError('validation_failed', 400, 'Credit either lines or an amount, not both', [
+      { path: '/body/amount_cents', message: 'cannot be combined with lines' },
+    ]);
+  }
+  return withTx(ctx.db, async (tx) => {
+    const inv = await lockInvoice(tx, ctx.shopId, invoiceId);
+    if (inv.status === 'credited') throw conflict('fully_credited', 'The invoice is already fully credited');
+    assertInvoiceAction(inv.status, 'credit');
+    const notes = await tx
+      .select()
+      .from(creditNotes)
+      .where(and(eq(creditNotes.shopId, ctx.shopId), eq(creditNotes.invoiceId, inv.id)));
+    const credited = creditedSoFar(notes);
+    const left = inv.totalCents - credited.total;
+    if (left <= 0) {
+      throw conflict('fully_credited', 'Credit notes (final or draft) already cover the whole invoice');
+    }
+    let lines: DocLine[];
+    if (body.lines !== undefined) {
+      lines = linesCredit(inv, credited, body.lines);
+    } else if (body.amount_cents !== undefined) {
+      if (body.amount_cents > left) {
+        throw new AppError(
+          'credit_exceeds_invoice',
+          409,
+          `At most ${left} cents of the invoice are left to credit (asked for ${body.amount_cents})`,
+          [{ path: '/body/amount_cents', message: `at most ${left}` }],
+        );
+      }
+      lines = amountCredit(inv, credited, body.amount_cents);
+    } else if (!credited.amountBased) {
+      // full credit: every line's remaining quantity
+      const rest = inv.lines
+        .map((l) => ({
+          position: l.position,
+          quantity: l.quantity - (credited.byPosition.get(l.position)?.quantity ?? 0),
+        }))
+        .filter((w) => w.quantity > 0);
+      lines = linesCredit(inv, credited, rest);
+    } else {
+      lines = amountCredit(inv, credited, left);
+    }
+    const totals = sums(lines);
+    if (totals.total_cents <= 0) throw conflict('nothing_to_credit', 'The credit note would credit nothing');
+    if (credited.total + totals.total_cents > inv.totalCents) {
+      throw exceeds('The credit notes of this invoice would exceed its total');
+    }
+    for (const g of taxGroups(lines)) {
+      const invGroup = inv.taxGroups.find((x) => x.tax_rate === g.tax_rate);
+      const done = credited.byRate.get(g.tax_rate)?.gross ?? 0;
+      if (!invGroup || done + g.gross_cents > invGroup.gross_cents) {
+        throw exceeds(`The credit notes would exceed the invoice's amount at ${percent(g.tax_rate)} % VAT`);
+      }
+    }
+    const now = ctx.clock.now();
+    const [row] = await tx
+      .insert(creditNotes)
+      .values({
+        id: newId('creditNote'),
+        shopId: ctx.shopId,
+        invoiceId: inv.id,
+        orderId: inv.orderId,
+        status: 'draft',
+        invoiceNumber: inv.number as string,
+        invoiceIssueDate: inv.issueDate as string,
+        currency: inv.currency,
+        isBusiness: inv.isBusiness,
+        reason: body.reason ?? null,
+        buyer: inv.buyer,
+        lines,
+        taxGroups: taxGroups(lines),
+        netCents: totals.net_cents,
+        taxCents: totals.tax_cents,
+        totalCents: totals.total_cents,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning();
+    return row as CreditNoteRow;
+  });
+}
+
+export async function getCreditNote(ctx: Pick<Ctx, 'db' | 'shopId'>, id: string): Promise<CreditNoteRow> {
+  const [row] = await ctx.db
+    .select()
+    .from(creditNotes)
+    .where(and(eq(creditNotes.id, id), eq(creditNotes.shopId, ctx.shopId)));
+  if (!row) throw notFound('Credit note');
+  return row;
+}
+
+export interface CreditNoteFilters {
+  status?: string;
+  invoice_id?: string;
+  order_id?: string;
+  issued_from?: string;
+  issued_to?: string;
+  q?: string;
+  limit: number;
+  offset: number;
+}
+
+export async function listCreditNotes(ctx: Pick<Ctx, 'db' | 'shopId'>, f: CreditNoteFilters) {
+  const conds: SQL[] = [eq(creditNotes.shopId, ctx.shopId)];
+  if (f.status) conds.push(eq(creditNotes.status, f.status));
+  if (f.invoice_id) conds.push(eq(creditNotes.invoiceId, f.invoice_id));
+  if (f.order_id) conds.push(eq(creditNotes.orderId, f.order_id));
+  if (f.issued_from) conds.push(sql`${creditNotes.issueDate} >= ${f.issued_from}`);
+  if (f.issued_to) conds.push(sql`${creditNotes.issueDate} <= ${f.issued_to}`);
+  if (f.q) {
+    const like = `%${f.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    conds.push(
+      sql`(${creditNotes.number} ILIKE ${like} OR ${creditNotes.invoiceNumber} ILIKE ${like}
+           OR ${creditNotes.buyer}->>'email' ILIKE ${like} OR ${creditNotes.buyer}->>'name' ILIKE ${like})`,
+    );
+  }
+  const where = and(...conds);
+  const [rows, total] = await Promise.all([
+    ctx.db
+      .select()
+      .from(creditNotes)
+      .where(where)
+      .orderBy(desc(creditNotes.createdAt), desc(creditNotes.id))
+      .limit(f.limit)
+      .offset(f.offset),
+    ctx.db.select({ n: sql<number>`count(*)::int` }).from(creditNotes).where(where),
+  ]);
+  return { rows, count: Number(total[0]?.n ?? 0) };
+}
+
+export async function deleteCreditNoteDraft(ctx: Ctx, id: string): Promise<void> {
+  await withTx(ctx.db, async (tx) => {
+    const [row] = await tx
+      .select()
+      .from(creditNotes)
+      .where(and(eq(creditNotes.id, id), eq(creditNotes.shopId, ctx.shopId)))
+      .for('update');
+    if (!row) throw notFound('Credit note');
+    if (row.status !== 'draft') throw new AppError('document_final', 409, 'A final credit note is immutable');
+    await tx.delete(creditNotes).where(eq(creditNotes.id, id));
+  });
+}
+
+/**
+ * Finalizes a credit note: the invoice is locked first (the same order as creation), the total
+ * of final credit notes is checked against the invoice, a number of the credit-note range is
+ * taken in this transaction, and the invoice becomes partially_credited or credited.
+ */
+export async function finalizeCreditNote(ctx: Ctx, id: string): Promise<CreditNoteRow> {
+  return withTx(ctx.db, async (tx) => {
+    const [peek] = await tx
+      .select({ invoiceId: creditNotes.invoiceId })
+      .from(creditNotes)
+      .where(and(eq(creditNotes.id, id), eq(creditNotes.shopId, ctx.shopId)));
+    if (!peek) throw notFound('Credit note');
+    const inv = await lockInvoice(tx, ctx.shopId, peek.invoiceId);
+    const [cn] = await tx.select().from(creditNotes).where(eq(creditNotes.id, id)).for('update');
+    if (!cn) throw notFound('Credit note');
+    const to = creditNoteTransition(cn.status, 'finalize');
+    const finals = await tx
+      .select({ total: sql<number>`coalesce(sum(${creditNotes.totalCents}), 0)::bigint` })
+      .from(creditNotes)
+      .where(
+        and(eq(creditNotes.shopId, ctx.shopId), eq(creditNotes.invoiceId, inv.id), eq(creditNotes.status, 'final')),
+      );
+    const creditedBefore = Number(finals[0]?.total ?? 0);
+    if (creditedBefore + cn.totalCents > inv.totalCents) {
+      throw exceeds('Final credit notes would exceed the invoice total');
+    }
+    const settings = await loadSettings(tx, ctx.shopId);
+    assertSellerComplete(settings, cn.isBusiness);
+    const now = ctx.clock.now();
+    const issueDate = localDate(now, settings.timeZone);
+    const frozen: CreditNoteRow = {
+      ...cn,
+      status: to,
+      issueDate,
+      seller: sellerSnapshot(settings),
+      footer: settings.invoiceFooter,
+      number: 'GS-CHECK',
+    };
+    if (cn.isBusiness) {
+      const problems = einvoiceProblems(creditNoteContent(frozen, inv.orderNumber), 'credit_note');
+      if (problems.length > 0) {
+        throw new AppError(
+          'einvoice_data_missing',
+          400,
+          `An EN 16931 credit note needs ${problems.map((p) => p.path).join(', ')}`,
+          problems,
+        );
+      }
+    }
+    frozen.number = await nextDocumentNumber(tx, ctx.shopId, 'credit_note', settings.creditNoteNumberFormat, issueDate);
+    const [updated] = await tx
+      .update(creditNotes)
+      .set({
+        status: to,
+        number: frozen.number,
+        issueDate,
+        seller: frozen.seller,
+        footer: frozen.footer,
+        contentHash: contentHash(creditNoteContent(frozen, inv.orderNumber)),
+        finalizedAt: now,
+        updatedAt: now,
+      })
+      .where(eq(creditNotes.id, id))
+      .returning();
+    const credited = creditedBefore + cn.totalCents;
+    await tx
+      .update(invoices)
+      .set({ creditedCents: credited, status: creditedState(inv.status, credited, inv.totalCents), updatedAt: now })
+      .where(eq(invoices.id, inv.id));
+    await scheduleAccountingSync(tx, ctx.shopId, inv.orderId, now);
+    return updated as CreditNoteRow;
+  });
+}
+
+export { assertCreditNoteAction };

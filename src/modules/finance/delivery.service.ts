@@ -1,0 +1,175 @@
+/**
+ * Rendering and sending documents: PDF (plain, or Factur-X/ZUGFeRD for business buyers), the
+ * XRechnung XML, and the invoice e-mail through the mail outbox with the PDF attached.
+ */
+import { createHash } from 'node:crypto';
+import { queueEmail } from '../../adapters/mail/index.js';
+import type { Ctx } from '../../platform/auth/types.js';
+import { withTx } from '../../platform/db/tx.js';
+import { AppError, conflict } from '../../platform/errors.js';
+import { creditNoteContent, getCreditNote } from './credit-notes.service.js';
+import { assertCreditNoteAction, assertInvoiceAction } from './document-states.js';
+import { decimal } from './documents.js';
+import { type DocContent, EInvoiceError, renderFacturX, renderXml } from './einvoice.js';
+import { emailAttachments } from './finance.tables.js';
+import { getInvoice, type InvoiceRow, invoiceContent, markSent } from './invoices.service.js';
+import { renderPdf } from './pdf.js';
+import { loadSettings, sellerSnapshot } from './settings.service.js';
+
+export type PdfFormat = 'pdf' | 'zugferd';
+export type XmlSyntax = 'ubl' | 'cii';
+
+export interface RenderedFile {
+  body: Buffer;
+  contentType: string;
+  filename: string;
+}
+
+const einvoiceB2c = () =>
+  conflict(
+    'einvoice_not_applicable',
+    'E-invoices (XRechnung, ZUGFeRD) are issued to business buyers (VAT ID or marked as business); this buyer is a consumer: use the plain PDF',
+  );
+
+function wrap(err: unknown): never {
+  if (err instanceof EInvoiceError) throw new AppError('einvoice_failed', 500, 'The e-invoice could not be generated');
+  throw err;
+}
+
+async function invoiceDoc(ctx: Ctx, row: InvoiceRow): Promise<DocContent> {
+  const doc = invoiceContent(row) as DocContent;
+  // a draft shows the current company data as a preview; a final invoice its frozen snapshot
+  if (!row.seller) {
+    const settings = await loadSettings(ctx.db, ctx.shopId);
+    doc.seller = sellerSnapshot(settings);
+    doc.footer = settings.invoiceFooter;
+  }
+  return doc;
+}
+
+const fileName = (prefix: string, number: string | null, id: string) => `${prefix}-${number ?? `Entwurf-${id}`}`;
+
+export async function invoicePdf(ctx: Ctx, id: string, format: PdfFormat): Promise<RenderedFile> {
+  const row = await getInvoice(ctx, id);
+  const doc = await invoiceDoc(ctx, row);
+  const draft = row.status === 'draft';
+  if (format === 'zugferd') {
+    assertInvoiceAction(row.status, 'einvoice');
+    if (!row.isBusiness) throw einvoiceB2c();
+  }
+  const pdf = await renderPdf({ doc, draft, stamp: row.finalizedAt ?? row.updatedAt });
+  const name = fileName('Rechnung', row.number, row.id);
+  if (format === 'pdf') return { body: pdf, contentType: 'application/pdf', filename: `${name}.pdf` };
+  const hybrid = await renderFacturX(doc, pdf).catch(wrap);
+  return { body: hybrid, contentType: 'application/pdf', filename: `${name}-zugferd.pdf` };
+}
+
+export async function invoiceXml(ctx: Ctx, id: string, syntax: XmlSyntax): Promise<RenderedFile> {
+  const row = await getInvoice(ctx, id);
+  assertInvoiceAction(row.status, 'einvoice');
+  if (!row.isBusiness) throw einvoiceB2c();
+  const xml = await renderXml(invoiceContent(row) as DocContent, `xrechnung-${syntax}`).catch(wrap);
+  return {
+    body: Buffer.from(xml, 'utf8'),
+    contentType: 'application/xml; charset=utf-8',
+    filename: `Rechnung-${row.number}-xrechnung-${syntax}.xml`,
+  };
+}
+
+async function creditNoteDoc(ctx: Ctx, id: string) {
+  const cn = await getCreditNote(ctx, id);
+  const inv = await getInvoice(ctx, cn.invoiceId);
+  // the delivery date of the credited invoice (BT-72), from its stored data
+  const doc = { ...creditNoteContent(cn, inv.orderNumber), service_date: inv.serviceDate } as DocContent;
+  if (!cn.seller) {
+    const settings = await loadSettings(ctx.db, ctx.shopId);
+    doc.seller = sellerSnapshot(settings);
+    doc.footer = settings.invoiceFooter;
+  }
+  return { cn, doc };
+}
+
+export async function creditNotePdf(ctx: Ctx, id: string, format: PdfFormat): Promise<RenderedFile> {
+  const { cn, doc } = await creditNoteDoc(ctx, id);
+  if (format === 'zugferd') {
+    assertCreditNoteAction(cn.status, 'einvoice');
+    if (!cn.isBusiness) throw einvoiceB2c();
+  }
+  const pdf = await renderPdf({ doc, draft: cn.status === 'draft', stamp: cn.finalizedAt ?? cn.updatedAt });
+  const name = fileName('Gutschrift', cn.number, cn.id);
+  if (format === 'pdf') return { body: pdf, contentType: 'application/pdf', filename: `${name}.pdf` };
+  const hybrid = await renderFacturX(doc, pdf).catch(wrap);
+  return { body: hybrid, contentType: 'application/pdf', filename: `${name}-zugferd.pdf` };
+}
+
+export async function creditNoteXml(ctx: Ctx, id: string, syntax: XmlSyntax): Promise<RenderedFile> {
+  const { cn, doc } = await creditNoteDoc(ctx, id);
+  assertCreditNoteAction(cn.status, 'einvoice');
+  if (!cn.isBusiness) throw einvoiceB2c();
+  const xml = await renderXml(doc, `xrechnung-${syntax}`).catch(wrap);
+  return {
+    body: Buffer.from(xml, 'utf8'),
+    contentType: 'application/xml; charset=utf-8',
+    filename: `Gutschrift-${cn.number}-xrechnung-${syntax}.xml`,
+  };
+}
+
+export interface SendBody {
+  to?: string;
+  subject?: string;
+  message?: string;
+}
+
+const money = (cents: number, currency: string) => `${decimal(cents).replace('.', ',')} ${currency}`;
+
+/**
+ * Sends a final invoice by e-mail (repeatable): the e-mail goes to the outbox in the same
+ * transaction that records `sent_at` and the recipient; the PDF (Factur-X for business buyers)
+ * is stored with it as an attachment.
+ */
+export async function sendInvoiceEmail(ctx: Ctx, id: string, body: SendBody) {
+  const row = await getInvoice(ctx, id);
+  assertInvoiceAction(row.status, 'send');
+  const to = body.to ?? row.buyer.email;
+  if (!to) {
+    throw new AppError('validation_failed', 400, 'The invoice has no buyer e-mail; name a recipient', [
+      { path: '/body/to', message: 'is required' },
+    ]);
+  }
+  const file = await invoicePdf(ctx, id, row.isBusiness ? 'zugferd' : 'pdf');
+  const seller = row.seller?.legal_name ?? '';
+  const subject = body.subject ?? `Ihre Rechnung ${row.number}${seller ? ` von ${seller}` : ''}`;
+  const text = [
+    `Guten Tag ${row.buyer.name || row.buyer.company || ''},`.replace(/ ,$/, ','),
+    '',
+    body.message ??
+      `anbei erhalten Sie die Rechnung ${row.number} vom ${row.issueDate} zu Ihrer Bestellung ${row.orderNumber} über ${money(row.totalCents, row.currency)}.`,
+    '',
+    `Anhang: ${file.filename}`,
+    '',
+    'Mit freundlichen Grüßen',
+    seller,
+  ].join('\n');
+  const now = ctx.clock.now();
+  return withTx(ctx.db, async (tx) => {
+    const emailId = await queueEmail(tx, { shopId: ctx.shopId, kind: 'invoice', to, subject, text, now });
+    await tx.insert(emailAttachments).values({
+      id: `${emailId}_a1`,
+      shopId: ctx.shopId,
+      emailId,
+      filename: file.filename,
+      contentType: file.contentType,
+      sizeBytes: file.body.length,
+      sha256: createHash('sha256').update(file.body).digest('hex'),
+      content: file.body.toString('base64'),
+      createdAt: now,
+    });
+    const updated = await markSent(tx, row, to, now);
+    return {
+      invoice: updated,
+      email_id: emailId,
+      to,
+      attachment: { filename: file.filename, size_bytes: file.body.length },
+    };
+  });
+}

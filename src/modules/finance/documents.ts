@@ -1,0 +1,102 @@
+/**
+ * Pure document arithmetic (DESIGN §5): lines are gross, each line's tax is
+ * round-half-up(gross × rate / (1 + rate)), net = gross − tax, and every total is a sum of
+ * rounded lines, so a document always adds up to the cent.
+ */
+import { createHash } from 'node:crypto';
+import { taxFromGross } from '../../platform/money.js';
+import type { DocLine, TaxGroup } from './finance.tables.js';
+
+export function taxGroups(lines: DocLine[]): TaxGroup[] {
+  const by = new Map<number, TaxGroup>();
+  for (const l of lines) {
+    const g = by.get(l.tax_rate) ?? { tax_rate: l.tax_rate, net_cents: 0, tax_cents: 0, gross_cents: 0 };
+    g.net_cents += l.net_cents;
+    g.tax_cents += l.tax_cents;
+    g.gross_cents += l.line_total_cents;
+    by.set(l.tax_rate, g);
+  }
+  return [...by.values()].sort((a, b) => b.tax_rate - a.tax_rate);
+}
+
+export function sums(lines: DocLine[]) {
+  return {
+    net_cents: lines.reduce((s, l) => s + l.net_cents, 0),
+    tax_cents: lines.reduce((s, l) => s + l.tax_cents, 0),
+    total_cents: lines.reduce((s, l) => s + l.line_total_cents, 0),
+  };
+}
+
+export function line(
+  position: number,
+  kind: DocLine['kind'],
+  name: string,
+  quantity: number,
+  grossCents: number,
+  rate: number,
+  opts: { sku?: string | null; unitPriceCents?: number; taxCents?: number; invoicePosition?: number | null } = {},
+): DocLine {
+  const tax = opts.taxCents ?? taxFromGross(grossCents, rate);
+  return {
+    position,
+    kind,
+    name,
+    sku: opts.sku ?? null,
+    quantity,
+    unit_price_cents: opts.unitPriceCents ?? Math.round(grossCents / quantity),
+    line_total_cents: grossCents,
+    tax_rate: rate,
+    tax_cents: tax,
+    net_cents: grossCents - tax,
+    invoice_position: opts.invoicePosition ?? null,
+  };
+}
+
+/** round-half-up(a × num / den) for non-negative integers. */
+export function mulDiv(a: number, num: number, den: number): number {
+  return Math.floor((2 * a * num + den) / (2 * den));
+}
+
+/**
+ * Splits `amount` over buckets in proportion to their weights (largest remainder), so the parts
+ * add up exactly and no part exceeds its bucket when amount ≤ the sum of the weights.
+ */
+export function allocate(amount: number, weights: number[]): number[] {
+  const total = weights.reduce((s, w) => s + w, 0);
+  if (total === 0) return weights.map(() => 0);
+  const exact = weights.map((w) => (amount * w) / total);
+  const parts = exact.map((x) => Math.floor(x));
+  let left = amount - parts.reduce((s, p) => s + p, 0);
+  const order = exact.map((x, i) => ({ i, r: x - Math.floor(x) })).sort((a, b) => b.r - a.r || a.i - b.i);
+  for (const { i } of order) {
+    if (left <= 0) break;
+    parts[i] = (parts[i] as number) + 1;
+    left--;
+  }
+  return parts;
+}
+
+/** JSON with sorted keys: the same data always gives the same text (and hash). */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value ?? null);
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  const entries = Object.entries(value as Record<string, unknown>)
+    .filter(([, v]) => v !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+}
+
+export const contentHash = (doc: unknown): string =>
+  `sha256:${createHash('sha256').update(canonicalJson(doc)).digest('hex')}`;
+
+/** Formats cents as a decimal string with two places (for XML and the accounting API). */
+export function decimal(cents: number): string {
+  const sign = cents < 0 ? '-' : '';
+  const abs = Math.abs(cents);
+  return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
+}
+
+/** A tax rate fraction (0.19) as a percent string ("19", "7", "5.5"). */
+export function percent(rate: number): string {
+  return String(Math.round(rate * 100_000) / 1000);
+}

@@ -1,0 +1,291 @@
+/**
+ * EN 16931 e-invoices through @e-invoice-eu/core: XRechnung 3.0 (UBL, or CII on request) and the
+ * Factur-X/ZUGFeRD EN 16931 profile (a PDF/A-3 with the CII XML embedded). The data comes from
+ * the stored final document only. Invoices use type code 380, credit notes 381 (the library
+ * then writes a UBL CreditNote).
+ */
+import { type Invoice, InvoiceService } from '@e-invoice-eu/core';
+import type { FieldError } from '../../platform/errors.js';
+import { decimal, percent } from './documents.js';
+import type { BuyerData, DocLine, SellerData, TaxGroup } from './finance.tables.js';
+
+/** The frozen content of an invoice or credit note (what `invoiceContent`/`creditNoteContent` return). */
+export interface DocContent {
+  type: 'invoice' | 'credit_note';
+  number: string | null;
+  issue_date: string | null;
+  due_date?: string | null;
+  service_date?: string | null;
+  order_number: string;
+  currency: string;
+  is_business: boolean;
+  buyer_reference?: string | null;
+  note?: string | null;
+  reason?: string | null;
+  seller: SellerData | null;
+  buyer: BuyerData;
+  lines: DocLine[];
+  tax_breakdown: TaxGroup[];
+  net_cents: number;
+  tax_cents: number;
+  total_cents: number;
+  paid_cents?: number;
+  footer: string | null;
+  invoice_number?: string;
+  invoice_issue_date?: string;
+}
+
+export type EInvoiceFormat = 'xrechnung-ubl' | 'xrechnung-cii' | 'factur-x-en16931';
+
+const LIBRARY_FORMAT: Record<EInvoiceFormat, string> = {
+  'xrechnung-ubl': 'XRECHNUNG-UBL',
+  'xrechnung-cii': 'XRECHNUNG-CII',
+  'factur-x-en16931': 'Factur-X-EN16931',
+};
+
+/**
+ * The EN 16931 core fields and the XRechnung 3.0 (BR-DE) rules that depend on our data, checked
+ * before a number is consumed. Paths name the document field that is missing.
+ */
+export function einvoiceProblems(doc: DocContent, kind: 'invoice' | 'credit_note'): FieldError[] {
+  const errors: FieldError[] = [];
+  const need = (ok: unknown, path: string, message = 'is required for an EN 16931 e-invoice') => {
+    if (!ok) errors.push({ path, message });
+  };
+  const s = doc.seller;
+  need(s?.legal_name, '/seller/legal_name'); // BT-27
+  need(s?.city, '/seller/city'); // BR-DE-3
+  need(s?.postal_code, '/seller/postal_code'); // BR-DE-4
+  need(s?.country, '/seller/country'); // BT-40
+  need(s?.vat_id || s?.tax_number, '/seller/vat_id'); // BR-S-02, BR-DE-16
+  need(s?.email, '/seller/email'); // BT-34, BT-43 (BR-DE-7)
+  need(s?.phone, '/seller/phone'); // BT-42 (BR-DE-6)
+  need(s?.iban, '/seller/iban'); // BT-84 (BR-DE-23, payment means 58)
+  const b = doc.buyer;
+  need(b.company || b.name, '/buyer/name'); // BT-44
+  need(b.city, '/buyer/city'); // BR-DE-8
+  need(b.postal_code, '/buyer/postal_code'); // BR-DE-9
+  need(b.country, '/buyer/country'); // BT-55
+  need(b.email, '/buyer/email'); // BT-49
+  need(/^[A-Z]{3}$/.test(doc.currency), '/currency'); // BT-5
+  need(doc.lines.length > 0, '/lines', 'needs at least one line'); // BG-25
+  doc.lines.forEach((l, i) => {
+    need(l.name, `/lines/${i}/name`); // BT-153
+    need(l.quantity > 0, `/lines/${i}/quantity`, 'must be positive'); // BT-129
+    need(l.net_cents >= 0, `/lines/${i}/net_cents`, 'must not be negative'); // BT-131
+  });
+  if (kind === 'credit_note') {
+    need(doc.invoice_number, '/invoice_number'); // BT-25
+  }
+  return errors;
+}
+
+const party = (name: string) => name;
+
+function vatCategory(rate: number): 'S' | 'Z' {
+  return rate > 0 ? 'S' : 'Z';
+}
+
+function lineOf(l: DocLine, currency: string): Invoice['ubl:Invoice']['cac:InvoiceLine'][number] {
+  // price × quantity / base quantity = line net exactly: a whole-cent unit price when it divides,
+  // else the line net as the price for the whole quantity (BT-149 base quantity)
+  const exact = l.net_cents % l.quantity === 0;
+  return {
+    'cbc:ID': String(l.position),
+    'cbc:InvoicedQuantity': String(l.quantity),
+    'cbc:InvoicedQuantity@unitCode': 'C62',
+    'cbc:LineExtensionAmount': decimal(l.net_cents),
+    'cbc:LineExtensionAmount@currencyID': currency as never,
+    'cac:Item': {
+      'cbc:Name': l.name,
+      ...(l.sku ? { 'cac:SellersItemIdentification': { 'cbc:ID': l.sku } } : {}),
+      'cac:ClassifiedTaxCategory': {
+        'cbc:ID': vatCategory(l.tax_rate),
+        'cbc:Percent': percent(l.tax_rate),
+        'cac:TaxScheme': { 'cbc:ID': 'VAT' },
+      },
+    },
+    'cac:Price': exact
+      ? { 'cbc:PriceAmount': decimal(l.net_cents / l.quantity), 'cbc:PriceAmount@currencyID': currency as never }
+      : {
+          'cbc:PriceAmount': decimal(l.net_cents),
+          'cbc:PriceAmount@currencyID': currency as never,
+          'cbc:BaseQuantity': String(l.quantity),
+          'cbc:BaseQuantity@unitCode': 'C62',
+        },
+  };
+}
+
+/** The document in the library's internal format (UBL semantics, EN 16931 business terms). */
+export function toInternal(doc: DocContent): Invoice {
+  const s = doc.seller as SellerData;
+  const b = doc.buyer;
+  const cur = doc.currency as never;
+  const paid = doc.type === 'invoice' ? (doc.paid_cents ?? 0) : 0;
+  const notes = [doc.note, doc.reason, doc.footer].filter((n): n is string => Boolean(n));
+  const sellerTax: { 'cbc:CompanyID': string; 'cac:TaxScheme': { 'cbc:ID': string } }[] = [];
+  if (s.vat_id) sellerTax.push({ 'cbc:CompanyID': s.vat_id, 'cac:TaxScheme': { 'cbc:ID': 'VAT' } });
+  if (s.tax_number) sellerTax.push({ 'cbc:CompanyID': s.tax_number, 'cac:TaxScheme': { 'cbc:ID': 'FC' } });
+  const invoice: Invoice = {
+    'ubl:Invoice': {
+      'cbc:ID': doc.number as string,
+      'cbc:IssueDate': doc.issue_date as string,
+      ...(doc.type === 'invoice' && doc.due_date ? { 'cbc:DueDate': doc.due_date } : {}),
+      'cbc:InvoiceTypeCode': doc.type === 'invoice' ? '380' : '381',
+      ...(notes.length > 0 ? { 'cbc:Note': notes } : {}),
+      'cbc:DocumentCurrencyCode': cur,
+      // BT-10 is mandatory in XRechnung; without a Leitweg-ID the order number identifies the purchase
+      'cbc:BuyerReference': doc.buyer_reference || doc.order_number,
+      'cac:OrderReference': { 'cbc:ID': doc.order_number },
+      ...(doc.type === 'credit_note' && doc.invoice_number
+        ? {
+            'cac:BillingReference': [
+              {
+                'cac:InvoiceDocumentReference': {
+                  'cbc:ID': doc.invoice_number,
+                  ...(doc.invoice_issue_date ? { 'cbc:IssueDate': doc.invoice_issue_date } : {}),
+                },
+              },
+            ],
+          }
+        : {}),
+      'cac:AccountingSupplierParty': {
+        'cac:Party': {
+          'cbc:EndpointID': s.email as string,
+          'cbc:EndpointID@schemeID': 'EM',
+          'cac:PartyName': { 'cbc:Name': party(s.legal_name) },
+          'cac:PostalAddress': {
+            'cbc:StreetName': s.line1,
+            ...(s.line2 ? { 'cbc:AdditionalStreetName': s.line2 } : {}),
+            'cbc:CityName': s.city,
+            'cbc:PostalZone': s.postal_code,
+            'cac:Country': { 'cbc:IdentificationCode': s.country as never },
+          },
+          'cac:PartyTaxScheme': sellerTax as never,
+          'cac:PartyLegalEntity': {
+            'cbc:RegistrationName': s.legal_name,
+            ...(s.register_info ? { 'cbc:CompanyLegalForm': s.register_info } : {}),
+          },
+          'cac:Contact': {
+            'cbc:Name': s.contact_name || s.legal_name,
+            'cbc:Telephone': s.phone as string,
+            'cbc:ElectronicMail': s.email as string,
+          },
+        },
+      },
+      'cac:AccountingCustomerParty': {
+        'cac:Party': {
+          'cbc:EndpointID': b.email,
+          'cbc:EndpointID@schemeID': 'EM',
+          ...(b.company && b.name ? { 'cac:PartyName': { 'cbc:Name': b.name } } : {}),
+          'cac:PostalAddress': {
+            ...(b.line1 ? { 'cbc:StreetName': b.line1 } : {}),
+            ...(b.line2 ? { 'cbc:AdditionalStreetName': b.line2 } : {}),
+            'cbc:CityName': b.city,
+            'cbc:PostalZone': b.postal_code,
+            'cac:Country': { 'cbc:IdentificationCode': b.country as never },
+          },
+          ...(b.vat_id
+            ? { 'cac:PartyTaxScheme': { 'cbc:CompanyID': b.vat_id, 'cac:TaxScheme': { 'cbc:ID': 'VAT' } } }
+            : {}),
+          'cac:PartyLegalEntity': { 'cbc:RegistrationName': b.company || b.name },
+          'cac:Contact': { 'cbc:ElectronicMail': b.email },
+        },
+      },
+      // BT-72 (CII needs ApplicableHeaderTradeDelivery, which this fills)
+      ...(doc.service_date ? { 'cac:Delivery': { 'cbc:ActualDeliveryDate': doc.service_date } } : {}),
+      'cac:PaymentMeans': [
+        {
+          'cbc:PaymentMeansCode': '58',
+          'cbc:PaymentMeansCode@name': 'SEPA credit transfer',
+          'cbc:PaymentID': doc.number as string,
+          'cac:PayeeFinancialAccount': {
+            'cbc:ID': s.iban as string,
+            'cbc:Name': s.legal_name,
+            ...(s.bic ? { 'cac:FinancialInstitutionBranch': { 'cbc:ID': s.bic } } : {}),
+          },
+        },
+      ],
+      ...(doc.type === 'invoice'
+        ? {
+            'cac:PaymentTerms': {
+              'cbc:Note':
+                paid >= doc.total_cents
+                  ? 'Bereits bezahlt.'
+                  : `Zahlbar ohne Abzug bis ${doc.due_date ?? doc.issue_date}.`,
+            },
+          }
+        : {}),
+      'cac:TaxTotal': [
+        {
+          'cbc:TaxAmount': decimal(doc.tax_cents),
+          'cbc:TaxAmount@currencyID': cur,
+          'cac:TaxSubtotal': doc.tax_breakdown.map((g) => ({
+            'cbc:TaxableAmount': decimal(g.net_cents),
+            'cbc:TaxableAmount@currencyID': cur,
+            'cbc:TaxAmount': decimal(g.tax_cents),
+            'cbc:TaxAmount@currencyID': cur,
+            'cac:TaxCategory': {
+              'cbc:ID': vatCategory(g.tax_rate),
+              'cbc:Percent': percent(g.tax_rate),
+              'cac:TaxScheme': { 'cbc:ID': 'VAT' },
+            },
+          })),
+        },
+      ],
+      'cac:LegalMonetaryTotal': {
+        'cbc:LineExtensionAmount': decimal(doc.net_cents),
+        'cbc:LineExtensionAmount@currencyID': cur,
+        'cbc:TaxExclusiveAmount': decimal(doc.net_cents),
+        'cbc:TaxExclusiveAmount@currencyID': cur,
+        'cbc:TaxInclusiveAmount': decimal(doc.total_cents),
+        'cbc:TaxInclusiveAmount@currencyID': cur,
+        ...(paid > 0 ? { 'cbc:PrepaidAmount': decimal(paid), 'cbc:PrepaidAmount@currencyID': cur } : {}),
+        'cbc:PayableAmount': decimal(doc.total_cents - paid),
+        'cbc:PayableAmount@currencyID': cur,
+      },
+      'cac:InvoiceLine': doc.lines.map((l) => lineOf(l, doc.currency)) as never,
+    },
+  };
+  return invoice;
+}
+
+const silent = { log() {}, warn() {}, error() {} };
+
+export class EInvoiceError extends Error {
+  override name = 'EInvoiceError';
+}
+
+async function generate(doc: DocContent, format: EInvoiceFormat, pdf?: Buffer): Promise<string | Uint8Array> {
+  const service = new InvoiceService(silent);
+  try {
+    return await service.generate(toInternal(doc), {
+      format: LIBRARY_FORMAT[format],
+      lang: 'de-de',
+      noWarnings: true,
+      ...(pdf
+        ? {
+            pdf: {
+              buffer: new Uint8Array(pdf),
+              filename: `${doc.number}.pdf`,
+              mimetype: 'application/pdf',
+            },
+          }
+        : {}),
+    });
+  } catch (err) {
+    const details = (err as { errors?: unknown }).errors;
+    throw new EInvoiceError(
+      `e-invoice generation failed: ${err instanceof Error ? err.message : String(err)}${details ? ` ${JSON.stringify(details).slice(0, 1000)}` : ''}`,
+    );
+  }
+}
+
+export async function renderXml(doc: DocContent, format: 'xrechnung-ubl' | 'xrechnung-cii'): Promise<string> {
+  return String(await generate(doc, format));
+}
+
+/** The Factur-X/ZUGFeRD EN 16931 PDF: the visual PDF with factur-x.xml embedded, as PDF/A-3. */
+export async function renderFacturX(doc: DocContent, pdf: Buffer): Promise<Buffer> {
+  return Buffer.from(await generate(doc, 'factur-x-en16931', pdf));
+}

@@ -1,0 +1,404 @@
+/**
+ * Finance routes (spec §4.6): company settings, invoices, credit notes, and the `lexware`
+ * accounting integration. Every route needs an owner or admin session and refuses every API
+ * token with 403 token_blocked (spec §5: finance:read included).
+ */
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { MANAGERS } from '../../platform/auth/types.js';
+import { IdParams, NoContent } from '../../platform/http/schemas.js';
+import * as acc from './accounting.service.js';
+import * as cn from './credit-notes.service.js';
+import * as del from './delivery.service.js';
+import * as S from './finance.schemas.js';
+import * as inv from './invoices.service.js';
+import * as settings from './settings.service.js';
+
+const manage = { auth: { accepts: ['admin' as const], roles: MANAGERS, tokenBlocked: true } };
+type P = { id: string };
+/** POSTs whose body is optional: no body means `{}`. */
+const optionalBody = async (request: { body: unknown }) => {
+  request.body ??= {};
+};
+
+function sendFile(reply: FastifyReply, file: del.RenderedFile, download = false) {
+  return reply
+    .type(file.contentType)
+    .header('content-disposition', `${download ? 'attachment' : 'inline'}; filename="${file.filename}"`)
+    .header('cache-control', 'private, no-store')
+    .send(file.body);
+}
+
+export function financeRoutes(app: FastifyInstance): void {
+  // ---- company settings ----
+  app.get(
+    '/api/admin/settings/company',
+    {
+      config: manage,
+      schema: {
+        tags: ['finance'],
+        summary: "The seller's company data printed on invoices, and the number formats",
+        response: { 200: S.CompanySettings },
+      },
+    },
+    async (request) => settings.settingsOut(await settings.loadSettings(request.ctx.db, request.ctx.shopId)),
+  );
+
+  app.put(
+    '/api/admin/settings/company',
+    {
+      config: manage,
+      schema: {
+        tags: ['finance'],
+        summary: 'Set company data (legal name, address, VAT ID, tax number, bank, footer, number formats)',
+        body: S.CompanySettingsPut,
+        response: { 200: S.CompanySettings },
+      },
+    },
+    async (request) => settings.settingsOut(await settings.putSettings(request.ctx, request.body as never)),
+  );
+
+  // ---- invoices ----
+  const tags = ['invoices'];
+  app.get(
+    '/api/admin/invoices',
+    {
+      config: manage,
+      schema: {
+        tags,
+        summary: 'List invoices, newest first (status, issue-date range, q)',
+        querystring: S.InvoiceListQuery,
+        response: { 200: S.InvoiceList },
+      },
+    },
+    async (request) => {
+      const q = request.query as inv.InvoiceFilters;
+      const limit = q.limit ?? 50;
+      const offset = q.offset ?? 0;
+      const { rows, count } = await inv.listInvoices(request.ctx, { ...q, limit, offset });
+      return { invoices: rows.map(inv.invoiceOut), count, limit, offset };
+    },
+  );
+
+  app.get(
+    '/api/admin/invoices/:id',
+    {
+      config: manage,
+      schema: { tags, summary: 'Read an invoice', params: IdParams, response: { 200: S.Invoice } },
+    },
+    async (request) => inv.invoiceOut(await inv.getInvoice(request.ctx, (request.params as P).id)),
+  );
+
+  app.post(
+    '/api/admin/orders/:orderId/invoice',
+    {
+      config: manage,
+      preValidation: optionalBody,
+      schema: {
+        tags,
+        summary: 'Create a draft invoice from an order (one open invoice per order: 409 invoice_exists)',
+        params: S.OrderParams,
+        body: S.InvoiceCreate,
+        response: { 201: S.Invoice },
+      },
+    },
+    async (request, reply) => {
+      const { orderId } = request.params as { orderId: string };
+      const row = await inv.createInvoice(request.ctx, orderId, (request.body ?? {}) as inv.InvoiceCreate);
+      return reply.code(201).send(inv.invoiceOut(row));
+    },
+  );
+
+  app.patch(
+    '/api/admin/invoices/:id',
+    {
+      config: manage,
+      schema: {
+        tags,
+        summary: 'Change a draft (buyer, business flag, reference, note); a final invoice is immutable (409)',
+        params: IdParams,
+        body: S.InvoicePatch,
+        response: { 200: S.Invoice },
+      },
+    },
+    async (request) =>
+      inv.invoiceOut(await inv.updateDraft(request.ctx, (request.params as P).id, request.body as inv.InvoicePatch)),
+  );
+
+  app.delete(
+    '/api/admin/invoices/:id',
+    {
+      config: manage,
+      schema: {
+        tags,
+        summary: 'Delete a draft invoice; a final invoice is never deleted (409)',
+        params: IdParams,
+        response: { 204: NoContent },
+      },
+    },
+    async (request, reply) => {
+      await inv.deleteDraft(request.ctx, (request.params as P).id);
+      return reply.code(204).send();
+    },
+  );
+
+  app.post(
+    '/api/admin/invoices/:id/finalize',
+    {
+      config: manage,
+      schema: {
+        tags,
+        summary: "Finalize: next number of the shop's range (RE-{YYYY}-{NNNNN}), frozen content and hash",
+        params: IdParams,
+        response: { 200: S.Invoice },
+      },
+    },
+    async (request) => inv.invoiceOut(await inv.finalizeInvoice(request.ctx, (request.params as P).id)),
+  );
+
+  app.post(
+    '/api/admin/invoices/:id/send-email',
+    {
+      config: manage,
+      preValidation: optionalBody,
+      schema: {
+        tags,
+        summary: 'E-mail a final invoice with its PDF attached (repeatable; records sent_at and recipient)',
+        params: IdParams,
+        body: S.SendEmail,
+        response: { 200: S.SendEmailResponse },
+      },
+    },
+    async (request) => {
+      const r = await del.sendInvoiceEmail(request.ctx, (request.params as P).id, (request.body ?? {}) as del.SendBody);
+      return { ...r, invoice: inv.invoiceOut(r.invoice) };
+    },
+  );
+
+  app.get(
+    '/api/admin/invoices/:id/pdf',
+    {
+      config: manage,
+      schema: {
+        tags,
+        summary: 'The invoice PDF (drafts marked); format=zugferd: Factur-X/ZUGFeRD EN 16931 for business buyers',
+        params: IdParams,
+        querystring: S.PdfQuery,
+        response: { 200: S.binary('application/pdf', 'PDF') },
+      },
+    },
+    async (request, reply) => {
+      const { format } = request.query as { format?: del.PdfFormat };
+      return sendFile(reply, await del.invoicePdf(request.ctx, (request.params as P).id, format ?? 'pdf'));
+    },
+  );
+
+  app.get(
+    '/api/admin/invoices/:id/xrechnung',
+    {
+      config: manage,
+      schema: {
+        tags,
+        summary: 'XRechnung 3.0 XML (UBL, or CII with syntax=cii) of a final invoice to a business buyer',
+        params: IdParams,
+        querystring: S.XmlQuery,
+        response: { 200: S.binary('application/xml', 'XRechnung XML') },
+      },
+    },
+    async (request, reply) => {
+      const { syntax } = request.query as { syntax?: del.XmlSyntax };
+      return sendFile(reply, await del.invoiceXml(request.ctx, (request.params as P).id, syntax ?? 'ubl'), true);
+    },
+  );
+
+  app.post(
+    '/api/admin/invoices/:id/credit-note',
+    {
+      config: manage,
+      preValidation: optionalBody,
+      schema: {
+        tags: ['credit-notes'],
+        summary: 'Create a draft credit note: full by default, or by lines/quantities, or by a gross amount',
+        params: IdParams,
+        body: S.CreditNoteCreate,
+        response: { 201: S.CreditNote },
+      },
+    },
+    async (request, reply) => {
+      const row = await cn.createCreditNote(
+        request.ctx,
+        (request.params as P).id,
+        (request.body ?? {}) as cn.CreditNoteCreate,
+      );
+      return reply.code(201).send(cn.creditNoteOut(row));
+    },
+  );
+
+  // ---- credit notes ----
+  const cnTags = ['credit-notes'];
+  app.get(
+    '/api/admin/credit-notes',
+    {
+      config: manage,
+      schema: {
+        tags: cnTags,
+        summary: 'List credit notes, newest first',
+        querystring: S.CreditNoteListQuery,
+        response: { 200: S.CreditNoteList },
+      },
+    },
+    async (request) => {
+      const q = request.query as cn.CreditNoteFilters;
+      const limit = q.limit ?? 50;
+      const offset = q.offset ?? 0;
+      const { rows, count } = await cn.listCreditNotes(request.ctx, { ...q, limit, offset });
+      return { credit_notes: rows.map(cn.creditNoteOut), count, limit, offset };
+    },
+  );
+
+  app.get(
+    '/api/admin/credit-notes/:id',
+    {
+      config: manage,
+      schema: { tags: cnTags, summary: 'Read a credit note', params: IdParams, response: { 200: S.CreditNote } },
+    },
+    async (request) => cn.creditNoteOut(await cn.getCreditNote(request.ctx, (request.params as P).id)),
+  );
+
+  app.delete(
+    '/api/admin/credit-notes/:id',
+    {
+      config: manage,
+      schema: {
+        tags: cnTags,
+        summary: 'Delete a draft credit note (frees its amount); a final one is immutable (409)',
+        params: IdParams,
+        response: { 204: NoContent },
+      },
+    },
+    async (request, reply) => {
+      await cn.deleteCreditNoteDraft(request.ctx, (request.params as P).id);
+      return reply.code(204).send();
+    },
+  );
+
+  app.post(
+    '/api/admin/credit-notes/:id/finalize',
+    {
+      config: manage,
+      schema: {
+        tags: cnTags,
+        summary: 'Finalize: next number of the credit-note range (GS-{YYYY}-{NNNNN}); the invoice is credited',
+        params: IdParams,
+        response: { 200: S.CreditNote },
+      },
+    },
+    async (request) => cn.creditNoteOut(await cn.finalizeCreditNote(request.ctx, (request.params as P).id)),
+  );
+
+  app.get(
+    '/api/admin/credit-notes/:id/pdf',
+    {
+      config: manage,
+      schema: {
+        tags: cnTags,
+        summary: 'The credit-note PDF referencing its invoice; format=zugferd for business buyers (type code 381)',
+        params: IdParams,
+        querystring: S.PdfQuery,
+        response: { 200: S.binary('application/pdf', 'PDF') },
+      },
+    },
+    async (request, reply) => {
+      const { format } = request.query as { format?: del.PdfFormat };
+      return sendFile(reply, await del.creditNotePdf(request.ctx, (request.params as P).id, format ?? 'pdf'));
+    },
+  );
+
+  app.get(
+    '/api/admin/credit-notes/:id/xrechnung',
+    {
+      config: manage,
+      schema: {
+        tags: cnTags,
+        summary: 'XRechnung 3.0 XML of a final credit note (UBL CreditNote, type code 381; or CII)',
+        params: IdParams,
+        querystring: S.XmlQuery,
+        response: { 200: S.binary('application/xml', 'XRechnung XML') },
+      },
+    },
+    async (request, reply) => {
+      const { syntax } = request.query as { syntax?: del.XmlSyntax };
+      return sendFile(reply, await del.creditNoteXml(request.ctx, (request.params as P).id, syntax ?? 'ubl'), true);
+    },
+  );
+
+  // ---- accounting integration (lexware) ----
+  const accTags = ['accounting'];
+  app.post(
+    '/api/admin/credentials/lexware/connect',
+    {
+      config: manage,
+      schema: {
+        tags: accTags,
+        summary: 'Store the Lexware API key (encrypted with MASTER_KEY; never returned)',
+        body: S.Connect,
+        response: { 200: S.ConnectResponse },
+      },
+    },
+    async (request) => acc.connect(request.ctx, (request.body as { api_key: string }).api_key),
+  );
+
+  app.post(
+    '/api/admin/credentials/test/lexware',
+    {
+      config: manage,
+      schema: {
+        tags: accTags,
+        summary: "Call Lexware with the stored key: ok, or the provider's error",
+        response: { 200: S.TestResponse },
+      },
+    },
+    async (request) => acc.testConnection(request.ctx),
+  );
+
+  app.get(
+    '/api/admin/orders/:id/lexware',
+    {
+      config: manage,
+      schema: {
+        tags: accTags,
+        summary: "The order's Lexware sync state (none, pending, synced, failed, cancelled)",
+        params: IdParams,
+        response: { 200: S.SyncState },
+      },
+    },
+    async (request) => acc.getSync(request.ctx, (request.params as P).id),
+  );
+
+  app.post(
+    '/api/admin/orders/:id/lexware-retry',
+    {
+      config: manage,
+      schema: {
+        tags: accTags,
+        summary: 'Retry a failed or cancelled sync (→ pending); any other state is 409',
+        params: IdParams,
+        response: { 200: S.SyncState },
+      },
+    },
+    async (request) => acc.retrySync(request.ctx, (request.params as P).id),
+  );
+
+  app.post(
+    '/api/admin/orders/:id/lexware-cancel',
+    {
+      config: manage,
+      schema: {
+        tags: accTags,
+        summary: 'Stop a pending or failed sync (→ cancelled); any other state is 409',
+        params: IdParams,
+        response: { 200: S.SyncState },
+      },
+    },
+    async (request) => acc.cancelSync(request.ctx, (request.params as P).id),
+  );
+}

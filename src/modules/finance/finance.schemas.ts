@@ -1,0 +1,326 @@
+/** Request and response schemas of the finance routes. */
+import { Type } from '@sinclair/typebox';
+import { Body, Email, Nullable, PageMeta, Pagination, Timestamp } from '../../platform/http/schemas.js';
+import { CREDIT_NOTE_STATUSES, INVOICE_STATUSES } from './document-states.js';
+
+const Country = Type.String({ pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2' });
+const Text = (max: number) => Type.String({ minLength: 1, maxLength: max });
+const Opt = <T extends ReturnType<typeof Type.String> | ReturnType<typeof Type.Integer>>(s: T) =>
+  Type.Optional(Nullable(s));
+const DateOnly = Type.String({ format: 'date', description: 'YYYY-MM-DD' });
+const NumberFormat = Type.String({
+  minLength: 3,
+  maxLength: 40,
+  description: 'Tokens {YYYY}, {YY}, {MM} and one {N…} run (the zero-padded sequence), e.g. RE-{YYYY}-{NNNNN}',
+});
+
+export const OrderParams = Type.Object({ orderId: Type.String({ minLength: 1, maxLength: 64 }) });
+
+// ---- company settings ----
+
+export const CompanySettings = Type.Object({
+  legal_name: Nullable(Type.String()),
+  line1: Nullable(Type.String()),
+  line2: Nullable(Type.String()),
+  postal_code: Nullable(Type.String()),
+  city: Nullable(Type.String()),
+  country: Nullable(Type.String()),
+  vat_id: Nullable(Type.String()),
+  tax_number: Nullable(Type.String()),
+  email: Nullable(Type.String()),
+  phone: Nullable(Type.String()),
+  contact_name: Nullable(Type.String()),
+  bank_name: Nullable(Type.String()),
+  iban: Nullable(Type.String()),
+  bic: Nullable(Type.String()),
+  register_info: Nullable(Type.String()),
+  invoice_footer: Nullable(Type.String()),
+  invoice_number_format: Type.String(),
+  credit_note_number_format: Type.String(),
+  payment_terms_days: Type.Integer(),
+  time_zone: Type.String(),
+  missing_for_invoices: Type.Array(Type.String(), { description: 'Fields finalization still needs' }),
+  missing_for_e_invoices: Type.Array(Type.String(), { description: 'Fields e-invoices to businesses still need' }),
+  updated_at: Nullable(Timestamp),
+});
+
+export const CompanySettingsPut = Body(
+  {
+    legal_name: Opt(Text(200)),
+    line1: Opt(Text(200)),
+    line2: Opt(Type.String({ maxLength: 200 })),
+    postal_code: Opt(Text(20)),
+    city: Opt(Text(100)),
+    country: Type.Optional(Nullable(Country)),
+    vat_id: Opt(Type.String({ pattern: '^[A-Za-z]{2}\\s?[A-Za-z0-9+*.\\s]{2,14}$', maxLength: 20 })),
+    tax_number: Opt(Text(30)),
+    email: Type.Optional(Nullable(Email)),
+    phone: Opt(Type.String({ pattern: '^[+0-9 ()/-]{3,40}$' })),
+    contact_name: Opt(Text(200)),
+    bank_name: Opt(Text(200)),
+    iban: Opt(Type.String({ minLength: 15, maxLength: 42 })),
+    bic: Opt(Type.String({ pattern: '^[A-Za-z]{6}[A-Za-z0-9]{2}([A-Za-z0-9]{3})?$' })),
+    register_info: Opt(Text(300)),
+    invoice_footer: Opt(Type.String({ maxLength: 1000 })),
+    invoice_number_format: Type.Optional(NumberFormat),
+    credit_note_number_format: Type.Optional(NumberFormat),
+    payment_terms_days: Type.Optional(Type.Integer({ minimum: 0, maximum: 365 })),
+    time_zone: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'IANA, e.g. Europe/Berlin' })),
+  },
+  { description: 'Sets the given fields; omitted fields keep their value, null clears one' },
+);
+
+// ---- documents ----
+
+const Seller = Type.Object({
+  legal_name: Type.String(),
+  line1: Type.String(),
+  line2: Nullable(Type.String()),
+  postal_code: Type.String(),
+  city: Type.String(),
+  country: Type.String(),
+  vat_id: Nullable(Type.String()),
+  tax_number: Nullable(Type.String()),
+  email: Nullable(Type.String()),
+  phone: Nullable(Type.String()),
+  contact_name: Nullable(Type.String()),
+  bank_name: Nullable(Type.String()),
+  iban: Nullable(Type.String()),
+  bic: Nullable(Type.String()),
+  register_info: Nullable(Type.String()),
+});
+
+const Buyer = Type.Object({
+  name: Type.String(),
+  company: Nullable(Type.String()),
+  vat_id: Nullable(Type.String()),
+  line1: Type.String(),
+  line2: Nullable(Type.String()),
+  postal_code: Type.String(),
+  city: Type.String(),
+  country: Type.String(),
+  email: Type.String(),
+});
+
+const DocLine = Type.Object({
+  position: Type.Integer(),
+  kind: Type.String({ description: 'item | shipping | adjustment' }),
+  name: Type.String(),
+  sku: Nullable(Type.String()),
+  quantity: Type.Integer(),
+  unit_price_cents: Type.Integer({ description: 'gross' }),
+  line_total_cents: Type.Integer({ description: 'gross' }),
+  tax_rate: Type.Number(),
+  tax_cents: Type.Integer(),
+  net_cents: Type.Integer(),
+  invoice_position: Nullable(Type.Integer({ description: 'credit notes: the credited invoice line' })),
+});
+
+const TaxGroup = Type.Object({
+  tax_rate: Type.Number(),
+  net_cents: Type.Integer(),
+  tax_cents: Type.Integer(),
+  gross_cents: Type.Integer(),
+});
+
+export const Invoice = Type.Object({
+  id: Type.String(),
+  order_id: Type.String(),
+  order_number: Type.String(),
+  status: Type.Union(INVOICE_STATUSES.map((s) => Type.Literal(s))),
+  number: Nullable(Type.String()),
+  issue_date: Nullable(Type.String()),
+  due_date: Nullable(Type.String()),
+  service_date: Type.String(),
+  currency: Type.String(),
+  is_business: Type.Boolean({ description: 'Business buyer: e-invoices (XRechnung, ZUGFeRD) are available' }),
+  buyer_reference: Nullable(Type.String()),
+  note: Nullable(Type.String()),
+  seller: Nullable(Seller),
+  buyer: Buyer,
+  lines: Type.Array(DocLine),
+  tax_breakdown: Type.Array(TaxGroup),
+  net_cents: Type.Integer(),
+  tax_cents: Type.Integer(),
+  total_cents: Type.Integer(),
+  paid_cents: Type.Integer(),
+  amount_due_cents: Type.Integer(),
+  credited_cents: Type.Integer(),
+  footer: Nullable(Type.String()),
+  content_hash: Nullable(Type.String({ description: 'sha256 of the frozen content (final documents)' })),
+  finalized_at: Nullable(Timestamp),
+  sent_at: Nullable(Timestamp),
+  sent_to: Nullable(Type.String()),
+  send_count: Type.Integer(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+
+export const CreditNote = Type.Object({
+  id: Type.String(),
+  invoice_id: Type.String(),
+  invoice_number: Type.String(),
+  order_id: Type.String(),
+  status: Type.Union(CREDIT_NOTE_STATUSES.map((s) => Type.Literal(s))),
+  number: Nullable(Type.String()),
+  issue_date: Nullable(Type.String()),
+  currency: Type.String(),
+  is_business: Type.Boolean(),
+  reason: Nullable(Type.String()),
+  seller: Nullable(Seller),
+  buyer: Buyer,
+  lines: Type.Array(DocLine),
+  tax_breakdown: Type.Array(TaxGroup),
+  net_cents: Type.Integer(),
+  tax_cents: Type.Integer(),
+  total_cents: Type.Integer(),
+  footer: Nullable(Type.String()),
+  content_hash: Nullable(Type.String()),
+  finalized_at: Nullable(Timestamp),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+
+export const InvoiceCreate = Body({
+  is_business: Type.Optional(Type.Boolean({ description: 'Default: the buyer has a VAT ID or a company name' })),
+  buyer_reference: Opt(Type.String({ minLength: 1, maxLength: 200, description: 'BT-10, e.g. a Leitweg-ID' })),
+  note: Opt(Type.String({ minLength: 1, maxLength: 1000 })),
+});
+
+export const InvoicePatch = Body({
+  is_business: Type.Optional(Type.Boolean()),
+  buyer_reference: Opt(Type.String({ minLength: 1, maxLength: 200 })),
+  note: Opt(Type.String({ minLength: 1, maxLength: 1000 })),
+  buyer: Type.Optional(
+    Body({
+      name: Type.Optional(Type.String({ maxLength: 200 })),
+      company: Opt(Type.String({ maxLength: 200 })),
+      vat_id: Opt(Type.String({ pattern: '^[A-Za-z]{2}\\s?[A-Za-z0-9+*.\\s]{2,14}$', maxLength: 20 })),
+      line1: Type.Optional(Type.String({ maxLength: 200 })),
+      line2: Opt(Type.String({ maxLength: 200 })),
+      postal_code: Type.Optional(Type.String({ maxLength: 20 })),
+      city: Type.Optional(Type.String({ maxLength: 100 })),
+      country: Type.Optional(Country),
+      email: Type.Optional(Email),
+    }),
+  ),
+});
+
+const Status = Type.Union(INVOICE_STATUSES.map((s) => Type.Literal(s)));
+export const InvoiceListQuery = Type.Object(
+  {
+    status: Type.Optional(Status),
+    order_id: Type.Optional(Type.String({ maxLength: 64 })),
+    issued_from: Type.Optional(DateOnly),
+    issued_to: Type.Optional(DateOnly),
+    created_from: Type.Optional(Timestamp),
+    created_to: Type.Optional(Timestamp),
+    q: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 200, description: 'Number, order number, buyer name or e-mail' }),
+    ),
+    ...Pagination,
+  },
+  { additionalProperties: false },
+);
+export const InvoiceList = Type.Object({ invoices: Type.Array(Invoice), ...PageMeta });
+
+export const CreditNoteListQuery = Type.Object(
+  {
+    status: Type.Optional(Type.Union(CREDIT_NOTE_STATUSES.map((s) => Type.Literal(s)))),
+    invoice_id: Type.Optional(Type.String({ maxLength: 64 })),
+    order_id: Type.Optional(Type.String({ maxLength: 64 })),
+    issued_from: Type.Optional(DateOnly),
+    issued_to: Type.Optional(DateOnly),
+    q: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    ...Pagination,
+  },
+  { additionalProperties: false },
+);
+export const CreditNoteList = Type.Object({ credit_notes: Type.Array(CreditNote), ...PageMeta });
+
+export const CreditNoteCreate = Body(
+  {
+    lines: Type.Optional(
+      Type.Array(
+        Body({
+          position: Type.Integer({ minimum: 1, description: 'The invoice line' }),
+          quantity: Type.Integer({ minimum: 1, maximum: 1_000_000 }),
+        }),
+        { minItems: 1, maxItems: 500 },
+      ),
+    ),
+    amount_cents: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 1_000_000_000, description: 'Gross amount, split over the tax rates' }),
+    ),
+    reason: Opt(Type.String({ minLength: 1, maxLength: 500 })),
+  },
+  { description: 'Empty: credit everything not yet credited. Either lines or amount_cents.' },
+);
+
+export const SendEmail = Body({
+  to: Type.Optional(Email),
+  subject: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  message: Type.Optional(Type.String({ minLength: 1, maxLength: 5000 })),
+});
+
+export const SendEmailResponse = Type.Object({
+  invoice: Invoice,
+  email_id: Type.String(),
+  to: Type.String(),
+  attachment: Type.Object({ filename: Type.String(), size_bytes: Type.Integer() }),
+});
+
+export const PdfQuery = Type.Object(
+  {
+    format: Type.Optional(
+      Type.Union([Type.Literal('pdf'), Type.Literal('zugferd')], {
+        default: 'pdf',
+        description: 'zugferd: Factur-X/ZUGFeRD EN 16931 (PDF/A-3 with embedded CII XML), business buyers only',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const XmlQuery = Type.Object(
+  {
+    syntax: Type.Optional(
+      Type.Union([Type.Literal('ubl'), Type.Literal('cii')], { default: 'ubl', description: 'XRechnung 3.0 syntax' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+/** A binary body: no serializer runs, the OpenAPI document shows the media type. */
+export const binary = (mediaType: string, description: string) => ({
+  description,
+  content: { [mediaType]: { schema: { type: 'string', format: 'binary' } } },
+});
+
+// ---- accounting ----
+
+export const Connect = Body({ api_key: Type.String({ minLength: 8, maxLength: 500, description: 'Lexware API key' }) });
+export const ConnectResponse = Type.Object({
+  provider: Type.String(),
+  connected: Type.Boolean(),
+  connected_at: Timestamp,
+  updated_at: Timestamp,
+});
+export const TestResponse = Type.Object({
+  ok: Type.Boolean(),
+  provider: Type.String(),
+  organization_id: Nullable(Type.String()),
+  company_name: Nullable(Type.String()),
+  provider_status: Nullable(Type.Integer({ description: "The provider's HTTP status (null: unreachable)" })),
+  error: Nullable(Type.String({ description: "The provider's error" })),
+});
+export const SyncState = Type.Object({
+  order_id: Type.String(),
+  provider: Type.String(),
+  status: Type.Union(['none', 'pending', 'synced', 'failed', 'cancelled'].map((s) => Type.Literal(s))),
+  provider_id: Nullable(Type.String({ description: "The provider's voucher id of the order's invoice" })),
+  last_error: Nullable(Type.String()),
+  attempts: Type.Integer(),
+  synced_at: Nullable(Timestamp),
+  updated_at: Nullable(Timestamp),
+});

@@ -1,0 +1,257 @@
+/**
+ * Finance: the seller's company data, invoices and credit notes (frozen documents with gapless
+ * numbers) and the accounting integration (credentials and per-order sync state).
+ */
+import { sql } from 'drizzle-orm';
+import { bigint, boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { orders } from '../orders/orders.tables.js';
+import { shops } from '../shops/shops.tables.js';
+
+const cents = (name: string) => bigint(name, { mode: 'number' });
+const ts = (name: string) => timestamp(name, { withTimezone: true });
+
+/** The seller as printed on a document (a snapshot of the company settings). */
+export interface SellerData {
+  legal_name: string;
+  line1: string;
+  line2: string | null;
+  postal_code: string;
+  city: string;
+  country: string;
+  vat_id: string | null;
+  tax_number: string | null;
+  email: string | null;
+  phone: string | null;
+  contact_name: string | null;
+  bank_name: string | null;
+  iban: string | null;
+  bic: string | null;
+  register_info: string | null;
+}
+
+/** The buyer as printed on a document. */
+export interface BuyerData {
+  name: string;
+  company: string | null;
+  vat_id: string | null;
+  line1: string;
+  line2: string | null;
+  postal_code: string;
+  city: string;
+  country: string;
+  email: string;
+}
+
+/** One line of a document. Amounts are gross (prices are gross, DESIGN §5); net = gross − tax. */
+export interface DocLine {
+  position: number;
+  kind: 'item' | 'shipping' | 'adjustment';
+  name: string;
+  sku: string | null;
+  quantity: number;
+  unit_price_cents: number;
+  line_total_cents: number;
+  tax_rate: number;
+  tax_cents: number;
+  net_cents: number;
+  /** Credit notes: the invoice line this line credits (null for an amount credit). */
+  invoice_position: number | null;
+}
+
+/** Per tax rate: sums of the rounded lines, so the document adds up to the cent. */
+export interface TaxGroup {
+  tax_rate: number;
+  net_cents: number;
+  tax_cents: number;
+  gross_cents: number;
+}
+
+export const companySettings = pgTable('company_settings', {
+  shopId: text('shop_id')
+    .primaryKey()
+    .references(() => shops.id, { onDelete: 'cascade' }),
+  legalName: text('legal_name'),
+  line1: text('line1'),
+  line2: text('line2'),
+  postalCode: text('postal_code'),
+  city: text('city'),
+  country: text('country'),
+  vatId: text('vat_id'),
+  taxNumber: text('tax_number'),
+  email: text('email'),
+  phone: text('phone'),
+  contactName: text('contact_name'),
+  bankName: text('bank_name'),
+  iban: text('iban'),
+  bic: text('bic'),
+  registerInfo: text('register_info'),
+  invoiceFooter: text('invoice_footer'),
+  invoiceNumberFormat: text('invoice_number_format').notNull().default('RE-{YYYY}-{NNNNN}'),
+  creditNoteNumberFormat: text('credit_note_number_format').notNull().default('GS-{YYYY}-{NNNNN}'),
+  paymentTermsDays: integer('payment_terms_days').notNull().default(14),
+  timeZone: text('time_zone').notNull().default('Europe/Berlin'),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});
+
+export const invoices = pgTable(
+  'invoices',
+  {
+    id: text('id').primaryKey(),
+    shopId: text('shop_id')
+      .notNull()
+      .references(() => shops.id, { onDelete: 'cascade' }),
+    orderId: text('order_id')
+      .notNull()
+      .references(() => orders.id),
+    orderNumber: text('order_number').notNull(),
+    /** draft | final | partially_credited | credited (invoice-states.ts) */
+    status: text('status').notNull(),
+    /** Assigned at finalization, gapless per shop and year. */
+    number: text('number'),
+    /** YYYY-MM-DD in the shop's time zone, set at finalization. */
+    issueDate: text('issue_date'),
+    dueDate: text('due_date'),
+    /** The delivery / service date (BT-72): the day the order was paid or placed. */
+    serviceDate: text('service_date').notNull(),
+    currency: text('currency').notNull(),
+    isBusiness: boolean('is_business').notNull(),
+    buyerReference: text('buyer_reference'),
+    note: text('note'),
+    seller: jsonb('seller').$type<SellerData>(),
+    buyer: jsonb('buyer').notNull().$type<BuyerData>(),
+    lines: jsonb('lines').notNull().$type<DocLine[]>(),
+    taxGroups: jsonb('tax_groups').notNull().$type<TaxGroup[]>(),
+    netCents: cents('net_cents').notNull(),
+    taxCents: cents('tax_cents').notNull(),
+    totalCents: cents('total_cents').notNull(),
+    paidCents: cents('paid_cents').notNull().default(0),
+    /** Sum of the final credit notes of this invoice. */
+    creditedCents: cents('credited_cents').notNull().default(0),
+    footer: text('footer'),
+    contentHash: text('content_hash'),
+    finalizedAt: ts('finalized_at'),
+    sentAt: ts('sent_at'),
+    sentTo: text('sent_to'),
+    sendCount: integer('send_count').notNull().default(0),
+    lexwareVoucherId: text('lexware_voucher_id'),
+    createdAt: ts('created_at').notNull(),
+    updatedAt: ts('updated_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('invoices_number_uq').on(t.shopId, t.number).where(sql`number IS NOT NULL`),
+    // one open invoice per order: a fully credited invoice may be followed by a corrected one
+    uniqueIndex('invoices_open_order_uq').on(t.shopId, t.orderId).where(sql`status <> 'credited'`),
+    index('invoices_shop_created_idx').on(t.shopId, t.createdAt.desc(), t.id.desc()),
+    index('invoices_shop_status_idx').on(t.shopId, t.status, t.createdAt.desc()),
+  ],
+);
+
+export const creditNotes = pgTable(
+  'credit_notes',
+  {
+    id: text('id').primaryKey(),
+    shopId: text('shop_id')
+      .notNull()
+      .references(() => shops.id, { onDelete: 'cascade' }),
+    invoiceId: text('invoice_id')
+      .notNull()
+      .references(() => invoices.id),
+    orderId: text('order_id').notNull(),
+    /** draft | final */
+    status: text('status').notNull(),
+    number: text('number'),
+    issueDate: text('issue_date'),
+    /** The credited invoice's number and date, printed on the credit note (BT-25/BT-26). */
+    invoiceNumber: text('invoice_number').notNull(),
+    invoiceIssueDate: text('invoice_issue_date').notNull(),
+    currency: text('currency').notNull(),
+    isBusiness: boolean('is_business').notNull(),
+    reason: text('reason'),
+    seller: jsonb('seller').$type<SellerData>(),
+    buyer: jsonb('buyer').notNull().$type<BuyerData>(),
+    lines: jsonb('lines').notNull().$type<DocLine[]>(),
+    taxGroups: jsonb('tax_groups').notNull().$type<TaxGroup[]>(),
+    /** Positive amounts: what is credited. */
+    netCents: cents('net_cents').notNull(),
+    taxCents: cents('tax_cents').notNull(),
+    totalCents: cents('total_cents').notNull(),
+    footer: text('footer'),
+    contentHash: text('content_hash'),
+    finalizedAt: ts('finalized_at'),
+    lexwareVoucherId: text('lexware_voucher_id'),
+    createdAt: ts('created_at').notNull(),
+    updatedAt: ts('updated_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('credit_notes_number_uq').on(t.shopId, t.number).where(sql`number IS NOT NULL`),
+    index('credit_notes_shop_created_idx').on(t.shopId, t.createdAt.desc(), t.id.desc()),
+    index('credit_notes_invoice_idx').on(t.shopId, t.invoiceId),
+  ],
+);
+
+/** Credentials of accounting integrations; the key is AES-256-GCM with MASTER_KEY, never returned. */
+export const accountingConnections = pgTable(
+  'accounting_connections',
+  {
+    shopId: text('shop_id')
+      .notNull()
+      .references(() => shops.id, { onDelete: 'cascade' }),
+    provider: text('provider').notNull(),
+    apiKeyEncrypted: text('api_key_encrypted').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('accounting_connections_pk').on(t.shopId, t.provider)],
+);
+
+/** Per order and provider: none (no row) | pending | synced | failed | cancelled. */
+export const accountingSyncs = pgTable(
+  'accounting_syncs',
+  {
+    shopId: text('shop_id')
+      .notNull()
+      .references(() => shops.id, { onDelete: 'cascade' }),
+    orderId: text('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    provider: text('provider').notNull(),
+    status: text('status').notNull(),
+    /** The provider's id of the order's invoice voucher. */
+    providerId: text('provider_id'),
+    lastError: text('last_error'),
+    attempts: integer('attempts').notNull().default(0),
+    /** The job that currently carries this sync; any other job does nothing. */
+    jobId: text('job_id'),
+    syncedAt: ts('synced_at'),
+    createdAt: ts('created_at').notNull(),
+    updatedAt: ts('updated_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('accounting_syncs_pk').on(t.shopId, t.orderId, t.provider),
+    index('accounting_syncs_status_idx').on(t.shopId, t.provider, t.status),
+  ],
+);
+
+/**
+ * Attachments of e-mails in the mail outbox (`emails`, src/adapters/mail): the rendered PDF of a
+ * sent invoice or credit note, stored with the e-mail so the outbox shows exactly what was sent.
+ */
+export const emailAttachments = pgTable(
+  'email_attachments',
+  {
+    id: text('id').primaryKey(),
+    shopId: text('shop_id')
+      .notNull()
+      .references(() => shops.id, { onDelete: 'cascade' }),
+    emailId: text('email_id').notNull(),
+    filename: text('filename').notNull(),
+    contentType: text('content_type').notNull(),
+    sizeBytes: integer('size_bytes').notNull(),
+    sha256: text('sha256').notNull(),
+    /** base64 */
+    content: text('content').notNull(),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [index('email_attachments_email_idx').on(t.shopId, t.emailId)],
+);

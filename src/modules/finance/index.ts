@@ -1,0 +1,13 @@
+/** Finance: invoices, credit notes, company settings and the accounting integration. */
+import type { Module } from '../../app.js';
+import { SYNC_JOB, syncJob } from './accounting.service.js';
+import { financeRoutes } from './finance.routes.js';
+
+export const financeModule: Module = {
+  name: 'finance',
+  group: 'shop',
+  routes: financeRoutes,
+  jobs(registry, deps) {
+    registry.register(SYNC_JOB, syncJob(deps.config));
+  },
+};

@@ -1,0 +1,367 @@
+/** Invoices: a draft from an order, finalization with a gapless number, reads, and deletion of drafts. */
+import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
+import type { Ctx } from '../../platform/auth/types.js';
+import type { Db } from '../../platform/db/client.js';
+import { withTx } from '../../platform/db/tx.js';
+import { AppError, conflict, type FieldError, notFound } from '../../platform/errors.js';
+import { newId } from '../../platform/ids.js';
+import { taxFromGross } from '../../platform/money.js';
+import { channelCountry } from '../channels/index.js';
+import { getOrder } from '../orders/index.js';
+import { scheduleAccountingSync } from './accounting.service.js';
+import { assertInvoiceAction, invoiceTransition } from './document-states.js';
+import { contentHash, line, sums, taxGroups } from './documents.js';
+import { einvoiceProblems } from './einvoice.js';
+import { type BuyerData, type DocLine, invoices } from './finance.tables.js';
+import { addDays, localDate, nextDocumentNumber } from './numbering.js';
+import { assertSellerComplete, loadSettings, sellerSnapshot } from './settings.service.js';
+
+export type InvoiceRow = typeof invoices.$inferSelect;
+
+const INVOICEABLE = ['pending_payment', 'paid', 'fulfilled'];
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+export function invoiceOut(row: InvoiceRow) {
+  return {
+    id: row.id,
+    order_id: row.orderId,
+    order_number: row.orderNumber,
+    status: row.status,
+    number: row.number,
+    issue_date: row.issueDate,
+    due_date: row.dueDate,
+    service_date: row.serviceDate,
+    currency: row.currency,
+    is_business: row.isBusiness,
+    buyer_reference: row.buyerReference,
+    note: row.note,
+    seller: row.seller ?? null,
+    buyer: row.buyer,
+    lines: row.lines,
+    tax_breakdown: row.taxGroups,
+    net_cents: row.netCents,
+    tax_cents: row.taxCents,
+    total_cents: row.totalCents,
+    paid_cents: row.paidCents,
+    amount_due_cents: row.totalCents - row.paidCents,
+    credited_cents: row.creditedCents,
+    footer: row.footer,
+    content_hash: row.contentHash,
+    finalized_at: iso(row.finalizedAt),
+    sent_at: iso(row.sentAt),
+    sent_to: row.sentTo,
+    send_count: row.sendCount,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  };
+}
+
+/** The frozen content of a final invoice: what the content hash covers. */
+export function invoiceContent(row: InvoiceRow) {
+  return {
+    type: 'invoice' as const,
+    number: row.number,
+    issue_date: row.issueDate,
+    due_date: row.dueDate,
+    service_date: row.serviceDate,
+    order_number: row.orderNumber,
+    currency: row.currency,
+    is_business: row.isBusiness,
+    buyer_reference: row.buyerReference,
+    note: row.note,
+    seller: row.seller,
+    buyer: row.buyer,
+    lines: row.lines,
+    tax_breakdown: row.taxGroups,
+    net_cents: row.netCents,
+    tax_cents: row.taxCents,
+    total_cents: row.totalCents,
+    paid_cents: row.paidCents,
+    footer: row.footer,
+  };
+}
+
+/** The shipping line's rate: the one that gives the stored shipping tax (the standard rate at checkout). */
+async function shippingRate(ctx: Ctx, order: Awaited<ReturnType<typeof getOrder>>): Promise<number> {
+  const { order: o, lines } = order;
+  const candidates = lines.filter((l) => l.taxClass === 'standard').map((l) => l.taxRate);
+  const country = o.shippingAddress?.country ?? o.billingAddress?.country;
+  if (country) {
+    const c = await channelCountry(ctx, o.channelId, country);
+    if (c?.tax_rate != null) candidates.push(c.tax_rate);
+  }
+  candidates.push(...lines.map((l) => l.taxRate), 0.19, 0.2, 0.21, 0.1, 0.07, 0);
+  const match = candidates.find((r) => taxFromGross(o.shippingCents, r) === o.shippingTaxCents);
+  if (match !== undefined) return match;
+  // no known rate reproduces it: the effective rate, rounded to a tenth of a percent
+  const net = o.shippingCents - o.shippingTaxCents;
+  return net > 0 ? Math.round((o.shippingTaxCents / net) * 1000) / 1000 : 0;
+}
+
+export interface InvoiceCreate {
+  is_business?: boolean;
+  buyer_reference?: string | null;
+  note?: string | null;
+}
+
+export async function createInvoice(ctx: Ctx, orderId: string, body: InvoiceCreate): Promise<InvoiceRow> {
+  const order = await getOrder(ctx, orderId);
+  const o = order.order;
+  if (!INVOICEABLE.includes(o.status)) {
+    throw conflict('order_not_invoiceable', `An order in state ${o.status} cannot be invoiced`);
+  }
+  const docLines: DocLine[] = order.lines.map((l, i) =>
+    line(i + 1, 'item', l.name, l.quantity, l.lineTotalCents, l.taxRate, {
+      sku: l.sku,
+      unitPriceCents: l.unitPriceCents,
+      taxCents: l.taxCents,
+    }),
+  );
+  if (o.shippingCents > 0) {
+    const rate = await shippingRate(ctx, order);
+    docLines.push(
+      line(docLines.length + 1, 'shipping', 'Versand', 1, o.shippingCents, rate, { taxCents: o.shippingTaxCents }),
+    );
+  }
+  const address = o.billingAddress ?? o.shippingAddress;
+  const buyer: BuyerData = {
+    name: address?.name ?? '',
+    company: address?.company ?? null,
+    vat_id: address?.vat_id ? address.vat_id.replace(/\s+/g, '').toUpperCase() : null,
+    line1: address?.line1 ?? '',
+    line2: address?.line2 ?? null,
+    postal_code: address?.postal_code ?? '',
+    city: address?.city ?? '',
+    country: address?.country ?? '',
+    email: o.customerEmail,
+  };
+  const totals = sums(docLines);
+  const now = ctx.clock.now();
+  const settings = await loadSettings(ctx.db, ctx.shopId);
+  const id = newId('invoice');
+  try {
+    const [row] = await ctx.db
+      .insert(invoices)
+      .values({
+        id,
+        shopId: ctx.shopId,
+        orderId: o.id,
+        orderNumber: o.number,
+        status: 'draft',
+        serviceDate: localDate(o.paidAt ?? o.createdAt, settings.timeZone),
+        currency: o.currency,
+        isBusiness: body.is_business ?? Boolean(buyer.vat_id || buyer.company),
+        buyerReference: body.buyer_reference ?? null,
+        note: body.note ?? null,
+        buyer,
+        lines: docLines,
+        taxGroups: taxGroups(docLines),
+        netCents: totals.net_cents,
+        taxCents: totals.tax_cents,
+        totalCents: totals.total_cents,
+        paidCents: o.paidAt ? totals.total_cents : 0,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning();
+    return row as InvoiceRow;
+  } catch (err) {
+    if (
+      String((err as { cause?: { code?: string }; code?: string })?.cause?.code ?? (err as { code?: string }).code) ===
+      '23505'
+    ) {
+      throw conflict('invoice_exists', 'This order already has an open invoice');
+    }
+    throw err;
+  }
+}
+
+async function lockInvoice(tx: Db, shopId: string, id: string): Promise<InvoiceRow> {
+  const [row] = await tx
+    .select()
+    .from(invoices)
+    .where(and(eq(invoices.id, id), eq(invoices.shopId, shopId)))
+    .for('update');
+  if (!row) throw notFound('Invoice');
+  return row;
+}
+
+export async function getInvoice(ctx: Pick<Ctx, 'db' | 'shopId'>, id: string): Promise<InvoiceRow> {
+  const [row] = await ctx.db
+    .select()
+    .from(invoices)
+    .where(and(eq(invoices.id, id), eq(invoices.shopId, ctx.shopId)));
+  if (!row) throw notFound('Invoice');
+  return row;
+}
+
+export interface InvoiceFilters {
+  status?: string;
+  order_id?: string;
+  issued_from?: string;
+  issued_to?: string;
+  created_from?: string;
+  created_to?: string;
+  q?: string;
+  limit: number;
+  offset: number;
+}
+
+export async function listInvoices(ctx: Pick<Ctx, 'db' | 'shopId'>, f: InvoiceFilters) {
+  const conds: SQL[] = [eq(invoices.shopId, ctx.shopId)];
+  if (f.status) conds.push(eq(invoices.status, f.status));
+  if (f.order_id) conds.push(eq(invoices.orderId, f.order_id));
+  if (f.issued_from) conds.push(sql`${invoices.issueDate} >= ${f.issued_from}`);
+  if (f.issued_to) conds.push(sql`${invoices.issueDate} <= ${f.issued_to}`);
+  if (f.created_from) conds.push(sql`${invoices.createdAt} >= ${f.created_from}::timestamptz`);
+  if (f.created_to) conds.push(sql`${invoices.createdAt} < ${f.created_to}::timestamptz`);
+  if (f.q) {
+    const like = `%${f.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    conds.push(
+      sql`(${invoices.number} ILIKE ${like} OR ${invoices.orderNumber} = ${f.q}
+           OR ${invoices.buyer}->>'email' ILIKE ${like} OR ${invoices.buyer}->>'name' ILIKE ${like}
+           OR ${invoices.buyer}->>'company' ILIKE ${like})`,
+    );
+  }
+  const where = and(...conds);
+  const [rows, total] = await Promise.all([
+    ctx.db
+      .select()
+      .from(invoices)
+      .where(where)
+      .orderBy(desc(invoices.createdAt), desc(invoices.id))
+      .limit(f.limit)
+      .offset(f.offset),
+    ctx.db.select({ n: sql<number>`count(*)::int` }).from(invoices).where(where),
+  ]);
+  return { rows, count: Number(total[0]?.n ?? 0) };
+}
+
+export interface InvoicePatch {
+  is_business?: boolean;
+  buyer_reference?: string | null;
+  note?: string | null;
+  buyer?: Partial<Omit<BuyerData, 'email'>> & { email?: string };
+}
+
+/** Changes a draft's buyer, business flag, buyer reference or note. A final invoice: 409. */
+export async function updateDraft(ctx: Ctx, id: string, patch: InvoicePatch): Promise<InvoiceRow> {
+  return withTx(ctx.db, async (tx) => {
+    const row = await lockInvoice(tx, ctx.shopId, id);
+    assertInvoiceAction(row.status, 'edit');
+    const buyer = { ...row.buyer, ...(patch.buyer ?? {}) };
+    if (buyer.vat_id) buyer.vat_id = buyer.vat_id.replace(/\s+/g, '').toUpperCase();
+    const [updated] = await tx
+      .update(invoices)
+      .set({
+        buyer,
+        ...(patch.is_business !== undefined ? { isBusiness: patch.is_business } : {}),
+        ...(patch.buyer_reference !== undefined ? { buyerReference: patch.buyer_reference } : {}),
+        ...(patch.note !== undefined ? { note: patch.note } : {}),
+        updatedAt: ctx.clock.now(),
+      })
+      .where(eq(invoices.id, id))
+      .returning();
+    return updated as InvoiceRow;
+  });
+}
+
+export async function deleteDraft(ctx: Ctx, id: string): Promise<void> {
+  await withTx(ctx.db, async (tx) => {
+    const row = await lockInvoice(tx, ctx.shopId, id);
+    assertInvoiceAction(row.status, 'delete');
+    await tx.delete(invoices).where(eq(invoices.id, id));
+  });
+}
+
+/** What a document needs of its buyer; a business buyer needs a full address (EN 16931 BR-DE-8/9). */
+export function buyerProblems(buyer: BuyerData, business: boolean): FieldError[] {
+  const errors: FieldError[] = [];
+  const need = (field: keyof BuyerData) => {
+    if (!buyer[field]) errors.push({ path: `/buyer/${field}`, message: 'is required to finalize' });
+  };
+  if (!buyer.name && !buyer.company) need('name');
+  need('country');
+  if (business) {
+    need('line1');
+    need('postal_code');
+    need('city');
+    need('email');
+  }
+  return errors;
+}
+
+/**
+ * Finalizes a draft: checks seller and buyer data (and, for a business buyer, every field an
+ * EN 16931 e-invoice needs) before a number is taken, then assigns the next number in this
+ * transaction, freezes the seller data and footer, and stores the content hash.
+ */
+export async function finalizeInvoice(ctx: Ctx, id: string): Promise<InvoiceRow> {
+  return withTx(ctx.db, async (tx) => {
+    const row = await lockInvoice(tx, ctx.shopId, id);
+    const to = invoiceTransition(row.status, 'finalize');
+    const settings = await loadSettings(tx, ctx.shopId);
+    assertSellerComplete(settings, row.isBusiness);
+    const buyerErrors = buyerProblems(row.buyer, row.isBusiness);
+    if (buyerErrors.length > 0) {
+      throw new AppError(
+        'buyer_data_missing',
+        400,
+        `The buyer lacks ${buyerErrors.map((e) => e.path.split('/').pop()).join(', ')}; complete the draft with PATCH`,
+        buyerErrors,
+      );
+    }
+    const now = ctx.clock.now();
+    const issueDate = localDate(now, settings.timeZone);
+    const frozen: InvoiceRow = {
+      ...row,
+      status: to,
+      issueDate,
+      dueDate: row.paidCents >= row.totalCents ? null : addDays(issueDate, settings.paymentTermsDays),
+      seller: sellerSnapshot(settings),
+      footer: settings.invoiceFooter,
+      number: 'RE-CHECK',
+    };
+    if (row.isBusiness) {
+      const problems = einvoiceProblems(invoiceContent(frozen), 'invoice');
+      if (problems.length > 0) {
+        throw new AppError(
+          'einvoice_data_missing',
+          400,
+          `An EN 16931 e-invoice needs ${problems.map((p) => p.path).join(', ')}`,
+          problems,
+        );
+      }
+    }
+    // every check passed: only now is a number taken
+    frozen.number = await nextDocumentNumber(tx, ctx.shopId, 'invoice', settings.invoiceNumberFormat, issueDate);
+    const [updated] = await tx
+      .update(invoices)
+      .set({
+        status: to,
+        number: frozen.number,
+        issueDate,
+        dueDate: frozen.dueDate,
+        seller: frozen.seller,
+        footer: frozen.footer,
+        contentHash: contentHash(invoiceContent(frozen)),
+        finalizedAt: now,
+        updatedAt: now,
+      })
+      .where(eq(invoices.id, id))
+      .returning();
+    await scheduleAccountingSync(tx, ctx.shopId, row.orderId, now);
+    return updated as InvoiceRow;
+  });
+}
+
+/** Records a sent e-mail (repeatable). */
+export async function markSent(db: Db, row: InvoiceRow, to: string, now: Date): Promise<InvoiceRow> {
+  const [updated] = await db
+    .update(invoices)
+    .set({ sentAt: now, sentTo: to, sendCount: sql`${invoices.sendCount} + 1`, updatedAt: now })
+    .where(and(eq(invoices.id, row.id), eq(invoices.shopId, row.shopId)))
+    .returning();
+  return updated as InvoiceRow;
+}

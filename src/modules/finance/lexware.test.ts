@@ -1,0 +1,293 @@
+/**
+ * The `lexware` accounting integration: the real HTTP client against a local stub of the
+ * Lexware Office API started here (LEXWARE_API_URL points at it), driven through the admin routes
+ * and the job worker.
+ */
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { call, createShop, expectProblem, startApp, type TestApp } from '../../../test/helpers/app.js';
+import { LexwareClient } from '../../adapters/accounting/lexware.js';
+import { AccountingError } from '../../adapters/accounting/port.js';
+import { query } from '../../platform/db/tx.js';
+import { type FinanceShop, finalInvoice, financeShop } from './finance.fixtures.js';
+
+const GOOD_KEY = 'lex-good-key-0123456789';
+
+interface Seen {
+  method: string;
+  url: string;
+  auth: string | undefined;
+  body: any;
+}
+
+/** Script of the stub: responses for POST /v1/vouchers, consumed in order, then `fallback`. */
+const stub = {
+  seen: [] as Seen[],
+  script: [] as { status: number; body: unknown; headers?: Record<string, string> }[],
+  fallback: { status: 200, body: null as unknown, headers: {} as Record<string, string> },
+  vouchers: 0,
+};
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const c of req) chunks.push(c as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+let server: Server;
+let t: TestApp;
+let f: FinanceShop;
+
+beforeAll(async () => {
+  server = createServer(async (req, res) => {
+    const raw = await readBody(req);
+    stub.seen.push({
+      method: req.method ?? '',
+      url: req.url ?? '',
+      auth: req.headers.authorization,
+      body: raw ? JSON.parse(raw) : null,
+    });
+    const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
+      res.writeHead(status, { 'content-type': 'application/json', ...headers });
+      res.end(JSON.stringify(body));
+    };
+    if (req.headers.authorization !== `Bearer ${GOOD_KEY}`) {
+      return send(401, { status: 401, error: 'Unauthorized', message: 'Unauthorized' });
+    }
+    if (req.method === 'GET' && req.url === '/v1/profile') {
+      return send(200, { organizationId: 'org-1', companyName: 'Muster Handel GmbH', created: {} });
+    }
+    if (req.method === 'POST' && req.url === '/v1/vouchers') {
+      const next = stub.script.shift();
+      if (next) return send(next.status, next.body, next.headers);
+      stub.vouchers++;
+      return send(200, {
+        id: `voucher-${stub.vouchers}`,
+        resourceUri: `/v1/vouchers/voucher-${stub.vouchers}`,
+        version: 0,
+      });
+    }
+    return send(404, { message: 'Not found' });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as AddressInfo).port;
+  t = await startApp({ LEXWARE_API_URL: `http://127.0.0.1:${port}` });
+  f = await financeShop(t);
+});
+afterAll(async () => {
+  await t.close();
+  await new Promise((r) => server.close(r));
+});
+beforeEach(() => {
+  stub.seen = [];
+  stub.script = [];
+});
+
+const post = (url: string, body?: unknown) => call(t.app, 'POST', url, { token: f.owner, body });
+const syncOf = async (orderId: string) =>
+  (await call(t.app, 'GET', `/api/admin/orders/${orderId}/lexware`, { token: f.owner })).data;
+const drain = () => t.app.deps.worker.drain();
+
+describe('credentials', () => {
+  it('test before connecting is 409; connect stores the key encrypted and never returns it', async () => {
+    expectProblem(await post('/api/admin/credentials/test/lexware'), 409, 'lexware_not_connected');
+    const bad = await post('/api/admin/credentials/lexware/connect', { api_key: 'lex-wrong-key-000000' });
+    expect(bad.statusCode).toBe(200);
+    expect(bad.data).toMatchObject({ provider: 'lexware', connected: true });
+    expect(bad.body).not.toContain('lex-wrong-key');
+    const rows = await query<{ api_key_encrypted: string }>(
+      t.app.deps.database.db,
+      sql`SELECT api_key_encrypted FROM accounting_connections WHERE shop_id = ${f.shop.shopId}`,
+    );
+    expect(rows[0]?.api_key_encrypted).toMatch(/^v1\./);
+    expect(rows[0]?.api_key_encrypted).not.toContain('lex-wrong-key');
+  });
+
+  it("the connection check returns the provider's error, then ok with the right key", async () => {
+    const bad = await post('/api/admin/credentials/test/lexware');
+    expect(bad.statusCode).toBe(200);
+    expect(bad.data).toMatchObject({ ok: false, provider_status: 401 });
+    expect(bad.data.error).toContain('Unauthorized');
+    await post('/api/admin/credentials/lexware/connect', { api_key: GOOD_KEY });
+    const good = await post('/api/admin/credentials/test/lexware');
+    expect(good.data).toMatchObject({
+      ok: true,
+      company_name: 'Muster Handel GmbH',
+      organization_id: 'org-1',
+      error: null,
+    });
+    expect(stub.seen.at(-1)).toMatchObject({ method: 'GET', url: '/v1/profile', auth: `Bearer ${GOOD_KEY}` });
+  });
+
+  it('validates the key', async () => {
+    expectProblem(await post('/api/admin/credentials/lexware/connect', {}), 400, 'validation_failed');
+    expectProblem(await post('/api/admin/credentials/lexware/connect', { api_key: 'short' }), 400, 'validation_failed');
+    expectProblem(
+      await post('/api/admin/credentials/lexware/connect', { api_key: GOOD_KEY, extra: 1 }),
+      400,
+      'validation_failed',
+    );
+  });
+});
+
+describe('order sync', () => {
+  it('finalizing an invoice enqueues the sync; the job books a voucher (429 retried) and records its id', async () => {
+    const inv = await finalInvoice(t, f);
+    expect((await syncOf(inv.order_id)).status).toBe('pending');
+    stub.script.push({ status: 429, body: { message: 'Rate limit exceeded' }, headers: { 'retry-after': '0' } });
+    await drain();
+    const s = await syncOf(inv.order_id);
+    expect(s).toMatchObject({ status: 'synced', last_error: null, attempts: 1 });
+    expect(s.provider_id).toMatch(/^voucher-\d+$/);
+    const posts = stub.seen.filter((x) => x.url === '/v1/vouchers');
+    expect(posts).toHaveLength(2);
+    expect(posts[1]?.auth).toBe(`Bearer ${GOOD_KEY}`);
+    expect(posts[1]?.body).toMatchObject({
+      type: 'salesinvoice',
+      voucherNumber: inv.number,
+      taxType: 'gross',
+      totalGrossAmount: inv.total_cents / 100,
+      totalTaxAmount: inv.tax_cents / 100,
+      useCollectiveContact: true,
+    });
+    expect(posts[1]?.body.voucherItems).toEqual(
+      inv.tax_breakdown.map((g: { gross_cents: number; tax_cents: number; tax_rate: number }) =>
+        expect.objectContaining({
+          amount: g.gross_cents / 100,
+          taxAmount: g.tax_cents / 100,
+          taxRatePercent: Math.round(g.tax_rate * 100),
+        }),
+      ),
+    );
+    // a finalized credit note books a credit voucher for the same order
+    const cn = (await post(`/api/admin/invoices/${inv.id}/credit-note`, { amount_cents: 500 })).data;
+    await post(`/api/admin/credit-notes/${cn.id}/finalize`);
+    expect((await syncOf(inv.order_id)).status).toBe('pending');
+    await drain();
+    expect((await syncOf(inv.order_id)).status).toBe('synced');
+    const credit = stub.seen.filter((x) => x.url === '/v1/vouchers').at(-1);
+    expect(credit?.body).toMatchObject({ type: 'salescreditnote', totalGrossAmount: 5 });
+    // and nothing is booked twice
+    expect(stub.seen.filter((x) => x.url === '/v1/vouchers' && x.body.voucherNumber === inv.number)).toHaveLength(2);
+    expectProblem(await post(`/api/admin/orders/${inv.order_id}/lexware-retry`), 409, 'invalid_state');
+    expectProblem(await post(`/api/admin/orders/${inv.order_id}/lexware-cancel`), 409, 'invalid_state');
+  });
+
+  it("a rejected voucher fails with the provider's error; retry books it", async () => {
+    const inv = await finalInvoice(t, f, { items: [{ product_id: f.products.course, quantity: 1 }] });
+    stub.script.push({
+      status: 400,
+      body: {
+        IssueList: [{ i18nKey: 'invalid_value', source: 'voucherItems[0].taxRatePercent', type: 'validation_failure' }],
+      },
+    });
+    await drain();
+    const failed = await syncOf(inv.order_id);
+    expect(failed).toMatchObject({ status: 'failed', provider_id: null });
+    expect(failed.last_error).toContain('400');
+    expect(failed.last_error).toContain('voucherItems[0].taxRatePercent');
+    const retried = await post(`/api/admin/orders/${inv.order_id}/lexware-retry`);
+    expect(retried.statusCode).toBe(200);
+    expect(retried.data).toMatchObject({ status: 'pending', last_error: null });
+    await drain();
+    expect(await syncOf(inv.order_id)).toMatchObject({ status: 'synced', attempts: 2 });
+  });
+
+  it('a provider outage keeps the sync pending for a later attempt; cancel stops it; retry resumes', async () => {
+    const inv = await finalInvoice(t, f, { items: [{ product_id: f.products.ebook, quantity: 1 }] });
+    for (let i = 0; i < 3; i++) stub.script.push({ status: 503, body: { message: 'Service Unavailable' } });
+    await drain();
+    const pending = await syncOf(inv.order_id);
+    expect(pending).toMatchObject({ status: 'pending', attempts: 1 });
+    expect(pending.last_error).toContain('503');
+    expect(stub.seen.filter((x) => x.url === '/v1/vouchers')).toHaveLength(3);
+    const cancelled = await post(`/api/admin/orders/${inv.order_id}/lexware-cancel`);
+    expect(cancelled.data.status).toBe('cancelled');
+    // the rescheduled job comes due but no longer carries the sync
+    await call(t.app, 'POST', '/api/platform/clock/advance', {
+      token: 'test-platform-token-0123456789abcdef',
+      body: { seconds: 120 },
+    });
+    await drain();
+    expect((await syncOf(inv.order_id)).status).toBe('cancelled');
+    expect(stub.seen.filter((x) => x.url === '/v1/vouchers')).toHaveLength(3);
+    expectProblem(await post(`/api/admin/orders/${inv.order_id}/lexware-cancel`), 409, 'invalid_state');
+    const resumed = await post(`/api/admin/orders/${inv.order_id}/lexware-retry`);
+    expect(resumed.data.status).toBe('pending');
+    await drain();
+    expect((await syncOf(inv.order_id)).status).toBe('synced');
+  });
+
+  it('an order without a sync is none: retry and cancel are 409; unknown orders 404', async () => {
+    const g = await createShop(t.app);
+    const res = await call(t.app, 'GET', '/api/admin/orders/ord_unknown/lexware', { token: g.ownerToken });
+    expectProblem(res, 404, 'not_found');
+    expectProblem(
+      await call(t.app, 'POST', '/api/admin/orders/ord_unknown/lexware-retry', { token: g.ownerToken }),
+      404,
+      'not_found',
+    );
+    const draft = await finalInvoice(t, f, { items: [{ product_id: f.products.ebook, quantity: 1 }] });
+    await call(t.app, 'POST', `/api/admin/orders/${draft.order_id}/lexware-cancel`, { token: f.owner });
+    // a cancelled order stays cancelled when documents are added later
+    expect((await syncOf(draft.order_id)).status).toBe('cancelled');
+  });
+});
+
+describe('client', () => {
+  it('times out, retries 5xx with backoff, and does not retry 4xx', async () => {
+    let calls = 0;
+    const slow = new LexwareClient({
+      baseUrl: 'http://127.0.0.1:9',
+      apiKey: GOOD_KEY,
+      timeoutMs: 50,
+      attempts: 2,
+      backoffMs: 1,
+      fetch: (async (_url: string, init: RequestInit) => {
+        calls++;
+        return new Promise((_resolve, reject) => {
+          init.signal?.addEventListener('abort', () => reject(init.signal?.reason));
+        });
+      }) as typeof fetch,
+    });
+    const err = await slow.testConnection().catch((e) => e);
+    expect(err).toBeInstanceOf(AccountingError);
+    expect(err.message).toContain('did not answer within 50 ms');
+    expect(err.retryable).toBe(true);
+    expect(calls).toBe(2);
+    let n = 0;
+    const flaky = new LexwareClient({
+      baseUrl: 'http://stub',
+      apiKey: GOOD_KEY,
+      backoffMs: 1,
+      fetch: (async () => {
+        n++;
+        return n < 3
+          ? new Response('{"message":"boom"}', { status: 502 })
+          : new Response('{"organizationId":"o","companyName":"c"}', { status: 200 });
+      }) as typeof fetch,
+    });
+    expect(await flaky.testConnection()).toEqual({ organizationId: 'o', companyName: 'c' });
+    expect(n).toBe(3);
+    let m = 0;
+    const rejecting = new LexwareClient({
+      baseUrl: 'http://stub',
+      apiKey: GOOD_KEY,
+      fetch: (async () => {
+        m++;
+        return new Response(
+          '{"message":"Validation failed","details":[{"field":"voucherNumber","message":"too long"}]}',
+          {
+            status: 406,
+          },
+        );
+      }) as typeof fetch,
+    });
+    const e2 = await rejecting.testConnection().catch((e) => e);
+    expect(e2).toMatchObject({ status: 406, retryable: false });
+    expect(e2.message).toContain('voucherNumber: too long');
+    expect(m).toBe(1);
+  });
+});

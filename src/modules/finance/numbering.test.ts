@@ -1,0 +1,137 @@
+/** Gapless invoice and credit-note numbers under concurrency, and number formats. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, expectProblem, startApp, type TestApp } from '../../../test/helpers/app.js';
+import { withTx } from '../../platform/db/tx.js';
+import { createOrder, getOrder } from '../orders/index.js';
+import { draftInvoice, type FinanceShop, financeShop } from './finance.fixtures.js';
+import { formatProblem, renderNumber } from './numbering.js';
+
+let t: TestApp;
+let f: FinanceShop;
+beforeAll(async () => {
+  t = await startApp();
+  f = await financeShop(t);
+});
+afterAll(() => t.close());
+
+const year = () => t.app.deps.clock.now().toISOString().slice(0, 4);
+
+/** `n` more paid orders like `templateId` (same lines), written the way checkout writes them. */
+async function cloneOrders(templateId: string, n: number): Promise<string[]> {
+  const ctx = { db: t.app.deps.database.db, shopId: f.shop.shopId };
+  const { order: o, lines } = await getOrder(ctx, templateId);
+  return withTx(t.app.deps.database.db, async (tx) => {
+    const ids: string[] = [];
+    for (let i = 0; i < n; i++) {
+      const row = await createOrder(tx, {
+        shopId: o.shopId,
+        channelId: o.channelId,
+        checkoutSessionId: null,
+        customerId: null,
+        customerEmail: `clone${i}@mail.test`,
+        billingAddress: o.billingAddress,
+        shippingAddress: o.shippingAddress,
+        shippingMethodId: o.shippingMethodId,
+        status: 'paid',
+        autoConfirm: true,
+        currency: o.currency,
+        lines: lines.map((l) => ({
+          product_id: l.productId,
+          variant_id: l.variantId,
+          name: l.name,
+          sku: l.sku,
+          quantity: l.quantity,
+          unit_price_cents: l.unitPriceCents,
+          line_total_cents: l.lineTotalCents,
+          tax_rate: l.taxRate,
+          tax_cents: l.taxCents,
+          net_cents: l.netCents,
+          tax_class: l.taxClass,
+          is_digital: l.isDigital,
+          vendor_id: l.vendorId,
+        })) as never,
+        subtotalCents: o.subtotalCents,
+        shippingCents: o.shippingCents,
+        shippingTaxCents: o.shippingTaxCents,
+        taxCents: o.taxCents,
+        totalCents: o.totalCents,
+        requiresShipping: o.requiresShipping,
+        widerrufVerzicht: o.widerrufVerzicht,
+        widerrufVerzichtAt: o.widerrufVerzichtAt,
+        affiliateCode: null,
+        isTest: true,
+        paymentProvider: 'test',
+        paymentRef: 'test_4242',
+        now: t.app.deps.clock.now(),
+      });
+      ids.push(row.id);
+    }
+    return ids;
+  });
+}
+
+describe('numbering', () => {
+  it('100 concurrent finalizations give 100 unique, gapless numbers', async () => {
+    const first = await draftInvoice(t, f);
+    const orderIds = await cloneOrders(first.order_id, 99);
+    const drafts = [first.id];
+    for (const id of orderIds) {
+      const res = await call(t.app, 'POST', `/api/admin/orders/${id}/invoice`, { token: f.owner, body: {} });
+      expect(res.statusCode).toBe(201);
+      drafts.push(res.data.id);
+    }
+    const results = await Promise.all(
+      drafts.map((id) => call(t.app, 'POST', `/api/admin/invoices/${id}/finalize`, { token: f.owner })),
+    );
+    expect(results.map((r) => r.statusCode)).toEqual(drafts.map(() => 200));
+    const numbers = results.map((r) => r.data.number as string).sort();
+    const expected = Array.from({ length: 100 }, (_, i) => `RE-${year()}-${String(i + 1).padStart(5, '0')}`);
+    expect(numbers).toEqual(expected);
+    // finalizing them again (concurrently) takes no number
+    const again = await Promise.all(
+      drafts.slice(0, 10).map((id) => call(t.app, 'POST', `/api/admin/invoices/${id}/finalize`, { token: f.owner })),
+    );
+    for (const r of again) expectProblem(r, 409, 'already_final');
+    // 100 concurrent credit notes draw from their own range
+    const notes = await Promise.all(
+      drafts.map((id) =>
+        call(t.app, 'POST', `/api/admin/invoices/${id}/credit-note`, { token: f.owner, body: { amount_cents: 100 } }),
+      ),
+    );
+    const finals = await Promise.all(
+      notes.map((n) => call(t.app, 'POST', `/api/admin/credit-notes/${n.data.id}/finalize`, { token: f.owner })),
+    );
+    expect(finals.map((r) => r.data.number as string).sort()).toEqual(expected.map((n) => n.replace('RE-', 'GS-')));
+  });
+
+  it('the format setting decides the next number; the sequence continues', async () => {
+    const put = await call(t.app, 'PUT', '/api/admin/settings/company', {
+      token: f.owner,
+      body: { invoice_number_format: 'R{YY}{MM}-{NNNN}' },
+    });
+    expect(put.statusCode).toBe(200);
+    const draft = await draftInvoice(t, f, { items: [{ product_id: f.products.course, quantity: 1 }] });
+    const res = await call(t.app, 'POST', `/api/admin/invoices/${draft.id}/finalize`, { token: f.owner });
+    const now = t.app.deps.clock.now();
+    expect(res.data.number).toBe(`R${year().slice(2)}${res.data.issue_date.slice(5, 7)}-0001`);
+    expect(now).toBeTruthy();
+    await call(t.app, 'PUT', '/api/admin/settings/company', {
+      token: f.owner,
+      body: { invoice_number_format: 'RE-{YYYY}-{NNNNN}' },
+    });
+    const d2 = await draftInvoice(t, f, { items: [{ product_id: f.products.course, quantity: 1 }] });
+    const r2 = await call(t.app, 'POST', `/api/admin/invoices/${d2.id}/finalize`, { token: f.owner });
+    expect(r2.data.number).toBe(`RE-${year()}-00101`);
+  });
+
+  it('validates and renders formats', () => {
+    expect(formatProblem('RE-{YYYY}-{NNNNN}')).toBeNull();
+    expect(formatProblem('INV{NNNNNN}')).toBeNull();
+    expect(formatProblem('RE-{YYYY}')).toContain('sequence');
+    expect(formatProblem('RE-{NN}-{NNN}')).toContain('exactly one');
+    expect(formatProblem('RE {NNN}')).toContain('may contain');
+    expect(formatProblem('RE-{MM}-{NNN}')).toContain('year');
+    expect(renderNumber('RE-{YYYY}-{NNNNN}', '2026-03-04', 42)).toBe('RE-2026-00042');
+    expect(renderNumber('{YY}{MM}/{NNN}', '2026-03-04', 1234)).toBe('2603/1234');
+  });
+});

@@ -1,0 +1,223 @@
+/** The seller's company data (GET/PUT /api/admin/settings/company) and what a document needs of it. */
+import { eq } from 'drizzle-orm';
+import type { Ctx } from '../../platform/auth/types.js';
+import type { Db } from '../../platform/db/client.js';
+import { AppError, type FieldError } from '../../platform/errors.js';
+import { companySettings, type SellerData } from './finance.tables.js';
+import { formatProblem, isTimeZone } from './numbering.js';
+
+export type SettingsRow = typeof companySettings.$inferSelect;
+
+const DEFAULTS = {
+  invoiceNumberFormat: 'RE-{YYYY}-{NNNNN}',
+  creditNoteNumberFormat: 'GS-{YYYY}-{NNNNN}',
+  paymentTermsDays: 14,
+  timeZone: 'Europe/Berlin',
+};
+
+export async function loadSettings(db: Db, shopId: string): Promise<SettingsRow> {
+  const [row] = await db.select().from(companySettings).where(eq(companySettings.shopId, shopId));
+  if (row) return row;
+  const epoch = new Date(0);
+  return {
+    shopId,
+    legalName: null,
+    line1: null,
+    line2: null,
+    postalCode: null,
+    city: null,
+    country: null,
+    vatId: null,
+    taxNumber: null,
+    email: null,
+    phone: null,
+    contactName: null,
+    bankName: null,
+    iban: null,
+    bic: null,
+    registerInfo: null,
+    invoiceFooter: null,
+    ...DEFAULTS,
+    createdAt: epoch,
+    updatedAt: epoch,
+  };
+}
+
+/** Fields every invoice needs (§14 UStG): name, address, and a VAT ID or a tax number. */
+export function missingSellerData(s: SettingsRow, eInvoice: boolean): string[] {
+  const missing: string[] = [];
+  if (!s.legalName) missing.push('legal_name');
+  if (!s.line1) missing.push('line1');
+  if (!s.postalCode) missing.push('postal_code');
+  if (!s.city) missing.push('city');
+  if (!s.country) missing.push('country');
+  if (!s.vatId && !s.taxNumber) missing.push('vat_id');
+  if (eInvoice) {
+    // XRechnung BR-DE-2/5/6/7 (seller contact), BT-34 (electronic address), BR-DE-23 (IBAN for credit transfer)
+    if (!s.email) missing.push('email');
+    if (!s.phone) missing.push('phone');
+    if (!s.iban) missing.push('iban');
+  }
+  return missing;
+}
+
+export function assertSellerComplete(s: SettingsRow, eInvoice: boolean): void {
+  const missing = missingSellerData(s, eInvoice);
+  if (missing.length === 0) return;
+  const named = missing.map((m) => (m === 'vat_id' ? 'vat_id or tax_number' : m));
+  throw new AppError(
+    'seller_data_missing',
+    400,
+    `The company settings lack ${named.join(', ')}${eInvoice ? ' (needed for an EN 16931 e-invoice to a business)' : ''}; set them with PUT /api/admin/settings/company`,
+    missing.map((m) => ({ path: `/settings/company/${m}`, message: 'is required to finalize' })),
+  );
+}
+
+export function sellerSnapshot(s: SettingsRow): SellerData {
+  return {
+    legal_name: s.legalName ?? '',
+    line1: s.line1 ?? '',
+    line2: s.line2,
+    postal_code: s.postalCode ?? '',
+    city: s.city ?? '',
+    country: s.country ?? '',
+    vat_id: s.vatId,
+    tax_number: s.taxNumber,
+    email: s.email,
+    phone: s.phone,
+    contact_name: s.contactName,
+    bank_name: s.bankName,
+    iban: s.iban,
+    bic: s.bic,
+    register_info: s.registerInfo,
+  };
+}
+
+export function settingsOut(s: SettingsRow) {
+  return {
+    legal_name: s.legalName,
+    line1: s.line1,
+    line2: s.line2,
+    postal_code: s.postalCode,
+    city: s.city,
+    country: s.country,
+    vat_id: s.vatId,
+    tax_number: s.taxNumber,
+    email: s.email,
+    phone: s.phone,
+    contact_name: s.contactName,
+    bank_name: s.bankName,
+    iban: s.iban,
+    bic: s.bic,
+    register_info: s.registerInfo,
+    invoice_footer: s.invoiceFooter,
+    invoice_number_format: s.invoiceNumberFormat,
+    credit_note_number_format: s.creditNoteNumberFormat,
+    payment_terms_days: s.paymentTermsDays,
+    time_zone: s.timeZone,
+    missing_for_invoices: missingSellerData(s, false),
+    missing_for_e_invoices: missingSellerData(s, true),
+    updated_at: s.updatedAt.getTime() === 0 ? null : s.updatedAt.toISOString(),
+  };
+}
+
+/** ISO 13616 check: country, check digits, BBAN; mod 97 of the rearranged number is 1. */
+export function validIban(raw: string): boolean {
+  const iban = raw.replace(/\s+/g, '').toUpperCase();
+  if (!/^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/.test(iban)) return false;
+  const digits = (iban.slice(4) + iban.slice(0, 4)).replace(/[A-Z]/g, (c) => String(c.charCodeAt(0) - 55));
+  let rest = 0;
+  for (const ch of digits) rest = (rest * 10 + Number(ch)) % 97;
+  return rest === 1;
+}
+
+export interface SettingsPut {
+  legal_name?: string | null;
+  line1?: string | null;
+  line2?: string | null;
+  postal_code?: string | null;
+  city?: string | null;
+  country?: string | null;
+  vat_id?: string | null;
+  tax_number?: string | null;
+  email?: string | null;
+  phone?: string | null;
+  contact_name?: string | null;
+  bank_name?: string | null;
+  iban?: string | null;
+  bic?: string | null;
+  register_info?: string | null;
+  invoice_footer?: string | null;
+  invoice_number_format?: string;
+  credit_note_number_format?: string;
+  payment_terms_days?: number;
+  time_zone?: string;
+}
+
+const COLUMN: Record<keyof SettingsPut, keyof SettingsRow> = {
+  legal_name: 'legalName',
+  line1: 'line1',
+  line2: 'line2',
+  postal_code: 'postalCode',
+  city: 'city',
+  country: 'country',
+  vat_id: 'vatId',
+  tax_number: 'taxNumber',
+  email: 'email',
+  phone: 'phone',
+  contact_name: 'contactName',
+  bank_name: 'bankName',
+  iban: 'iban',
+  bic: 'bic',
+  register_info: 'registerInfo',
+  invoice_footer: 'invoiceFooter',
+  invoice_number_format: 'invoiceNumberFormat',
+  credit_note_number_format: 'creditNoteNumberFormat',
+  payment_terms_days: 'paymentTermsDays',
+  time_zone: 'timeZone',
+};
+
+/** Sets the given fields (omitted fields keep their value, null clears one). */
+export async function putSettings(ctx: Ctx, body: SettingsPut): Promise<SettingsRow> {
+  const errors: FieldError[] = [];
+  const b = { ...body };
+  if (b.iban) {
+    b.iban = b.iban.replace(/\s+/g, '').toUpperCase();
+    if (!validIban(b.iban)) errors.push({ path: '/body/iban', message: 'is not a valid IBAN (checksum)' });
+  }
+  if (b.bic) b.bic = b.bic.toUpperCase();
+  if (b.vat_id) b.vat_id = b.vat_id.replace(/\s+/g, '').toUpperCase();
+  for (const key of ['invoice_number_format', 'credit_note_number_format'] as const) {
+    const f = b[key];
+    const problem = f === undefined ? null : formatProblem(f);
+    if (problem) errors.push({ path: `/body/${key}`, message: problem });
+  }
+  if (b.invoice_number_format && b.invoice_number_format === b.credit_note_number_format) {
+    errors.push({ path: '/body/credit_note_number_format', message: 'must differ from the invoice number format' });
+  }
+  if (b.time_zone !== undefined && !isTimeZone(b.time_zone)) {
+    errors.push({ path: '/body/time_zone', message: 'is not an IANA time zone' });
+  }
+  if (errors.length > 0) {
+    throw new AppError('validation_failed', 400, `${errors[0]?.path} ${errors[0]?.message}`, errors);
+  }
+  const now = ctx.clock.now();
+  const set: Record<string, unknown> = { updatedAt: now };
+  for (const [key, value] of Object.entries(b)) {
+    if (value === undefined) continue;
+    set[COLUMN[key as keyof SettingsPut]] = typeof value === 'string' ? value.trim() || null : value;
+  }
+  const current = await loadSettings(ctx.db, ctx.shopId);
+  const merged = { ...current, ...set } as SettingsRow;
+  if (merged.invoiceNumberFormat === merged.creditNoteNumberFormat) {
+    throw new AppError('validation_failed', 400, 'Invoices and credit notes need different number formats', [
+      { path: '/body/credit_note_number_format', message: 'must differ from the invoice number format' },
+    ]);
+  }
+  const [row] = await ctx.db
+    .insert(companySettings)
+    .values({ ...merged, shopId: ctx.shopId, createdAt: now, updatedAt: now })
+    .onConflictDoUpdate({ target: companySettings.shopId, set })
+    .returning();
+  return row as SettingsRow;
+}
