@@ -204,13 +204,23 @@ export async function createCheckoutSession(
   return { session: result.session, url: hosted.url };
 }
 
+/**
+ * Reserves tracked lines in a fixed (product, variant) order, so two carts holding the same items
+ * in different orders lock the rows in the same order and cannot deadlock.
+ */
 async function reserveLines(tx: Db, shopId: string, lines: PricedLine[]) {
-  const errors: FieldError[] = [];
-  for (const [i, l] of lines.entries()) {
-    if (!l.track_stock) continue;
-    if (!(await reserveStock(tx, shopId, l)))
-      errors.push({ path: `/body/items/${i}/quantity`, message: 'is not in stock' });
+  const failed: number[] = [];
+  const key = (l: PricedLine) => `${l.product_id}\u0000${l.variant_id ?? ''}`;
+  const ordered = lines
+    .map((line, i) => ({ line, i }))
+    .filter(({ line }) => line.track_stock)
+    .sort((a, b) => (key(a.line) < key(b.line) ? -1 : key(a.line) > key(b.line) ? 1 : 0));
+  for (const { line, i } of ordered) {
+    if (!(await reserveStock(tx, shopId, line))) failed.push(i);
   }
+  const errors: FieldError[] = failed
+    .sort((a, b) => a - b)
+    .map((i) => ({ path: `/body/items/${i}/quantity`, message: 'is not in stock' }));
   if (errors.length > 0) throw new AppError('out_of_stock', 409, 'Some items are not in stock', errors);
 }
 

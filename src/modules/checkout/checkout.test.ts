@@ -325,6 +325,25 @@ describe('stock', () => {
   });
 });
 
+describe('stock locking order', () => {
+  it('carts holding the same tracked items in opposite orders never deadlock', async () => {
+    const cart = (first: string, second: string) => ({
+      items: [
+        { product_id: P[first]?.id, ...(first === 'shirt' ? { variant_id: P.shirt?.variants[0]?.id } : {}), quantity: 1 },
+        { product_id: P[second]?.id, ...(second === 'shirt' ? { variant_id: P.shirt?.variants[0]?.id } : {}), quantity: 1 },
+      ],
+      customer: { email: 'order@mail.test' },
+      shipping_address: billing,
+      shipping_method_id: shipping,
+      return_url: RETURN,
+    });
+    const results = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => store(i % 2 === 0 ? cart('cheese', 'shirt') : cart('shirt', 'cheese'))),
+    );
+    expect(results.map((r) => r.statusCode)).toEqual(Array(8).fill(201));
+  });
+});
+
 describe('hosted payment page (test provider)', () => {
   let sessionId: string;
   const form = (fields: Record<string, string>) =>
