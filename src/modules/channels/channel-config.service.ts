@@ -124,18 +124,20 @@ export type EffectiveCountry = ReturnType<typeof countryOut>;
 
 /** Every country the shop knows (active shared ones and its own), with the channel's overrides. */
 async function effectiveCountries(ctx: Pick<Ctx, 'db' | 'shopId'>, channelId: string, code?: string) {
-  return query<EffectiveCountryRow>(
+  return query<EffectiveCountryRow & { has_selection: boolean }>(
     ctx.db,
     sql`WITH base AS (
           SELECT code, name, currency, tax_rate, food_tax_rate, books_tax_rate, false AS is_custom
-          FROM countries WHERE is_active
+          FROM countries WHERE is_active ${code ? sql`AND code = ${code}` : sql``}
           UNION ALL
           SELECT code, name, currency, tax_rate, food_tax_rate, books_tax_rate, true AS is_custom
-          FROM shop_countries WHERE shop_id = ${ctx.shopId})
+          FROM shop_countries WHERE shop_id = ${ctx.shopId} ${code ? sql`AND code = ${code}` : sql``})
         SELECT b.code, b.name AS base_name, b.currency AS base_currency, b.tax_rate AS base_tax_rate,
                b.food_tax_rate AS base_food_tax_rate, b.books_tax_rate AS base_books_tax_rate, b.is_custom,
                cc.selected, cc.position, cc.name AS o_name, cc.currency AS o_currency, cc.tax_rate AS o_tax_rate,
-               cc.food_tax_rate AS o_food_tax_rate, cc.books_tax_rate AS o_books_tax_rate
+               cc.food_tax_rate AS o_food_tax_rate, cc.books_tax_rate AS o_books_tax_rate,
+               EXISTS (SELECT 1 FROM channel_countries s
+                       WHERE s.shop_id = ${ctx.shopId} AND s.channel_id = ${channelId} AND s.selected) AS has_selection
         FROM base b
         LEFT JOIN channel_countries cc
           ON cc.shop_id = ${ctx.shopId} AND cc.channel_id = ${channelId} AND cc.code = b.code
@@ -159,9 +161,11 @@ export async function channelCountry(
   channelId: string,
   code: string,
 ): Promise<EffectiveCountry | null> {
-  const { countries } = await listChannelCountries(ctx, channelId);
-  const found = countries.find((c) => c.code === code);
-  return found ?? null;
+  // one targeted query: the country's effective values and whether the channel sells there
+  const [row] = await effectiveCountries(ctx, channelId, code);
+  if (!row) return null;
+  if (row.has_selection && !row.selected) return null;
+  return countryOut(row);
 }
 
 async function knownCodes(ctx: Ctx, codes: string[]): Promise<Set<string>> {
