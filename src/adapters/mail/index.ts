@@ -3,6 +3,8 @@
  * outbox), the `mail.send` job hands it to the configured mailer, and admins list the outbox at
  * GET /api/admin/emails.
  */
+
+import { createHash } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
@@ -13,12 +15,12 @@ import type { Db } from '../../platform/db/client.js';
 import { Nullable, PageMeta, Pagination, Timestamp } from '../../platform/http/schemas.js';
 import { newId } from '../../platform/ids.js';
 import { enqueue } from '../../platform/jobs/queue.js';
-import { type EmailRow, emails } from './mail.tables.js';
+import { type EmailRow, emailAttachments, emails } from './mail.tables.js';
 import { OutboxMailer } from './outbox.js';
-import type { Mailer } from './port.js';
+import type { Attachment, Mailer } from './port.js';
 import { SmtpMailer } from './smtp.js';
 
-export type { Mailer, OutgoingMail } from './port.js';
+export type { Attachment, Mailer, OutgoingMail } from './port.js';
 
 export const MAIL_JOB = 'mail.send';
 
@@ -34,6 +36,7 @@ export interface NewEmail {
   to: string;
   subject: string;
   text: string;
+  attachments?: Attachment[];
   now: Date;
 }
 
@@ -49,6 +52,19 @@ export async function queueEmail(tx: Db, mail: NewEmail): Promise<string> {
     text: mail.text,
     createdAt: mail.now,
   });
+  for (const [i, a] of (mail.attachments ?? []).entries()) {
+    await tx.insert(emailAttachments).values({
+      id: `${id}_a${i + 1}`,
+      shopId: mail.shopId,
+      emailId: id,
+      filename: a.filename,
+      contentType: a.contentType,
+      sizeBytes: a.content.length,
+      sha256: createHash('sha256').update(a.content).digest('hex'),
+      content: a.content.toString('base64'),
+      createdAt: mail.now,
+    });
+  }
   await enqueue(tx, MAIL_JOB, { email_id: id }, { now: mail.now, shopId: mail.shopId, maxAttempts: 8 });
   return id;
 }
@@ -134,7 +150,17 @@ export const mailModule: Module = {
         const [mail] = await jc.db.select().from(emails).where(eq(emails.id, id));
         if (mail?.status !== 'queued') return;
         try {
-          await mailer.send({ to: mail.to, subject: mail.subject, text: mail.text });
+          const files = await jc.db.select().from(emailAttachments).where(eq(emailAttachments.emailId, id));
+          await mailer.send({
+            to: mail.to,
+            subject: mail.subject,
+            text: mail.text,
+            attachments: files.map((f) => ({
+              filename: f.filename,
+              contentType: f.contentType,
+              content: Buffer.from(f.content, 'base64'),
+            })),
+          });
         } catch (err) {
           const message = err instanceof Error ? err.message : String(err);
           const last = jc.job.attempts >= jc.job.max_attempts;

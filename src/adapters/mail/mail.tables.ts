@@ -1,5 +1,5 @@
 /** The mail outbox (DESIGN §1): every e-mail the service sends is stored here first. */
-import { index, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { shops } from '../../modules/shops/shops.tables.js';
 
 export const emails = pgTable(
@@ -26,3 +26,23 @@ export const emails = pgTable(
 );
 
 export type EmailRow = typeof emails.$inferSelect;
+
+/** Files sent with an e-mail (e.g. the PDF of an invoice), stored with it so the outbox shows exactly what was sent. */
+export const emailAttachments = pgTable(
+  'email_attachments',
+  {
+    id: text('id').primaryKey(),
+    shopId: text('shop_id')
+      .notNull()
+      .references(() => shops.id, { onDelete: 'cascade' }),
+    emailId: text('email_id').notNull(),
+    filename: text('filename').notNull(),
+    contentType: text('content_type').notNull(),
+    sizeBytes: integer('size_bytes').notNull(),
+    sha256: text('sha256').notNull(),
+    /** base64 */
+    content: text('content').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('email_attachments_email_idx').on(t.shopId, t.emailId)],
+);

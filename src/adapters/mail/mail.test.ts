@@ -130,4 +130,26 @@ describe('SMTP mailer (SMTP_URL)', () => {
     expect(messages[0]).toContain('To: kunde@kunde.test');
     expect(messages[0]).toContain('Hallo Welt');
   });
+
+  it('sends attachments stored with the e-mail', async () => {
+    const shop = await createShop(t.app);
+    const db = t.app.deps.database.db;
+    const pdf = Buffer.from('%PDF-1.7 test attachment');
+    await queueEmail(db, {
+      shopId: shop.shopId,
+      kind: 'invoice',
+      to: 'buchhaltung@kunde.test',
+      subject: 'Ihre Rechnung',
+      text: 'Anbei die Rechnung',
+      attachments: [{ filename: 'RE-2026-00001.pdf', contentType: 'application/pdf', content: pdf }],
+      now: t.app.deps.clock.now(),
+    });
+    const before = messages.length;
+    await t.app.deps.worker.drain();
+    expect(messages.length).toBe(before + 1);
+    const sent = messages.at(-1) as string;
+    expect(sent).toContain('Content-Type: application/pdf; name=RE-2026-00001.pdf');
+    expect(sent).toContain('Content-Disposition: attachment; filename=RE-2026-00001.pdf');
+    expect(sent.replace(/\r?\n/g, '')).toContain(pdf.toString('base64'));
+  });
 });

@@ -1,9 +1,16 @@
 /** The mailer port (DESIGN §1): `outbox` (default) and `smtp` (nodemailer, SMTP_URL). */
 
+export interface Attachment {
+  filename: string;
+  contentType: string;
+  content: Buffer;
+}
+
 export interface OutgoingMail {
   to: string;
   subject: string;
   text: string;
+  attachments?: Attachment[];
 }
 
 export interface Mailer {

@@ -11,7 +11,6 @@ import { creditNoteContent, getCreditNote } from './credit-notes.service.js';
 import { assertCreditNoteAction, assertInvoiceAction } from './document-states.js';
 import { decimal } from './documents.js';
 import { type DocContent, EInvoiceError, renderFacturX, renderXml } from './einvoice.js';
-import { emailAttachments } from './finance.tables.js';
 import { getInvoice, type InvoiceRow, invoiceContent, markSent } from './invoices.service.js';
 import { renderPdf } from './pdf.js';
 import { loadSettings, sellerSnapshot } from './settings.service.js';
@@ -152,17 +151,14 @@ export async function sendInvoiceEmail(ctx: Ctx, id: string, body: SendBody) {
   ].join('\n');
   const now = ctx.clock.now();
   return withTx(ctx.db, async (tx) => {
-    const emailId = await queueEmail(tx, { shopId: ctx.shopId, kind: 'invoice', to, subject, text, now });
-    await tx.insert(emailAttachments).values({
-      id: `${emailId}_a1`,
+    const emailId = await queueEmail(tx, {
       shopId: ctx.shopId,
-      emailId,
-      filename: file.filename,
-      contentType: file.contentType,
-      sizeBytes: file.body.length,
-      sha256: createHash('sha256').update(file.body).digest('hex'),
-      content: file.body.toString('base64'),
-      createdAt: now,
+      kind: 'invoice',
+      to,
+      subject,
+      text,
+      now,
+      attachments: [{ filename: file.filename, contentType: file.contentType, content: file.body }],
     });
     const updated = await markSent(tx, row, to, now);
     return {

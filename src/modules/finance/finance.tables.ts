@@ -232,26 +232,3 @@ export const accountingSyncs = pgTable(
     index('accounting_syncs_status_idx').on(t.shopId, t.provider, t.status),
   ],
 );
-
-/**
- * Attachments of e-mails in the mail outbox (`emails`, src/adapters/mail): the rendered PDF of a
- * sent invoice or credit note, stored with the e-mail so the outbox shows exactly what was sent.
- */
-export const emailAttachments = pgTable(
-  'email_attachments',
-  {
-    id: text('id').primaryKey(),
-    shopId: text('shop_id')
-      .notNull()
-      .references(() => shops.id, { onDelete: 'cascade' }),
-    emailId: text('email_id').notNull(),
-    filename: text('filename').notNull(),
-    contentType: text('content_type').notNull(),
-    sizeBytes: integer('size_bytes').notNull(),
-    sha256: text('sha256').notNull(),
-    /** base64 */
-    content: text('content').notNull(),
-    createdAt: ts('created_at').notNull(),
-  },
-  (t) => [index('email_attachments_email_idx').on(t.shopId, t.emailId)],
-);
