@@ -41,7 +41,8 @@ export async function seedDemo(app: App): Promise<DemoCredentials | null> {
     storefront_origins: origins,
   });
 
-  await seedDemoCatalog({ ...ctx, shopId: shop.id });
+  const catalog = await seedDemoCatalog({ ...ctx, shopId: shop.id });
+  await seedDemoStore(app, ownerEmail, ownerPassword, catalog.productIds);
 
   let platformToken = config.platformToken ?? '';
   if (!platformToken) {
@@ -68,4 +69,56 @@ export function printDemo(creds: DemoCredentials, publicUrl: string, tokenFromEn
     '',
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+/**
+ * Makes the demo shop sell: a default channel (DE, EUR) with every published product listed, a
+ * shipping method, the digital add-on switched on and a monthly plan for the first digital
+ * product. Goes through the HTTP API, so the demo exercises the same rules as any client.
+ */
+async function seedDemoStore(app: App, email: string, password: string, productIds: string[]): Promise<void> {
+  const call = async (method: 'GET' | 'POST' | 'PUT' | 'PATCH', url: string, token?: string, body?: unknown) => {
+    const res = await app.inject({
+      method,
+      url,
+      headers: token ? { authorization: `Bearer ${token}` } : {},
+      ...(body !== undefined ? { payload: body as Record<string, unknown> } : {}),
+    });
+    if (res.statusCode >= 300) throw new Error(`demo seeding: ${method} ${url} answered ${res.statusCode} ${res.body}`);
+    return res.json() as Record<string, any>;
+  };
+  const { token } = await call('POST', '/api/auth/login', undefined, { email, password });
+  const channel = await call('POST', '/api/admin/channels', token, {
+    name: 'Online-Shop',
+    default_country: 'DE',
+    currency: 'EUR',
+    path_prefix: 'de',
+  });
+  await call('PUT', `/api/admin/channels/${channel.id}/countries`, token, {
+    country_codes: ['DE', 'AT', 'CH', 'NL', 'FR'],
+  });
+  await call('POST', '/api/admin/shipping-methods', token, { name: 'DHL Paket', price_cents: 490, countries: ['DE'] });
+  await call('POST', '/api/admin/shipping-methods', token, {
+    name: 'DHL International',
+    price_cents: 1290,
+    countries: [],
+  });
+  let firstDigital: string | null = null;
+  for (const id of productIds) {
+    const { product } = await call('GET', `/api/admin/products/${id}`, token);
+    if (product.status !== 'published') continue;
+    await call('PATCH', `/api/products/${id}/channels/${channel.id}`, token, { is_published: true });
+    if (product.is_digital && !firstDigital) firstDigital = id;
+  }
+  await call('PUT', '/api/admin/digital/status', token, { aktiv: true, abo_provision: 'erste' });
+  if (firstDigital) {
+    await call('POST', '/api/admin/digital/plaene', token, {
+      product_id: firstDigital,
+      name: 'Monatsabo',
+      price_cents: 990,
+      interval_unit: 'month',
+      interval_count: 1,
+      trial_days: 14,
+    });
+  }
 }

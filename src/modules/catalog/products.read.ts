@@ -3,7 +3,7 @@
 import { and, asc, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Ctx } from '../../platform/auth/types.js';
-import type { Tx } from '../../platform/db/tx.js';
+import { query, type Tx } from '../../platform/db/tx.js';
 import { notFound } from '../../platform/errors.js';
 import type { ProductListInput, ProductOut } from './catalog.schemas.js';
 import { productChannelListings, productImages, products, productVariants } from './catalog.tables.js';
@@ -110,6 +110,30 @@ function restrictedChannels(ctx: Ctx): string[] {
 }
 
 /**
+ * Exact counts of the admin list, remembered per filter set and catalog version. The version
+ * (storefront_versions, bumped by triggers in the transaction of every product, variant, image
+ * and listing change) is read before counting, so an entry is never newer than the data it
+ * counted: paging through one result set counts once, and any change recounts. Per process,
+ * bounded.
+ */
+const COUNT_CACHE_MAX = 5_000;
+const countCache = new Map<string, { version: number; count: number }>();
+
+async function cachedCount(ctx: Ctx, key: string, count: () => Promise<{ n: number }[]>): Promise<{ n: number }[]> {
+  const rows = await query<{ version: number }>(
+    ctx.db,
+    sql`SELECT version FROM storefront_versions WHERE shop_id = ${ctx.shopId}`,
+  );
+  const version = Number(rows[0]?.version ?? 0);
+  const hit = countCache.get(key);
+  if (hit && hit.version === version) return [{ n: hit.count }];
+  const total = await count();
+  if (countCache.size >= COUNT_CACHE_MAX) countCache.delete(countCache.keys().next().value as string);
+  countCache.set(key, { version, count: total[0]?.n ?? 0 });
+  return total;
+}
+
+/**
  * The admin product list, newest first. Every filter, the search and an employee's channel
  * restriction are applied inside the query, so pages stay full and `count` is exact.
  */
@@ -138,6 +162,16 @@ export async function listProducts(ctx: Ctx, input: ProductListInput) {
     );
   }
   const where = and(...conditions);
+  const countKey = JSON.stringify([
+    ctx.shopId,
+    input.q ?? '',
+    input.status ?? '',
+    input.category_id ?? '',
+    input.brand_id ?? '',
+    input.supplier_id ?? '',
+    input.digital ?? '',
+    channels,
+  ]);
   const [rows, total] = await Promise.all([
     ctx.db
       .select()
@@ -146,7 +180,7 @@ export async function listProducts(ctx: Ctx, input: ProductListInput) {
       .orderBy(desc(products.createdAt), desc(products.id))
       .limit(limit)
       .offset(offset),
-    ctx.db.select({ n: sql<number>`count(*)::int` }).from(products).where(where),
+    cachedCount(ctx, countKey, () => ctx.db.select({ n: sql<number>`count(*)::int` }).from(products).where(where)),
   ]);
   const { variants, images } = await loadChildren(
     ctx.db,
