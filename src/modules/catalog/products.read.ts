@@ -173,13 +173,24 @@ export async function listProducts(ctx: Ctx, input: ProductListInput) {
     channels,
   ]);
   const [rows, total] = await Promise.all([
+    // Deferred join: the page's ids come from the (covering) list indexes, and only those 50
+    // rows are read from the table, so a deep offset does not fetch every skipped row.
     ctx.db
       .select()
       .from(products)
-      .where(where)
-      .orderBy(desc(products.createdAt), desc(products.id))
-      .limit(limit)
-      .offset(offset),
+      .where(
+        inArray(
+          products.id,
+          ctx.db
+            .select({ id: products.id })
+            .from(products)
+            .where(where)
+            .orderBy(desc(products.createdAt), desc(products.id))
+            .limit(limit)
+            .offset(offset),
+        ),
+      )
+      .orderBy(desc(products.createdAt), desc(products.id)),
     cachedCount(ctx, countKey, () => ctx.db.select({ n: sql<number>`count(*)::int` }).from(products).where(where)),
   ]);
   const { variants, images } = await loadChildren(

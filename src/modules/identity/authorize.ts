@@ -61,11 +61,7 @@ async function identifySession(db: Db, kind: SessionKind, token: string): Promis
   const s = await findSession(db, kind, token);
   if (!s) return null;
   if (kind === 'admin') {
-    const rows = await query<{ role: EmployeeRole; email: string; channel_ids: string[] }>(
-      db,
-      sql`SELECT role, email, channel_ids FROM users WHERE id = ${s.subject_id} AND shop_id = ${s.shop_id}`,
-    );
-    const user = rows[0];
+    const user = s.user;
     if (!user) return null;
     return {
       shopId: s.shop_id,
@@ -73,9 +69,9 @@ async function identifySession(db: Db, kind: SessionKind, token: string): Promis
         kind: 'admin',
         userId: s.subject_id,
         sessionId: s.id,
-        role: user.role,
+        role: user.role as EmployeeRole,
         email: user.email,
-        channelIds: user.channel_ids ?? [],
+        channelIds: user.channel_ids,
       },
     };
   }

@@ -61,13 +61,35 @@ export interface ActiveSession {
   subject_id: string;
 }
 
-/** Finds a live session of `kind` for the token, extending its expiry when due. */
-export async function findSession(db: Db, kind: SessionKind, token: string): Promise<ActiveSession | null> {
-  const rows = await query<ActiveSession & { touch: boolean }>(
+export interface SessionUser {
+  role: string;
+  email: string;
+  channel_ids: string[];
+}
+
+/**
+ * Finds a live session of `kind` for the token, extending its expiry when due. For admin
+ * sessions the employee comes along in the same round trip (every admin request needs it).
+ */
+export async function findSession(
+  db: Db,
+  kind: SessionKind,
+  token: string,
+): Promise<(ActiveSession & { user?: SessionUser }) | null> {
+  const rows = await query<
+    ActiveSession & { touch: boolean; role: string | null; email: string | null; channel_ids: string[] | null }
+  >(
     db,
-    sql`SELECT id, shop_id, subject_id, last_seen_at < now() - make_interval(secs => ${TOUCH_AFTER_SECONDS}) AS touch
-        FROM sessions
-        WHERE token_hash = ${sha256(token)} AND kind = ${kind} AND revoked_at IS NULL AND expires_at > now()`,
+    kind === 'admin'
+      ? sql`SELECT s.id, s.shop_id, s.subject_id,
+                   s.last_seen_at < now() - make_interval(secs => ${TOUCH_AFTER_SECONDS}) AS touch,
+                   u.role, u.email, u.channel_ids
+            FROM sessions s JOIN users u ON u.id = s.subject_id AND u.shop_id = s.shop_id
+            WHERE s.token_hash = ${sha256(token)} AND s.kind = 'admin' AND s.revoked_at IS NULL AND s.expires_at > now()`
+      : sql`SELECT id, shop_id, subject_id, last_seen_at < now() - make_interval(secs => ${TOUCH_AFTER_SECONDS}) AS touch,
+                   NULL AS role, NULL AS email, NULL AS channel_ids
+            FROM sessions
+            WHERE token_hash = ${sha256(token)} AND kind = ${kind} AND revoked_at IS NULL AND expires_at > now()`,
   );
   const row = rows[0];
   if (!row) return null;
@@ -77,7 +99,14 @@ export async function findSession(db: Db, kind: SessionKind, token: string): Pro
           WHERE id = ${row.id}`,
     );
   }
-  return { id: row.id, shop_id: row.shop_id, subject_id: row.subject_id };
+  return {
+    id: row.id,
+    shop_id: row.shop_id,
+    subject_id: row.subject_id,
+    ...(row.role !== null
+      ? { user: { role: row.role, email: row.email ?? '', channel_ids: row.channel_ids ?? [] } }
+      : {}),
+  };
 }
 
 export async function revokeSession(db: Db, id: string): Promise<void> {
