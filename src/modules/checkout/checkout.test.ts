@@ -329,8 +329,16 @@ describe('stock locking order', () => {
   it('carts holding the same tracked items in opposite orders never deadlock', async () => {
     const cart = (first: string, second: string) => ({
       items: [
-        { product_id: P[first]?.id, ...(first === 'shirt' ? { variant_id: P.shirt?.variants[0]?.id } : {}), quantity: 1 },
-        { product_id: P[second]?.id, ...(second === 'shirt' ? { variant_id: P.shirt?.variants[0]?.id } : {}), quantity: 1 },
+        {
+          product_id: P[first]?.id,
+          ...(first === 'shirt' ? { variant_id: P.shirt?.variants[0]?.id } : {}),
+          quantity: 1,
+        },
+        {
+          product_id: P[second]?.id,
+          ...(second === 'shirt' ? { variant_id: P.shirt?.variants[0]?.id } : {}),
+          quantity: 1,
+        },
       ],
       customer: { email: 'order@mail.test' },
       shipping_address: billing,
