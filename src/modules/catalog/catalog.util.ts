@@ -66,13 +66,7 @@ export function searchConditions(column: SQL | AnyPgColumn, q: string | undefine
   return terms.map((t) => sql`${column} LIKE '%' || lower(f_unaccent(${escapeLike(t)})) || '%'`);
 }
 
-/** The constraint a unique violation (23505) hit, or null for any other error. */
-export function uniqueConstraintOf(err: unknown): string | null {
-  const e = err as { code?: string; constraint?: string; cause?: { code?: string; constraint?: string } };
-  if (e?.code === '23505') return e.constraint ?? '';
-  if (e?.cause?.code === '23505') return e.cause.constraint ?? '';
-  return null;
-}
+export { uniqueConstraintOf } from '../../platform/db/tx.js';
 
 /** A 400 listing every invalid field, or nothing when the list is empty. */
 export function throwIfInvalid(errors: FieldError[]): void {

@@ -3,10 +3,9 @@
 import { domainToASCII } from 'node:url';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
-import { query, withTx } from '../../platform/db/tx.js';
+import { isUniqueViolation, query, withTx } from '../../platform/db/tx.js';
 import { AppError, conflict, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
-import { isUniqueViolation } from '../identity/index.js';
 import { DEFAULT_PAYMENT_METHODS } from './channels.reference.js';
 import { getChannel } from './channels.service.js';
 import { channelCountries, channelDomains, channels, shopCountries, shopPaymentSettings } from './channels.tables.js';

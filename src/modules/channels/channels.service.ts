@@ -1,10 +1,9 @@
 /** Sales channels: lifecycle, the one default per shop, and what may change once commerce depends on them. */
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
-import { withTx } from '../../platform/db/tx.js';
+import { isUniqueViolation, uniqueConstraintOf, withTx } from '../../platform/db/tx.js';
 import { AppError, conflict, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
-import { isUniqueViolation } from '../identity/index.js';
 import { dependentsOf } from './channel-dependencies.js';
 import { channels } from './channels.tables.js';
 
@@ -62,13 +61,7 @@ export async function getChannel(ctx: Pick<Ctx, 'db' | 'shopId'>, id: string): P
 }
 
 function uniqueConflict(err: unknown): never {
-  const text =
-    String(
-      (err as { constraint?: string; cause?: { constraint?: string } })?.cause?.constraint ??
-        (err as { constraint?: string })?.constraint ??
-        '',
-    ) + String(err);
-  if (text.includes('channels_prefix_uq'))
+  if (uniqueConstraintOf(err) === 'channels_prefix_uq')
     throw conflict('path_prefix_taken', 'Another channel of the shop uses this path prefix');
   throw conflict('slug_taken', 'Another channel of the shop uses this slug');
 }

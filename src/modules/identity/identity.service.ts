@@ -4,7 +4,7 @@ import { normalizeOrigin } from '../../config.js';
 import type { Ctx, EmployeeRole, Scope } from '../../platform/auth/types.js';
 import { dummyPasswordHash, hashPassword, sha256, verifyPassword } from '../../platform/crypto.js';
 import type { Db } from '../../platform/db/client.js';
-import { withTx } from '../../platform/db/tx.js';
+import { isUniqueViolation, withTx } from '../../platform/db/tx.js';
 import { AppError, conflict, type FieldError, notFound } from '../../platform/errors.js';
 import { check, consume } from '../../platform/http/rate-limit.js';
 import { newId, newSecret } from '../../platform/ids.js';
@@ -96,13 +96,6 @@ export async function changeOwnPassword(ctx: Ctx, current: string, next: string)
 export async function listEmployees(ctx: Ctx) {
   return ctx.db.select().from(users).where(eq(users.shopId, ctx.shopId)).orderBy(users.createdAt);
 }
-
-function isUniqueViolation(err: unknown): boolean {
-  const e = err as { code?: string; cause?: { code?: string } };
-  return e?.code === '23505' || e?.cause?.code === '23505';
-}
-
-export { isUniqueViolation };
 
 export async function createEmployee(
   ctx: Ctx,

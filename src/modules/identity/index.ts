@@ -3,7 +3,7 @@ import type { Module } from '../../app.js';
 import { identityRoutes } from './identity.routes.js';
 
 export { registerAuthorization, requestOrigin } from './authorize.js';
-export { createEmployee, createPublishableKey, isUniqueViolation } from './identity.service.js';
+export { createEmployee, createPublishableKey } from './identity.service.js';
 
 export const identityModule: Module = {
   name: 'identity',

@@ -32,3 +32,14 @@ export function pgDate(value: string | Date | null): Date | null {
   const iso = value.replace(' ', 'T').replace(/([+-]\d{2})$/, '$1:00');
   return new Date(iso);
 }
+
+/** The constraint a unique violation (SQLSTATE 23505) hit — `''` when unnamed — or null for any other error. */
+export function uniqueConstraintOf(err: unknown): string | null {
+  const e = err as { code?: string; constraint?: string; cause?: { code?: string; constraint?: string } };
+  if (e?.code === '23505') return e.constraint ?? '';
+  if (e?.cause?.code === '23505') return e.cause.constraint ?? '';
+  return null;
+}
+
+/** True when the error is a unique violation (both drivers; Drizzle wraps it in `cause`). */
+export const isUniqueViolation = (err: unknown): boolean => uniqueConstraintOf(err) !== null;
