@@ -17,6 +17,7 @@ import { financeModule } from './modules/finance/index.js';
 import { healthModule } from './modules/health/index.js';
 import { identityModule, registerAuthorization } from './modules/identity/index.js';
 import { ordersModule } from './modules/orders/index.js';
+import { partnersModule } from './modules/partners/index.js';
 import { platformModule } from './modules/platform-admin/index.js';
 import { shippingModule } from './modules/shipping/index.js';
 import { storefrontModule } from './modules/storefront/index.js';
@@ -75,6 +76,7 @@ const MODULES: Module[] = [
   mailModule,
   digitalModule,
   digitalCheckoutModule,
+  partnersModule,
 ];
 
 export async function buildApp(opts: BuildOptions): Promise<App> {

@@ -36,6 +36,9 @@ export const ID_PREFIXES = {
   payout: 'po',
   statement: 'stmt',
   ledger: 'led',
+  earning: 'earn',
+  commissionRule: 'vrule',
+  affiliateContent: 'acnt',
   shippingMethod: 'ship',
 } as const;
 

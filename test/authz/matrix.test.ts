@@ -77,6 +77,15 @@ beforeAll(async () => {
   t = await startApp();
   shop = await createShop(t.app);
   fixture = { shopId: shop.shopId, ids: {} };
+  // the vendor and affiliate the portal sessions belong to
+  const db = t.app.deps.database.db;
+  await db.execute(
+    sql`INSERT INTO vendors (id, shop_id, name, email, status) VALUES ('ven_matrix', ${shop.shopId}, 'Matrix Vendor', 'vendor@matrix.test', 'active')`,
+  );
+  await db.execute(
+    sql`INSERT INTO affiliates (id, shop_id, name, email, code, commission_percent, status)
+        VALUES ('aff_matrix', ${shop.shopId}, 'Matrix Affiliate', 'affiliate@matrix.test', 'MATRIX', 10, 'active')`,
+  );
   for (const c of CREDENTIALS) creds[c] = await mint(c);
 });
 afterAll(() => t.close());

@@ -99,6 +99,7 @@ export interface OrderOptions {
   billing?: Record<string, unknown>;
   email?: string;
   shipping?: boolean;
+  affiliate_code?: string;
 }
 
 /** A paid order through the storefront checkout and the hosted payment page (test card 4242…). */
@@ -119,6 +120,7 @@ export async function paidOrder(t: TestApp, f: FinanceShop, o: OrderOptions = {}
       customer: { email, billing_address: billing },
       ...(physical ? { shipping_address: BILLING, shipping_method_id: f.shipping } : {}),
       return_url: `${STORE_ORIGIN}/danke`,
+      ...(o.affiliate_code ? { affiliate_code: o.affiliate_code } : {}),
     },
   });
   if (session.statusCode !== 201) throw new Error(`checkout failed: ${session.body}`);

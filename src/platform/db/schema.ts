@@ -7,6 +7,7 @@ export * from '../../modules/digital/digital.tables.js';
 export * from '../../modules/finance/finance.tables.js';
 export * from '../../modules/identity/identity.tables.js';
 export * from '../../modules/orders/orders.tables.js';
+export * from '../../modules/partners/partners.tables.js';
 export * from '../../modules/shipping/shipping.tables.js';
 export * from '../../modules/shops/shops.tables.js';
 export * from '../../modules/storefront/storefront.tables.js';

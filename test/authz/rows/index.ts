@@ -1,13 +1,17 @@
 /** Every module's matrix rows. A new module adds its file here. */
 import type { MatrixRow } from '../matrix.types.js';
+import { affiliatesRows } from './affiliates.rows.js';
 import { catalogRows } from './catalog.rows.js';
 import { channelRows } from './channels.rows.js';
 import { digitalRows } from './digital.rows.js';
 import { financeRows } from './finance.rows.js';
 import { identityRows } from './identity.rows.js';
 import { orderRows } from './orders.rows.js';
+import { partnerAuthRows } from './partner-auth.rows.js';
+import { payoutsRows } from './payouts.rows.js';
 import { shippingRows } from './shipping.rows.js';
 import { storefrontRows } from './storefront.rows.js';
+import { vendorsRows } from './vendors.rows.js';
 import { webhookRows } from './webhooks.rows.js';
 
 export const ALL_ROWS: { module: string; rows: MatrixRow[] }[] = [
@@ -20,4 +24,8 @@ export const ALL_ROWS: { module: string; rows: MatrixRow[] }[] = [
   { module: 'orders', rows: orderRows },
   { module: 'digital', rows: digitalRows },
   { module: 'finance', rows: financeRows },
+  { module: 'partner-auth', rows: partnerAuthRows },
+  { module: 'vendors', rows: vendorsRows },
+  { module: 'affiliates', rows: affiliatesRows },
+  { module: 'payouts', rows: payoutsRows },
 ];

@@ -1,0 +1,22 @@
+/**
+ * Partners: marketplace vendors and affiliates, their commissions, the one earnings ledger,
+ * payouts, statements and both portals (spec §4.7).
+ */
+import type { Module } from '../../app.js';
+import { affiliateRoutes } from './affiliates.routes.js';
+import { partnerAuthRoutes } from './partner-auth.routes.js';
+import { payoutRoutes } from './payouts.routes.js';
+import { vendorRoutes } from './vendors.routes.js';
+
+export { creditOrderEarnings, reverseCreditNoteEarnings, reverseOrderEarnings } from './earnings.js';
+
+export const partnersModule: Module = {
+  name: 'partners',
+  group: 'shop',
+  routes(app) {
+    partnerAuthRoutes(app);
+    vendorRoutes(app);
+    affiliateRoutes(app);
+    payoutRoutes(app);
+  },
+};

@@ -1,0 +1,3 @@
+import type { MatrixRow } from '../matrix.types.js';
+
+export const affiliatesRows: MatrixRow[] = [];
