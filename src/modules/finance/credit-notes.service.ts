@@ -11,6 +11,7 @@ import type { Db } from '../../platform/db/client.js';
 import { withTx } from '../../platform/db/tx.js';
 import { AppError, conflict, type FieldError, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
+import { reverseCreditNoteEarnings } from '../partners/earnings.js';
 import { scheduleAccountingSync } from './accounting.service.js';
 import { assertCreditNoteAction, assertInvoiceAction, creditedState, creditNoteTransition } from './document-states.js';
 import { allocate, contentHash, line, mulDiv, percent, sums, taxGroups } from './documents.js';
@@ -395,6 +396,8 @@ export async function finalizeCreditNote(ctx: Ctx, id: string): Promise<CreditNo
       .update(invoices)
       .set({ creditedCents: credited, status: creditedState(inv.status, credited, inv.totalCents), updatedAt: now })
       .where(eq(invoices.id, inv.id));
+    // the commissions this credit note takes back from vendors and the affiliate
+    await reverseCreditNoteEarnings(tx, ctx.shopId, id, now);
     await scheduleAccountingSync(tx, ctx.shopId, inv.orderId, now);
     return updated as CreditNoteRow;
   });

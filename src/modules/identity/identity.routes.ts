@@ -8,7 +8,7 @@ import * as S from './identity.schemas.js';
 import * as svc from './identity.service.js';
 import { revokeSession, SESSION_COOKIE, type SessionKind } from './sessions.js';
 
-function setSessionCookie(reply: FastifyReply, deps: AppDeps, kind: SessionKind, token: string, expires: Date) {
+export function setSessionCookie(reply: FastifyReply, deps: AppDeps, kind: SessionKind, token: string, expires: Date) {
   reply.setCookie(SESSION_COOKIE[kind], token, {
     httpOnly: true,
     sameSite: 'lax',
@@ -18,7 +18,7 @@ function setSessionCookie(reply: FastifyReply, deps: AppDeps, kind: SessionKind,
   });
 }
 
-function clearSessionCookie(reply: FastifyReply, deps: AppDeps, kind: SessionKind) {
+export function clearSessionCookie(reply: FastifyReply, deps: AppDeps, kind: SessionKind) {
   reply.clearCookie(SESSION_COOKIE[kind], {
     httpOnly: true,
     sameSite: 'lax',

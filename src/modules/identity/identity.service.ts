@@ -31,14 +31,21 @@ export const shopOut = (s: ShopRow) => ({
   created_at: s.createdAt.toISOString(),
 });
 
-const INVALID_LOGIN = () => new AppError('invalid_credentials', 401, 'E-mail or password is wrong');
+export const INVALID_LOGIN = () => new AppError('invalid_credentials', 401, 'E-mail or password is wrong');
 
 /** Login limits: per client address, and failed attempts per account. */
 const IP_LIMIT = { max: 30, windowSeconds: 300 };
 const ACCOUNT_FAILURES = { max: 10, windowSeconds: 900 };
 
 /** Checks e-mail and password the same way whether or not the account exists. */
-async function checkPassword(db: Db, scope: string, ip: string, email: string, hash: string | null, password: string) {
+export async function checkPassword(
+  db: Db,
+  scope: string,
+  ip: string,
+  email: string,
+  hash: string | null,
+  password: string,
+) {
   await consume(db, { bucket: `login:ip:${scope}:${ip}`, ...IP_LIMIT });
   const accountBucket = { bucket: `login:acct:${scope}:${email.toLowerCase()}`, ...ACCOUNT_FAILURES };
   await check(db, accountBucket);

@@ -7,6 +7,7 @@ import { notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { releaseStock } from '../catalog/stock.js';
 import type { PricedLine } from '../checkout/checkout.tables.js';
+import { creditOrderEarnings, reverseOrderEarnings } from '../partners/earnings.js';
 import { assertTransition, type OrderStatus } from './order-states.js';
 import { type Address, orderLines, orders } from './orders.tables.js';
 
@@ -118,6 +119,8 @@ export async function createOrder(tx: Db, o: NewOrder): Promise<OrderRow> {
       })),
     );
   }
+  // a paid order earns its vendors and affiliate in the same transaction
+  if (o.status === 'paid') await creditOrderEarnings(tx, o.shopId, id, o.now);
   return row as OrderRow;
 }
 
@@ -248,6 +251,10 @@ export async function transitionOrder(ctx: Ctx, id: string, to: OrderStatus) {
       .set({ status: to, updatedAt: now, ...(to === 'paid' ? { paidAt: now, expiresAt: null } : {}) })
       .where(eq(orders.id, id))
       .returning();
+    if (to === 'paid') await creditOrderEarnings(tx, ctx.shopId, id, now);
+    if ((to === 'cancelled' || to === 'refunded') && row.status !== 'pending_payment') {
+      await reverseOrderEarnings(tx, ctx.shopId, id, now);
+    }
     return updated as OrderRow;
   });
 }

@@ -1,27 +1,315 @@
 /**
- * Earnings: what paid orders earn vendors (their lines minus the platform commission) and
- * affiliates (a percent of the order's net item value), booked into the ledger; releases after
- * the hold period; clawbacks when a credit note or a refund takes money back.
- * (Being written; signatures are fixed.)
+ * Earnings: what paid orders earn vendors and affiliates, booked into the ledger (ledger.ts).
+ *
+ * - Vendor: each order line of a vendor's product earns its net amount (gross − VAT) minus the
+ *   platform commission of the vendor's rule in force when the order was paid (the newest rule
+ *   with effective_from ≤ paid_at; a rule for the product's category wins over the general
+ *   one; no rule = no commission): commission = round-half-up(net × percent / 100) + fixed cents
+ *   per line, at most the net.
+ * - Affiliate: an order whose affiliate_code matches an active affiliate of the shop
+ *   (case-insensitive) earns round-half-up(Σ line net × percent / 100) — net of tax and
+ *   shipping. Subscription orders follow the shop's abo_provision: erste = the first paid order
+ *   only, monate = the first abo_provision_monate paid orders, immer = every paid order.
+ * - Clawbacks: a final credit note reverses the share of each earning it credits (per order line
+ *   for vendors, of the order's item net for affiliates; amount credits proportionally); an
+ *   order cancelled or refunded after payment reverses everything. The target is cumulative, so
+ *   several partial credit notes end exactly at the full earning.
+ *
+ * Everything runs in the caller's transaction and is idempotent: an earning per source
+ * (`vendor:<order_line_id>`, `affiliate:<order_id>`) and a ledger entry per cause.
  */
+import { and, asc, desc, eq, inArray, lt, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client.js';
-import type { PartnerType, partnerEarnings } from './partners.tables.js';
+import { pgDate, query } from '../../platform/db/tx.js';
+import { AppError } from '../../platform/errors.js';
+import { newId } from '../../platform/ids.js';
+import type { DocLine } from '../finance/finance.tables.js';
+import { move, post } from './ledger.js';
+import { type PartnerType, partnerEarnings } from './partners.tables.js';
 
 export type EarningRow = typeof partnerEarnings.$inferSelect;
 
-/** Credits every vendor line and the attributed affiliate of a paid order. Idempotent. */
-export async function creditOrderEarnings(_tx: Db, _shopId: string, _orderId: string, _now: Date): Promise<void> {}
+const pctOf = (cents: number, percent: number): number => {
+  // half-up on integer hundredths of a percent: no floating-point drift
+  const hundredths = Math.round(percent * 100);
+  const raw = cents * hundredths;
+  return raw >= 0 ? Math.floor((raw + 5000) / 10000) : -Math.floor((-raw + 5000) / 10000);
+};
 
-/** Claws back what a final credit note takes back from the order's earnings. Idempotent. */
+/** Credits every vendor line and the attributed affiliate of a paid order. Idempotent. */
+export async function creditOrderEarnings(tx: Db, shopId: string, orderId: string, now: Date): Promise<void> {
+  const [order] = await query<{
+    id: string;
+    currency: string;
+    status: string;
+    paid_at: string | Date | null;
+    affiliate_code: string | null;
+    subscription_id: string | null;
+    subscription_payment_number: number | null;
+    abo_provision: string;
+    abo_provision_monate: number | null;
+  }>(
+    tx,
+    sql`SELECT o.id, o.currency, o.status, o.paid_at, o.affiliate_code, o.subscription_id,
+               o.subscription_payment_number, s.abo_provision, s.abo_provision_monate
+        FROM orders o JOIN shops s ON s.id = o.shop_id
+        WHERE o.id = ${orderId} AND o.shop_id = ${shopId}`,
+  );
+  if (!order || !['paid', 'fulfilled'].includes(order.status)) return;
+  const paidAt = order.paid_at ? pgDate(order.paid_at) : now;
+  const lines = await query<{
+    id: string;
+    vendor_id: string | null;
+    line_total_cents: number;
+    net_cents: number;
+    category_id: string | null;
+    vendor_exists: boolean;
+  }>(
+    tx,
+    sql`SELECT l.id, l.vendor_id, l.line_total_cents, l.net_cents, p.category_id,
+               (v.id IS NOT NULL) AS vendor_exists
+        FROM order_lines l
+        LEFT JOIN products p ON p.id = l.product_id
+        LEFT JOIN vendors v ON v.id = l.vendor_id AND v.shop_id = l.shop_id
+        WHERE l.order_id = ${orderId} AND l.shop_id = ${shopId}
+        ORDER BY l.position`,
+  );
+  const base = {
+    shopId,
+    orderId,
+    subscriptionId: order.subscription_id,
+    subscriptionPaymentNumber: order.subscription_payment_number,
+    currency: order.currency,
+    earnedAt: paidAt,
+  };
+
+  for (const l of lines) {
+    if (!l.vendor_id || !l.vendor_exists) continue;
+    const rule = await ruleFor(tx, shopId, l.vendor_id, l.category_id, paidAt);
+    const net = Number(l.net_cents);
+    const commission = Math.min(Math.max(net, 0), rule ? pctOf(net, rule.percent) + Number(rule.fixed_cents) : 0);
+    await book(tx, {
+      ...base,
+      partnerType: 'vendor',
+      partnerId: l.vendor_id,
+      sourceKey: `vendor:${l.id}`,
+      orderLineId: l.id,
+      grossCents: Number(l.line_total_cents),
+      netCents: net,
+      commissionCents: commission,
+      amountCents: net - commission,
+      ratePercent: rule?.percent ?? 0,
+      ruleId: rule?.id ?? null,
+    });
+  }
+
+  if (order.affiliate_code) {
+    const n = order.subscription_payment_number;
+    const counts =
+      !order.subscription_id ||
+      order.abo_provision === 'immer' ||
+      (order.abo_provision === 'erste' && n === 1) ||
+      (order.abo_provision === 'monate' && n !== null && n <= (order.abo_provision_monate ?? 1));
+    if (!counts) return;
+    const [aff] = await query<{ id: string; commission_percent: number | string }>(
+      tx,
+      sql`SELECT id, commission_percent FROM affiliates
+          WHERE shop_id = ${shopId} AND lower(code) = lower(${order.affiliate_code}) AND status = 'active'`,
+    );
+    if (!aff) return;
+    const percent = Number(aff.commission_percent);
+    const gross = lines.reduce((s, l) => s + Number(l.line_total_cents), 0);
+    const net = lines.reduce((s, l) => s + Number(l.net_cents), 0);
+    await book(tx, {
+      ...base,
+      partnerType: 'affiliate',
+      partnerId: aff.id,
+      sourceKey: `affiliate:${orderId}`,
+      orderLineId: null,
+      grossCents: gross,
+      netCents: net,
+      commissionCents: 0,
+      amountCents: Math.max(0, pctOf(net, percent)),
+      ratePercent: percent,
+      ruleId: null,
+    });
+  }
+}
+
+interface Rule {
+  id: string;
+  percent: number;
+  fixed_cents: number;
+}
+
+/** The vendor's rule in force at `at`: category-specific first, then the general one. */
+async function ruleFor(tx: Db, shopId: string, vendorId: string, categoryId: string | null, at: Date) {
+  const rows = await query<{ id: string; percent: number | string; fixed_cents: number | string }>(
+    tx,
+    sql`SELECT id, percent, fixed_cents FROM vendor_commission_rules
+        WHERE shop_id = ${shopId} AND vendor_id = ${vendorId}
+          AND effective_from <= ${at.toISOString()}::timestamptz
+          AND (category_id IS NULL OR category_id = ${categoryId})
+        ORDER BY (category_id IS NULL), effective_from DESC, id DESC
+        LIMIT 1`,
+  );
+  const r = rows[0];
+  return r ? ({ id: r.id, percent: Number(r.percent), fixed_cents: Number(r.fixed_cents) } satisfies Rule) : null;
+}
+
+type NewEarning = Omit<typeof partnerEarnings.$inferInsert, 'id' | 'status' | 'createdAt'>;
+
+/** Inserts the earning once per source and books its ledger entry. */
+async function book(tx: Db, e: NewEarning): Promise<void> {
+  const id = newId('earning');
+  const inserted = await tx
+    .insert(partnerEarnings)
+    .values({ ...e, id, status: 'pending', createdAt: e.earnedAt })
+    .onConflictDoNothing({ target: [partnerEarnings.shopId, partnerEarnings.sourceKey] })
+    .returning({ id: partnerEarnings.id });
+  if (inserted.length === 0 || e.amountCents <= 0) return;
+  await post(tx, {
+    shopId: e.shopId,
+    partnerType: e.partnerType,
+    partnerId: e.partnerId,
+    currency: e.currency,
+    kind: 'earning',
+    idemKey: `earning:${id}`,
+    earningId: id,
+    orderId: e.orderId,
+    occurredAt: e.earnedAt,
+    postings: move('expense', 'pending', e.amountCents),
+  });
+}
+
+/** Claws back what the order's final credit notes take back from its earnings. Idempotent. */
 export async function reverseCreditNoteEarnings(
-  _tx: Db,
-  _shopId: string,
-  _creditNoteId: string,
-  _now: Date,
-): Promise<void> {}
+  tx: Db,
+  shopId: string,
+  creditNoteId: string,
+  now: Date,
+): Promise<void> {
+  const [cn] = await query<{ order_id: string }>(
+    tx,
+    sql`SELECT order_id FROM credit_notes WHERE id = ${creditNoteId} AND shop_id = ${shopId} AND status <> 'draft'`,
+  );
+  if (!cn) return;
+  await clawBack(tx, shopId, cn.order_id, creditNoteId, now);
+}
 
 /** Claws back every earning of an order that was cancelled or refunded after payment. Idempotent. */
-export async function reverseOrderEarnings(_tx: Db, _shopId: string, _orderId: string, _now: Date): Promise<void> {}
+export async function reverseOrderEarnings(tx: Db, shopId: string, orderId: string, now: Date): Promise<void> {
+  await clawBack(tx, shopId, orderId, null, now);
+}
+
+/**
+ * Brings every earning of the order to its cumulative clawback target: the credited share
+ * (all final credit notes of the order) or everything when the order was cancelled/refunded.
+ */
+async function clawBack(tx: Db, shopId: string, orderId: string, creditNoteId: string | null, now: Date) {
+  const earnings = await tx
+    .select()
+    .from(partnerEarnings)
+    .where(and(eq(partnerEarnings.shopId, shopId), eq(partnerEarnings.orderId, orderId)))
+    .orderBy(asc(partnerEarnings.id))
+    .for('update');
+  if (earnings.length === 0) return;
+  const [order] = await query<{ status: string }>(
+    tx,
+    sql`SELECT status FROM orders WHERE id = ${orderId} AND shop_id = ${shopId}`,
+  );
+  const reversedAll = order ? ['cancelled', 'refunded'].includes(order.status) : false;
+  const share = reversedAll ? null : await creditedShare(tx, shopId, orderId);
+  const reversed = await reversedSoFar(
+    tx,
+    earnings.map((e) => e.id),
+  );
+  for (const e of earnings) {
+    if (e.amountCents <= 0) continue;
+    let target = e.amountCents;
+    if (share) {
+      const fraction = e.orderLineId ? (share.byLine.get(e.orderLineId) ?? 0) : share.order;
+      target = Math.min(e.amountCents, Math.round(e.amountCents * fraction));
+    }
+    const claw = target - (reversed.get(e.id) ?? 0);
+    if (claw <= 0) continue;
+    const from = e.status === 'pending' ? 'pending' : 'available';
+    await post(tx, {
+      shopId,
+      partnerType: e.partnerType,
+      partnerId: e.partnerId,
+      currency: e.currency,
+      kind: 'clawback',
+      idemKey: `clawback:${e.id}:${creditNoteId ?? 'order'}:${target}`,
+      earningId: e.id,
+      orderId,
+      creditNoteId,
+      memo: creditNoteId ? 'credit note' : `order ${order?.status ?? 'reversed'}`,
+      occurredAt: now,
+      postings: move(from, 'expense', claw),
+    });
+  }
+}
+
+/** Clawed back so far per earning (the expense side of its clawback entries). */
+async function reversedSoFar(db: Db, earningIds: string[]): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  if (earningIds.length === 0) return out;
+  const rows = await query<{ earning_id: string; total: number | string }>(
+    db,
+    sql`SELECT t.earning_id, sum(p.amount_cents)::bigint AS total
+        FROM ledger_transactions t JOIN ledger_postings p ON p.transaction_id = t.id
+        WHERE t.kind = 'clawback' AND p.account = 'expense'
+          AND t.earning_id IN (${sql.join(
+            earningIds.map((id) => sql`${id}`),
+            sql`, `,
+          )})
+        GROUP BY t.earning_id`,
+  );
+  for (const r of rows) out.set(r.earning_id, Number(r.total));
+  return out;
+}
+
+/**
+ * The credited share of each order line and of the order's item net, from all final credit
+ * notes: line credits by invoice position (invoice item n = order line n), amount credits
+ * spread over every line by the share of the invoice total they credit.
+ */
+async function creditedShare(tx: Db, shopId: string, orderId: string) {
+  const lines = await query<{ id: string; position: number; net_cents: number | string }>(
+    tx,
+    sql`SELECT id, position, net_cents FROM order_lines WHERE order_id = ${orderId} AND shop_id = ${shopId}`,
+  );
+  const notes = await query<{ lines: DocLine[]; invoice_total: number | string }>(
+    tx,
+    sql`SELECT cn.lines, i.total_cents AS invoice_total FROM credit_notes cn JOIN invoices i ON i.id = cn.invoice_id
+        WHERE cn.shop_id = ${shopId} AND cn.order_id = ${orderId} AND cn.status <> 'draft'`,
+  );
+  const creditedNet = new Map<number, number>();
+  let amountShare = 0;
+  for (const n of notes) {
+    for (const l of n.lines) {
+      if (l.invoice_position === null) {
+        const total = Number(n.invoice_total);
+        if (total > 0) amountShare += l.line_total_cents / total;
+      } else if (l.kind === 'item') {
+        creditedNet.set(l.invoice_position, (creditedNet.get(l.invoice_position) ?? 0) + l.net_cents);
+      }
+    }
+  }
+  const byLine = new Map<string, number>();
+  let orderNet = 0;
+  let orderCredited = 0;
+  for (const l of lines) {
+    const net = Number(l.net_cents);
+    const credited = (creditedNet.get(l.position) ?? 0) + net * amountShare;
+    const fraction = net > 0 ? Math.min(1, credited / net) : 0;
+    byLine.set(l.id, fraction);
+    orderNet += net;
+    orderCredited += Math.min(net, credited);
+  }
+  return { byLine, order: orderNet > 0 ? Math.min(1, orderCredited / orderNet) : 0 };
+}
 
 export interface ReleaseSelection {
   /** Release exactly these pending earnings (hold period ignored). */
@@ -34,16 +322,81 @@ export interface ReleaseSelection {
 
 /**
  * Moves pending earnings (their amount net of clawbacks) to available: one `release` ledger
- * entry per earning, status `released`. Locks the earnings; returns the released rows.
+ * entry per earning, status `released`. Locks the earnings; returns the released rows. With
+ * `earningIds`, every id must be a pending earning of this type, else 409 `not_releasable`.
  */
 export async function releaseEarnings(
-  _tx: Db,
-  _shopId: string,
-  _partnerType: PartnerType,
-  _sel: ReleaseSelection,
-  _now: Date,
+  tx: Db,
+  shopId: string,
+  partnerType: PartnerType,
+  sel: ReleaseSelection,
+  now: Date,
 ): Promise<EarningRow[]> {
-  throw new Error('not yet');
+  const conds: SQL[] = [
+    eq(partnerEarnings.shopId, shopId),
+    eq(partnerEarnings.partnerType, partnerType),
+    eq(partnerEarnings.status, 'pending'),
+  ];
+  if (sel.partnerId) conds.push(eq(partnerEarnings.partnerId, sel.partnerId));
+  if (sel.earningIds) {
+    if (sel.earningIds.length === 0) return [];
+    conds.push(inArray(partnerEarnings.id, sel.earningIds));
+  } else if (sel.earnedBefore) {
+    conds.push(lt(partnerEarnings.earnedAt, sel.earnedBefore));
+  }
+  const rows = await tx
+    .select()
+    .from(partnerEarnings)
+    .where(and(...conds))
+    .orderBy(asc(partnerEarnings.id))
+    .for('update');
+  if (sel.earningIds) {
+    const found = new Set(rows.map((r) => r.id));
+    const missing = [...new Set(sel.earningIds)].filter((id) => !found.has(id));
+    if (missing.length > 0) {
+      throw new AppError(
+        'not_releasable',
+        409,
+        `Not pending earnings of this shop: ${missing.slice(0, 20).join(', ')}`,
+        missing
+          .slice(0, 20)
+          .map((id) => ({
+            path: `/body/earning_ids/${sel.earningIds?.indexOf(id)}`,
+            message: 'is not a pending earning',
+          })),
+      );
+    }
+  }
+  if (rows.length === 0) return [];
+  const reversed = await reversedSoFar(
+    tx,
+    rows.map((r) => r.id),
+  );
+  const out: EarningRow[] = [];
+  for (const r of rows) {
+    const amount = r.amountCents - (reversed.get(r.id) ?? 0);
+    if (amount > 0) {
+      await post(tx, {
+        shopId,
+        partnerType,
+        partnerId: r.partnerId,
+        currency: r.currency,
+        kind: 'release',
+        idemKey: `release:${r.id}`,
+        earningId: r.id,
+        orderId: r.orderId,
+        occurredAt: now,
+        postings: move('pending', 'available', amount),
+      });
+    }
+    const [updated] = await tx
+      .update(partnerEarnings)
+      .set({ status: 'released', releasedAt: now })
+      .where(eq(partnerEarnings.id, r.id))
+      .returning();
+    out.push(updated as EarningRow);
+  }
+  return out;
 }
 
 export interface EarningFilters {
@@ -64,12 +417,37 @@ export interface EarningView extends EarningRow {
 
 /** Lists earnings newest first, with what was clawed back, exact count. */
 export async function listEarnings(
-  _db: Db,
-  _shopId: string,
-  _partnerType: PartnerType,
-  _f: EarningFilters,
+  db: Db,
+  shopId: string,
+  partnerType: PartnerType,
+  f: EarningFilters,
 ): Promise<{ rows: EarningView[]; count: number }> {
-  throw new Error('not yet');
+  const conds: SQL[] = [eq(partnerEarnings.shopId, shopId), eq(partnerEarnings.partnerType, partnerType)];
+  if (f.partner_id) conds.push(eq(partnerEarnings.partnerId, f.partner_id));
+  if (f.status) conds.push(eq(partnerEarnings.status, f.status));
+  if (f.order_id) conds.push(eq(partnerEarnings.orderId, f.order_id));
+  if (f.currency) conds.push(eq(partnerEarnings.currency, f.currency));
+  if (f.from) conds.push(sql`${partnerEarnings.earnedAt} >= ${f.from}::timestamptz`);
+  if (f.to) conds.push(sql`${partnerEarnings.earnedAt} < ${f.to}::timestamptz`);
+  const where = and(...conds);
+  const [rows, total] = await Promise.all([
+    db
+      .select()
+      .from(partnerEarnings)
+      .where(where)
+      .orderBy(desc(partnerEarnings.earnedAt), desc(partnerEarnings.id))
+      .limit(f.limit)
+      .offset(f.offset),
+    db.select({ n: sql<number>`count(*)::int` }).from(partnerEarnings).where(where),
+  ]);
+  const reversed = await reversedSoFar(
+    db,
+    rows.map((r) => r.id),
+  );
+  return {
+    rows: rows.map((r) => ({ ...r, reversedCents: reversed.get(r.id) ?? 0 })),
+    count: Number(total[0]?.n ?? 0),
+  };
 }
 
 /** API shape of an earning (vendor_id or affiliate_id by type). */

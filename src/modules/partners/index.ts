@@ -13,8 +13,8 @@ export { creditOrderEarnings, reverseCreditNoteEarnings, reverseOrderEarnings } 
 export const partnersModule: Module = {
   name: 'partners',
   group: 'shop',
-  routes(app) {
-    partnerAuthRoutes(app);
+  routes(app, deps) {
+    partnerAuthRoutes(app, deps);
     vendorRoutes(app);
     affiliateRoutes(app);
     payoutRoutes(app);

@@ -1,3 +1,107 @@
+/** Portal sign-in for vendors and affiliates: accept an invite, log in, log out. */
+import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import type { AppDeps } from '../../app.js';
+import { Body, NoContent, Timestamp } from '../../platform/http/schemas.js';
+import { clearSessionCookie, setSessionCookie } from '../identity/identity.routes.js';
+import { revokeSession } from '../identity/sessions.js';
+import { acceptInvite, loginPartner } from './partner-auth.js';
+import type { PartnerType } from './partners.tables.js';
 
-export function partnerAuthRoutes(_app: FastifyInstance): void {}
+const Password = Type.String({ minLength: 8, maxLength: 200 });
+
+const AcceptBody = Body({
+  token: Type.String({ minLength: 1, maxLength: 200, description: 'The token of the invitation link' }),
+  password: Password,
+});
+
+const LoginBody = Body({
+  email: Type.String({ format: 'email', maxLength: 254 }),
+  password: Type.String({ minLength: 1, maxLength: 200 }),
+  shop_id: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 64, description: 'Needed when the e-mail has accounts at several shops' }),
+  ),
+});
+
+const PartnerRef = Type.Object({
+  id: Type.String(),
+  shop_id: Type.String(),
+  name: Type.String(),
+  email: Type.String(),
+  status: Type.String(),
+});
+
+const SessionResponse = (kind: PartnerType) =>
+  Type.Object({ token: Type.String(), expires_at: Timestamp, [kind]: PartnerRef });
+
+const ref = (p: { id: string; shopId: string; name: string; email: string; status: string }) => ({
+  id: p.id,
+  shop_id: p.shopId,
+  name: p.name,
+  email: p.email,
+  status: p.status,
+});
+
+export function partnerAuthRoutes(app: FastifyInstance, deps: AppDeps): void {
+  for (const kind of ['vendor', 'affiliate'] as const) {
+    const tags = [kind === 'vendor' ? 'vendor portal' : 'affiliate portal'];
+
+    app.post(
+      `/api/${kind}/auth/accept`,
+      {
+        config: { auth: { accepts: 'public' } },
+        schema: {
+          tags,
+          summary: `Accept a ${kind} invitation: set the password and sign in`,
+          body: AcceptBody,
+          response: { 200: SessionResponse(kind) },
+        },
+      },
+      async (request, reply) => {
+        const body = request.body as { token: string; password: string };
+        const { partner, session } = await acceptInvite(
+          deps.database.db,
+          kind,
+          body.token,
+          body.password,
+          request.ctx.clock.now(),
+        );
+        setSessionCookie(reply, deps, kind, session.token, session.expiresAt);
+        return { token: session.token, expires_at: session.expiresAt.toISOString(), [kind]: ref(partner) };
+      },
+    );
+
+    app.post(
+      `/api/${kind}/auth/login`,
+      {
+        config: { auth: { accepts: 'public' } },
+        schema: {
+          tags,
+          summary: `Sign in to the ${kind} portal`,
+          body: LoginBody,
+          response: { 200: SessionResponse(kind) },
+        },
+      },
+      async (request, reply) => {
+        const body = request.body as { email: string; password: string; shop_id?: string };
+        const { partner, session } = await loginPartner(deps.database.db, kind, body, request.ip);
+        setSessionCookie(reply, deps, kind, session.token, session.expiresAt);
+        return { token: session.token, expires_at: session.expiresAt.toISOString(), [kind]: ref(partner) };
+      },
+    );
+
+    app.post(
+      `/api/${kind}/auth/logout`,
+      {
+        config: { auth: { accepts: [kind] } },
+        schema: { tags, summary: `End this ${kind} session`, response: { 204: NoContent } },
+      },
+      async (request, reply) => {
+        const actor = request.ctx.actor;
+        if (actor?.kind === kind) await revokeSession(request.ctx.db, actor.sessionId);
+        clearSessionCookie(reply, deps, kind);
+        return reply.code(204).send();
+      },
+    );
+  }
+}

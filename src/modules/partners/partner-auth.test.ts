@@ -1,0 +1,185 @@
+/**
+ * Portal access for vendors and affiliates: invitation token → accept (password + session),
+ * login (also with one e-mail at two shops), logout, and the refusals around them.
+ */
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  call,
+  createShop,
+  expectProblem,
+  PLATFORM_TOKEN,
+  type ShopFixture,
+  startApp,
+  type TestApp,
+} from '../../../test/helpers/app.js';
+import { query, withTx } from '../../platform/db/tx.js';
+import { issueInvite } from './partner-auth.js';
+import { inviteTokenFor } from './partners.fixtures.js';
+import type { PartnerType } from './partners.tables.js';
+
+let t: TestApp;
+let a: ShopFixture;
+let b: ShopFixture;
+let n = 0;
+
+beforeAll(async () => {
+  t = await startApp();
+  a = await createShop(t.app);
+  b = await createShop(t.app);
+});
+afterAll(() => t.close());
+
+const db = () => t.app.deps.database.db;
+
+/** A vendor or affiliate row with a fresh invitation (what the admin invite routes do). */
+async function invited(kind: PartnerType, shop: ShopFixture, email: string, status?: string) {
+  const id = `${kind === 'vendor' ? 'ven' : 'aff'}_auth${++n}`;
+  await withTx(db(), async (tx) => {
+    if (kind === 'vendor') {
+      await tx.execute(
+        sql`INSERT INTO vendors (id, shop_id, name, email, status) VALUES (${id}, ${shop.shopId}, 'Händler', ${email}, ${status ?? 'invited'})`,
+      );
+    } else {
+      await tx.execute(
+        sql`INSERT INTO affiliates (id, shop_id, name, email, code, commission_percent, status)
+            VALUES (${id}, ${shop.shopId}, 'Partner', ${email}, ${`CODE${n}`}, 10, ${status ?? 'active'})`,
+      );
+    }
+    await issueInvite(
+      tx,
+      kind,
+      { id, shopId: shop.shopId, email, name: 'Partner' },
+      t.app.deps.clock.now(),
+      t.config.publicUrl,
+    );
+  });
+  return id;
+}
+
+describe.each(['vendor', 'affiliate'] as const)('%s portal access', (kind) => {
+  it('accepts an invitation once: password set, session issued, cookie set, vendor activated', async () => {
+    const email = `${kind}${n}-accept@partner.test`;
+    const id = await invited(kind, a, email);
+    const mails = await query<{ subject: string; text: string }>(
+      db(),
+      sql`SELECT subject, text_body AS text FROM emails WHERE kind = ${`${kind}_invite`} AND to_address = ${email}`,
+    );
+    expect(mails).toHaveLength(1);
+    expect(mails[0]?.text).toContain(`${t.config.publicUrl}/${kind}/accept?token=`);
+    const token = await inviteTokenFor(t, kind, email);
+
+    const short = await call(t.app, 'POST', `/api/${kind}/auth/accept`, { body: { token, password: 'short' } });
+    expectProblem(short, 400, 'validation_failed');
+
+    const res = await call(t.app, 'POST', `/api/${kind}/auth/accept`, { body: { token, password: 'partner-pass-1' } });
+    expect(res.statusCode).toBe(200);
+    expect(res.data[kind]).toMatchObject({ id, shop_id: a.shopId, email, status: 'active' });
+    expect(res.data.token).toMatch(kind === 'vendor' ? /^vsess_/ : /^asess_/);
+    expect(String(res.headers['set-cookie'])).toContain(kind === 'vendor' ? 'vsid=' : 'asid=');
+
+    const again = await call(t.app, 'POST', `/api/${kind}/auth/accept`, {
+      body: { token, password: 'partner-pass-2' },
+    });
+    expectProblem(again, 400, 'invite_invalid');
+
+    const login = await call(t.app, 'POST', `/api/${kind}/auth/login`, { body: { email, password: 'partner-pass-1' } });
+    expect(login.statusCode).toBe(200);
+    const wrong = await call(t.app, 'POST', `/api/${kind}/auth/login`, { body: { email, password: 'partner-pass-2' } });
+    expectProblem(wrong, 401, 'invalid_credentials');
+    const unknown = await call(t.app, 'POST', `/api/${kind}/auth/login`, {
+      body: { email: 'nobody@partner.test', password: 'partner-pass-1' },
+    });
+    expectProblem(unknown, 401, 'invalid_credentials');
+
+    // logout ends exactly that session
+    const out = await call(t.app, 'POST', `/api/${kind}/auth/logout`, { token: login.data.token });
+    expect(out.statusCode).toBe(204);
+    const after = await call(t.app, 'POST', `/api/${kind}/auth/logout`, { token: login.data.token });
+    expect(after.statusCode).toBe(401);
+    const other = await call(t.app, 'POST', `/api/${kind}/auth/logout`, { token: res.data.token });
+    expect(other.statusCode).toBe(204);
+  });
+
+  it('refuses unknown and expired tokens and the other kind’s token', async () => {
+    const email = `${kind}${n}-expired@partner.test`;
+    await invited(kind, a, email);
+    const token = await inviteTokenFor(t, kind, email);
+    const otherKind = kind === 'vendor' ? 'affiliate' : 'vendor';
+    expectProblem(
+      await call(t.app, 'POST', `/api/${otherKind}/auth/accept`, { body: { token, password: 'partner-pass-1' } }),
+      400,
+      'invite_invalid',
+    );
+    expectProblem(
+      await call(t.app, 'POST', `/api/${kind}/auth/accept`, { body: { token: 'nope', password: 'partner-pass-1' } }),
+      400,
+      'invite_invalid',
+    );
+    await call(t.app, 'POST', '/api/platform/clock/advance', { token: PLATFORM_TOKEN, body: { seconds: 8 * 86400 } });
+    expectProblem(
+      await call(t.app, 'POST', `/api/${kind}/auth/accept`, { body: { token, password: 'partner-pass-1' } }),
+      400,
+      'invite_invalid',
+    );
+  });
+
+  it('a re-invite replaces the earlier link', async () => {
+    const email = `${kind}${n}-reinvite@partner.test`;
+    const id = await invited(kind, a, email);
+    const first = await inviteTokenFor(t, kind, email);
+    await withTx(db(), (tx) =>
+      issueInvite(
+        tx,
+        kind,
+        { id, shopId: a.shopId, email, name: 'Partner' },
+        t.app.deps.clock.now(),
+        t.config.publicUrl,
+      ),
+    );
+    const second = await inviteTokenFor(t, kind, email);
+    expect(second).not.toBe(first);
+    expectProblem(
+      await call(t.app, 'POST', `/api/${kind}/auth/accept`, { body: { token: first, password: 'partner-pass-1' } }),
+      400,
+      'invite_invalid',
+    );
+    const ok = await call(t.app, 'POST', `/api/${kind}/auth/accept`, {
+      body: { token: second, password: 'partner-pass-1' },
+    });
+    expect(ok.statusCode).toBe(200);
+  });
+
+  it('one e-mail at two shops needs shop_id; a locked account cannot sign in', async () => {
+    const email = `${kind}${n}-two@partner.test`;
+    await invited(kind, a, email);
+    await call(t.app, 'POST', `/api/${kind}/auth/accept`, {
+      body: { token: await inviteTokenFor(t, kind, email), password: 'partner-pass-1' },
+    });
+    const idB = await invited(kind, b, email);
+    await call(t.app, 'POST', `/api/${kind}/auth/accept`, {
+      body: { token: await inviteTokenFor(t, kind, email), password: 'partner-pass-b' },
+    });
+    const ambiguous = await call(t.app, 'POST', `/api/${kind}/auth/login`, {
+      body: { email, password: 'partner-pass-1' },
+    });
+    expectProblem(ambiguous, 400, 'shop_required');
+    const inB = await call(t.app, 'POST', `/api/${kind}/auth/login`, {
+      body: { email, password: 'partner-pass-b', shop_id: b.shopId },
+    });
+    expect(inB.statusCode).toBe(200);
+    expect(inB.data[kind].shop_id).toBe(b.shopId);
+    const wrongShop = await call(t.app, 'POST', `/api/${kind}/auth/login`, {
+      body: { email, password: 'partner-pass-b', shop_id: a.shopId },
+    });
+    expectProblem(wrongShop, 401, 'invalid_credentials');
+
+    const table = kind === 'vendor' ? sql`vendors` : sql`affiliates`;
+    const lockedStatus = kind === 'vendor' ? 'suspended' : 'blocked';
+    await db().execute(sql`UPDATE ${table} SET status = ${lockedStatus} WHERE id = ${idB}`);
+    const locked = await call(t.app, 'POST', `/api/${kind}/auth/login`, {
+      body: { email, password: 'partner-pass-b', shop_id: b.shopId },
+    });
+    expectProblem(locked, 403, 'account_locked');
+  });
+});

@@ -1,0 +1,137 @@
+/**
+ * Portal access for vendors and affiliates (DESIGN §2): an admin's invite e-mails a one-time
+ * accept link (random token, only its SHA-256 stored, valid 7 days); accepting sets the password
+ * and signs in; afterwards `…/auth/login` with e-mail and password. Sessions are `vsess_…` /
+ * `asess_…` (cookie `vsid` / `asid`). A suspended vendor or blocked affiliate cannot sign in.
+ */
+import { and, eq, isNotNull, sql } from 'drizzle-orm';
+import { queueEmail } from '../../adapters/mail/index.js';
+import { hashPassword, sha256 } from '../../platform/crypto.js';
+import type { Db } from '../../platform/db/client.js';
+import { withTx } from '../../platform/db/tx.js';
+import { AppError } from '../../platform/errors.js';
+import { newSecret } from '../../platform/ids.js';
+import { checkPassword, INVALID_LOGIN } from '../identity/identity.service.js';
+import { createSession } from '../identity/sessions.js';
+import { shops } from '../shops/shops.tables.js';
+import { affiliates, type PartnerType, vendors } from './partners.tables.js';
+
+const INVITE_TTL_MS = 7 * 86_400_000;
+
+const tableOf = (kind: PartnerType) => (kind === 'vendor' ? vendors : affiliates);
+
+const LABEL: Record<PartnerType, { de: string; path: string }> = {
+  vendor: { de: 'Händlerportal', path: 'vendor' },
+  affiliate: { de: 'Partnerprogramm', path: 'affiliate' },
+};
+
+/**
+ * Issues a fresh invite for a vendor or affiliate row in `tx` (an earlier link stops working)
+ * and queues the e-mail with the accept link. Sent if and only if `tx` commits.
+ */
+export async function issueInvite(
+  tx: Db,
+  kind: PartnerType,
+  row: { id: string; shopId: string; email: string; name: string },
+  now: Date,
+  publicUrl: string,
+): Promise<void> {
+  const token = newSecret(kind === 'vendor' ? 'vinv' : 'ainv');
+  const table = tableOf(kind);
+  await tx
+    .update(table)
+    .set({
+      inviteTokenHash: sha256(token),
+      inviteExpiresAt: new Date(now.getTime() + INVITE_TTL_MS),
+      invitedAt: now,
+      updatedAt: now,
+    })
+    .where(and(eq(table.id, row.id), eq(table.shopId, row.shopId)));
+  const [shop] = await tx.select({ name: shops.name }).from(shops).where(eq(shops.id, row.shopId));
+  const link = `${publicUrl}/${LABEL[kind].path}/accept?token=${encodeURIComponent(token)}`;
+  await queueEmail(tx, {
+    shopId: row.shopId,
+    kind: `${kind}_invite`,
+    to: row.email,
+    subject: `Einladung: ${LABEL[kind].de} von ${shop?.name ?? 'unserem Shop'}`,
+    text: [
+      `Hallo ${row.name},`,
+      '',
+      `${shop?.name ?? 'Wir'} lädt Sie in das ${LABEL[kind].de} ein. Legen Sie Ihr Passwort über diesen Link fest:`,
+      '',
+      link,
+      '',
+      `Der Link ist 7 Tage gültig. Token: ${token}`,
+    ].join('\n'),
+    now,
+  });
+}
+
+/** Blocked states that may not sign in. */
+const locked = (kind: PartnerType, status: string) =>
+  kind === 'vendor' ? status === 'suspended' : status === 'blocked';
+
+/**
+ * Accepts an invite: sets the password, activates an invited vendor, ends the token and
+ * returns a new session. The token row is locked so a link works exactly once.
+ */
+export async function acceptInvite(db: Db, kind: PartnerType, token: string, password: string, now: Date) {
+  const table = tableOf(kind);
+  const passwordHash = await hashPassword(password);
+  return withTx(db, async (tx) => {
+    const [row] = await tx
+      .select()
+      .from(table)
+      .where(and(eq(table.inviteTokenHash, sha256(token)), isNotNull(table.inviteTokenHash)))
+      .for('update');
+    if (!row || !row.inviteExpiresAt || row.inviteExpiresAt.getTime() <= now.getTime()) {
+      throw new AppError('invite_invalid', 400, 'The invitation link is unknown, used or expired', [
+        { path: '/body/token', message: 'is unknown, used or expired' },
+      ]);
+    }
+    if (locked(kind, row.status)) throw new AppError('account_locked', 403, `This ${kind} account is locked`);
+    const status = kind === 'vendor' && row.status === 'invited' ? 'active' : row.status;
+    const [updated] = await tx
+      .update(table)
+      .set({ passwordHash, inviteTokenHash: null, inviteExpiresAt: null, acceptedAt: now, status, updatedAt: now })
+      .where(eq(table.id, row.id))
+      .returning();
+    const session = await createSession(tx, { shopId: row.shopId, kind, subjectId: row.id });
+    return { partner: updated as typeof row, session };
+  });
+}
+
+/**
+ * Signs a vendor or affiliate in. The same e-mail may belong to partners of several shops:
+ * `shop_id` picks one; without it an e-mail of several shops is 400 `shop_required`.
+ */
+export async function loginPartner(
+  db: Db,
+  kind: PartnerType,
+  input: { email: string; password: string; shop_id?: string },
+  ip: string,
+) {
+  const table = tableOf(kind);
+  const rows = await db
+    .select()
+    .from(table)
+    .where(
+      and(
+        sql`lower(${table.email}) = lower(${input.email})`,
+        input.shop_id ? eq(table.shopId, input.shop_id) : undefined,
+        isNotNull(table.passwordHash),
+      ),
+    )
+    .limit(2);
+  if (rows.length > 1) {
+    throw new AppError('shop_required', 400, 'This e-mail has accounts at several shops; send shop_id', [
+      { path: '/body/shop_id', message: 'is required for this e-mail' },
+    ]);
+  }
+  const row = rows[0];
+  await checkPassword(db, kind, ip, input.email, row?.passwordHash ?? null, input.password);
+  if (!row) throw INVALID_LOGIN();
+  if (locked(kind, row.status)) throw new AppError('account_locked', 403, `This ${kind} account is locked`);
+  const session = await createSession(db, { shopId: row.shopId, kind, subjectId: row.id });
+  return { partner: row, session };
+}
