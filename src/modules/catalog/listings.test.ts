@@ -1,4 +1,5 @@
 /** Channel listings of products (spec §4.1 rule 4) and channel prices for checkout, over HTTP on the real database. */
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   apiToken,
@@ -47,6 +48,10 @@ beforeAll(async () => {
   owner = shop.ownerToken;
   de = await channel(owner, { name: 'Deutschland', default_country: 'DE', currency: 'EUR' });
   ch = await channel(owner, { name: 'Schweiz', default_country: 'CH', currency: 'CHF', path_prefix: 'ch' });
+  // products may name only vendors of their shop
+  await t.app.deps.database.db.execute(
+    sql`INSERT INTO vendors (id, shop_id, name, email, status) VALUES ('ven_x', ${shop.shopId}, 'Vendor', 'ven_x@vendor.test', 'active')`,
+  );
 });
 afterAll(() => t.close());
 

@@ -21,6 +21,10 @@ beforeAll(async () => {
   t = await startApp();
   shop = await createShop(t.app);
   owner = shop.ownerToken;
+  // products may name only vendors of their shop
+  await t.app.deps.database.db.execute(
+    sql`INSERT INTO vendors (id, shop_id, name, email, status) VALUES ('ven_later', ${shop.shopId}, 'Vendor', 'ven_later@vendor.test', 'active')`,
+  );
 });
 afterAll(() => t.close());
 
@@ -308,6 +312,26 @@ describe('PATCH /api/products/:id', () => {
     // a renamed product keeps its slug (stable URLs)
     const renamed = await patch(p.id, { name: 'Neuer Name' });
     expect(renamed.data.slug).toBe(p.slug);
+  });
+
+  it('accepts only a vendor of the shop as vendor_id (400 unknown_vendor), on create and change', async () => {
+    const other = await createShop(t.app);
+    await t.app.deps.database.db.execute(
+      sql`INSERT INTO vendors (id, shop_id, name, email, status) VALUES ('ven_foreign', ${other.shopId}, 'Fremd', 'f@vendor.test', 'invited')`,
+    );
+    for (const vendor_id of ['ven_unknown', 'ven_foreign']) {
+      const bad = await create({ name: `Vendor ${vendor_id}`, vendor_id });
+      expectProblem(bad, 400, 'unknown_vendor');
+      expect(bad.data.errors).toEqual([{ path: '/body/vendor_id', message: 'is not a vendor of this shop' }]);
+    }
+    const p = await created({ name: 'Vendor Product', vendor_id: 'ven_later' });
+    expect(p.vendor_id).toBe('ven_later');
+    const bad = await patch(p.id, { vendor_id: 'ven_foreign' });
+    expectProblem(bad, 400, 'unknown_vendor');
+    expect((await get(p.id)).data.product.vendor_id).toBe('ven_later');
+    // the same vendor again and clearing it need no check
+    expect((await patch(p.id, { vendor_id: 'ven_later', name: 'Vendor Product 2' })).statusCode).toBe(200);
+    expect((await patch(p.id, { vendor_id: null })).data.vendor_id).toBeNull();
   });
 
   it('treats variants as the complete new list: update by id, create without id, delete the rest', async () => {

@@ -5,9 +5,10 @@
  */
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
-import { withTx } from '../../platform/db/tx.js';
-import { type FieldError, notFound } from '../../platform/errors.js';
+import { type Tx, withTx } from '../../platform/db/tx.js';
+import { AppError, type FieldError, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
+import { vendors } from '../partners/partners.tables.js';
 import type { ProductCreateInput, ProductOut, ProductPatchInput } from './catalog.schemas.js';
 import { catalogSkus, type ProductOption, products } from './catalog.tables.js';
 import { slugify, throwIfInvalid, uniqueConstraintOf } from './catalog.util.js';
@@ -34,6 +35,21 @@ import {
   slugTaken,
   translateConflict,
 } from './products.store.js';
+
+/** `vendor_id` must name a vendor of the shop (any status): 400 unknown_vendor otherwise. */
+async function checkVendor(tx: Tx, shopId: string, vendorId: string | null | undefined): Promise<void> {
+  if (!vendorId) return;
+  const [row] = await tx
+    .select({ id: vendors.id })
+    .from(vendors)
+    .where(and(eq(vendors.id, vendorId), eq(vendors.shopId, shopId)))
+    .for('key share');
+  if (!row) {
+    throw new AppError('unknown_vendor', 400, 'vendor_id is not a vendor of this shop', [
+      { path: '/body/vendor_id', message: 'is not a vendor of this shop' },
+    ]);
+  }
+}
 
 /** Prices a new product sets (for the token write policy). */
 function pricesOnCreate(input: ProductCreateInput): PriceChange[] {
@@ -77,6 +93,7 @@ export async function createProduct(ctx: Ctx, input: ProductCreateInput): Promis
     try {
       return await withTx(ctx.db, async (tx) => {
         await lockReferences(tx, ctx.shopId, input);
+        await checkVendor(tx, ctx.shopId, input.vendor_id);
         await checkSkusFree(tx, ctx.shopId, skus, null);
         if (generated) slug = await generateSlug(tx, ctx.shopId, base);
         else if (await slugInUse(tx, ctx.shopId, slug, null)) throw slugTaken(slug);
@@ -198,6 +215,7 @@ export async function updateProduct(ctx: Ctx, id: string, input: ProductPatchInp
         brand_id: input.brand_id !== current.brandId ? input.brand_id : undefined,
         supplier_id: input.supplier_id !== current.supplierId ? input.supplier_id : undefined,
       });
+      if (input.vendor_id !== current.vendorId) await checkVendor(tx, ctx.shopId, input.vendor_id);
       await checkSkusFree(tx, ctx.shopId, skus, id);
       if (input.slug !== undefined && input.slug !== current.slug) {
         if (await slugInUse(tx, ctx.shopId, input.slug, id)) throw slugTaken(input.slug);

@@ -358,12 +358,10 @@ export async function releaseEarnings(
         'not_releasable',
         409,
         `Not pending earnings of this shop: ${missing.slice(0, 20).join(', ')}`,
-        missing
-          .slice(0, 20)
-          .map((id) => ({
-            path: `/body/earning_ids/${sel.earningIds?.indexOf(id)}`,
-            message: 'is not a pending earning',
-          })),
+        missing.slice(0, 20).map((id) => ({
+          path: `/body/earning_ids/${sel.earningIds?.indexOf(id)}`,
+          message: 'is not a pending earning',
+        })),
       );
     }
   }

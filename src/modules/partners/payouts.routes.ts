@@ -1,3 +1,501 @@
-import type { FastifyInstance } from 'fastify';
+/**
+ * Partner settings, payouts and vendor statements (spec §4.7). Every mutation and the vendor
+ * payout and statement reads need an owner or admin session and refuse every API token (403
+ * token_blocked, finance:read included); GET /api/admin/affiliate-payouts is also open to a
+ * finance:read token. The portals see only their own payouts and (vendors) final statements.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { MANAGERS } from '../../platform/auth/types.js';
+import { IdParams } from '../../platform/http/schemas.js';
+import type { PayoutStatus } from './payout-states.js';
+import * as S from './payouts.schemas.js';
+import * as svc from './payouts.service.js';
+import { renderStatementPdf } from './statement-pdf.js';
+import * as st from './statements.service.js';
 
-export function payoutRoutes(_app: FastifyInstance): void {}
+/** Owner or admin session; every API token refused with token_blocked. */
+const manage = { auth: { accepts: ['admin' as const], roles: MANAGERS, tokenBlocked: true } };
+/** Owner or admin session, or an API token with finance:read. */
+const financeRead = {
+  auth: { accepts: ['admin' as const, 'token' as const], scope: 'finance:read' as const, roles: MANAGERS },
+};
+const vendorPortal = { auth: { accepts: ['vendor' as const] } };
+const affiliatePortal = { auth: { accepts: ['affiliate' as const] } };
+
+type P = { id: string };
+type Page = { limit?: number; offset?: number };
+const page = (q: Page) => ({ limit: q.limit ?? 50, offset: q.offset ?? 0 });
+
+const vendorOf = (r: FastifyRequest) => (r.ctx.actor as { vendorId: string }).vendorId;
+const affiliateOf = (r: FastifyRequest) => (r.ctx.actor as { affiliateId: string }).affiliateId;
+
+export function payoutRoutes(app: FastifyInstance): void {
+  // ---- partner settings ----
+  app.get(
+    '/api/admin/settings/partners',
+    {
+      config: manage,
+      schema: {
+        tags: ['partners'],
+        summary: 'Partner settings: hold periods, minimum affiliate payout, referral link base',
+        response: { 200: S.PartnerSettings },
+      },
+    },
+    async (request) => svc.partnerSettingsBody(await svc.partnerSettingsView(request.ctx.db, request.ctx.shopId)),
+  );
+
+  app.put(
+    '/api/admin/settings/partners',
+    {
+      config: manage,
+      schema: {
+        tags: ['partners'],
+        summary: 'Set partner settings (partial: omitted fields keep their value)',
+        body: S.PartnerSettingsPut,
+        response: { 200: S.PartnerSettings },
+      },
+    },
+    async (request) => svc.partnerSettingsBody(await svc.putPartnerSettings(request.ctx, request.body as never)),
+  );
+
+  // ---- vendor payouts (admin) ----
+  const vtags = ['vendor payouts'];
+  app.get(
+    '/api/admin/vendor-payouts',
+    {
+      config: manage,
+      schema: {
+        tags: vtags,
+        summary: 'List vendor payouts, newest first (vendor_id, status, currency); session only, every token refused',
+        querystring: S.VendorPayoutQuery,
+        response: { 200: S.VendorPayoutList },
+      },
+    },
+    async (request) => {
+      const q = request.query as Page & { vendor_id?: string; status?: PayoutStatus; currency?: string };
+      const p = page(q);
+      const { rows, count } = await svc.listPayouts(request.ctx.db, request.ctx.shopId, 'vendor', {
+        partner_id: q.vendor_id,
+        status: q.status,
+        currency: q.currency,
+        ...p,
+      });
+      return { payouts: rows.map(svc.payoutOut), count, ...p };
+    },
+  );
+
+  app.get(
+    '/api/admin/vendor-payouts/:id',
+    {
+      config: manage,
+      schema: { tags: vtags, summary: 'Read a vendor payout', params: IdParams, response: { 200: S.VendorPayout } },
+    },
+    async (request) =>
+      svc.payoutOut(await svc.getPayout(request.ctx.db, request.ctx.shopId, 'vendor', (request.params as P).id)),
+  );
+
+  app.post(
+    '/api/admin/vendor-payouts',
+    {
+      config: manage,
+      schema: {
+        tags: vtags,
+        summary:
+          'Pay out a vendor: reserves the available balance (or amount_cents ≤ it) in a pending payout ' +
+          '(409 insufficient_balance)',
+        body: S.VendorPayoutCreate,
+        response: { 201: S.VendorPayout },
+      },
+    },
+    async (request, reply) =>
+      reply.code(201).send(svc.payoutOut(await svc.createVendorPayout(request.ctx, request.body as never))),
+  );
+
+  app.post(
+    '/api/admin/vendor-payouts/:id/process',
+    {
+      config: manage,
+      schema: {
+        tags: vtags,
+        summary: 'pending → processing (the transfer is under way)',
+        params: IdParams,
+        response: { 200: S.VendorPayout },
+      },
+    },
+    async (request) =>
+      svc.payoutOut(await svc.transitionPayout(request.ctx, 'vendor', (request.params as P).id, 'processing')),
+  );
+
+  app.post(
+    '/api/admin/vendor-payouts/:id/mark-paid',
+    {
+      config: manage,
+      schema: {
+        tags: vtags,
+        summary: 'processing → paid with the transfer reference (in_payout → paid_out)',
+        params: IdParams,
+        body: S.MarkPaid,
+        response: { 200: S.VendorPayout },
+      },
+    },
+    async (request) =>
+      svc.payoutOut(
+        await svc.transitionPayout(request.ctx, 'vendor', (request.params as P).id, 'paid', {
+          reference: (request.body as { reference: string }).reference,
+        }),
+      ),
+  );
+
+  app.post(
+    '/api/admin/vendor-payouts/:id/cancel',
+    {
+      config: manage,
+      schema: {
+        tags: vtags,
+        summary: 'pending or processing → cancelled: the amount returns to the available balance',
+        params: IdParams,
+        response: { 200: S.VendorPayout },
+      },
+    },
+    async (request) =>
+      svc.payoutOut(await svc.transitionPayout(request.ctx, 'vendor', (request.params as P).id, 'cancelled')),
+  );
+
+  // ---- affiliate payouts (admin) ----
+  const atags = ['affiliate payouts'];
+  app.get(
+    '/api/admin/affiliate-payouts',
+    {
+      config: financeRead,
+      schema: {
+        tags: atags,
+        summary: 'List affiliate payout requests, newest first (affiliate_id, status, currency)',
+        querystring: S.AffiliatePayoutQuery,
+        response: { 200: S.AffiliatePayoutList },
+      },
+    },
+    async (request) => {
+      const q = request.query as Page & { affiliate_id?: string; status?: PayoutStatus; currency?: string };
+      const p = page(q);
+      const { rows, count } = await svc.listPayouts(request.ctx.db, request.ctx.shopId, 'affiliate', {
+        partner_id: q.affiliate_id,
+        status: q.status,
+        currency: q.currency,
+        ...p,
+      });
+      return { payouts: rows.map(svc.payoutOut), count, ...p };
+    },
+  );
+
+  app.get(
+    '/api/admin/affiliate-payouts/:id',
+    {
+      config: financeRead,
+      schema: {
+        tags: atags,
+        summary: 'Read an affiliate payout',
+        params: IdParams,
+        response: { 200: S.AffiliatePayout },
+      },
+    },
+    async (request) =>
+      svc.payoutOut(await svc.getPayout(request.ctx.db, request.ctx.shopId, 'affiliate', (request.params as P).id)),
+  );
+
+  app.post(
+    '/api/admin/affiliate-payouts/:id/mark-paid',
+    {
+      config: manage,
+      schema: {
+        tags: atags,
+        summary: 'pending → paid with the transfer reference (in_payout → paid_out)',
+        params: IdParams,
+        body: S.MarkPaid,
+        response: { 200: S.AffiliatePayout },
+      },
+    },
+    async (request) =>
+      svc.payoutOut(
+        await svc.transitionPayout(request.ctx, 'affiliate', (request.params as P).id, 'paid', {
+          reference: (request.body as { reference: string }).reference,
+        }),
+      ),
+  );
+
+  app.post(
+    '/api/admin/affiliate-payouts/:id/cancel',
+    {
+      config: manage,
+      schema: {
+        tags: atags,
+        summary: 'pending or processing → cancelled: the amount returns to the available balance',
+        params: IdParams,
+        response: { 200: S.AffiliatePayout },
+      },
+    },
+    async (request) =>
+      svc.payoutOut(await svc.transitionPayout(request.ctx, 'affiliate', (request.params as P).id, 'cancelled')),
+  );
+
+  // ---- affiliate portal ----
+  const aptags = ['affiliate portal'];
+  app.get(
+    '/api/affiliate/payouts',
+    {
+      config: affiliatePortal,
+      schema: {
+        tags: aptags,
+        summary: 'My payout requests, newest first',
+        querystring: S.PortalPayoutQuery,
+        response: { 200: S.AffiliatePayoutList },
+      },
+    },
+    async (request) => {
+      const q = request.query as Page & { status?: PayoutStatus; currency?: string };
+      const p = page(q);
+      const { rows, count } = await svc.listPayouts(request.ctx.db, request.ctx.shopId, 'affiliate', {
+        partner_id: affiliateOf(request),
+        status: q.status,
+        currency: q.currency,
+        ...p,
+      });
+      return { payouts: rows.map(svc.payoutOut), count, ...p };
+    },
+  );
+
+  app.get(
+    '/api/affiliate/payouts/:id',
+    {
+      config: affiliatePortal,
+      schema: { tags: aptags, summary: 'One of my payouts', params: IdParams, response: { 200: S.AffiliatePayout } },
+    },
+    async (request) =>
+      svc.payoutOut(
+        await svc.getPayout(
+          request.ctx.db,
+          request.ctx.shopId,
+          'affiliate',
+          (request.params as P).id,
+          affiliateOf(request),
+        ),
+      ),
+  );
+
+  app.post(
+    '/api/affiliate/payouts/request',
+    {
+      config: affiliatePortal,
+      preValidation: async (request) => {
+        request.body ??= {};
+      },
+      schema: {
+        tags: aptags,
+        summary:
+          'Request a payout of the available balance: at least the minimum payout (409 below_minimum), one open ' +
+          'request at a time (409 payout_open)',
+        body: S.PayoutRequest,
+        response: { 201: S.AffiliatePayout },
+      },
+    },
+    async (request, reply) =>
+      reply
+        .code(201)
+        .send(
+          svc.payoutOut(
+            await svc.requestAffiliatePayout(request.ctx, affiliateOf(request), (request.body ?? {}) as never),
+          ),
+        ),
+  );
+
+  // ---- vendor portal ----
+  const vptags = ['vendor portal'];
+  app.get(
+    '/api/vendor/payouts',
+    {
+      config: vendorPortal,
+      schema: {
+        tags: vptags,
+        summary: 'My payouts, newest first',
+        querystring: S.PortalPayoutQuery,
+        response: { 200: S.VendorPayoutList },
+      },
+    },
+    async (request) => {
+      const q = request.query as Page & { status?: PayoutStatus; currency?: string };
+      const p = page(q);
+      const { rows, count } = await svc.listPayouts(request.ctx.db, request.ctx.shopId, 'vendor', {
+        partner_id: vendorOf(request),
+        status: q.status,
+        currency: q.currency,
+        ...p,
+      });
+      return { payouts: rows.map(svc.payoutOut), count, ...p };
+    },
+  );
+
+  app.get(
+    '/api/vendor/payouts/:id',
+    {
+      config: vendorPortal,
+      schema: { tags: vptags, summary: 'One of my payouts', params: IdParams, response: { 200: S.VendorPayout } },
+    },
+    async (request) =>
+      svc.payoutOut(
+        await svc.getPayout(request.ctx.db, request.ctx.shopId, 'vendor', (request.params as P).id, vendorOf(request)),
+      ),
+  );
+
+  app.get(
+    '/api/vendor/statements',
+    {
+      config: vendorPortal,
+      schema: {
+        tags: vptags,
+        summary: 'My final statements, newest first',
+        querystring: S.PortalStatementQuery,
+        response: { 200: S.StatementList },
+      },
+    },
+    async (request) => {
+      const q = request.query as Page & { period?: string; currency?: string };
+      const p = page(q);
+      const { rows, count } = await st.listStatements(request.ctx.db, request.ctx.shopId, {
+        vendor_id: vendorOf(request),
+        status: 'final',
+        period: q.period,
+        currency: q.currency,
+        ...p,
+      });
+      return { statements: rows.map(st.statementSummaryOut), count, ...p };
+    },
+  );
+
+  app.get(
+    '/api/vendor/statements/:id',
+    {
+      config: vendorPortal,
+      schema: {
+        tags: vptags,
+        summary: 'One of my final statements with its entries',
+        params: IdParams,
+        response: { 200: S.Statement },
+      },
+    },
+    async (request) =>
+      st.statementOut(
+        await st.getStatement(request.ctx.db, request.ctx.shopId, (request.params as P).id, {
+          vendorId: vendorOf(request),
+        }),
+      ),
+  );
+
+  app.get(
+    '/api/vendor/statements/:id/pdf',
+    {
+      config: vendorPortal,
+      schema: {
+        tags: vptags,
+        summary: 'The PDF of one of my final statements',
+        params: IdParams,
+        response: { 200: S.binary('application/pdf', 'PDF') },
+      },
+    },
+    async (request, reply) => {
+      const row = await st.getStatement(request.ctx.db, request.ctx.shopId, (request.params as P).id, {
+        vendorId: vendorOf(request),
+      });
+      return sendPdf(reply, row, await renderStatementPdf(row));
+    },
+  );
+
+  // ---- vendor statements (admin) ----
+  const stags = ['vendor statements'];
+  app.get(
+    '/api/admin/vendor-statements',
+    {
+      config: manage,
+      schema: {
+        tags: stags,
+        summary: 'List vendor statements, newest first (vendor_id, status, period, currency)',
+        querystring: S.StatementQuery,
+        response: { 200: S.StatementList },
+      },
+    },
+    async (request) => {
+      const q = request.query as Page & Omit<st.StatementFilters, 'limit' | 'offset'>;
+      const p = page(q);
+      const { rows, count } = await st.listStatements(request.ctx.db, request.ctx.shopId, { ...q, ...p });
+      return { statements: rows.map(st.statementSummaryOut), count, ...p };
+    },
+  );
+
+  app.post(
+    '/api/admin/vendor-statements',
+    {
+      config: manage,
+      schema: {
+        tags: stags,
+        summary:
+          "Compute the draft statement of a vendor for a month in the shop's time zone (201); again: the draft is " +
+          'recomputed (200); a final one is 409 statement_final',
+        body: S.StatementCreate,
+        response: { 200: S.Statement, 201: S.Statement },
+      },
+    },
+    async (request, reply) => {
+      const { row, created } = await st.createStatement(request.ctx, request.body as st.StatementCreate);
+      return reply.code(created ? 201 : 200).send(st.statementOut(row));
+    },
+  );
+
+  app.get(
+    '/api/admin/vendor-statements/:id',
+    {
+      config: manage,
+      schema: { tags: stags, summary: 'Read a statement', params: IdParams, response: { 200: S.Statement } },
+    },
+    async (request) =>
+      st.statementOut(await st.getStatement(request.ctx.db, request.ctx.shopId, (request.params as P).id)),
+  );
+
+  app.post(
+    '/api/admin/vendor-statements/:id/finalize',
+    {
+      config: manage,
+      schema: {
+        tags: stags,
+        summary:
+          'Finalize after the period ended (409 period_open): recomputed, numbered VS-<year>-NNNN, hashed, immutable',
+        params: IdParams,
+        response: { 200: S.Statement },
+      },
+    },
+    async (request) => st.statementOut(await st.finalizeStatement(request.ctx, (request.params as P).id)),
+  );
+
+  app.get(
+    '/api/admin/vendor-statements/:id/pdf',
+    {
+      config: manage,
+      schema: {
+        tags: stags,
+        summary: 'The statement PDF (drafts watermarked DRAFT)',
+        params: IdParams,
+        response: { 200: S.binary('application/pdf', 'PDF') },
+      },
+    },
+    async (request, reply) => {
+      const row = await st.getStatement(request.ctx.db, request.ctx.shopId, (request.params as P).id);
+      return sendPdf(reply, row, await renderStatementPdf(row));
+    },
+  );
+}
+
+function sendPdf(reply: FastifyReply, row: st.StatementRow, body: Buffer) {
+  const name = row.number ?? `statement-${row.period}-draft`;
+  return reply
+    .type('application/pdf')
+    .header('content-disposition', `inline; filename="${name}.pdf"`)
+    .header('cache-control', 'private, no-store')
+    .send(body);
+}

@@ -1,3 +1,286 @@
+/**
+ * Vendor routes (spec §4.7): the admin side (invitations, vendors, commission rules, earnings,
+ * analytics) and the vendor portal. Reads listed in §4.7 are open to a finance:read token;
+ * every mutation needs an owner or admin session and refuses every token (token_blocked).
+ * Payouts and statements live in payouts.routes.ts.
+ */
 import type { FastifyInstance } from 'fastify';
+import { MANAGERS } from '../../platform/auth/types.js';
+import { IdParams } from '../../platform/http/schemas.js';
+import { earningOut } from './earnings.js';
+import { vendorAnalytics } from './vendor-analytics.js';
+import * as portal from './vendor-portal.js';
+import * as S from './vendors.schemas.js';
+import * as svc from './vendors.service.js';
 
-export function vendorRoutes(_app: FastifyInstance): void {}
+/** Financial reads: owner/admin session or a finance:read token. */
+const read = {
+  auth: { accepts: ['admin' as const, 'token' as const], scope: 'finance:read' as const, roles: MANAGERS },
+};
+/** Mutations: owner/admin session; every API token is refused. */
+const manage = { auth: { accepts: ['admin' as const], roles: MANAGERS, tokenBlocked: true } };
+/** The vendor portal: the vendor's own session. */
+const vendorOnly = { auth: { accepts: ['vendor' as const] } };
+
+const tags = ['vendors'];
+const portalTags = ['vendor portal'];
+type P = { id: string };
+type Page = { limit?: number; offset?: number };
+
+export function vendorRoutes(app: FastifyInstance): void {
+  app.post(
+    '/api/admin/vendors/invite',
+    {
+      config: manage,
+      schema: {
+        tags,
+        summary:
+          'Invite a vendor: e-mails an accept link (201, status invited); an e-mail still invited gets a fresh link (200); an accepted vendor is 409 vendor_exists',
+        body: S.VendorInvite,
+        response: { 200: S.Vendor, 201: S.Vendor },
+      },
+    },
+    async (request, reply) => {
+      const { vendor, created } = await svc.inviteVendor(request.ctx, request.body as { email: string; name: string });
+      return reply.code(created ? 201 : 200).send(svc.vendorOut(vendor));
+    },
+  );
+
+  app.get(
+    '/api/admin/vendors',
+    {
+      config: read,
+      schema: {
+        tags,
+        summary: 'List vendors, newest first (status, q over name and e-mail), each with its balances',
+        querystring: S.VendorListQuery,
+        response: { 200: S.VendorList },
+      },
+    },
+    async (request) => {
+      const q = request.query as { status?: string; q?: string } & Page;
+      const limit = q.limit ?? 50;
+      const offset = q.offset ?? 0;
+      return { ...(await svc.listVendors(request.ctx, { ...q, limit, offset })), limit, offset };
+    },
+  );
+
+  app.get(
+    '/api/admin/vendors/:id',
+    {
+      config: read,
+      schema: {
+        tags,
+        summary: 'A vendor with balances, its commission rules in force and the rule history',
+        params: IdParams,
+        response: { 200: S.VendorDetail },
+      },
+    },
+    async (request) => svc.vendorDetail(request.ctx, (request.params as P).id),
+  );
+
+  app.patch(
+    '/api/admin/vendors/:id',
+    {
+      config: manage,
+      schema: {
+        tags,
+        summary: 'Rename, suspend (ends its portal sessions) or reactivate a vendor',
+        params: IdParams,
+        body: S.VendorPatch,
+        response: { 200: S.Vendor },
+      },
+    },
+    async (request) =>
+      svc.vendorOut(await svc.updateVendor(request.ctx, (request.params as P).id, request.body as never)),
+  );
+
+  app.post(
+    '/api/admin/vendors/:id/commission-rule',
+    {
+      config: manage,
+      schema: {
+        tags,
+        summary:
+          'Add a commission rule version (percent and/or fixed cents per line, optionally per category) for orders paid from effective_from on',
+        params: IdParams,
+        body: S.CommissionRuleCreate,
+        response: { 201: S.CommissionRule },
+      },
+    },
+    async (request, reply) =>
+      reply
+        .code(201)
+        .send(await svc.addCommissionRule(request.ctx, (request.params as P).id, request.body as svc.RuleInput)),
+  );
+
+  app.get(
+    '/api/admin/vendor-earnings',
+    {
+      config: read,
+      schema: {
+        tags,
+        summary: 'Vendor earnings, newest first (vendor, status, order, currency, earned from/to)',
+        querystring: S.EarningListQuery,
+        response: { 200: S.EarningList },
+      },
+    },
+    async (request) => {
+      const { rows, count, limit, offset } = await svc.vendorEarnings(request.ctx, request.query as svc.EarningQuery);
+      return { earnings: rows.map(earningOut), count, limit, offset };
+    },
+  );
+
+  app.post(
+    '/api/admin/vendor-earnings/release',
+    {
+      config: manage,
+      schema: {
+        tags,
+        summary:
+          'Make pending earnings available: the given ids, or all older than the hold period (optionally of one vendor)',
+        body: S.ReleaseBody,
+        response: { 200: S.ReleaseResult },
+      },
+    },
+    async (request) => {
+      const r = await svc.releaseVendorEarnings(
+        request.ctx,
+        request.body as { earning_ids?: string[]; vendor_id?: string },
+      );
+      return { ...r, earnings: r.earnings.map(earningOut) };
+    },
+  );
+
+  app.get(
+    '/api/admin/vendor-analytics',
+    {
+      config: read,
+      schema: {
+        tags,
+        summary:
+          'Per vendor and currency for a period (default: this month): sales, commission, earnings, clawbacks, orders, current balances',
+        querystring: S.AnalyticsQuery,
+        response: { 200: S.Analytics },
+      },
+    },
+    async (request) =>
+      vendorAnalytics(request.ctx, request.query as { from?: string; to?: string; vendor_id?: string }),
+  );
+
+  // ---- portal ----
+
+  app.get(
+    '/api/vendor/me',
+    {
+      config: vendorOnly,
+      schema: {
+        tags: portalTags,
+        summary: 'The signed-in vendor with its balances',
+        response: { 200: S.VendorWithBalances },
+      },
+    },
+    async (request) => portal.me(request.ctx),
+  );
+
+  app.get(
+    '/api/vendor/dashboard',
+    {
+      config: vendorOnly,
+      schema: {
+        tags: portalTags,
+        summary: 'Balances, sales of the last 30 days and this month, counts, the last 5 orders',
+        response: { 200: S.Dashboard },
+      },
+    },
+    async (request) => portal.dashboard(request.ctx),
+  );
+
+  app.get(
+    '/api/vendor/products',
+    {
+      config: vendorOnly,
+      schema: {
+        tags: portalTags,
+        summary: "The vendor's products",
+        querystring: S.PortalListQuery,
+        response: { 200: S.PortalProductList },
+      },
+    },
+    async (request) => {
+      const q = request.query as Page;
+      const limit = q.limit ?? 50;
+      const offset = q.offset ?? 0;
+      return { ...(await portal.listProducts(request.ctx, limit, offset)), limit, offset };
+    },
+  );
+
+  app.get(
+    '/api/vendor/orders',
+    {
+      config: vendorOnly,
+      schema: {
+        tags: portalTags,
+        summary: "Paid orders with the vendor's lines (only those), newest first",
+        querystring: S.PortalListQuery,
+        response: { 200: S.PortalOrderList },
+      },
+    },
+    async (request) => {
+      const q = request.query as Page;
+      const limit = q.limit ?? 50;
+      const offset = q.offset ?? 0;
+      return { ...(await portal.listOrders(request.ctx, limit, offset)), limit, offset };
+    },
+  );
+
+  app.get(
+    '/api/vendor/orders/:id',
+    {
+      config: vendorOnly,
+      schema: {
+        tags: portalTags,
+        summary: "One order with the vendor's lines; 404 when it has none",
+        params: IdParams,
+        response: { 200: S.PortalOrder },
+      },
+    },
+    async (request) => portal.getOrder(request.ctx, (request.params as P).id),
+  );
+
+  app.get(
+    '/api/vendor/earnings',
+    {
+      config: vendorOnly,
+      schema: {
+        tags: portalTags,
+        summary: "The vendor's earnings, newest first",
+        querystring: S.PortalEarningQuery,
+        response: { 200: S.EarningList },
+      },
+    },
+    async (request) => {
+      const v = await portal.portalVendor(request.ctx);
+      const { rows, count, limit, offset } = await svc.vendorEarnings(
+        request.ctx,
+        request.query as svc.EarningQuery,
+        v.id,
+      );
+      return { earnings: rows.map(earningOut), count, limit, offset };
+    },
+  );
+
+  app.get(
+    '/api/vendor/ledger',
+    {
+      config: vendorOnly,
+      schema: {
+        tags: portalTags,
+        summary: "The vendor's ledger entries with their postings, oldest first",
+        querystring: S.LedgerQuery,
+        response: { 200: S.LedgerList },
+      },
+    },
+    async (request) => portal.ledger(request.ctx, request.query as never),
+  );
+}

@@ -84,6 +84,10 @@ beforeAll(async () => {
     origins: [STORE_ORIGIN, CH_ORIGIN, AT_ORIGIN, 'https://de.example'],
   });
   owner = shop.ownerToken;
+  // products may name only vendors of their shop
+  await t.app.deps.database.db.execute(
+    sql`INSERT INTO vendors (id, shop_id, name, email, status) VALUES ('ven_secret', ${shop.shopId}, 'Vendor', 'ven_secret@vendor.test', 'active')`,
+  );
   de = await channel({ name: 'Deutschland', default_country: 'DE', currency: 'EUR' });
   ch = await channel({ name: 'Schweiz', default_country: 'CH', currency: 'CHF', path_prefix: 'ch' });
   at = await channel({

@@ -1,0 +1,154 @@
+/**
+ * The affiliate portal (affiliate session, own data only): who am I with balances and referral
+ * link, my earnings (order number and date, never the customer), and the shop's promotional
+ * content. A blocked affiliate is refused with 403 affiliate_blocked on every portal route.
+ */
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type { Ctx } from '../../platform/auth/types.js';
+import { pgDate, query } from '../../platform/db/tx.js';
+import { AppError } from '../../platform/errors.js';
+import * as S from './affiliates.schemas.js';
+import { type AffiliateRow, affiliateOut, getAffiliateRow, listContent, referralBase } from './affiliates.service.js';
+import { listEarnings } from './earnings.js';
+import { balanceOut, balances } from './ledger.js';
+import { loadPartnerSettings } from './settings.js';
+
+/** The affiliate of the portal session; 403 affiliate_blocked when blocked. */
+export async function portalAffiliate(ctx: Ctx): Promise<AffiliateRow> {
+  if (ctx.actor?.kind !== 'affiliate') throw new AppError('credential_denied', 403, 'An affiliate session is needed');
+  const row = await getAffiliateRow(ctx.db, ctx.shopId, ctx.actor.affiliateId).catch(() => null);
+  if (!row) throw new AppError('invalid_credential', 401, 'The credential is unknown, expired or revoked');
+  if (row.status === 'blocked') {
+    throw new AppError('affiliate_blocked', 403, 'This affiliate account is blocked; contact the shop');
+  }
+  return row;
+}
+
+export async function portalMe(ctx: Ctx) {
+  const row = await portalAffiliate(ctx);
+  const [bals, base, settings] = await Promise.all([
+    balances(ctx.db, ctx.shopId, 'affiliate', { partnerIds: [row.id] }),
+    referralBase(ctx.db, ctx.shopId),
+    loadPartnerSettings(ctx.db, ctx.shopId),
+  ]);
+  return {
+    ...affiliateOut(row, base),
+    balances: bals.map(balanceOut),
+    min_payout_cents: settings.affiliateMinPayoutCents,
+  };
+}
+
+interface PortalEarningQuery {
+  status?: 'pending' | 'released';
+  currency?: string;
+  from?: string;
+  to?: string;
+  limit?: number;
+  offset?: number;
+}
+
+export async function portalEarnings(ctx: Ctx, q: PortalEarningQuery) {
+  const row = await portalAffiliate(ctx);
+  const limit = q.limit ?? 50;
+  const offset = q.offset ?? 0;
+  const { rows, count } = await listEarnings(ctx.db, ctx.shopId, 'affiliate', {
+    ...(q.status ? { status: q.status } : {}),
+    ...(q.currency ? { currency: q.currency } : {}),
+    ...(q.from ? { from: q.from } : {}),
+    ...(q.to ? { to: q.to } : {}),
+    partner_id: row.id,
+    limit,
+    offset,
+  });
+  const orderIds = [...new Set(rows.map((e) => e.orderId))];
+  const orders =
+    orderIds.length === 0
+      ? []
+      : await query<{ id: string; number: string; paid_at: string | Date | null; created_at: string | Date }>(
+          ctx.db,
+          sql`SELECT id, number, paid_at, created_at FROM orders
+              WHERE shop_id = ${ctx.shopId} AND id IN (${sql.join(
+                orderIds.map((id) => sql`${id}`),
+                sql`, `,
+              )})`,
+        );
+  const byId = new Map(orders.map((o) => [o.id, o]));
+  return {
+    earnings: rows.map((e) => {
+      const o = byId.get(e.orderId);
+      return {
+        id: e.id,
+        order_id: e.orderId,
+        order_number: o?.number ?? null,
+        order_date: o ? pgDate(o.paid_at ?? o.created_at).toISOString() : null,
+        subscription_payment_number: e.subscriptionPaymentNumber,
+        currency: e.currency,
+        net_cents: e.netCents,
+        rate_percent: Number(e.ratePercent),
+        amount_cents: e.amountCents,
+        reversed_cents: e.reversedCents,
+        status: e.status as 'pending' | 'released',
+        earned_at: e.earnedAt.toISOString(),
+        released_at: e.releasedAt ? e.releasedAt.toISOString() : null,
+      };
+    }),
+    count,
+    limit,
+    offset,
+  };
+}
+
+const portal = { auth: { accepts: ['affiliate' as const] } };
+const tags = ['affiliate portal'];
+
+/** GET /api/affiliate/me, /earnings, /content. (/payouts and /payouts/request live in payouts.routes.ts.) */
+export function affiliatePortalRoutes(app: FastifyInstance): void {
+  app.get(
+    '/api/affiliate/me',
+    {
+      config: portal,
+      schema: {
+        tags,
+        summary: 'The signed-in affiliate with balances per currency and their referral link',
+        response: { 200: S.PortalMe },
+      },
+    },
+    async (request) => portalMe(request.ctx),
+  );
+
+  app.get(
+    '/api/affiliate/earnings',
+    {
+      config: portal,
+      schema: {
+        tags,
+        summary: 'My commissions, newest first (order number and date; no customer data)',
+        querystring: S.PortalEarningQuery,
+        response: { 200: S.PortalEarningList },
+      },
+    },
+    async (request) => portalEarnings(request.ctx, request.query as PortalEarningQuery),
+  );
+
+  app.get(
+    '/api/affiliate/content',
+    {
+      config: portal,
+      schema: {
+        tags,
+        summary: 'Promotional material the shop publishes for its affiliates',
+        querystring: S.ContentListQuery,
+        response: { 200: S.ContentList },
+      },
+    },
+    async (request) => {
+      await portalAffiliate(request.ctx);
+      const q = request.query as { kind?: 'link' | 'banner' | 'text'; limit?: number; offset?: number };
+      const limit = q.limit ?? 50;
+      const offset = q.offset ?? 0;
+      const res = await listContent(request.ctx.db, request.ctx.shopId, { ...q, limit, offset });
+      return { ...res, limit, offset };
+    },
+  );
+}

@@ -1,0 +1,406 @@
+/**
+ * Partner settings writes and payouts. A payout reserves money in the ledger when it is created
+ * (vendor, by an admin) or requested (affiliate, in the portal): available → in_payout; paying it
+ * moves in_payout → paid_out, cancelling moves it back to available. Every step changes the
+ * payout row (locked FOR UPDATE) and books its ledger entry in one transaction, with the idem
+ * key `payout:<id>:<step>`. Creating locks the partner row before reading the balance, so two
+ * concurrent payouts of one partner never reserve more than is available.
+ */
+import { and, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import type { Ctx } from '../../platform/auth/types.js';
+import type { Db } from '../../platform/db/client.js';
+import { query, uniqueConstraintOf, withTx } from '../../platform/db/tx.js';
+import { AppError, badRequest, conflict, notFound } from '../../platform/errors.js';
+import { newId } from '../../platform/ids.js';
+import { balanceOf, balances, move, post } from './ledger.js';
+import { affiliates, type PartnerType, partnerPayouts, partnerSettings, vendors } from './partners.tables.js';
+import { assertPayoutTransition, OPEN_PAYOUT_STATUSES, type PayoutStatus } from './payout-states.js';
+import { loadPartnerSettings, type PartnerSettings } from './settings.js';
+
+export type PayoutRow = typeof partnerPayouts.$inferSelect;
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+const money = (cents: number, currency: string) => `${(cents / 100).toFixed(2)} ${currency}`;
+
+// ---- partner settings ----
+
+export interface PartnerSettingsPut {
+  vendor_hold_days?: number;
+  affiliate_hold_days?: number;
+  affiliate_min_payout_cents?: number;
+  referral_base_url?: string | null;
+}
+
+export async function partnerSettingsView(db: Db, shopId: string) {
+  const [row] = await db
+    .select({ updatedAt: partnerSettings.updatedAt })
+    .from(partnerSettings)
+    .where(eq(partnerSettings.shopId, shopId));
+  return { settings: await loadPartnerSettings(db, shopId), updatedAt: row?.updatedAt ?? null };
+}
+
+export function partnerSettingsBody(v: { settings: PartnerSettings; updatedAt: Date | null }) {
+  return {
+    vendor_hold_days: v.settings.vendorHoldDays,
+    affiliate_hold_days: v.settings.affiliateHoldDays,
+    affiliate_min_payout_cents: v.settings.affiliateMinPayoutCents,
+    referral_base_url: v.settings.referralBaseUrl,
+    updated_at: iso(v.updatedAt),
+  };
+}
+
+/** Partial upsert: omitted fields keep their value (or the default while there is no row). */
+export async function putPartnerSettings(ctx: Ctx, body: PartnerSettingsPut) {
+  const now = ctx.clock.now();
+  const base = await loadPartnerSettings(ctx.db, ctx.shopId);
+  const next: PartnerSettings = {
+    vendorHoldDays: body.vendor_hold_days ?? base.vendorHoldDays,
+    affiliateHoldDays: body.affiliate_hold_days ?? base.affiliateHoldDays,
+    affiliateMinPayoutCents: body.affiliate_min_payout_cents ?? base.affiliateMinPayoutCents,
+    referralBaseUrl: body.referral_base_url !== undefined ? body.referral_base_url : base.referralBaseUrl,
+  };
+  const set: Partial<typeof partnerSettings.$inferInsert> = { updatedAt: now };
+  if (body.vendor_hold_days !== undefined) set.vendorHoldDays = body.vendor_hold_days;
+  if (body.affiliate_hold_days !== undefined) set.affiliateHoldDays = body.affiliate_hold_days;
+  if (body.affiliate_min_payout_cents !== undefined) set.affiliateMinPayoutCents = body.affiliate_min_payout_cents;
+  if (body.referral_base_url !== undefined) set.referralBaseUrl = body.referral_base_url;
+  await ctx.db
+    .insert(partnerSettings)
+    .values({ shopId: ctx.shopId, ...next, updatedAt: now })
+    .onConflictDoUpdate({ target: partnerSettings.shopId, set });
+  return partnerSettingsView(ctx.db, ctx.shopId);
+}
+
+// ---- currencies ----
+
+/** The currency of the shop's default channel (null without channels). */
+export async function defaultCurrency(db: Db, shopId: string): Promise<string | null> {
+  const rows = await query<{ currency: string }>(
+    db,
+    sql`SELECT currency FROM channels WHERE shop_id = ${shopId} ORDER BY is_default DESC, created_at LIMIT 1`,
+  );
+  return rows[0]?.currency ?? null;
+}
+
+const currencyRequired = (currencies: string[]) =>
+  badRequest('currency_required', `The partner has balances in ${currencies.join(', ')}; name the currency`, [
+    { path: '/body/currency', message: `is required: one of ${currencies.join(', ')}` },
+  ]);
+
+/**
+ * The currency of a payout: the one asked for; else the only currency with an available balance;
+ * else the only currency the partner has any entry in, else the shop's default channel currency.
+ * Several candidates: 400 currency_required.
+ */
+export async function payoutCurrency(
+  db: Db,
+  shopId: string,
+  type: PartnerType,
+  partnerId: string,
+  requested: string | undefined,
+): Promise<string> {
+  if (requested) return requested;
+  const all = await balances(db, shopId, type, { partnerIds: [partnerId] });
+  const available = all.filter((b) => b.available_cents > 0).map((b) => b.currency);
+  if (available.length === 1) return available[0] as string;
+  if (available.length > 1) throw currencyRequired(available);
+  if (all.length === 1) return (all[0] as { currency: string }).currency;
+  if (all.length > 1) throw currencyRequired(all.map((b) => b.currency));
+  return (await defaultCurrency(db, shopId)) ?? 'EUR';
+}
+
+// ---- reads ----
+
+export function payoutOut(row: PayoutRow) {
+  return {
+    id: row.id,
+    [row.partnerType === 'vendor' ? 'vendor_id' : 'affiliate_id']: row.partnerId,
+    currency: row.currency,
+    amount_cents: row.amountCents,
+    status: row.status as PayoutStatus,
+    requested_by: row.requestedBy as 'admin' | 'partner',
+    reference: row.reference,
+    note: row.note,
+    created_at: row.createdAt.toISOString(),
+    processing_at: iso(row.processingAt),
+    paid_at: iso(row.paidAt),
+    cancelled_at: iso(row.cancelledAt),
+  };
+}
+
+export interface PayoutFilters {
+  partner_id?: string;
+  status?: PayoutStatus;
+  currency?: string;
+  limit: number;
+  offset: number;
+}
+
+/** Payouts of one partner type, newest first, with the exact count. */
+export async function listPayouts(db: Db, shopId: string, type: PartnerType, f: PayoutFilters) {
+  const conds: SQL[] = [eq(partnerPayouts.shopId, shopId), eq(partnerPayouts.partnerType, type)];
+  if (f.partner_id) conds.push(eq(partnerPayouts.partnerId, f.partner_id));
+  if (f.status) conds.push(eq(partnerPayouts.status, f.status));
+  if (f.currency) conds.push(eq(partnerPayouts.currency, f.currency));
+  const where = and(...conds);
+  const [rows, total] = await Promise.all([
+    db
+      .select()
+      .from(partnerPayouts)
+      .where(where)
+      .orderBy(desc(partnerPayouts.createdAt), desc(partnerPayouts.id))
+      .limit(f.limit)
+      .offset(f.offset),
+    db.select({ n: sql<number>`count(*)::int` }).from(partnerPayouts).where(where),
+  ]);
+  return { rows, count: Number(total[0]?.n ?? 0) };
+}
+
+/** One payout; another shop's, another type's or (with `partnerId`) another partner's is 404. */
+export async function getPayout(
+  db: Db,
+  shopId: string,
+  type: PartnerType,
+  id: string,
+  partnerId?: string,
+): Promise<PayoutRow> {
+  const [row] = await db
+    .select()
+    .from(partnerPayouts)
+    .where(
+      and(
+        eq(partnerPayouts.id, id),
+        eq(partnerPayouts.shopId, shopId),
+        eq(partnerPayouts.partnerType, type),
+        partnerId ? eq(partnerPayouts.partnerId, partnerId) : undefined,
+      ),
+    );
+  if (!row) throw notFound('Payout');
+  return row;
+}
+
+// ---- creating ----
+
+async function lockVendor(tx: Db, shopId: string, id: string) {
+  const [row] = await tx
+    .select({ id: vendors.id, status: vendors.status })
+    .from(vendors)
+    .where(and(eq(vendors.id, id), eq(vendors.shopId, shopId)))
+    .for('update');
+  if (!row) throw notFound('Vendor');
+  return row;
+}
+
+async function lockAffiliate(tx: Db, shopId: string, id: string) {
+  const [row] = await tx
+    .select({ id: affiliates.id, status: affiliates.status })
+    .from(affiliates)
+    .where(and(eq(affiliates.id, id), eq(affiliates.shopId, shopId)))
+    .for('update');
+  if (!row) throw notFound('Affiliate');
+  return row;
+}
+
+const insufficient = (amount: number, available: number, currency: string) =>
+  conflict(
+    'insufficient_balance',
+    available <= 0
+      ? `There is no available balance in ${currency} to pay out`
+      : `The amount ${money(amount, currency)} exceeds the available balance of ${money(available, currency)}`,
+  );
+
+/** Inserts the pending payout and books payout_requested (available → in_payout) in `tx`. */
+async function openPayout(
+  tx: Db,
+  p: {
+    shopId: string;
+    type: PartnerType;
+    partnerId: string;
+    currency: string;
+    amount: number;
+    requestedBy: 'admin' | 'partner';
+    note: string | null;
+    now: Date;
+  },
+): Promise<PayoutRow> {
+  const id = newId('payout');
+  const [row] = await tx
+    .insert(partnerPayouts)
+    .values({
+      id,
+      shopId: p.shopId,
+      partnerType: p.type,
+      partnerId: p.partnerId,
+      currency: p.currency,
+      amountCents: p.amount,
+      status: 'pending',
+      requestedBy: p.requestedBy,
+      note: p.note,
+      createdAt: p.now,
+      updatedAt: p.now,
+    })
+    .returning();
+  await post(tx, {
+    shopId: p.shopId,
+    partnerType: p.type,
+    partnerId: p.partnerId,
+    currency: p.currency,
+    kind: 'payout_requested',
+    idemKey: `payout:${id}:requested`,
+    payoutId: id,
+    memo: `Payout ${id} requested`,
+    occurredAt: p.now,
+    postings: move('available', 'in_payout', p.amount),
+  });
+  return row as PayoutRow;
+}
+
+export interface VendorPayoutCreate {
+  vendor_id: string;
+  amount_cents?: number;
+  currency?: string;
+  note?: string | null;
+}
+
+/** An admin pays out a vendor's available balance (or part of it): a pending payout. */
+export async function createVendorPayout(ctx: Ctx, body: VendorPayoutCreate): Promise<PayoutRow> {
+  const now = ctx.clock.now();
+  return withTx(ctx.db, async (tx) => {
+    await lockVendor(tx, ctx.shopId, body.vendor_id);
+    const currency = await payoutCurrency(tx, ctx.shopId, 'vendor', body.vendor_id, body.currency);
+    const { available_cents: available } = await balanceOf(tx, ctx.shopId, 'vendor', body.vendor_id, currency);
+    const amount = body.amount_cents ?? available;
+    if (available <= 0 || amount > available) throw insufficient(amount, available, currency);
+    return openPayout(tx, {
+      shopId: ctx.shopId,
+      type: 'vendor',
+      partnerId: body.vendor_id,
+      currency,
+      amount,
+      requestedBy: 'admin',
+      note: body.note ?? null,
+      now,
+    });
+  });
+}
+
+const payoutOpen = () =>
+  conflict('payout_open', 'There is already an open payout request; wait until it is paid or cancelled');
+
+/**
+ * An affiliate requests a payout in the portal: the available balance must reach the shop's
+ * minimum payout (as must the amount), one open request at a time, not while blocked.
+ */
+export async function requestAffiliatePayout(
+  ctx: Ctx,
+  affiliateId: string,
+  body: { amount_cents?: number; currency?: string },
+): Promise<PayoutRow> {
+  const now = ctx.clock.now();
+  try {
+    return await withTx(ctx.db, async (tx) => {
+      const affiliate = await lockAffiliate(tx, ctx.shopId, affiliateId);
+      if (affiliate.status === 'blocked') {
+        throw new AppError('affiliate_blocked', 403, 'A blocked affiliate cannot request payouts');
+      }
+      const open = await tx
+        .select({ id: partnerPayouts.id })
+        .from(partnerPayouts)
+        .where(
+          and(
+            eq(partnerPayouts.shopId, ctx.shopId),
+            eq(partnerPayouts.partnerType, 'affiliate'),
+            eq(partnerPayouts.partnerId, affiliateId),
+            inArray(partnerPayouts.status, OPEN_PAYOUT_STATUSES),
+          ),
+        )
+        .limit(1);
+      if (open.length > 0) throw payoutOpen();
+      const currency = await payoutCurrency(tx, ctx.shopId, 'affiliate', affiliateId, body.currency);
+      const { available_cents: available } = await balanceOf(tx, ctx.shopId, 'affiliate', affiliateId, currency);
+      const { affiliateMinPayoutCents: min } = await loadPartnerSettings(tx, ctx.shopId);
+      const amount = body.amount_cents ?? available;
+      if (available < min) {
+        throw conflict(
+          'below_minimum',
+          `The available balance of ${money(available, currency)} is below the minimum payout of ${money(min, currency)}`,
+        );
+      }
+      if (amount < min) {
+        throw conflict(
+          'below_minimum',
+          `The requested ${money(amount, currency)} is below the minimum payout of ${money(min, currency)}`,
+        );
+      }
+      if (available <= 0 || amount > available) throw insufficient(amount, available, currency);
+      return openPayout(tx, {
+        shopId: ctx.shopId,
+        type: 'affiliate',
+        partnerId: affiliateId,
+        currency,
+        amount,
+        requestedBy: 'partner',
+        note: null,
+        now,
+      });
+    });
+  } catch (err) {
+    // the partial unique index: a concurrent request won
+    if (uniqueConstraintOf(err) === 'partner_payouts_open_affiliate_uq') throw payoutOpen();
+    throw err;
+  }
+}
+
+// ---- transitions ----
+
+/**
+ * Moves a payout to `to` under a row lock and books the step's ledger entry in the same
+ * transaction: paid → payout_paid (in_payout → paid_out), cancelled → payout_cancelled
+ * (in_payout → available). Refused steps are 409 invalid_state.
+ */
+export async function transitionPayout(
+  ctx: Ctx,
+  type: PartnerType,
+  id: string,
+  to: 'processing' | 'paid' | 'cancelled',
+  opts: { reference?: string } = {},
+): Promise<PayoutRow> {
+  const now = ctx.clock.now();
+  return withTx(ctx.db, async (tx) => {
+    const [row] = await tx
+      .select()
+      .from(partnerPayouts)
+      .where(
+        and(eq(partnerPayouts.id, id), eq(partnerPayouts.shopId, ctx.shopId), eq(partnerPayouts.partnerType, type)),
+      )
+      .for('update');
+    if (!row) throw notFound('Payout');
+    assertPayoutTransition(type, row.status as PayoutStatus, to);
+    const set: Partial<PayoutRow> = { status: to, updatedAt: now };
+    if (to === 'processing') set.processingAt = now;
+    if (to === 'paid') {
+      set.paidAt = now;
+      set.reference = opts.reference ?? null;
+    }
+    if (to === 'cancelled') set.cancelledAt = now;
+    const [updated] = await tx.update(partnerPayouts).set(set).where(eq(partnerPayouts.id, row.id)).returning();
+    if (to !== 'processing') {
+      await post(tx, {
+        shopId: ctx.shopId,
+        partnerType: type,
+        partnerId: row.partnerId,
+        currency: row.currency,
+        kind: to === 'paid' ? 'payout_paid' : 'payout_cancelled',
+        idemKey: `payout:${row.id}:${to}`,
+        payoutId: row.id,
+        memo: to === 'paid' ? `Payout ${row.id} paid (${opts.reference ?? ''})` : `Payout ${row.id} cancelled`,
+        occurredAt: now,
+        postings:
+          to === 'paid'
+            ? move('in_payout', 'paid_out', row.amountCents)
+            : move('in_payout', 'available', row.amountCents),
+      });
+    }
+    return updated as PayoutRow;
+  });
+}

@@ -1,0 +1,274 @@
+/**
+ * The vendor portal (vendor session): the vendor's own data only. Orders are shown with the
+ * vendor's lines alone — never another vendor's lines, never the whole order's totals — and
+ * an order without a line of the vendor does not exist for it (404).
+ */
+import { and, desc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
+import type { Ctx } from '../../platform/auth/types.js';
+import type { Db } from '../../platform/db/client.js';
+import { query } from '../../platform/db/tx.js';
+import { AppError, notFound } from '../../platform/errors.js';
+import { products } from '../catalog/catalog.tables.js';
+import { orderLines, orders } from '../orders/orders.tables.js';
+import { ledgerOf } from './ledger.js';
+import { vendors } from './partners.tables.js';
+import { monthOf } from './vendor-analytics.js';
+import { balancesByVendor, parseRange, type VendorRow, vendorOut } from './vendors.service.js';
+
+/** The signed-in vendor; one that is not `active` (suspended meanwhile) is 403 vendor_inactive. */
+export async function portalVendor(ctx: Ctx): Promise<VendorRow> {
+  const actor = ctx.actor;
+  if (actor?.kind !== 'vendor') throw new AppError('credential_denied', 403, 'A vendor session is required');
+  const [vendor] = await ctx.db
+    .select()
+    .from(vendors)
+    .where(and(eq(vendors.id, actor.vendorId), eq(vendors.shopId, ctx.shopId)));
+  if (vendor?.status !== 'active') throw new AppError('vendor_inactive', 403, 'This vendor account is not active');
+  return vendor;
+}
+
+export async function me(ctx: Ctx) {
+  const v = await portalVendor(ctx);
+  const bal = await balancesByVendor(ctx.db, ctx.shopId, [v.id]);
+  return { ...vendorOut(v), balances: bal.get(v.id) ?? [] };
+}
+
+// ---- orders ----
+
+type OrderRow = Pick<
+  typeof orders.$inferSelect,
+  'id' | 'number' | 'status' | 'createdAt' | 'paidAt' | 'currency' | 'requiresShipping' | 'shippingAddress'
+>;
+
+const orderColumns = {
+  id: orders.id,
+  number: orders.number,
+  status: orders.status,
+  createdAt: orders.createdAt,
+  paidAt: orders.paidAt,
+  currency: orders.currency,
+  requiresShipping: orders.requiresShipping,
+  shippingAddress: orders.shippingAddress,
+};
+
+/** Orders the vendor sold in: paid (at some point) and holding at least one of its lines. */
+const soldBy = (shopId: string, vendorId: string) =>
+  and(
+    eq(orders.shopId, shopId),
+    isNotNull(orders.paidAt),
+    inArray(
+      orders.id,
+      sql`(SELECT ${orderLines.orderId} FROM ${orderLines} WHERE ${orderLines.shopId} = ${shopId} AND ${orderLines.vendorId} = ${vendorId})`,
+    ),
+  );
+
+/** The orders with only the vendor's lines, in the given order. */
+async function withVendorLines(db: Db, shopId: string, vendorId: string, rows: OrderRow[]) {
+  if (rows.length === 0) return [];
+  const lines = await db
+    .select()
+    .from(orderLines)
+    .where(
+      and(
+        eq(orderLines.shopId, shopId),
+        eq(orderLines.vendorId, vendorId),
+        inArray(
+          orderLines.orderId,
+          rows.map((r) => r.id),
+        ),
+      ),
+    )
+    .orderBy(orderLines.orderId, orderLines.position);
+  const byOrder = new Map<string, (typeof lines)[number][]>();
+  for (const l of lines) byOrder.set(l.orderId, [...(byOrder.get(l.orderId) ?? []), l]);
+  return rows.map((o) => {
+    const own = byOrder.get(o.id) ?? [];
+    return {
+      id: o.id,
+      number: o.number,
+      status: o.status,
+      created_at: o.createdAt.toISOString(),
+      paid_at: o.paidAt ? o.paidAt.toISOString() : null,
+      currency: o.currency,
+      requires_shipping: o.requiresShipping,
+      shipping_address: o.shippingAddress ?? null,
+      lines: own.map((l) => ({
+        id: l.id,
+        position: l.position,
+        product_id: l.productId,
+        variant_id: l.variantId,
+        name: l.name,
+        sku: l.sku,
+        quantity: l.quantity,
+        unit_price_cents: l.unitPriceCents,
+        line_total_cents: l.lineTotalCents,
+        tax_rate: Number(l.taxRate),
+        tax_cents: l.taxCents,
+        net_cents: l.netCents,
+        is_digital: l.isDigital,
+      })),
+      vendor_total_cents: own.reduce((s, l) => s + l.lineTotalCents, 0),
+    };
+  });
+}
+
+async function orderPage(db: Db, shopId: string, vendorId: string, limit: number, offset: number) {
+  const where = soldBy(shopId, vendorId);
+  const [rows, total] = await Promise.all([
+    db
+      .select(orderColumns)
+      .from(orders)
+      .where(where)
+      .orderBy(desc(orders.createdAt), desc(orders.id))
+      .limit(limit)
+      .offset(offset),
+    db.select({ n: sql<number>`count(*)::int` }).from(orders).where(where),
+  ]);
+  return { orders: await withVendorLines(db, shopId, vendorId, rows), count: Number(total[0]?.n ?? 0) };
+}
+
+export async function listOrders(ctx: Ctx, limit: number, offset: number) {
+  const v = await portalVendor(ctx);
+  return orderPage(ctx.db, ctx.shopId, v.id, limit, offset);
+}
+
+export async function getOrder(ctx: Ctx, id: string) {
+  const v = await portalVendor(ctx);
+  const rows = await ctx.db
+    .select(orderColumns)
+    .from(orders)
+    .where(and(eq(orders.id, id), soldBy(ctx.shopId, v.id)));
+  const [order] = await withVendorLines(ctx.db, ctx.shopId, v.id, rows);
+  if (!order) throw notFound('Order');
+  return order;
+}
+
+// ---- products ----
+
+export async function listProducts(ctx: Ctx, limit: number, offset: number) {
+  const v = await portalVendor(ctx);
+  const where = and(eq(products.shopId, ctx.shopId), eq(products.vendorId, v.id), isNull(products.deletedAt));
+  // stock: the product's own count, or its tracked variants summed; null when nothing is tracked
+  // (qualified by hand: drizzle renders the columns of a one-table select without the table name)
+  const stock = sql<number | null>`CASE WHEN EXISTS (SELECT 1 FROM product_variants pv
+        WHERE pv.shop_id = products.shop_id AND pv.product_id = products.id)
+      THEN (SELECT (sum(pv.stock_quantity) FILTER (WHERE pv.track_stock))::int FROM product_variants pv
+        WHERE pv.shop_id = products.shop_id AND pv.product_id = products.id)
+      WHEN products.track_stock THEN products.stock_quantity END`;
+  const [rows, total] = await Promise.all([
+    ctx.db
+      .select({
+        id: products.id,
+        name: products.name,
+        slug: products.slug,
+        sku: products.sku,
+        status: products.status,
+        basePriceCents: products.basePriceCents,
+        isDigital: products.isDigital,
+        stock,
+        createdAt: products.createdAt,
+        updatedAt: products.updatedAt,
+      })
+      .from(products)
+      .where(where)
+      .orderBy(desc(products.createdAt), desc(products.id))
+      .limit(limit)
+      .offset(offset),
+    ctx.db.select({ n: sql<number>`count(*)::int` }).from(products).where(where),
+  ]);
+  return {
+    products: rows.map((p) => ({
+      id: p.id,
+      name: p.name,
+      slug: p.slug,
+      sku: p.sku,
+      status: p.status,
+      base_price_cents: p.basePriceCents,
+      is_digital: p.isDigital,
+      stock: p.stock === null ? null : Number(p.stock),
+      created_at: p.createdAt.toISOString(),
+      updated_at: p.updatedAt.toISOString(),
+    })),
+    count: Number(total[0]?.n ?? 0),
+  };
+}
+
+// ---- dashboard and ledger ----
+
+/** Balances, sales of the last 30 days and of this month (per currency), counts, the last 5 orders. */
+export async function dashboard(ctx: Ctx) {
+  const v = await portalVendor(ctx);
+  const now = ctx.clock.now();
+  const d30 = new Date(now.getTime() - 30 * 86_400_000);
+  const month = monthOf(now).from;
+  const since = d30 < month ? d30 : month;
+  const [bal, sales, counts, recent] = await Promise.all([
+    balancesByVendor(ctx.db, ctx.shopId, [v.id]),
+    query<{
+      currency: string;
+      g30: number | string | null;
+      e30: number | string | null;
+      o30: number | string;
+      gm: number | string | null;
+      em: number | string | null;
+      om: number | string;
+    }>(
+      ctx.db,
+      sql`SELECT currency,
+                 sum(gross_cents) FILTER (WHERE earned_at >= ${d30.toISOString()}::timestamptz)::bigint AS g30,
+                 sum(amount_cents) FILTER (WHERE earned_at >= ${d30.toISOString()}::timestamptz)::bigint AS e30,
+                 count(DISTINCT order_id) FILTER (WHERE earned_at >= ${d30.toISOString()}::timestamptz)::int AS o30,
+                 sum(gross_cents) FILTER (WHERE earned_at >= ${month.toISOString()}::timestamptz)::bigint AS gm,
+                 sum(amount_cents) FILTER (WHERE earned_at >= ${month.toISOString()}::timestamptz)::bigint AS em,
+                 count(DISTINCT order_id) FILTER (WHERE earned_at >= ${month.toISOString()}::timestamptz)::int AS om
+          FROM partner_earnings
+          WHERE shop_id = ${ctx.shopId} AND partner_type = 'vendor' AND partner_id = ${v.id}
+            AND earned_at >= ${since.toISOString()}::timestamptz AND earned_at <= ${now.toISOString()}::timestamptz
+          GROUP BY currency ORDER BY currency`,
+    ),
+    query<{ products: number | string; pending: number | string }>(
+      ctx.db,
+      sql`SELECT (SELECT count(*) FROM products
+                  WHERE shop_id = ${ctx.shopId} AND vendor_id = ${v.id} AND deleted_at IS NULL)::int AS products,
+                 (SELECT count(*) FROM partner_earnings
+                  WHERE shop_id = ${ctx.shopId} AND partner_type = 'vendor' AND partner_id = ${v.id}
+                    AND status = 'pending')::int AS pending`,
+    ),
+    orderPage(ctx.db, ctx.shopId, v.id, 5, 0),
+  ]);
+  const figures = (pick: 'last30' | 'month') =>
+    sales
+      .map((r) => ({
+        currency: r.currency,
+        gross_cents: Number((pick === 'last30' ? r.g30 : r.gm) ?? 0),
+        earnings_cents: Number((pick === 'last30' ? r.e30 : r.em) ?? 0),
+        orders: Number(pick === 'last30' ? r.o30 : r.om),
+      }))
+      .filter((f) => f.orders > 0);
+  return {
+    balances: bal.get(v.id) ?? [],
+    sales_last_30_days: figures('last30'),
+    sales_this_month: figures('month'),
+    products: Number(counts[0]?.products ?? 0),
+    pending_earnings: Number(counts[0]?.pending ?? 0),
+    recent_orders: recent.orders,
+  };
+}
+
+export async function ledger(
+  ctx: Ctx,
+  q: { currency?: string; from?: string; to?: string; limit?: number; offset?: number },
+) {
+  const v = await portalVendor(ctx);
+  const { from, to } = parseRange(q);
+  const limit = q.limit ?? 50;
+  const offset = q.offset ?? 0;
+  const { entries, count } = await ledgerOf(ctx.db, ctx.shopId, 'vendor', v.id, {
+    limit,
+    offset,
+    ...(q.currency ? { currency: q.currency } : {}),
+    ...(from ? { from } : {}),
+    ...(to ? { to } : {}),
+  });
+  return { entries, count, limit, offset };
+}
