@@ -64,6 +64,8 @@ export function printDemo(creds: DemoCredentials, publicUrl: string, tokenFromEn
     `    password      ${creds.ownerPassword}`,
     `  Publishable key ${creds.publishableKey}   (send with Origin ${publicUrl})`,
     `  Platform token  ${tokenFromEnv ? '(the PLATFORM_TOKEN you set)' : creds.platformToken}`,
+    `  Partners        vendor@demo.shop, partner@demo.shop (code DEMO10): their invitation`,
+    `                  links are in the outbox, GET ${publicUrl}/api/admin/emails`,
     `  API reference   ${publicUrl}/docs`,
     '=================================================================',
     '',
@@ -73,8 +75,8 @@ export function printDemo(creds: DemoCredentials, publicUrl: string, tokenFromEn
 
 /**
  * Makes the demo shop sell: a default channel (DE, EUR) with every published product listed, a
- * shipping method, the digital add-on switched on and a monthly plan for the first digital
- * product. Goes through the HTTP API, so the demo exercises the same rules as any client.
+ * shipping method, the digital add-on switched on, a monthly plan for the first digital
+ * product, an invited vendor with a commission rule and an affiliate. Goes through the HTTP API, so the demo exercises the same rules as any client.
  */
 async function seedDemoStore(app: App, email: string, password: string, productIds: string[]): Promise<void> {
   const call = async (method: 'GET' | 'POST' | 'PUT' | 'PATCH', url: string, token?: string, body?: unknown) => {
@@ -121,4 +123,29 @@ async function seedDemoStore(app: App, email: string, password: string, productI
       trial_days: 14,
     });
   }
+  // a marketplace vendor (invited: the accept link is in the outbox) who sells the first
+  // physical product at 15 % platform commission, and an affiliate with the code DEMO10
+  const vendor = await call('POST', '/api/admin/vendors/invite', token, {
+    email: 'vendor@demo.shop',
+    name: 'Bergkäserei Alm',
+  });
+  await call('POST', `/api/admin/vendors/${vendor.id}/commission-rule`, token, { percent: 15 });
+  for (const id of productIds) {
+    const { product } = await call('GET', `/api/admin/products/${id}`, token);
+    if (product.status === 'published' && !product.is_digital) {
+      await call('PATCH', `/api/products/${id}`, token, { vendor_id: vendor.id });
+      break;
+    }
+  }
+  await call('POST', '/api/admin/affiliates/invite', token, {
+    email: 'partner@demo.shop',
+    name: 'Demo Blog',
+    code: 'DEMO10',
+    commission_percent: 10,
+  });
+  await call('POST', '/api/admin/affiliate-content', token, {
+    kind: 'text',
+    title: 'Empfehlungstext',
+    body: 'Regionale Spezialitäten und Online-Kurse – jetzt im Demo Shop entdecken.',
+  });
 }

@@ -11,6 +11,7 @@ import { payPageRoutes } from './pay-page.js';
 import { stripeWebhookRoutes } from './stripe-webhook.js';
 
 export { completePaidSession, getSession } from './checkout.service.js';
+export { esc, page } from './pay-page.js';
 export type { PricedLine } from './checkout.tables.js';
 
 registerChannelDependency({

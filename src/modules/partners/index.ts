@@ -3,6 +3,7 @@
  * payouts, statements and both portals (spec §4.7).
  */
 import type { Module } from '../../app.js';
+import { acceptPageRoutes } from './accept-page.js';
 import { affiliateRoutes } from './affiliates.routes.js';
 import { partnerAuthRoutes } from './partner-auth.routes.js';
 import { payoutRoutes } from './payouts.routes.js';
@@ -15,6 +16,7 @@ export const partnersModule: Module = {
   group: 'shop',
   routes(app, deps) {
     partnerAuthRoutes(app, deps);
+    acceptPageRoutes(app, deps);
     vendorRoutes(app);
     affiliateRoutes(app);
     payoutRoutes(app);
