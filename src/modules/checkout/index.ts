@@ -11,8 +11,8 @@ import { payPageRoutes } from './pay-page.js';
 import { stripeWebhookRoutes } from './stripe-webhook.js';
 
 export { completePaidSession, getSession } from './checkout.service.js';
-export { esc, page } from './pay-page.js';
 export type { PricedLine } from './checkout.tables.js';
+export { esc, page } from './pay-page.js';
 
 registerChannelDependency({
   what: 'checkout sessions',
