@@ -3,16 +3,18 @@
  * identifies the credential, refuses what the declaration does not allow, applies the CSRF rule
  * to cookie-authenticated mutations, and gives the handler a typed `request.ctx`.
  */
-import { sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../app.js';
 import { normalizeOrigin } from '../../config.js';
 import type { Actor, AuthSpec, CredentialKind, Ctx, EmployeeRole, Scope } from '../../platform/auth/types.js';
 import { safeEqual, sha256 } from '../../platform/crypto.js';
 import type { Db } from '../../platform/db/client.js';
-import { query } from '../../platform/db/tx.js';
+import { prepared, query } from '../../platform/db/tx.js';
 import { AppError } from '../../platform/errors.js';
 import { registerIdempotency } from '../../platform/http/idempotency.js';
+import { storefrontVersions } from '../storefront/storefront.tables.js';
+import { publishableKeys } from './identity.tables.js';
 import { findSession, SESSION_COOKIE, type SessionKind } from './sessions.js';
 
 const SESSION_KINDS: SessionKind[] = ['admin', 'customer', 'vendor', 'affiliate'];
@@ -94,18 +96,22 @@ async function identifyToken(db: Db, token: string): Promise<Identified | null> 
 }
 
 async function identifyPublishable(db: Db, key: string, origin: string): Promise<Identified | null> {
-  // The storefront's cache version comes along in the same round trip (the hottest route).
-  const rows = await query<{
-    id: string;
-    shop_id: string;
-    allowed_origins: string[];
-    storefront_version: number | null;
-  }>(
-    db,
-    sql`SELECT k.id, k.shop_id, k.allowed_origins, v.version AS storefront_version
-        FROM publishable_keys k LEFT JOIN storefront_versions v ON v.shop_id = k.shop_id
-        WHERE k.key = ${key} AND k.revoked_at IS NULL`,
+  // The storefront's cache version comes along in the same round trip (the hottest route), as a
+  // prepared statement.
+  const statement = prepared(db, 'auth_publishable_key', (d, name) =>
+    d
+      .select({
+        id: publishableKeys.id,
+        shop_id: publishableKeys.shopId,
+        allowed_origins: publishableKeys.allowedOrigins,
+        storefront_version: storefrontVersions.version,
+      })
+      .from(publishableKeys)
+      .leftJoin(storefrontVersions, eq(storefrontVersions.shopId, publishableKeys.shopId))
+      .where(and(eq(publishableKeys.key, sql.placeholder('key')), isNull(publishableKeys.revokedAt)))
+      .prepare(name),
   );
+  const rows = await statement.execute({ key });
   const row = rows[0];
   if (!row) return null;
   return {

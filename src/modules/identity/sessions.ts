@@ -3,12 +3,12 @@
  * affiliates. The token is random, shown once, and stored only as its SHA-256.
  * Expiry slides with use and follows the wall clock, not the simulated business clock.
  */
-import { sql } from 'drizzle-orm';
+import { and, eq, gt, isNotNull, isNull, sql } from 'drizzle-orm';
 import { sha256 } from '../../platform/crypto.js';
 import type { Db } from '../../platform/db/client.js';
-import { query } from '../../platform/db/tx.js';
+import { prepared } from '../../platform/db/tx.js';
 import { newId, newSecret } from '../../platform/ids.js';
-import { sessions } from './identity.tables.js';
+import { sessions, users } from './identity.tables.js';
 
 export type SessionKind = 'admin' | 'customer' | 'vendor' | 'affiliate';
 
@@ -76,21 +76,35 @@ export async function findSession(
   kind: SessionKind,
   token: string,
 ): Promise<(ActiveSession & { user?: SessionUser }) | null> {
-  const rows = await query<
-    ActiveSession & { touch: boolean; role: string | null; email: string | null; channel_ids: string[] | null }
-  >(
-    db,
-    kind === 'admin'
-      ? sql`SELECT s.id, s.shop_id, s.subject_id,
-                   s.last_seen_at < now() - make_interval(secs => ${TOUCH_AFTER_SECONDS}) AS touch,
-                   u.role, u.email, u.channel_ids
-            FROM sessions s JOIN users u ON u.id = s.subject_id AND u.shop_id = s.shop_id
-            WHERE s.token_hash = ${sha256(token)} AND s.kind = 'admin' AND s.revoked_at IS NULL AND s.expires_at > now()`
-      : sql`SELECT id, shop_id, subject_id, last_seen_at < now() - make_interval(secs => ${TOUCH_AFTER_SECONDS}) AS touch,
-                   NULL AS role, NULL AS email, NULL AS channel_ids
-            FROM sessions
-            WHERE token_hash = ${sha256(token)} AND kind = ${kind} AND revoked_at IS NULL AND expires_at > now()`,
+  // prepared per kind: every authenticated request runs it
+  const statement = prepared(db, `session_${kind}`, (d, name) =>
+    d
+      .select({
+        id: sessions.id,
+        shop_id: sessions.shopId,
+        subject_id: sessions.subjectId,
+        touch: sql<boolean>`${sessions.lastSeenAt} < now() - make_interval(secs => ${sql.raw(String(TOUCH_AFTER_SECONDS))})`,
+        role: kind === 'admin' ? users.role : sql<string | null>`NULL::text`,
+        email: kind === 'admin' ? users.email : sql<string | null>`NULL::text`,
+        channel_ids: kind === 'admin' ? users.channelIds : sql<string[] | null>`NULL::text[]`,
+      })
+      .from(sessions)
+      .leftJoin(
+        users,
+        kind === 'admin' ? and(eq(users.id, sessions.subjectId), eq(users.shopId, sessions.shopId)) : sql`false`,
+      )
+      .where(
+        and(
+          eq(sessions.tokenHash, sql.placeholder('hash')),
+          eq(sessions.kind, kind),
+          isNull(sessions.revokedAt),
+          gt(sessions.expiresAt, sql`now()`),
+          kind === 'admin' ? isNotNull(users.id) : undefined,
+        ),
+      )
+      .prepare(name),
   );
+  const rows = await statement.execute({ hash: sha256(token) });
   const row = rows[0];
   if (!row) return null;
   if (row.touch) {

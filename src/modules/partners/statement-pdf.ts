@@ -4,33 +4,9 @@
  * recomputation) and pdfkit derives the file id from them, so a final statement renders
  * byte-identically every time. Drafts carry a DRAFT watermark on every page.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import PDFDocument from 'pdfkit';
+import { loadFonts } from '../../platform/pdf-fonts.js';
 import type { Entry, StatementRow } from './statements.service.js';
-
-function findFonts(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 6; i++) {
-    const candidate = join(dir, 'assets', 'fonts');
-    if (existsSync(join(candidate, 'DejaVuSans.ttf'))) return candidate;
-    dir = dirname(dir);
-  }
-  throw new Error('assets/fonts/DejaVuSans.ttf not found');
-}
-
-let fonts: { regular: Buffer; bold: Buffer } | null = null;
-function loadFonts() {
-  if (!fonts) {
-    const dir = findFonts();
-    fonts = {
-      regular: readFileSync(join(dir, 'DejaVuSans.ttf')),
-      bold: readFileSync(join(dir, 'DejaVuSans-Bold.ttf')),
-    };
-  }
-  return fonts;
-}
 
 export function money(cents: number, currency: string): string {
   const neg = cents < 0;

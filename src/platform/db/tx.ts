@@ -43,3 +43,24 @@ export function uniqueConstraintOf(err: unknown): string | null {
 
 /** True when the error is a unique violation (both drivers; Drizzle wraps it in `cause`). */
 export const isUniqueViolation = (err: unknown): boolean => uniqueConstraintOf(err) !== null;
+
+const preparedByDb = new WeakMap<Db, Map<string, unknown>>();
+
+/**
+ * A statement of the hottest paths, prepared once per database handle under `name` (PostgreSQL
+ * then parses and plans it once per connection). `build` receives the handle and returns the
+ * query builder's `.prepare(name)`.
+ */
+export function prepared<T>(db: Db, name: string, build: (db: Db, name: string) => T): T {
+  let byName = preparedByDb.get(db);
+  if (!byName) {
+    byName = new Map();
+    preparedByDb.set(db, byName);
+  }
+  let statement = byName.get(name) as T | undefined;
+  if (!statement) {
+    statement = build(db, name);
+    byName.set(name, statement);
+  }
+  return statement;
+}
