@@ -75,6 +75,9 @@ export class ServerProcess {
   }) {
     const { label, script, env, logFile, timeoutMs = 60_000 } = opts;
     const args = script.endsWith('.ts') ? ['--import', 'tsx', script] : [script];
+    // BENCH_CPU_PROF=<dir>: the app writes a V8 CPU profile there when it stops
+    const profDir = process.env.BENCH_CPU_PROF;
+    if (profDir && label === 'app') args.unshift('--cpu-prof', `--cpu-prof-dir=${profDir}`);
     const out = logFile ? openSync(logFile, 'a') : 'inherit';
     const child = spawn(process.execPath, args, {
       env: { ...process.env, ...env },

@@ -1,5 +1,7 @@
 /** The SMTP mailer (nodemailer) used when SMTP_URL is set, e.g. smtp://user:pass@mail.example:587. */
-import nodemailer, { type Transporter } from 'nodemailer';
+import { createRequire } from 'node:module';
+import type Nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Mailer, OutgoingMail } from './port.js';
 
 export class SmtpMailer implements Mailer {
@@ -10,6 +12,8 @@ export class SmtpMailer implements Mailer {
     url: string,
     private readonly from: string,
   ) {
+    // loaded only when SMTP is configured
+    const nodemailer = createRequire(import.meta.url)('nodemailer') as typeof Nodemailer;
     this.transport = nodemailer.createTransport(url);
   }
 

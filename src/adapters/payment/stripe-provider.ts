@@ -2,7 +2,8 @@
  * The `stripe` provider: Checkout Sessions in hosted mode through the official SDK. The API
  * base is configurable (STRIPE_API_BASE) so tests run the real SDK against a local stub.
  */
-import Stripe from 'stripe';
+import { createRequire } from 'node:module';
+import type Stripe from 'stripe';
 import type { HostedCheckout, HostedCheckoutInput, PaymentProvider } from './port.js';
 
 export interface StripeOptions {
@@ -10,9 +11,13 @@ export interface StripeOptions {
   apiBase: string | null;
 }
 
+/** The SDK is loaded on first use: a shop without Stripe never pays for its memory. */
+let StripeSdk: typeof Stripe | null = null;
+
 export function stripeClient(opts: StripeOptions): Stripe {
+  StripeSdk ??= createRequire(import.meta.url)('stripe') as typeof Stripe;
   const base = opts.apiBase ? new URL(opts.apiBase) : null;
-  return new Stripe(opts.secretKey, {
+  return new StripeSdk(opts.secretKey, {
     telemetry: false,
     maxNetworkRetries: 2,
     timeout: 20_000,

@@ -4,7 +4,7 @@
  * the stored final document only. Invoices use type code 380, credit notes 381 (the library
  * then writes a UBL CreditNote).
  */
-import { type Invoice, InvoiceService } from '@e-invoice-eu/core';
+import type { Invoice } from '@e-invoice-eu/core';
 import type { FieldError } from '../../platform/errors.js';
 import { decimal, percent } from './documents.js';
 import type { BuyerData, DocLine, SellerData, TaxGroup } from './finance.tables.js';
@@ -257,6 +257,8 @@ export class EInvoiceError extends Error {
 }
 
 async function generate(doc: DocContent, format: EInvoiceFormat, pdf?: Buffer): Promise<string | Uint8Array> {
+  // loaded on first use: the library is large and most processes never render an e-invoice
+  const { InvoiceService } = await import('@e-invoice-eu/core');
   const service = new InvoiceService(silent);
   try {
     return await service.generate(toInternal(doc), {

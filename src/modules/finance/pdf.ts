@@ -4,8 +4,8 @@
  * document (finalization time) and pdfkit derives the file id from them, so the same final
  * document renders byte-identically every time. Drafts are marked as drafts on every page.
  */
-import PDFDocument from 'pdfkit';
-import { loadFonts } from '../../platform/pdf-fonts.js';
+import { loadFonts, pdfkit } from '../../platform/pdf.js';
+
 import { decimal, percent } from './documents.js';
 import type { DocContent } from './einvoice.js';
 
@@ -33,7 +33,7 @@ export function renderPdf({ doc, draft, stamp }: RenderInput): Promise<Buffer> {
   const f = loadFonts();
   const credit = doc.type === 'credit_note';
   const title = credit ? 'Gutschrift' : 'Rechnung';
-  const pdf = new PDFDocument({
+  const pdf = new (pdfkit())({
     size: 'A4',
     margins: { top: 56, bottom: 56, left: LEFT, right: 56 },
     font: f.regular as unknown as string,

@@ -4,8 +4,8 @@
  * recomputation) and pdfkit derives the file id from them, so a final statement renders
  * byte-identically every time. Drafts carry a DRAFT watermark on every page.
  */
-import PDFDocument from 'pdfkit';
-import { loadFonts } from '../../platform/pdf-fonts.js';
+import { loadFonts, pdfkit } from '../../platform/pdf.js';
+
 import type { Entry, StatementRow } from './statements.service.js';
 
 export function money(cents: number, currency: string): string {
@@ -32,7 +32,7 @@ export function renderStatementPdf(row: StatementRow): Promise<Buffer> {
   const stamp = row.finalizedAt ?? row.updatedAt;
   const cur = row.currency;
   const title = draft ? `Vendor statement ${row.period} (draft)` : `Vendor statement ${row.number}`;
-  const pdf = new PDFDocument({
+  const pdf = new (pdfkit())({
     size: 'A4',
     margins: { top: 56, bottom: 56, left: LEFT, right: 56 },
     font: f.regular as unknown as string,

@@ -1,7 +1,19 @@
-/** The DejaVu Sans TTFs (assets/fonts) every PDF of the service embeds, read once. */
+/**
+ * What every PDF of the service needs: pdfkit, loaded on first use (it is large and most
+ * processes render no PDF), and the DejaVu Sans TTFs (assets/fonts) it embeds, read once.
+ */
 import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type PDFKitDocument from 'pdfkit';
+
+let PDFDocument: typeof PDFKitDocument | null = null;
+
+export function pdfkit(): typeof PDFKitDocument {
+  PDFDocument ??= createRequire(import.meta.url)('pdfkit') as typeof PDFKitDocument;
+  return PDFDocument;
+}
 
 function findFonts(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
