@@ -9,6 +9,7 @@ import type { AppDeps } from '../../app.js';
 import { normalizeOrigin } from '../../config.js';
 import type { Actor, AuthSpec, CredentialKind, Ctx, EmployeeRole, Scope } from '../../platform/auth/types.js';
 import { safeEqual, sha256 } from '../../platform/crypto.js';
+import { BatchLoader } from '../../platform/db/batch.js';
 import type { Db } from '../../platform/db/client.js';
 import { prepared, query } from '../../platform/db/tx.js';
 import { AppError } from '../../platform/errors.js';
@@ -95,24 +96,50 @@ async function identifyToken(db: Db, token: string): Promise<Identified | null> 
   return { shopId: row.shop_id, actor: { kind: 'token', tokenId: row.id, scopes: row.scopes } };
 }
 
+interface PublishableRow {
+  id: string;
+  shop_id: string;
+  key: string;
+  allowed_origins: string[];
+  storefront_version: number | null;
+}
+
+const publishableLoaders = new WeakMap<Db, BatchLoader<string, PublishableRow>>();
+
+/**
+ * Publishable keys are looked up in batches (platform/db/batch.ts): concurrent storefront and
+ * checkout requests share one prepared query, which also reads the storefront cache version.
+ */
+function publishableLoader(db: Db): BatchLoader<string, PublishableRow> {
+  let loader = publishableLoaders.get(db);
+  if (!loader) {
+    const statement = prepared(db, 'auth_publishable_keys', (d, name) =>
+      d
+        .select({
+          id: publishableKeys.id,
+          shop_id: publishableKeys.shopId,
+          key: publishableKeys.key,
+          allowed_origins: publishableKeys.allowedOrigins,
+          storefront_version: storefrontVersions.version,
+        })
+        .from(publishableKeys)
+        .leftJoin(storefrontVersions, eq(storefrontVersions.shopId, publishableKeys.shopId))
+        .where(
+          and(sql`${publishableKeys.key} = ANY(${sql.placeholder('keys')}::text[])`, isNull(publishableKeys.revokedAt)),
+        )
+        .prepare(name),
+    );
+    loader = new BatchLoader(async (keys) => {
+      const rows = await statement.execute({ keys });
+      return new Map(rows.map((r) => [r.key, r]));
+    });
+    publishableLoaders.set(db, loader);
+  }
+  return loader;
+}
+
 async function identifyPublishable(db: Db, key: string, origin: string): Promise<Identified | null> {
-  // The storefront's cache version comes along in the same round trip (the hottest route), as a
-  // prepared statement.
-  const statement = prepared(db, 'auth_publishable_key', (d, name) =>
-    d
-      .select({
-        id: publishableKeys.id,
-        shop_id: publishableKeys.shopId,
-        allowed_origins: publishableKeys.allowedOrigins,
-        storefront_version: storefrontVersions.version,
-      })
-      .from(publishableKeys)
-      .leftJoin(storefrontVersions, eq(storefrontVersions.shopId, publishableKeys.shopId))
-      .where(and(eq(publishableKeys.key, sql.placeholder('key')), isNull(publishableKeys.revokedAt)))
-      .prepare(name),
-  );
-  const rows = await statement.execute({ key });
-  const row = rows[0];
+  const row = await publishableLoader(db).load(key);
   if (!row) return null;
   return {
     shopId: row.shop_id,

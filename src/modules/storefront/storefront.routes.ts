@@ -16,14 +16,23 @@ const tags = ['storefront'];
 const STORE: { auth: AuthSpec } = { auth: { accepts: ['publishable'] } };
 const JSON_TYPE = 'application/json; charset=utf-8';
 
+/** Parsed hosts of recent Origin/Referer values: the same few storefront origins repeat. */
+const hosts = new Map<string, string>();
+
 /** The hostname of an Origin or Referer, as channel resolution compares it. */
 function hostOf(value: string | undefined): string {
   if (!value || value === 'null') return '';
+  const known = hosts.get(value);
+  if (known !== undefined) return known;
+  let host = '';
   try {
-    return new URL(value).hostname.replace(/\.$/, '').toLowerCase();
+    host = new URL(value).hostname.replace(/\.$/, '').toLowerCase();
   } catch {
-    return '';
+    host = '';
   }
+  if (hosts.size >= 1000) hosts.clear();
+  hosts.set(value, host);
+  return host;
 }
 
 function hintsOf(request: FastifyRequest): ChannelHints {

@@ -497,6 +497,17 @@ describe('caching: a change shows on the next request after it commits', () => {
     expect((await get()).data.count).toBe(1);
   });
 
+  it('concurrent requests share the key lookup and still see every write committed before they arrived', async () => {
+    const before = (await first()).name;
+    for (let round = 0; round < 3; round++) {
+      const name = `Gleichzeitig ${round}`;
+      await write('PATCH', `/api/products/${p.id}`, { name });
+      const answers = await Promise.all(Array.from({ length: 12 }, () => first()));
+      expect(answers.map((a: { name: string }) => a.name)).toEqual(Array(12).fill(name));
+    }
+    await write('PATCH', `/api/products/${p.id}`, { name: before });
+  });
+
   it('listing writes', async () => {
     await get();
     await write('PATCH', `/api/products/${p.id}/channels/${main}`, { price_cents: 999 });
