@@ -8,6 +8,7 @@ import { sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import { query } from '../../platform/db/tx.js';
 import { AppError } from '../../platform/errors.js';
+import { storefrontVersionOf, VersionedMemo } from '../../platform/versioned-memo.js';
 
 export interface ResolvedChannel {
   id: string;
@@ -34,11 +35,21 @@ export interface ResolveInput {
   pathPrefix?: string | null;
 }
 
+/** Resolutions by (shop, hosts, prefix) per storefront version (channel and domain writes bump it). */
+const resolved = new VersionedMemo<ResolvedChannel>();
+
 /** One query ranks every candidate; the best active match wins. */
-export async function resolveChannel(ctx: Pick<Ctx, 'db' | 'shopId'>, input: ResolveInput): Promise<ResolvedChannel> {
+export async function resolveChannel(
+  ctx: Pick<Ctx, 'db' | 'shopId'> & { actor?: Ctx['actor'] },
+  input: ResolveInput,
+): Promise<ResolvedChannel> {
   const originHost = hostOf(input.origin) ?? '';
   const refererHost = hostOf(input.referer) ?? '';
   const prefix = input.pathPrefix ?? '';
+  const version = storefrontVersionOf(ctx.actor);
+  const key = `${ctx.shopId}\u0000${originHost}\u0000${refererHost}\u0000${prefix}`;
+  const hit = resolved.get(key, version);
+  if (hit) return hit;
   const rows = await query<ResolvedChannel & { rank: number }>(
     ctx.db,
     sql`SELECT c.id, c.currency, c.default_country, c.pending_payment_ttl_hours, c.auto_confirm_orders,
@@ -58,6 +69,8 @@ export async function resolveChannel(ctx: Pick<Ctx, 'db' | 'shopId'>, input: Res
   const row = rows[0];
   if (!row) throw new AppError('channel_not_found', 404, 'No active channel serves this storefront request');
   const by = ['origin', 'referer', 'path_prefix', 'default'] as const;
-  const { rank, ...channel } = row;
-  return { ...channel, matched_by: by[Math.min(4, Number(rank)) - 1] ?? 'default' };
+  const { rank, ...rest } = row;
+  const channel: ResolvedChannel = { ...rest, matched_by: by[Math.min(4, Number(rank)) - 1] ?? 'default' };
+  resolved.set(key, version, channel);
+  return channel;
 }

@@ -9,12 +9,13 @@ import type { Db } from '../../platform/db/client.js';
 import { query, withTx } from '../../platform/db/tx.js';
 import { AppError, type FieldError, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
-import { enqueue } from '../../platform/jobs/queue.js';
-import { releaseStock, reserveStock } from '../catalog/stock.js';
+import { enqueue, enqueueStatement } from '../../platform/jobs/queue.js';
+import { storefrontVersionOf, VersionedMemo } from '../../platform/versioned-memo.js';
+import { releaseStock, reserveMany, reserveWith, shortRefs } from '../catalog/stock.js';
 import type { ResolvedChannel } from '../channels/index.js';
 import { createOrder, type OrderRow } from '../orders/orders.service.js';
 import type { Address } from '../orders/orders.tables.js';
-import { findShippingMethod } from '../shipping/index.js';
+import { findShippingMethod, type ShippingMethod } from '../shipping/index.js';
 import { emitEvent } from '../webhooks/index.js';
 import { type CheckoutSessionRow, checkoutSessions, type PricedLine } from './checkout.tables.js';
 import { applyTax, type CartItem, destination, priceItems, totals } from './pricing.js';
@@ -50,6 +51,9 @@ export function checkReturnUrl(ctx: Ctx, returnUrl: string): void {
     ]);
   }
 }
+
+/** Shipping methods per (shop, method, country) and storefront version (method writes bump it). */
+const shippingMethods = new VersionedMemo<ShippingMethod | null>();
 
 function ttlHours(channel: ResolvedChannel): number {
   return channel.pending_payment_ttl_hours || 24;
@@ -109,7 +113,12 @@ export async function createCheckoutSession(
   );
   let shippingCents = 0;
   if (requiresShipping) {
-    const method = await findShippingMethod(ctx.db, ctx.shopId, input.shipping_method_id as string, destCode);
+    const methodId = input.shipping_method_id as string;
+    const method = await shippingMethods.through(
+      `${ctx.shopId}\u0000${methodId}\u0000${destCode}`,
+      storefrontVersionOf(ctx.actor),
+      () => findShippingMethod(ctx.db, ctx.shopId, methodId, destCode),
+    );
     if (!method) {
       throw new AppError('shipping_method_unavailable', 400, 'The shipping method is not available for this address', [
         { path: '/body/shipping_method_id', message: 'is not available for this country' },
@@ -124,43 +133,49 @@ export async function createCheckoutSession(
   const id = newId('checkoutSession');
   const customerId = ctx.actor?.kind === 'customer' ? ctx.actor.customerId : null;
 
-  const result = await withTx(ctx.db, async (tx) => {
-    await reserveLines(tx, ctx.shopId, lines);
-    const [session] = (await tx
-      .insert(checkoutSessions)
-      .values({
-        id,
-        shopId: ctx.shopId,
-        channelId: channel.id,
-        kind: 'order',
-        flow,
-        currency: channel.currency,
-        customerEmail: input.customer.email,
-        customerId,
-        billingAddress: input.customer.billing_address ?? null,
-        shippingAddress: input.shipping_address ?? null,
-        shippingMethodId: input.shipping_method_id ?? null,
-        lines,
-        subtotalCents: sums.subtotal_cents,
-        shippingCents: sums.shipping_cents,
-        shippingTaxCents: sums.shipping_tax_cents,
-        taxCents: sums.tax_cents,
-        totalCents: sums.total_cents,
-        requiresShipping,
-        hasDigital,
-        widerrufVerzicht: input.widerruf_verzicht === true,
-        widerrufVerzichtAt: input.widerruf_verzicht === true ? now : null,
-        returnUrl: input.return_url,
-        affiliateCode: input.affiliate_code ?? null,
-        provider: provider.name,
-        isTest: provider.isTest,
-        stockReserved: true,
-        expiresAt,
-        createdAt: now,
-      })
-      .returning()) as [CheckoutSessionRow];
-    if (flow === 'direct') {
-      // an unpaid order (e.g. invoice or bank transfer); it keeps the stock until paid or expired
+  const values: typeof checkoutSessions.$inferInsert = {
+    id,
+    shopId: ctx.shopId,
+    channelId: channel.id,
+    kind: 'order',
+    flow,
+    currency: channel.currency,
+    customerEmail: input.customer.email,
+    customerId,
+    billingAddress: input.customer.billing_address ?? null,
+    shippingAddress: input.shipping_address ?? null,
+    shippingMethodId: input.shipping_method_id ?? null,
+    lines,
+    subtotalCents: sums.subtotal_cents,
+    shippingCents: sums.shipping_cents,
+    shippingTaxCents: sums.shipping_tax_cents,
+    taxCents: sums.tax_cents,
+    totalCents: sums.total_cents,
+    requiresShipping,
+    hasDigital,
+    widerrufVerzicht: input.widerruf_verzicht === true,
+    widerrufVerzichtAt: input.widerruf_verzicht === true ? now : null,
+    returnUrl: input.return_url,
+    affiliateCode: input.affiliate_code ?? null,
+    provider: provider.name,
+    isTest: provider.isTest,
+    stockReserved: true,
+    expiresAt,
+    createdAt: now,
+  };
+  const tracked = lines.map((line, i) => ({ line, i })).filter(({ line }) => line.track_stock);
+
+  if (flow === 'direct') {
+    // an unpaid order (e.g. invoice or bank transfer) in the same transaction; it keeps the stock
+    // until paid or expired
+    return withTx(ctx.db, async (tx) => {
+      const [session] = (await tx.insert(checkoutSessions).values(values).returning()) as [CheckoutSessionRow];
+      const failed = await reserveMany(
+        tx,
+        ctx.shopId,
+        tracked.map(({ line }) => line),
+      );
+      if (failed.length > 0) throw outOfStock(failed.map((k) => tracked[k]?.i ?? k));
       const order = await completeInTx(tx, session, {
         now,
         status: 'pending_payment',
@@ -175,16 +190,61 @@ export async function createCheckoutSession(
         { now, runAt: expiresAt, shopId: ctx.shopId },
       );
       return { session: { ...session, status: 'complete', orderId: order.id }, url: null as string | null };
-    }
-    await enqueue(
-      tx,
-      EXPIRE_JOB,
-      { shop_id: ctx.shopId, session_id: id },
-      { now, runAt: expiresAt, shopId: ctx.shopId },
+    });
+  }
+
+  // The hosted flow writes the session, its expiry job and the stock reservation in ONE
+  // statement: the contended stock row locks (every buyer of an item waits on them) are held
+  // only while it runs and commits, never across round trips; a refusal leaves nothing behind.
+  const job = enqueueStatement(
+    ctx.db,
+    EXPIRE_JOB,
+    { shop_id: ctx.shopId, session_id: id },
+    { now, runAt: expiresAt, shopId: ctx.shopId },
+  );
+  const reserved = await reserveWith(
+    ctx.db,
+    ctx.shopId,
+    tracked.map(({ line }) => line),
+    [
+      {
+        name: 'new_session',
+        statement: ctx.db.insert(checkoutSessions).values(values).returning({ id: checkoutSessions.id }).getSQL(),
+      },
+      { name: 'new_job', statement: job.statement.getSQL() },
+    ],
+  );
+  if (!reserved) {
+    const short = await shortRefs(
+      ctx.db,
+      ctx.shopId,
+      tracked.map(({ line }) => line),
     );
-    return { session, url: null as string | null };
-  });
-  if (flow === 'direct') return result;
+    throw outOfStock((short.length > 0 ? short : tracked.map((_, k) => k)).map((k) => tracked[k]?.i ?? k));
+  }
+  const session: CheckoutSessionRow = {
+    ...(values as CheckoutSessionRow),
+    status: 'open',
+    kind: 'order',
+    flow,
+    customerId,
+    billingAddress: values.billingAddress ?? null,
+    shippingAddress: values.shippingAddress ?? null,
+    shippingMethodId: values.shippingMethodId ?? null,
+    shippingCents: sums.shipping_cents,
+    shippingTaxCents: sums.shipping_tax_cents,
+    widerrufVerzicht: input.widerruf_verzicht === true,
+    widerrufVerzichtAt: values.widerrufVerzichtAt ?? null,
+    affiliateCode: values.affiliateCode ?? null,
+    planId: null,
+    providerRef: null,
+    orderId: null,
+    subscriptionId: null,
+    completedAt: null,
+    stockReserved: true,
+    createdAt: now,
+  };
+  const result = { session, url: null as string | null };
 
   // The provider call happens after the commit: a failure leaves an open session that expires.
   const hosted = await provider.createHostedCheckout({
@@ -204,24 +264,16 @@ export async function createCheckoutSession(
   return { session: result.session, url: hosted.url };
 }
 
-/**
- * Reserves tracked lines in a fixed (product, variant) order, so two carts holding the same items
- * in different orders lock the rows in the same order and cannot deadlock.
- */
-async function reserveLines(tx: Db, shopId: string, lines: PricedLine[]) {
-  const failed: number[] = [];
-  const key = (l: PricedLine) => `${l.product_id}\u0000${l.variant_id ?? ''}`;
-  const ordered = lines
-    .map((line, i) => ({ line, i }))
-    .filter(({ line }) => line.track_stock)
-    .sort((a, b) => (key(a.line) < key(b.line) ? -1 : key(a.line) > key(b.line) ? 1 : 0));
-  for (const { line, i } of ordered) {
-    if (!(await reserveStock(tx, shopId, line))) failed.push(i);
-  }
-  const errors: FieldError[] = failed
-    .sort((a, b) => a - b)
-    .map((i) => ({ path: `/body/items/${i}/quantity`, message: 'is not in stock' }));
-  if (errors.length > 0) throw new AppError('out_of_stock', 409, 'Some items are not in stock', errors);
+/** 409 out_of_stock naming the cart items (body indexes) the stock cannot serve. */
+function outOfStock(items: number[]): AppError {
+  return new AppError(
+    'out_of_stock',
+    409,
+    'Some items are not in stock',
+    [...new Set(items)]
+      .sort((x, y) => x - y)
+      .map((i) => ({ path: `/body/items/${i}/quantity`, message: 'is not in stock' })),
+  );
 }
 
 export interface Completion {

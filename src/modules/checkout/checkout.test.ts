@@ -161,6 +161,43 @@ describe('pricing and tax', () => {
     expect(at.data.lines[0].tax_rate).toBe(0.2);
   });
 
+  it('a changed shipping price, country override or channel shows on the very next checkout', async () => {
+    const body = {
+      items: [{ product_id: P.cheese?.id, quantity: 1 }],
+      customer: { email: 'memo@mail.test' },
+      shipping_address: { ...billing, country: 'AT' },
+      shipping_method_id: shipping,
+      return_url: RETURN,
+    };
+    const admin = (method: string, url: string, b: unknown) => call(t.app, method, url, { token: owner, body: b });
+    const first = await store(body);
+    expect(first.statusCode).toBe(201);
+    const before = { shipping: first.data.shipping_cents, rate: first.data.lines[0].tax_rate };
+
+    expect((await admin('PATCH', `/api/admin/shipping-methods/${shipping}`, { price_cents: 650 })).statusCode).toBe(
+      200,
+    );
+    expect((await store(body)).data.shipping_cents).toBe(650);
+    expect(
+      (await admin('PATCH', `/api/admin/channels/${channel}/countries/AT`, { food_tax_rate: 0.04 })).statusCode,
+    ).toBe(200);
+    expect((await store(body)).data.lines[0].tax_rate).toBe(0.04);
+    expect((await admin('PATCH', `/api/admin/shipping-methods/${shipping}`, { countries: ['DE'] })).statusCode).toBe(
+      200,
+    );
+    expectProblem(await store(body), 400, 'shipping_method_unavailable');
+
+    // back to how the other tests expect it
+    await admin('PATCH', `/api/admin/shipping-methods/${shipping}`, {
+      price_cents: before.shipping,
+      countries: ['DE', 'AT'],
+    });
+    await admin('PATCH', `/api/admin/channels/${channel}/countries/AT`, { food_tax_rate: before.rate });
+    const again = await store(body);
+    expect(again.data).toMatchObject({ shipping_cents: before.shipping });
+    expect(again.data.lines[0].tax_rate).toBe(before.rate);
+  });
+
   it('ignores prices and channel ids sent by the client', async () => {
     const res = await store({
       items: [{ product_id: P.course?.id, quantity: 1 }],

@@ -6,6 +6,7 @@
 import type { Ctx } from '../../platform/auth/types.js';
 import { AppError, type FieldError } from '../../platform/errors.js';
 import { taxFromGross } from '../../platform/money.js';
+import { storefrontVersionOf, VersionedMemo } from '../../platform/versioned-memo.js';
 import { channelPrices } from '../catalog/index.js';
 import { channelCountry, type EffectiveCountry } from '../channels/index.js';
 import type { PricedLine } from './checkout.tables.js';
@@ -25,8 +26,20 @@ export function rateFor(country: EffectiveCountry, taxClass: string): number {
 }
 
 /** Looks up the channel's view of a country, refusing one the channel does not sell to. */
-export async function destination(ctx: Pick<Ctx, 'db' | 'shopId'>, channelId: string, code: string, path: string) {
-  const country = await channelCountry(ctx, channelId, code);
+/** Effective countries per (shop, channel, code) and storefront version (country writes bump it). */
+const countries = new VersionedMemo<EffectiveCountry | null>();
+
+export async function destination(
+  ctx: Pick<Ctx, 'db' | 'shopId'> & { actor?: Ctx['actor'] },
+  channelId: string,
+  code: string,
+  path: string,
+) {
+  const country = await countries.through(
+    `${ctx.shopId}\u0000${channelId}\u0000${code}`,
+    storefrontVersionOf(ctx.actor),
+    () => channelCountry(ctx, channelId, code),
+  );
   if (!country) {
     throw new AppError('country_not_served', 400, `This shop does not deliver to ${code} in this channel`, [
       { path, message: 'is not served by this channel' },

@@ -38,17 +38,35 @@ export async function enqueue(
   payload: Record<string, unknown>,
   opts: EnqueueOptions & { now: Date },
 ): Promise<string> {
-  const id = newId('job');
-  await tx.insert(jobs).values({
-    id,
-    type,
-    payload,
-    shopId: opts.shopId ?? null,
-    orderingKey: opts.orderingKey ?? null,
-    runAt: opts.runAt ?? opts.now,
-    maxAttempts: opts.maxAttempts ?? 10,
-  });
+  const { id, statement } = enqueueStatement(tx, type, payload, opts);
+  await statement;
   return id;
+}
+
+/**
+ * The INSERT of a job as a query builder, for callers that fold it into one statement with the
+ * change that causes it (`.getSQL()` inside a CTE).
+ */
+export function enqueueStatement(
+  db: Db,
+  type: string,
+  payload: Record<string, unknown>,
+  opts: EnqueueOptions & { now: Date },
+) {
+  const id = newId('job');
+  const statement = db
+    .insert(jobs)
+    .values({
+      id,
+      type,
+      payload,
+      shopId: opts.shopId ?? null,
+      orderingKey: opts.orderingKey ?? null,
+      runAt: opts.runAt ?? opts.now,
+      maxAttempts: opts.maxAttempts ?? 10,
+    })
+    .returning({ id: jobs.id });
+  return { id, statement };
 }
 
 /**
