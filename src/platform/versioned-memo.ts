@@ -37,7 +37,11 @@ export class VersionedMemo<V> {
   }
 }
 
-/** The storefront version a publishable-key request read with its key; null for other callers. */
-export function storefrontVersionOf(actor: { kind: string; storefrontVersion?: number } | null | undefined) {
-  return actor?.kind === 'publishable' && typeof actor.storefrontVersion === 'number' ? actor.storefrontVersion : null;
+/**
+ * The shop's storefront (catalog) version the request read together with its credential
+ * (publishable key, admin session, API token); null when there is none.
+ */
+export function storefrontVersionOf(actor: object | null | undefined): number | null {
+  const version = actor && 'storefrontVersion' in actor ? actor.storefrontVersion : undefined;
+  return typeof version === 'number' ? version : null;
 }

@@ -62,8 +62,17 @@ export function escapeLike(term: string): string {
  * word is normalised the same way in SQL, so `Kase` finds `Käse` and `kase` finds `KÄSE`.
  */
 export function searchConditions(column: SQL | AnyPgColumn, q: string | undefined): SQL[] {
-  const terms = (q ?? '').trim().split(/\s+/).filter(Boolean).slice(0, MAX_TERMS);
-  return terms.map((t) => sql`${column} LIKE '%' || lower(f_unaccent(${escapeLike(t)})) || '%'`);
+  return searchTerms(q).map((t) => searchCondition(column, t));
+}
+
+/** The words of a search, LIKE-escaped (at most MAX_TERMS). */
+export function searchTerms(q: string | undefined): string[] {
+  return (q ?? '').trim().split(/\s+/).filter(Boolean).slice(0, MAX_TERMS).map(escapeLike);
+}
+
+/** One escaped word (a value or a prepared statement's placeholder) occurs in `column`. */
+export function searchCondition(column: SQL | AnyPgColumn, term: unknown): SQL {
+  return sql`${column} LIKE '%' || lower(f_unaccent(${term})) || '%'`;
 }
 
 export { uniqueConstraintOf } from '../../platform/db/tx.js';

@@ -1,13 +1,14 @@
 /** Reading products: one product, and the filtered, paginated admin list. */
 
-import { and, asc, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Ctx } from '../../platform/auth/types.js';
-import { query, type Tx } from '../../platform/db/tx.js';
+import { prepared, query, type Tx } from '../../platform/db/tx.js';
 import { notFound } from '../../platform/errors.js';
+import { storefrontVersionOf } from '../../platform/versioned-memo.js';
 import type { ProductListInput, ProductOut } from './catalog.schemas.js';
 import { productChannelListings, productImages, products, productVariants } from './catalog.tables.js';
-import { searchConditions } from './catalog.util.js';
+import { searchCondition, searchTerms } from './catalog.util.js';
 
 export type ProductRow = typeof products.$inferSelect;
 export type VariantRow = typeof productVariants.$inferSelect;
@@ -98,10 +99,48 @@ export async function loadProduct(db: Tx, shopId: string, id: string): Promise<P
 
 export const getProduct = (ctx: Ctx, id: string) => loadProduct(ctx.db, ctx.shopId, id);
 
-/** `ohne` selects products without the reference. */
-function refFilter(column: AnyPgColumn, value: string | undefined): SQL[] {
-  if (value === undefined) return [];
-  return [value === 'ohne' ? isNull(column) : eq(column, value)];
+type Json<T> = { [K in keyof T]: T[K] extends Date ? string : T[K] extends Date | null ? string | null : T[K] };
+
+/**
+ * A product's variants as a JSON array (display order), for list queries. The outer table is
+ * named in full: Drizzle leaves columns unqualified in single-table selects.
+ */
+const VARIANTS_JSON = sql<Json<VariantRow>[] | null>`(
+  SELECT json_agg(json_build_object(
+    'id', v.id, 'shopId', v.shop_id, 'productId', v.product_id, 'sku', v.sku, 'title', v.title,
+    'optionValues', v.option_values, 'priceCents', v.price_cents, 'costPriceCents', v.cost_price_cents,
+    'stockQuantity', v.stock_quantity, 'trackStock', v.track_stock, 'isDefault', v.is_default,
+    'position', v.position, 'createdAt', v.created_at, 'updatedAt', v.updated_at) ORDER BY v.position, v.id)
+  FROM ${productVariants} v WHERE v.shop_id = "products"."shop_id" AND v.product_id = "products"."id")`;
+
+/** A product's images as a JSON array (display order), for list queries. */
+const IMAGES_JSON = sql<Json<ImageRow>[] | null>`(
+  SELECT json_agg(json_build_object(
+    'id', i.id, 'shopId', i.shop_id, 'productId', i.product_id, 'url', i.url, 'alt', i.alt,
+    'position', i.position, 'variantId', i.variant_id, 'createdAt', i.created_at, 'updatedAt', i.updated_at)
+    ORDER BY i.position, i.id)
+  FROM ${productImages} i WHERE i.shop_id = "products"."shop_id" AND i.product_id = "products"."id")`;
+
+const variantFromJson = (v: Json<VariantRow>): VariantRow => ({
+  ...v,
+  createdAt: new Date(v.createdAt),
+  updatedAt: new Date(v.updatedAt),
+});
+
+const imageFromJson = (i: Json<ImageRow>): ImageRow => ({
+  ...i,
+  createdAt: new Date(i.createdAt),
+  updatedAt: new Date(i.updatedAt),
+});
+
+type RefMode = 'none' | 'ohne' | 'value';
+const refMode = (value: string | undefined): RefMode =>
+  value === undefined ? 'none' : value === 'ohne' ? 'ohne' : 'value';
+
+/** `ohne` selects products without the reference; a value is a placeholder of the statement. */
+function refFilter(column: AnyPgColumn, mode: RefMode, name: string): SQL[] {
+  if (mode === 'none') return [];
+  return [mode === 'ohne' ? isNull(column) : eq(column, sql.placeholder(name))];
 }
 
 /** Channel ids the caller is restricted to; empty = sees the whole catalog. */
@@ -120,17 +159,89 @@ const COUNT_CACHE_MAX = 5_000;
 const countCache = new Map<string, { version: number; count: number }>();
 
 async function cachedCount(ctx: Ctx, key: string, count: () => Promise<{ n: number }[]>): Promise<{ n: number }[]> {
-  const rows = await query<{ version: number }>(
-    ctx.db,
-    sql`SELECT version FROM storefront_versions WHERE shop_id = ${ctx.shopId}`,
-  );
-  const version = Number(rows[0]?.version ?? 0);
+  // read with the credential when it was checked (one round trip less), else here
+  const version =
+    storefrontVersionOf(ctx.actor) ??
+    Number(
+      (
+        await query<{ version: number }>(
+          ctx.db,
+          sql`SELECT version FROM storefront_versions WHERE shop_id = ${ctx.shopId}`,
+        )
+      )[0]?.version ?? 0,
+    );
   const hit = countCache.get(key);
   if (hit && hit.version === version) return [{ n: hit.count }];
   const total = await count();
   if (countCache.size >= COUNT_CACHE_MAX) countCache.delete(countCache.keys().next().value as string);
   countCache.set(key, { version, count: total[0]?.n ?? 0 });
   return total;
+}
+
+/** Which filters a list request uses: one prepared statement per shape, values as placeholders. */
+interface ListShape {
+  terms: number;
+  status: boolean;
+  category: RefMode;
+  brand: RefMode;
+  supplier: RefMode;
+  digital: boolean;
+  channels: boolean;
+}
+
+function listStatements(ctx: Ctx, shape: ListShape) {
+  const key = [
+    shape.terms,
+    shape.status ? 's' : '',
+    shape.category,
+    shape.brand,
+    shape.supplier,
+    shape.digital ? 'd' : '',
+    shape.channels ? 'c' : '',
+  ].join('_');
+  return prepared(ctx.db, `products_list_${key}`, (db, name) => {
+    const conditions: SQL[] = [
+      eq(products.shopId, sql.placeholder('shop')),
+      isNull(products.deletedAt),
+      ...Array.from({ length: shape.terms }, (_, i) => searchCondition(products.searchText, sql.placeholder(`q${i}`))),
+      ...(shape.status ? [eq(products.status, sql.placeholder('status'))] : []),
+      ...refFilter(products.categoryId, shape.category, 'category'),
+      ...refFilter(products.brandId, shape.brand, 'brand'),
+      ...refFilter(products.supplierId, shape.supplier, 'supplier'),
+      ...(shape.digital ? [eq(products.isDigital, true)] : []),
+      ...(shape.channels
+        ? [
+            sql`EXISTS (SELECT 1 FROM ${productChannelListings} l
+                        WHERE l.shop_id = ${products.shopId} AND l.product_id = ${products.id}
+                          AND l.channel_id = ANY(${sql.placeholder('channels')}::text[]))`,
+          ]
+        : []),
+    ];
+    const where = and(...conditions);
+    return {
+      // Deferred join: the page's ids come from the (covering) list indexes, and only those rows
+      // are read from the table, so a deep offset does not fetch every skipped row. Their
+      // variants and images come along as JSON in the same round trip.
+      page: db
+        .select({ ...getTableColumns(products), variantsJson: VARIANTS_JSON, imagesJson: IMAGES_JSON })
+        .from(products)
+        .where(
+          inArray(
+            products.id,
+            db
+              .select({ id: products.id })
+              .from(products)
+              .where(where)
+              .orderBy(desc(products.createdAt), desc(products.id))
+              .limit(sql.placeholder('limit'))
+              .offset(sql.placeholder('offset')),
+          ),
+        )
+        .orderBy(desc(products.createdAt), desc(products.id))
+        .prepare(`${name}_page`),
+      count: db.select({ n: sql<number>`count(*)::int` }).from(products).where(where).prepare(`${name}_count`),
+    };
+  });
 }
 
 /**
@@ -140,28 +251,30 @@ async function cachedCount(ctx: Ctx, key: string, count: () => Promise<{ n: numb
 export async function listProducts(ctx: Ctx, input: ProductListInput) {
   const limit = input.limit ?? 50;
   const offset = input.offset ?? 0;
-  const conditions: SQL[] = [
-    eq(products.shopId, ctx.shopId),
-    isNull(products.deletedAt),
-    ...searchConditions(products.searchText, input.q),
-    ...(input.status ? [eq(products.status, input.status)] : []),
-    ...refFilter(products.categoryId, input.category_id),
-    ...refFilter(products.brandId, input.brand_id),
-    ...refFilter(products.supplierId, input.supplier_id),
-    ...(input.digital === 'ja' ? [eq(products.isDigital, true)] : []),
-  ];
+  const terms = searchTerms(input.q);
   const channels = restrictedChannels(ctx);
-  if (channels.length > 0) {
-    conditions.push(
-      sql`EXISTS (SELECT 1 FROM ${productChannelListings} l
-                  WHERE l.shop_id = ${products.shopId} AND l.product_id = ${products.id}
-                    AND l.channel_id IN (${sql.join(
-                      channels.map((c) => sql`${c}`),
-                      sql`, `,
-                    )}))`,
-    );
-  }
-  const where = and(...conditions);
+  const statements = listStatements(ctx, {
+    terms: terms.length,
+    status: input.status !== undefined,
+    category: refMode(input.category_id),
+    brand: refMode(input.brand_id),
+    supplier: refMode(input.supplier_id),
+    digital: input.digital === 'ja',
+    channels: channels.length > 0,
+  });
+  const params: Record<string, unknown> = {
+    shop: ctx.shopId,
+    status: input.status,
+    category: input.category_id,
+    brand: input.brand_id,
+    supplier: input.supplier_id,
+    channels,
+    limit,
+    offset,
+  };
+  terms.forEach((t, i) => {
+    params[`q${i}`] = t;
+  });
   const countKey = JSON.stringify([
     ctx.shopId,
     input.q ?? '',
@@ -173,33 +286,14 @@ export async function listProducts(ctx: Ctx, input: ProductListInput) {
     channels,
   ]);
   const [rows, total] = await Promise.all([
-    // Deferred join: the page's ids come from the (covering) list indexes, and only those 50
-    // rows are read from the table, so a deep offset does not fetch every skipped row.
-    ctx.db
-      .select()
-      .from(products)
-      .where(
-        inArray(
-          products.id,
-          ctx.db
-            .select({ id: products.id })
-            .from(products)
-            .where(where)
-            .orderBy(desc(products.createdAt), desc(products.id))
-            .limit(limit)
-            .offset(offset),
-        ),
-      )
-      .orderBy(desc(products.createdAt), desc(products.id)),
-    cachedCount(ctx, countKey, () => ctx.db.select({ n: sql<number>`count(*)::int` }).from(products).where(where)),
+    statements.page.execute(params),
+    cachedCount(ctx, countKey, () => statements.count.execute(params)),
   ]);
-  const { variants, images } = await loadChildren(
-    ctx.db,
-    ctx.shopId,
-    rows.map((r) => r.id),
-  );
   return {
-    products: rows.map((r) => productOut(r, variants.get(r.id) ?? [], images.get(r.id) ?? [])),
+    // productOut reads the product's own fields; the JSON columns ride along unread
+    products: rows.map((r) =>
+      productOut(r, (r.variantsJson ?? []).map(variantFromJson), (r.imagesJson ?? []).map(imageFromJson)),
+    ),
     count: total[0]?.n ?? 0,
     limit,
     offset,

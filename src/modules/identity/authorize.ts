@@ -75,6 +75,7 @@ async function identifySession(db: Db, kind: SessionKind, token: string): Promis
         role: user.role as EmployeeRole,
         email: user.email,
         channelIds: user.channel_ids,
+        storefrontVersion: s.storefront_version,
       },
     };
   }
@@ -84,16 +85,31 @@ async function identifySession(db: Db, kind: SessionKind, token: string): Promis
 }
 
 async function identifyToken(db: Db, token: string): Promise<Identified | null> {
-  const rows = await query<{ id: string; shop_id: string; scopes: Scope[]; touch: boolean }>(
+  const rows = await query<{
+    id: string;
+    shop_id: string;
+    scopes: Scope[];
+    touch: boolean;
+    storefront_version: number | null;
+  }>(
     db,
-    sql`SELECT id, shop_id, scopes,
-               (last_used_at IS NULL OR last_used_at < now() - make_interval(secs => ${TOKEN_TOUCH_SECONDS})) AS touch
-        FROM api_tokens WHERE token_hash = ${sha256(token)} AND revoked_at IS NULL`,
+    sql`SELECT t.id, t.shop_id, t.scopes, v.version AS storefront_version,
+               (t.last_used_at IS NULL OR t.last_used_at < now() - make_interval(secs => ${TOKEN_TOUCH_SECONDS})) AS touch
+        FROM api_tokens t LEFT JOIN storefront_versions v ON v.shop_id = t.shop_id
+        WHERE t.token_hash = ${sha256(token)} AND t.revoked_at IS NULL`,
   );
   const row = rows[0];
   if (!row) return null;
   if (row.touch) await db.execute(sql`UPDATE api_tokens SET last_used_at = now() WHERE id = ${row.id}`);
-  return { shopId: row.shop_id, actor: { kind: 'token', tokenId: row.id, scopes: row.scopes } };
+  return {
+    shopId: row.shop_id,
+    actor: {
+      kind: 'token',
+      tokenId: row.id,
+      scopes: row.scopes,
+      storefrontVersion: Number(row.storefront_version ?? 0),
+    },
+  };
 }
 
 interface PublishableRow {

@@ -8,6 +8,7 @@ import { sha256 } from '../../platform/crypto.js';
 import type { Db } from '../../platform/db/client.js';
 import { prepared } from '../../platform/db/tx.js';
 import { newId, newSecret } from '../../platform/ids.js';
+import { storefrontVersions } from '../storefront/storefront.tables.js';
 import { sessions, users } from './identity.tables.js';
 
 export type SessionKind = 'admin' | 'customer' | 'vendor' | 'affiliate';
@@ -59,6 +60,8 @@ export interface ActiveSession {
   id: string;
   shop_id: string;
   subject_id: string;
+  /** The shop's storefront (catalog) version, read in the same query. */
+  storefront_version: number;
 }
 
 export interface SessionUser {
@@ -87,8 +90,11 @@ export async function findSession(
         role: kind === 'admin' ? users.role : sql<string | null>`NULL::text`,
         email: kind === 'admin' ? users.email : sql<string | null>`NULL::text`,
         channel_ids: kind === 'admin' ? users.channelIds : sql<string[] | null>`NULL::text[]`,
+        // the shop's catalog/storefront version, for the version-checked caches (one round trip)
+        storefront_version: storefrontVersions.version,
       })
       .from(sessions)
+      .leftJoin(storefrontVersions, eq(storefrontVersions.shopId, sessions.shopId))
       .leftJoin(
         users,
         kind === 'admin' ? and(eq(users.id, sessions.subjectId), eq(users.shopId, sessions.shopId)) : sql`false`,
@@ -117,6 +123,7 @@ export async function findSession(
     id: row.id,
     shop_id: row.shop_id,
     subject_id: row.subject_id,
+    storefront_version: Number(row.storefront_version ?? 0),
     ...(row.role !== null
       ? { user: { role: row.role, email: row.email ?? '', channel_ids: row.channel_ids ?? [] } }
       : {}),

@@ -53,8 +53,10 @@ export type Actor =
       role: EmployeeRole;
       email: string;
       channelIds: string[];
+      /** The shop's catalog version, read with the session (version-checked caches). */
+      storefrontVersion: number;
     }
-  | { kind: 'token'; tokenId: string; scopes: Scope[] }
+  | { kind: 'token'; tokenId: string; scopes: Scope[]; storefrontVersion: number }
   | {
       kind: 'publishable';
       keyId: string;
