@@ -3,6 +3,14 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import type { BareResponse, FromChild, ToChild } from './ipc.js';
 
+/** The node flags of `npm start` (package.json `config.nodeFlags`), so the bench measures them. */
+function appNodeFlags(): string[] {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    config?: { nodeFlags?: string };
+  };
+  return (pkg.config?.nodeFlags ?? '').split(/\s+/).filter(Boolean);
+}
+
 export interface MemorySample {
   /** Resident set size now, bytes. */
   rss: number;
@@ -75,9 +83,13 @@ export class ServerProcess {
   }) {
     const { label, script, env, logFile, timeoutMs = 60_000 } = opts;
     const args = script.endsWith('.ts') ? ['--import', 'tsx', script] : [script];
-    // BENCH_CPU_PROF=<dir>: the app writes a V8 CPU profile there when it stops
-    const profDir = process.env.BENCH_CPU_PROF;
-    if (profDir && label === 'app') args.unshift('--cpu-prof', `--cpu-prof-dir=${profDir}`);
+    if (label === 'app') {
+      // the node flags `npm start` runs the service with (package.json config.nodeFlags)
+      args.unshift(...appNodeFlags());
+      // BENCH_CPU_PROF=<dir>: the app writes a V8 CPU profile there when it stops
+      const profDir = process.env.BENCH_CPU_PROF;
+      if (profDir) args.unshift('--cpu-prof', `--cpu-prof-dir=${profDir}`);
+    }
     const out = logFile ? openSync(logFile, 'a') : 'inherit';
     const child = spawn(process.execPath, args, {
       env: { ...process.env, ...env },
