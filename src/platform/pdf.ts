@@ -37,3 +37,13 @@ export function loadFonts(): { regular: Buffer; bold: Buffer } {
   }
   return fonts;
 }
+
+/** The diagonal, translucent watermark of draft documents, on the current page. */
+export function draftWatermark(pdf: PDFKit.PDFDocument, text: string, fontSize: number, y: number): void {
+  pdf.save();
+  pdf.rotate(-35, { origin: [297, 421] });
+  pdf.font('bold').fontSize(fontSize).fillColor('#d33').fillOpacity(0.15);
+  pdf.text(text, 0, y, { width: 595, align: 'center', lineBreak: false });
+  pdf.restore();
+  pdf.fillOpacity(1).fillColor('#000');
+}

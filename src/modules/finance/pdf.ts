@@ -4,7 +4,7 @@
  * document (finalization time) and pdfkit derives the file id from them, so the same final
  * document renders byte-identically every time. Drafts are marked as drafts on every page.
  */
-import { loadFonts, pdfkit } from '../../platform/pdf.js';
+import { draftWatermark, loadFonts, pdfkit } from '../../platform/pdf.js';
 
 import { decimal, percent } from './documents.js';
 import type { DocContent } from './einvoice.js';
@@ -224,12 +224,7 @@ export function renderPdf({ doc, draft, stamp }: RenderInput): Promise<Buffer> {
     const bottom = pdf.page.margins.bottom;
     pdf.page.margins.bottom = 0;
     if (draft) {
-      pdf.save();
-      pdf.rotate(-35, { origin: [297, 421] });
-      pdf.font('bold').fontSize(72).fillColor('#d33').fillOpacity(0.15);
-      pdf.text('ENTWURF', 0, 385, { width: 595, align: 'center', lineBreak: false });
-      pdf.restore();
-      pdf.fillOpacity(1).fillColor('#000');
+      draftWatermark(pdf, 'ENTWURF', 72, 385);
       pdf.font('bold').fontSize(8).fillColor('#d33');
       pdf.text('ENTWURF – kein gültiges Steuerdokument', LEFT, 30, { width: WIDTH, align: 'center', lineBreak: false });
       pdf.fillColor('#000');

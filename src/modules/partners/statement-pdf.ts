@@ -4,7 +4,7 @@
  * recomputation) and pdfkit derives the file id from them, so a final statement renders
  * byte-identically every time. Drafts carry a DRAFT watermark on every page.
  */
-import { loadFonts, pdfkit } from '../../platform/pdf.js';
+import { draftWatermark, loadFonts, pdfkit } from '../../platform/pdf.js';
 
 import type { Entry, StatementRow } from './statements.service.js';
 
@@ -170,12 +170,7 @@ export function renderStatementPdf(row: StatementRow): Promise<Buffer> {
     const bottom = pdf.page.margins.bottom;
     pdf.page.margins.bottom = 0;
     if (draft) {
-      pdf.save();
-      pdf.rotate(-35, { origin: [297, 421] });
-      pdf.font('bold').fontSize(96).fillColor('#d33').fillOpacity(0.15);
-      pdf.text('DRAFT', 0, 375, { width: 595, align: 'center', lineBreak: false });
-      pdf.restore();
-      pdf.fillOpacity(1).fillColor('#000');
+      draftWatermark(pdf, 'DRAFT', 96, 375);
     }
     pdf.font('regular').fontSize(7).fillColor('#555');
     if (row.contentHash) {
