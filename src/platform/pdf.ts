@@ -47,3 +47,49 @@ export function draftWatermark(pdf: PDFKit.PDFDocument, text: string, fontSize: 
   pdf.restore();
   pdf.fillOpacity(1).fillColor('#000');
 }
+
+export interface A4Options {
+  lang: string;
+  /** Left margin (the other margins are 56 pt). */
+  left: number;
+  title: string;
+  author: string;
+  subject: string;
+  /** Stored time that stamps the PDF: the same document renders byte-identically. */
+  stamp: Date;
+}
+
+/**
+ * An A4 document with the embedded fonts registered as `regular` and `bold`, pages buffered (for
+ * footers on every page), and `done`: the whole file once `pdf.end()` was called.
+ */
+export function openA4Pdf(o: A4Options): { pdf: PDFKit.PDFDocument; done: Promise<Buffer> } {
+  const f = loadFonts();
+  const pdf = new (pdfkit())({
+    size: 'A4',
+    margins: { top: 56, bottom: 56, left: o.left, right: 56 },
+    font: f.regular as unknown as string,
+    pdfVersion: '1.7',
+    lang: o.lang,
+    displayTitle: true,
+    bufferPages: true,
+    info: {
+      Title: o.title,
+      Author: o.author,
+      Subject: o.subject,
+      Creator: 'commerce-service',
+      Producer: 'commerce-service (pdfkit)',
+      CreationDate: o.stamp,
+      ModDate: o.stamp,
+    },
+  });
+  pdf.registerFont('regular', f.regular);
+  pdf.registerFont('bold', f.bold);
+  const chunks: Buffer[] = [];
+  pdf.on('data', (c: Buffer) => chunks.push(c));
+  const done = new Promise<Buffer>((resolve, reject) => {
+    pdf.on('end', () => resolve(Buffer.concat(chunks)));
+    pdf.on('error', reject);
+  });
+  return { pdf, done };
+}

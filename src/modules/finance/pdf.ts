@@ -4,7 +4,7 @@
  * document (finalization time) and pdfkit derives the file id from them, so the same final
  * document renders byte-identically every time. Drafts are marked as drafts on every page.
  */
-import { draftWatermark, loadFonts, pdfkit } from '../../platform/pdf.js';
+import { draftWatermark, openA4Pdf } from '../../platform/pdf.js';
 
 import { decimal, percent } from './documents.js';
 import type { DocContent } from './einvoice.js';
@@ -30,37 +30,18 @@ const RIGHT = 539;
 const WIDTH = RIGHT - LEFT;
 
 export function renderPdf({ doc, draft, stamp }: RenderInput): Promise<Buffer> {
-  const f = loadFonts();
   const credit = doc.type === 'credit_note';
   const title = credit ? 'Gutschrift' : 'Rechnung';
-  const pdf = new (pdfkit())({
-    size: 'A4',
-    margins: { top: 56, bottom: 56, left: LEFT, right: 56 },
-    font: f.regular as unknown as string,
-    pdfVersion: '1.7',
+  const { pdf, done } = openA4Pdf({
     lang: 'de-DE',
-    displayTitle: true,
-    bufferPages: true,
-    info: {
-      Title: draft ? `${title} (Entwurf)` : `${title} ${doc.number}`,
-      Author: doc.seller?.legal_name ?? '',
-      // ASCII only, so the reference is readable in the file itself
-      Subject: credit
-        ? `Gutschrift ${draft ? '(Entwurf)' : doc.number} zu Rechnung ${doc.invoice_number}`
-        : `Rechnung ${draft ? '(Entwurf)' : doc.number} zu Bestellung ${doc.order_number}`,
-      Creator: 'commerce-service',
-      Producer: 'commerce-service (pdfkit)',
-      CreationDate: stamp,
-      ModDate: stamp,
-    },
-  });
-  pdf.registerFont('regular', f.regular);
-  pdf.registerFont('bold', f.bold);
-  const chunks: Buffer[] = [];
-  pdf.on('data', (c: Buffer) => chunks.push(c));
-  const done = new Promise<Buffer>((resolve, reject) => {
-    pdf.on('end', () => resolve(Buffer.concat(chunks)));
-    pdf.on('error', reject);
+    left: LEFT,
+    title: draft ? `${title} (Entwurf)` : `${title} ${doc.number}`,
+    author: doc.seller?.legal_name ?? '',
+    // ASCII only, so the reference is readable in the file itself
+    subject: credit
+      ? `Gutschrift ${draft ? '(Entwurf)' : doc.number} zu Rechnung ${doc.invoice_number}`
+      : `Rechnung ${draft ? '(Entwurf)' : doc.number} zu Bestellung ${doc.order_number}`,
+    stamp,
   });
 
   const s = doc.seller;

@@ -4,7 +4,7 @@
  * recomputation) and pdfkit derives the file id from them, so a final statement renders
  * byte-identically every time. Drafts carry a DRAFT watermark on every page.
  */
-import { draftWatermark, loadFonts, pdfkit } from '../../platform/pdf.js';
+import { draftWatermark, openA4Pdf } from '../../platform/pdf.js';
 
 import type { Entry, StatementRow } from './statements.service.js';
 
@@ -27,36 +27,17 @@ const KIND_LABEL: Record<string, string> = {
 };
 
 export function renderStatementPdf(row: StatementRow): Promise<Buffer> {
-  const f = loadFonts();
   const draft = row.status !== 'final';
   const stamp = row.finalizedAt ?? row.updatedAt;
   const cur = row.currency;
   const title = draft ? `Vendor statement ${row.period} (draft)` : `Vendor statement ${row.number}`;
-  const pdf = new (pdfkit())({
-    size: 'A4',
-    margins: { top: 56, bottom: 56, left: LEFT, right: 56 },
-    font: f.regular as unknown as string,
-    pdfVersion: '1.7',
+  const { pdf, done } = openA4Pdf({
     lang: 'en',
-    displayTitle: true,
-    bufferPages: true,
-    info: {
-      Title: title,
-      Author: '',
-      Subject: `Statement for ${row.vendorSnapshot.name}, period ${row.period}, ${cur}`,
-      Creator: 'commerce-service',
-      Producer: 'commerce-service (pdfkit)',
-      CreationDate: stamp,
-      ModDate: stamp,
-    },
-  });
-  pdf.registerFont('regular', f.regular);
-  pdf.registerFont('bold', f.bold);
-  const chunks: Buffer[] = [];
-  pdf.on('data', (c: Buffer) => chunks.push(c));
-  const done = new Promise<Buffer>((resolve, reject) => {
-    pdf.on('end', () => resolve(Buffer.concat(chunks)));
-    pdf.on('error', reject);
+    left: LEFT,
+    title,
+    author: '',
+    subject: `Statement for ${row.vendorSnapshot.name}, period ${row.period}, ${cur}`,
+    stamp,
   });
 
   // header
