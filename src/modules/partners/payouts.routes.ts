@@ -29,7 +29,61 @@ const page = (q: Page) => ({ limit: q.limit ?? 50, offset: q.offset ?? 0 });
 const vendorOf = (r: FastifyRequest) => (r.ctx.actor as { vendorId: string }).vendorId;
 const affiliateOf = (r: FastifyRequest) => (r.ctx.actor as { affiliateId: string }).affiliateId;
 
+interface TransitionRoute {
+  action: string;
+  to: Exclude<PayoutStatus, 'pending'>;
+  summary: string;
+}
+
+const CANCEL: TransitionRoute = {
+  action: 'cancel',
+  to: 'cancelled',
+  summary: 'pending or processing → cancelled: the amount returns to the available balance',
+};
+
+const VENDOR_TRANSITIONS: TransitionRoute[] = [
+  { action: 'process', to: 'processing', summary: 'pending → processing (the transfer is under way)' },
+  {
+    action: 'mark-paid',
+    to: 'paid',
+    summary: 'processing → paid with the transfer reference (in_payout → paid_out)',
+  },
+  CANCEL,
+];
+
+const AFFILIATE_TRANSITIONS: TransitionRoute[] = [
+  { action: 'mark-paid', to: 'paid', summary: 'pending → paid with the transfer reference (in_payout → paid_out)' },
+  CANCEL,
+];
+
 export function payoutRoutes(app: FastifyInstance): void {
+  /** POST …/payouts/:id/<action>: one state change (payout-states.ts) with its ledger entry. */
+  function transitionRoute(kind: 'vendor' | 'affiliate', t: TransitionRoute) {
+    app.post(
+      `/api/admin/${kind}-payouts/:id/${t.action}`,
+      {
+        config: manage,
+        schema: {
+          tags: [`${kind} payouts`],
+          summary: t.summary,
+          params: IdParams,
+          ...(t.to === 'paid' ? { body: S.MarkPaid } : {}),
+          response: { 200: kind === 'vendor' ? S.VendorPayout : S.AffiliatePayout },
+        },
+      },
+      async (request) =>
+        svc.payoutOut(
+          await svc.transitionPayout(
+            request.ctx,
+            kind,
+            (request.params as P).id,
+            t.to,
+            t.to === 'paid' ? { reference: (request.body as { reference: string }).reference } : {},
+          ),
+        ),
+    );
+  }
+
   // ---- partner settings ----
   app.get(
     '/api/admin/settings/partners',
@@ -111,55 +165,7 @@ export function payoutRoutes(app: FastifyInstance): void {
       reply.code(201).send(svc.payoutOut(await svc.createVendorPayout(request.ctx, request.body as never))),
   );
 
-  app.post(
-    '/api/admin/vendor-payouts/:id/process',
-    {
-      config: manage,
-      schema: {
-        tags: vtags,
-        summary: 'pending → processing (the transfer is under way)',
-        params: IdParams,
-        response: { 200: S.VendorPayout },
-      },
-    },
-    async (request) =>
-      svc.payoutOut(await svc.transitionPayout(request.ctx, 'vendor', (request.params as P).id, 'processing')),
-  );
-
-  app.post(
-    '/api/admin/vendor-payouts/:id/mark-paid',
-    {
-      config: manage,
-      schema: {
-        tags: vtags,
-        summary: 'processing → paid with the transfer reference (in_payout → paid_out)',
-        params: IdParams,
-        body: S.MarkPaid,
-        response: { 200: S.VendorPayout },
-      },
-    },
-    async (request) =>
-      svc.payoutOut(
-        await svc.transitionPayout(request.ctx, 'vendor', (request.params as P).id, 'paid', {
-          reference: (request.body as { reference: string }).reference,
-        }),
-      ),
-  );
-
-  app.post(
-    '/api/admin/vendor-payouts/:id/cancel',
-    {
-      config: manage,
-      schema: {
-        tags: vtags,
-        summary: 'pending or processing → cancelled: the amount returns to the available balance',
-        params: IdParams,
-        response: { 200: S.VendorPayout },
-      },
-    },
-    async (request) =>
-      svc.payoutOut(await svc.transitionPayout(request.ctx, 'vendor', (request.params as P).id, 'cancelled')),
-  );
+  for (const t of VENDOR_TRANSITIONS) transitionRoute('vendor', t);
 
   // ---- affiliate payouts (admin) ----
   const atags = ['affiliate payouts'];
@@ -202,40 +208,7 @@ export function payoutRoutes(app: FastifyInstance): void {
       svc.payoutOut(await svc.getPayout(request.ctx.db, request.ctx.shopId, 'affiliate', (request.params as P).id)),
   );
 
-  app.post(
-    '/api/admin/affiliate-payouts/:id/mark-paid',
-    {
-      config: manage,
-      schema: {
-        tags: atags,
-        summary: 'pending → paid with the transfer reference (in_payout → paid_out)',
-        params: IdParams,
-        body: S.MarkPaid,
-        response: { 200: S.AffiliatePayout },
-      },
-    },
-    async (request) =>
-      svc.payoutOut(
-        await svc.transitionPayout(request.ctx, 'affiliate', (request.params as P).id, 'paid', {
-          reference: (request.body as { reference: string }).reference,
-        }),
-      ),
-  );
-
-  app.post(
-    '/api/admin/affiliate-payouts/:id/cancel',
-    {
-      config: manage,
-      schema: {
-        tags: atags,
-        summary: 'pending or processing → cancelled: the amount returns to the available balance',
-        params: IdParams,
-        response: { 200: S.AffiliatePayout },
-      },
-    },
-    async (request) =>
-      svc.payoutOut(await svc.transitionPayout(request.ctx, 'affiliate', (request.params as P).id, 'cancelled')),
-  );
+  for (const t of AFFILIATE_TRANSITIONS) transitionRoute('affiliate', t);
 
   // ---- affiliate portal ----
   const aptags = ['affiliate portal'];
