@@ -20,13 +20,23 @@ export interface ResolvedChannel {
   matched_by: 'origin' | 'referer' | 'path_prefix' | 'default';
 }
 
-function hostOf(value: string | undefined): string | null {
-  if (!value || value === 'null') return null;
+/** Parsed hosts of recent Origin/Referer values: the same few storefront origins repeat. */
+const hosts = new Map<string, string>();
+
+/** The hostname of an Origin or Referer, as channel resolution compares it. */
+export function hostOf(value: string | undefined): string {
+  if (!value || value === 'null') return '';
+  const known = hosts.get(value);
+  if (known !== undefined) return known;
+  let host = '';
   try {
-    return new URL(value).hostname.replace(/\.$/, '').toLowerCase() || null;
+    host = new URL(value).hostname.replace(/\.$/, '').toLowerCase();
   } catch {
-    return null;
+    host = '';
   }
+  if (hosts.size >= 1000) hosts.clear();
+  hosts.set(value, host);
+  return host;
 }
 
 export interface ResolveInput {
@@ -43,8 +53,8 @@ export async function resolveChannel(
   ctx: Pick<Ctx, 'db' | 'shopId'> & { actor?: Ctx['actor'] },
   input: ResolveInput,
 ): Promise<ResolvedChannel> {
-  const originHost = hostOf(input.origin) ?? '';
-  const refererHost = hostOf(input.referer) ?? '';
+  const originHost = hostOf(input.origin);
+  const refererHost = hostOf(input.referer);
   const prefix = input.pathPrefix ?? '';
   const version = storefrontVersionOf(ctx.actor);
   const key = `${ctx.shopId}\u0000${originHost}\u0000${refererHost}\u0000${prefix}`;

@@ -8,6 +8,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../app.js';
 import type { AuthSpec } from '../../platform/auth/types.js';
 import type { PublicChannel } from '../catalog/index.js';
+import { hostOf } from '../channels/index.js';
 import { type CachedResponse, StorefrontCache } from './storefront.cache.js';
 import * as S from './storefront.schemas.js';
 import { type ChannelHints, getStoreProduct, listStoreProducts, storeChannel } from './storefront.service.js';
@@ -15,25 +16,6 @@ import { type ChannelHints, getStoreProduct, listStoreProducts, storeChannel } f
 const tags = ['storefront'];
 const STORE: { auth: AuthSpec } = { auth: { accepts: ['publishable'] } };
 const JSON_TYPE = 'application/json; charset=utf-8';
-
-/** Parsed hosts of recent Origin/Referer values: the same few storefront origins repeat. */
-const hosts = new Map<string, string>();
-
-/** The hostname of an Origin or Referer, as channel resolution compares it. */
-function hostOf(value: string | undefined): string {
-  if (!value || value === 'null') return '';
-  const known = hosts.get(value);
-  if (known !== undefined) return known;
-  let host = '';
-  try {
-    host = new URL(value).hostname.replace(/\.$/, '').toLowerCase();
-  } catch {
-    host = '';
-  }
-  if (hosts.size >= 1000) hosts.clear();
-  hosts.set(value, host);
-  return host;
-}
 
 function hintsOf(request: FastifyRequest): ChannelHints {
   const { origin, referer } = request.headers;
