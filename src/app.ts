@@ -81,7 +81,9 @@ const MODULES: Module[] = [
 
 export async function buildApp(opts: BuildOptions): Promise<App> {
   const { config } = opts;
-  const database = opts.database ?? (await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir }));
+  const database =
+    opts.database ??
+    (await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize }));
   if (!opts.skipMigrations) await migrate(database.db);
   const clock = new Clock(config.clock);
   await clock.refresh(database.db);

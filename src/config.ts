@@ -3,6 +3,8 @@
  * start-up; a bad value stops the process with a message naming the variable.
  */
 
+import { availableParallelism } from 'node:os';
+
 export type Role = 'all' | 'shop' | 'checkout' | 'worker';
 export type ClockMode = 'real' | 'simulated';
 export type PaymentProviderName = 'test' | 'stripe';
@@ -12,6 +14,8 @@ export interface Config {
   host: string;
   publicUrl: string;
   databaseUrl: string | null;
+  /** Connections of this process's PostgreSQL pool (DATABASE_POOL_SIZE). */
+  databasePoolSize: number;
   dataDir: string;
   role: Role;
   platformToken: string | null;
@@ -43,6 +47,13 @@ export class ConfigError extends Error {
 }
 
 type Env = Record<string, string | undefined>;
+
+/**
+ * Default PostgreSQL pool: twice this host's cores, at least 4. More connections than the
+ * database can run at once only queue inside PostgreSQL: on the 2-core benchmark machine a pool
+ * of 20 gave the admin list a p99 about a third higher than 4 at the same throughput.
+ */
+export const defaultPoolSize = (): number => Math.max(4, 2 * availableParallelism());
 
 function oneOf<T extends string>(env: Env, name: string, values: readonly T[], fallback: T): T {
   const raw = env[name];
@@ -142,6 +153,7 @@ export function loadConfig(env: Env = process.env): Config {
     host,
     publicUrl,
     databaseUrl: url(env, 'DATABASE_URL', null, ['postgres:', 'postgresql:']),
+    databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', defaultPoolSize(), 1, 1_000),
     dataDir: optional(env, 'DATA_DIR') ?? './data',
     role,
     platformToken: optional(env, 'PLATFORM_TOKEN'),

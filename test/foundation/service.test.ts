@@ -8,7 +8,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
+import { defaultPoolSize, loadConfig } from '../../src/config.js';
 import { migrate, migrationsApplied } from '../../src/platform/db/migrate.js';
 import { call, startApp, type TestApp } from '../helpers/app.js';
 
@@ -30,6 +30,9 @@ describe('configuration', () => {
       paymentProvider: 'test',
     });
     expect(c.databaseUrl).toBeNull();
+    expect(c.databasePoolSize).toBe(defaultPoolSize());
+    expect(defaultPoolSize()).toBeGreaterThanOrEqual(4);
+    expect(loadConfig({ DATABASE_POOL_SIZE: '7' }).databasePoolSize).toBe(7);
     expect(c.runWorker).toBe(true);
     expect(loadConfig({ ROLE: 'checkout' }).runWorker).toBe(false);
     expect(loadConfig({ NODE_ENV: 'production', MASTER_KEY: 'a'.repeat(64) }).demo).toBe(false);
@@ -42,6 +45,8 @@ describe('configuration', () => {
     [{ CLOCK: 'fast' }, /CLOCK must be one of/],
     [{ DATABASE_URL: 'mysql://x' }, /DATABASE_URL must use postgres/],
     [{ DEMO: 'maybe' }, /DEMO must be 1 or 0/],
+    [{ DATABASE_POOL_SIZE: '0' }, /DATABASE_POOL_SIZE must be between 1 and 1000/],
+    [{ DATABASE_POOL_SIZE: 'many' }, /DATABASE_POOL_SIZE must be an integer/],
     [{ MASTER_KEY: 'short' }, /MASTER_KEY must be 32 bytes/],
     [{ NODE_ENV: 'production' }, /MASTER_KEY is required/],
     [{ PAYMENT_PROVIDER: 'stripe' }, /needs STRIPE_SECRET_KEY/],

@@ -116,7 +116,11 @@ export function catalogRoutes(app: FastifyInstance): void {
         response: { 200: S.ProductList },
       },
     },
-    async (request) => listProducts(request.ctx, request.query as S.ProductListInput),
+    // the list arrives as JSON text (see listProducts) and is sent as it is
+    async (request, reply) =>
+      reply
+        .type('application/json; charset=utf-8')
+        .send(await listProducts(request.ctx, request.query as S.ProductListInput)),
   );
 
   app.get(

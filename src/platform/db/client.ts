@@ -44,7 +44,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     pg.types.setTypeParser(NUMERIC, toNumber);
     const pool = new pg.Pool({
       connectionString: opts.url,
-      max: opts.poolSize ?? 20,
+      max: opts.poolSize ?? 10,
       idleTimeoutMillis: 30_000,
       // Every session in UTC, so raw timestamps read the same on both drivers.
       options: '-c TimeZone=UTC',
