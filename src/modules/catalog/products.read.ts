@@ -5,7 +5,7 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Ctx } from '../../platform/auth/types.js';
 import { prepared, query, type Tx } from '../../platform/db/tx.js';
 import { notFound } from '../../platform/errors.js';
-import { storefrontVersionOf } from '../../platform/versioned-memo.js';
+import { storefrontVersionOf, VersionedMemo } from '../../platform/versioned-memo.js';
 import type { ProductListInput, ProductOut } from './catalog.schemas.js';
 import { productChannelListings, productImages, products, productVariants } from './catalog.tables.js';
 import { searchCondition, searchTerms } from './catalog.util.js';
@@ -158,27 +158,47 @@ function restrictedChannels(ctx: Ctx): string[] {
  * counted: paging through one result set counts once, and any change recounts. Per process,
  * bounded.
  */
-const COUNT_CACHE_MAX = 5_000;
-const countCache = new Map<string, { version: number; count: number }>();
+const counts = new VersionedMemo<number>(5_000);
 
-async function cachedCount(ctx: Ctx, key: string, count: () => Promise<{ n: number }[]>): Promise<{ n: number }[]> {
+/**
+ * The ids of a page, in order, remembered per filter set, page and catalog version: a page asked
+ * for again (a refresh, paging back, a second admin) skips the filter, the sort and the offset
+ * and reads only its own rows. The rows themselves are always read live (stock moves without a
+ * version bump), by a statement that also reads the version in the same snapshot; when a write
+ * has committed since the entry was stored, the entry is not used. Per process, bounded.
+ */
+const pageIds = new VersionedMemo<string[]>(1_000);
+
+/** The shop's catalog version as the statement's own snapshot sees it. */
+const SNAPSHOT_VERSION = sql<
+  number | string | null
+>`(SELECT version FROM storefront_versions WHERE shop_id = ${sql.placeholder('shop')})`;
+const versionNumber = (v: number | string | null | undefined) => (v === null || v === undefined ? null : Number(v));
+
+/** The products of the page as one JSON array text, newest first. */
+const PAGE_TEXT = jsonArray(sql`string_agg(${PRODUCT_TEXT}, ',' ORDER BY products.created_at DESC, products.id DESC)`);
+
+/** Reads the rows of remembered page ids (filter set independent). */
+const pageByIds = (db: Tx) =>
+  prepared(db, 'products_list_by_ids', (d, name) =>
+    d
+      .select({ products: PAGE_TEXT, version: SNAPSHOT_VERSION })
+      .from(products)
+      .where(
+        and(eq(products.shopId, sql.placeholder('shop')), sql`${products.id} = ANY(${sql.placeholder('ids')}::text[])`),
+      )
+      .prepare(name),
+  );
+
+async function catalogVersion(ctx: Ctx): Promise<number> {
   // read with the credential when it was checked (one round trip less), else here
-  const version =
-    storefrontVersionOf(ctx.actor) ??
-    Number(
-      (
-        await query<{ version: number }>(
-          ctx.db,
-          sql`SELECT version FROM storefront_versions WHERE shop_id = ${ctx.shopId}`,
-        )
-      )[0]?.version ?? 0,
-    );
-  const hit = countCache.get(key);
-  if (hit && hit.version === version) return [{ n: hit.count }];
-  const total = await count();
-  if (countCache.size >= COUNT_CACHE_MAX) countCache.delete(countCache.keys().next().value as string);
-  countCache.set(key, { version, count: total[0]?.n ?? 0 });
-  return total;
+  const known = storefrontVersionOf(ctx.actor);
+  if (known !== null) return known;
+  const [row] = await query<{ version: number | string }>(
+    ctx.db,
+    sql`SELECT version FROM storefront_versions WHERE shop_id = ${ctx.shopId}`,
+  );
+  return Number(row?.version ?? 0);
 }
 
 /** Which filters a list request uses: one prepared statement per shape, values as placeholders. */
@@ -227,9 +247,9 @@ function listStatements(ctx: Ctx, shape: ListShape) {
       // variants and images come along as JSON in the same round trip.
       page: db
         .select({
-          products: jsonArray(
-            sql`string_agg(${PRODUCT_TEXT}, ',' ORDER BY products.created_at DESC, products.id DESC)`,
-          ),
+          products: PAGE_TEXT,
+          ids: sql<string[] | null>`array_agg(products.id ORDER BY products.created_at DESC, products.id DESC)`,
+          version: SNAPSHOT_VERSION,
         })
         .from(products)
         .where(
@@ -281,7 +301,7 @@ export async function listProducts(ctx: Ctx, input: ProductListInput) {
   terms.forEach((t, i) => {
     params[`q${i}`] = t;
   });
-  const countKey = JSON.stringify([
+  const filterKey = JSON.stringify([
     ctx.shopId,
     input.q ?? '',
     input.status ?? '',
@@ -291,10 +311,23 @@ export async function listProducts(ctx: Ctx, input: ProductListInput) {
     input.digital ?? '',
     channels,
   ]);
-  const [rows, total] = await Promise.all([
-    statements.page.execute(params),
-    cachedCount(ctx, countKey, () => statements.count.execute(params)),
+  const pageKey = `${filterKey}:${limit}:${offset}`;
+  const version = await catalogVersion(ctx);
+
+  const page = async (): Promise<string> => {
+    const ids = pageIds.get(pageKey, version);
+    if (ids) {
+      const [row] = await pageByIds(ctx.db).execute({ shop: ctx.shopId, ids });
+      if (row && versionNumber(row.version) === version) return row.products;
+    }
+    const [row] = await statements.page.execute(params);
+    pageIds.set(pageKey, versionNumber(row?.version), row?.ids ?? []);
+    return row?.products ?? '[]';
+  };
+  const [pageText, count] = await Promise.all([
+    page(),
+    counts.through(filterKey, version, async () => (await statements.count.execute(params))[0]?.n ?? 0),
   ]);
   // the page is JSON text from the database; only the envelope is written here
-  return `{"products":${rows[0]?.products ?? '[]'},"count":${total[0]?.n ?? 0},"limit":${limit},"offset":${offset}}`;
+  return `{"products":${pageText},"count":${count},"limit":${limit},"offset":${offset}}`;
 }

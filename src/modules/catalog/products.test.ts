@@ -11,6 +11,8 @@ import {
   startApp,
   type TestApp,
 } from '../../../test/helpers/app.js';
+import { validatorCompiler } from '../../platform/http/validation.js';
+import { ProductList, ProductSchema } from './catalog.schemas.js';
 import { slugify } from './catalog.util.js';
 
 let t: TestApp;
@@ -37,6 +39,15 @@ async function created(body: Record<string, unknown>, token = owner) {
   const res = await create(body, token);
   if (res.statusCode !== 201) throw new Error(`create failed: ${res.body}`);
   return res.data;
+}
+
+/** A list body that the response schema accepts, with exactly the schema's keys in its order. */
+const listSchemaAccepts = validatorCompiler({ schema: ProductList, httpPart: 'body' } as never) as (
+  v: unknown,
+) => boolean;
+function expectListShape(body: { products: Record<string, unknown>[] }) {
+  expect(listSchemaAccepts(body)).toBe(true);
+  for (const product of body.products) expect(Object.keys(product)).toEqual(Object.keys(ProductSchema.properties));
 }
 
 describe('slugify', () => {
@@ -87,6 +98,25 @@ describe('POST /api/products', () => {
     expect(digital.track_stock).toBe(false);
     const limited = await created({ name: 'Lizenz Defaults', is_digital: true, track_stock: true });
     expect(limited.track_stock).toBe(true);
+  });
+
+  it('writes quotes, backslashes, control characters and any script as JSON in the list and the read', async () => {
+    const name = 'Zitat "Ä" \\ back\tslash – 日本 😀';
+    const p = await created({
+      name,
+      description: 'Zeile 1\nZeile 2\r\n\u0001 </script>',
+      short_description: null,
+      options: [{ name: 'Farbe "hell"', values: ['Weiß\\Grau'] }],
+      variants: [{ sku: 'Q"1\\', title: 'Ä\tB', option_values: { 'Farbe "hell"': 'Weiß\\Grau' } }],
+      images: [{ url: 'https://img.test/a%20b.jpg?x=%221%22&y=1', alt: '\u2028' }],
+    });
+    expect(p.name).toBe(name);
+    const listed = await call(t.app, 'GET', '/api/admin/products', { token: owner, query: { q: 'zitat' } });
+    expect(listed.statusCode).toBe(200);
+    expect(JSON.parse(listed.body)).toEqual(listed.data);
+    expectListShape(listed.data);
+    expect(listed.data.products).toEqual([p]);
+    expect((await get(p.id)).data.product).toEqual(p);
   });
 
   it('stores every field, variants with options and images', async () => {
@@ -158,6 +188,11 @@ describe('POST /api/products', () => {
     const read = await get(p.id);
     expect(read.statusCode).toBe(200);
     expect(read.data.product).toEqual(p);
+    // the list's JSON is written by the database and sent without the schema's serializer
+    const listed = await call(t.app, 'GET', '/api/admin/products', { token: owner, query: { q: 'FULL-1-M' } });
+    expect(listed.headers['content-type']).toBe('application/json; charset=utf-8');
+    expectListShape(listed.data);
+    expect(listed.data.products).toEqual([p]);
   });
 
   it('makes the first variant the default when none is chosen', async () => {
