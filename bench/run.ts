@@ -277,6 +277,8 @@ async function main(): Promise<number> {
       HOST: '127.0.0.1',
       PORT: '0',
       PUBLIC_URL: 'http://127.0.0.1',
+      // the app's pool: its default (twice the cores, at least 4) unless set for the run
+      ...(process.env.DATABASE_POOL_SIZE ? { DATABASE_POOL_SIZE: process.env.DATABASE_POOL_SIZE } : {}),
     };
     log(`starting the app and the bare server (${runtime === 'node' ? 'plain node' : 'node --import tsx'})`);
     const [app, bare] = await Promise.all([
