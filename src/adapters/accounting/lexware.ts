@@ -1,9 +1,17 @@
 /**
  * Lexware Office public API client (formerly lexoffice; `https://api.lexware.io`, configurable
  * with LEXWARE_API_URL). Authentication is `Authorization: Bearer <api key>`. Used endpoints:
- * `GET /v1/profile` (connection check) and `POST /v1/vouchers` (bookkeeping vouchers of type
- * `salesinvoice` / `salescreditnote` with gross amounts per tax rate). Every call has a timeout;
- * 429 and 5xx (and network errors) are retried with exponential backoff, honouring Retry-After.
+ * `GET /v1/profile` (connection check), `GET /v1/vouchers?voucherNumber=…` (exact lookup by
+ * voucher number; deprecated in favour of voucherlist, which has no exact number filter) and
+ * `POST /v1/vouchers` (bookkeeping vouchers of type `salesinvoice` / `salescreditnote` with gross
+ * amounts per tax rate). Every call has a timeout; 429 and 5xx (and network errors) are retried
+ * with exponential backoff, honouring Retry-After.
+ *
+ * Voucher creation is idempotent by voucher number (Lexware has no idempotency key): before the
+ * POST the number is looked up, and an existing voucher of the same type and amount is returned
+ * instead of booking again (another amount is a non-retryable error). A POST is retried as is only
+ * after 429 (Lexware did not perform it); after a timeout, network error or 5xx it may have been
+ * performed, so the next attempt looks the number up first.
  */
 import { type AccountingClient, AccountingError, type AccountingProfile, type AccountingVoucher } from './port.js';
 
@@ -24,9 +32,26 @@ export interface LexwareOptions {
 
 const MAX_RETRY_AFTER_MS = 10_000;
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 const amount = (cents: number) => Math.round(cents) / 100;
+
+/** A provider amount in cents, without its sign (credit notes may be reported negative); null when not a number. */
+const cents = (value: unknown): number | null =>
+  typeof value === 'number' && Number.isFinite(value) ? Math.round(Math.abs(value) * 100) : null;
+
+type VoucherType = 'salesinvoice' | 'salescreditnote';
+
+/** An entry of `GET /v1/vouchers?voucherNumber=…` (the fields used here). */
+export interface FoundVoucher {
+  id: string;
+  type: string;
+  voucherNumber: string;
+  voucherStatus?: string;
+  totalGrossAmount?: number;
+}
+
+type Outcome<T> = { ok: true; value: T } | { ok: false; error: AccountingError; retryAfterMs: number | null };
 
 /** Lexware wants `yyyy-MM-ddTHH:mm:ss.SSSXXX`; a calendar date is sent as midnight in Germany. */
 function lexDate(date: string): string {
@@ -68,41 +93,53 @@ export class LexwareClient implements AccountingClient {
     this.doFetch = opts.fetch ?? fetch;
   }
 
-  private async request<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+  /** One HTTP call: the parsed body, or the error with the provider's Retry-After (ms) if any. */
+  private async once<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<Outcome<T>> {
+    let res: Response;
+    try {
+      res = await this.doFetch(`${this.base}${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${this.opts.apiKey}`,
+          accept: 'application/json',
+          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        },
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
+    } catch (err) {
+      const timeout = (err as Error)?.name === 'TimeoutError';
+      const message = timeout
+        ? `Lexware did not answer within ${this.timeoutMs} ms`
+        : `Lexware is unreachable: ${(err as Error).message}`;
+      return { ok: false, error: new AccountingError(message, null, true), retryAfterMs: null };
+    }
+    const text = await res.text();
+    if (res.ok) return { ok: true, value: (text ? JSON.parse(text) : {}) as T };
+    const retryable = res.status === 429 || res.status >= 500;
+    const after = Number(res.headers.get('retry-after') ?? Number.NaN);
+    return {
+      ok: false,
+      error: new AccountingError(`Lexware ${res.status}: ${errorText(res.status, text)}`, res.status, retryable),
+      retryAfterMs: Number.isFinite(after) && after >= 0 ? after * 1000 : null,
+    };
+  }
+
+  /** The wait before attempt `attempt + 1`: Retry-After, else exponential backoff; capped. */
+  private pause(attempt: number, retryAfterMs: number | null): Promise<void> {
+    const wait = retryAfterMs ?? this.backoffMs * 2 ** (attempt - 1);
+    return sleep(Math.min(wait, MAX_RETRY_AFTER_MS));
+  }
+
+  /** A GET retried after timeouts, network errors, 429 and 5xx (a POST goes through `createVoucher`'s loop). */
+  private async request<T>(method: 'GET', path: string): Promise<T> {
     let last: AccountingError | null = null;
     for (let attempt = 1; attempt <= this.attempts; attempt++) {
-      let res: Response;
-      try {
-        res = await this.doFetch(`${this.base}${path}`, {
-          method,
-          headers: {
-            authorization: `Bearer ${this.opts.apiKey}`,
-            accept: 'application/json',
-            ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-          },
-          ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-          signal: AbortSignal.timeout(this.timeoutMs),
-        });
-      } catch (err) {
-        const timeout = (err as Error)?.name === 'TimeoutError';
-        last = new AccountingError(
-          timeout
-            ? `Lexware did not answer within ${this.timeoutMs} ms`
-            : `Lexware is unreachable: ${(err as Error).message}`,
-          null,
-          true,
-        );
-        if (attempt < this.attempts) await sleep(this.backoffMs * 2 ** (attempt - 1));
-        continue;
-      }
-      const text = await res.text();
-      if (res.ok) return (text ? JSON.parse(text) : {}) as T;
-      const retryable = res.status === 429 || res.status >= 500;
-      last = new AccountingError(`Lexware ${res.status}: ${errorText(res.status, text)}`, res.status, retryable);
-      if (!retryable || attempt === this.attempts) break;
-      const after = Number(res.headers.get('retry-after'));
-      const wait = Number.isFinite(after) && after >= 0 ? after * 1000 : this.backoffMs * 2 ** (attempt - 1);
-      await sleep(Math.min(wait, MAX_RETRY_AFTER_MS));
+      const r = await this.once<T>(method, path);
+      if (r.ok) return r.value;
+      last = r.error;
+      if (!last.retryable || attempt === this.attempts) break;
+      await this.pause(attempt, r.retryAfterMs);
     }
     throw last ?? new AccountingError('Lexware call failed', null, true);
   }
@@ -112,9 +149,48 @@ export class LexwareClient implements AccountingClient {
     return { organizationId: p.organizationId ?? null, companyName: p.companyName ?? null };
   }
 
+  /** The vouchers of this type whose number is exactly `number` (Lexware's filter is exact too). */
+  async findVouchers(number: string, type: VoucherType): Promise<FoundVoucher[]> {
+    const page = await this.request<{ content?: unknown; vouchers?: unknown }>(
+      'GET',
+      `/v1/vouchers?voucherNumber=${encodeURIComponent(number)}`,
+    );
+    const list = Array.isArray(page.content) ? page.content : Array.isArray(page.vouchers) ? page.vouchers : [];
+    return (list as Partial<FoundVoucher>[]).filter(
+      (x): x is FoundVoucher =>
+        typeof x?.id === 'string' && x.id !== '' && x.voucherNumber === number && x.type === type,
+    );
+  }
+
+  /**
+   * The id of a voucher Lexware already holds for this document (same number, type and gross
+   * amount), or null; the same number with another amount is a non-retryable error.
+   */
+  private async existingVoucher(v: AccountingVoucher, type: VoucherType): Promise<string | null> {
+    const found = await this.findVouchers(v.number, type);
+    if (found.length === 0) return null;
+    const ours = Math.round(Math.abs(v.totalGrossCents));
+    const same = found.find((x) => cents(x.totalGrossAmount) === ours);
+    if (same) return same.id;
+    const theirs = cents(found[0]?.totalGrossAmount);
+    throw new AccountingError(
+      `A ${type} voucher with number ${v.number} already exists in Lexware with another amount ` +
+        `(${theirs === null ? 'unknown' : (theirs / 100).toFixed(2)} instead of ${(ours / 100).toFixed(2)} ` +
+        `${v.currency}); check it in Lexware before retrying`,
+      null,
+      false,
+    );
+  }
+
+  /**
+   * Books the voucher once: an existing voucher with this number is returned instead. The POST is
+   * retried like `request`, but only a 429 (not performed by Lexware) is repeated directly; after a
+   * timeout, network error or 5xx the next attempt looks the number up first.
+   */
   async createVoucher(v: AccountingVoucher): Promise<{ id: string }> {
+    const type: VoucherType = v.kind === 'invoice' ? 'salesinvoice' : 'salescreditnote';
     const body = {
-      type: v.kind === 'invoice' ? 'salesinvoice' : 'salescreditnote',
+      type,
       voucherNumber: v.number,
       voucherDate: lexDate(v.date),
       ...(v.serviceDate ? { shippingDate: lexDate(v.serviceDate) } : {}),
@@ -132,8 +208,24 @@ export class LexwareClient implements AccountingClient {
       })),
       voucherImages: [],
     };
-    const res = await this.request<{ id?: string }>('POST', '/v1/vouchers', body);
-    if (!res.id) throw new AccountingError('Lexware answered without a voucher id', null, false);
-    return { id: res.id };
+    let last: AccountingError | null = null;
+    let lookUp = true;
+    for (let attempt = 1; attempt <= this.attempts; attempt++) {
+      if (lookUp) {
+        const id = await this.existingVoucher(v, type);
+        if (id) return { id };
+      }
+      const r = await this.once<{ id?: string }>('POST', '/v1/vouchers', body);
+      if (r.ok) {
+        if (!r.value.id) throw new AccountingError('Lexware answered without a voucher id', null, false);
+        return { id: r.value.id };
+      }
+      last = r.error;
+      if (!last.retryable || attempt === this.attempts) break;
+      // a 429 was not performed; anything else retryable may have been, so look again first
+      lookUp = last.status !== 429;
+      await this.pause(attempt, r.retryAfterMs);
+    }
+    throw last ?? new AccountingError('Lexware call failed', null, true);
   }
 }

@@ -9,7 +9,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { call, createShop, expectProblem, startApp, type TestApp } from '../../../test/helpers/app.js';
 import { LexwareClient } from '../../adapters/accounting/lexware.js';
-import { AccountingError } from '../../adapters/accounting/port.js';
+import { AccountingError, type AccountingVoucher } from '../../adapters/accounting/port.js';
 import { query } from '../../platform/db/tx.js';
 import { type FinanceShop, finalInvoice, financeShop } from './finance.fixtures.js';
 
@@ -22,12 +22,24 @@ interface Seen {
   body: any;
 }
 
-/** Script of the stub: responses for POST /v1/vouchers, consumed in order, then `fallback`. */
+interface Booked {
+  id: string;
+  number: string;
+  type: string;
+  totalGrossAmount: number;
+}
+
+/**
+ * Script of the stub: responses for POST /v1/vouchers, consumed in order, then `fallback`; an entry
+ * with `perform` books the voucher before answering (as Lexware may do before a 5xx or timeout).
+ * `booked` holds the vouchers "in Lexware", answered by GET /v1/vouchers?voucherNumber=….
+ */
 const stub = {
   seen: [] as Seen[],
-  script: [] as { status: number; body: unknown; headers?: Record<string, string> }[],
+  script: [] as { status: number; body: unknown; headers?: Record<string, string>; perform?: boolean }[],
   fallback: { status: 200, body: null as unknown, headers: {} as Record<string, string> },
   vouchers: 0,
+  booked: [] as Booked[],
 };
 
 async function readBody(req: IncomingMessage): Promise<string> {
@@ -59,15 +71,38 @@ beforeAll(async () => {
     if (req.method === 'GET' && req.url === '/v1/profile') {
       return send(200, { organizationId: 'org-1', companyName: 'Muster Handel GmbH', created: {} });
     }
+    const url = new URL(req.url ?? '/', 'http://stub');
+    if (req.method === 'GET' && url.pathname === '/v1/vouchers' && url.searchParams.has('voucherNumber')) {
+      const number = url.searchParams.get('voucherNumber');
+      const content = stub.booked
+        .filter((b) => b.number === number)
+        .map((b) => ({
+          id: b.id,
+          type: b.type,
+          voucherNumber: b.number,
+          voucherStatus: 'open',
+          totalGrossAmount: b.totalGrossAmount,
+        }));
+      return send(200, {
+        content,
+        first: true,
+        last: true,
+        totalPages: 1,
+        totalElements: content.length,
+        numberOfElements: content.length,
+        size: 25,
+        number: 0,
+      });
+    }
     if (req.method === 'POST' && req.url === '/v1/vouchers') {
       const next = stub.script.shift();
-      if (next) return send(next.status, next.body, next.headers);
+      if (next && !next.perform) return send(next.status, next.body, next.headers);
+      const body = JSON.parse(raw) as { voucherNumber: string; type: string; totalGrossAmount: number };
       stub.vouchers++;
-      return send(200, {
-        id: `voucher-${stub.vouchers}`,
-        resourceUri: `/v1/vouchers/voucher-${stub.vouchers}`,
-        version: 0,
-      });
+      const id = `voucher-${stub.vouchers}`;
+      stub.booked.push({ id, number: body.voucherNumber, type: body.type, totalGrossAmount: body.totalGrossAmount });
+      if (next) return send(next.status, next.body, next.headers);
+      return send(200, { id, resourceUri: `/v1/vouchers/${id}`, version: 0 });
     }
     return send(404, { message: 'Not found' });
   });
@@ -89,6 +124,17 @@ const post = (url: string, body?: unknown) => call(t.app, 'POST', url, { token: 
 const syncOf = async (orderId: string) =>
   (await call(t.app, 'GET', `/api/admin/orders/${orderId}/lexware`, { token: f.owner })).data;
 const drain = () => t.app.deps.worker.drain();
+const isPost = (x: Seen) => x.method === 'POST' && x.url === '/v1/vouchers';
+const postsFor = (number: string) => stub.seen.filter((x) => isPost(x) && x.body.voucherNumber === number);
+const lookupsFor = (number: string) =>
+  stub.seen.filter((x) => x.method === 'GET' && x.url === `/v1/vouchers?voucherNumber=${encodeURIComponent(number)}`);
+const voucherIdOf = async (invoiceId: string) =>
+  (
+    await query<{ lexware_voucher_id: string | null }>(
+      t.app.deps.database.db,
+      sql`SELECT lexware_voucher_id FROM invoices WHERE id = ${invoiceId}`,
+    )
+  )[0]?.lexware_voucher_id;
 
 describe('credentials', () => {
   it('test before connecting is 409; connect stores the key encrypted and never returns it', async () => {
@@ -141,7 +187,7 @@ describe('order sync', () => {
     const s = await syncOf(inv.order_id);
     expect(s).toMatchObject({ status: 'synced', last_error: null, attempts: 1 });
     expect(s.provider_id).toMatch(/^voucher-\d+$/);
-    const posts = stub.seen.filter((x) => x.url === '/v1/vouchers');
+    const posts = stub.seen.filter(isPost);
     expect(posts).toHaveLength(2);
     expect(posts[1]?.auth).toBe(`Bearer ${GOOD_KEY}`);
     expect(posts[1]?.body).toMatchObject({
@@ -167,10 +213,12 @@ describe('order sync', () => {
     expect((await syncOf(inv.order_id)).status).toBe('pending');
     await drain();
     expect((await syncOf(inv.order_id)).status).toBe('synced');
-    const credit = stub.seen.filter((x) => x.url === '/v1/vouchers').at(-1);
+    const credit = stub.seen.filter(isPost).at(-1);
     expect(credit?.body).toMatchObject({ type: 'salescreditnote', totalGrossAmount: 5 });
-    // and nothing is booked twice
-    expect(stub.seen.filter((x) => x.url === '/v1/vouchers' && x.body.voucherNumber === inv.number)).toHaveLength(2);
+    // and nothing is booked twice: one lookup, the 429 (not performed) retried without another
+    expect(postsFor(inv.number)).toHaveLength(2);
+    expect(lookupsFor(inv.number)).toHaveLength(1);
+    expect(stub.booked.filter((b) => b.number === inv.number)).toHaveLength(1);
     expectProblem(await post(`/api/admin/orders/${inv.order_id}/lexware-retry`), 409, 'invalid_state');
     expectProblem(await post(`/api/admin/orders/${inv.order_id}/lexware-cancel`), 409, 'invalid_state');
   });
@@ -202,7 +250,9 @@ describe('order sync', () => {
     const pending = await syncOf(inv.order_id);
     expect(pending).toMatchObject({ status: 'pending', attempts: 1 });
     expect(pending.last_error).toContain('503');
-    expect(stub.seen.filter((x) => x.url === '/v1/vouchers')).toHaveLength(3);
+    expect(stub.seen.filter(isPost)).toHaveLength(3);
+    // a 5xx may have been performed: every POST follows a lookup of the number
+    expect(lookupsFor(inv.number)).toHaveLength(3);
     const cancelled = await post(`/api/admin/orders/${inv.order_id}/lexware-cancel`);
     expect(cancelled.data.status).toBe('cancelled');
     // the rescheduled job comes due but no longer carries the sync
@@ -212,12 +262,65 @@ describe('order sync', () => {
     });
     await drain();
     expect((await syncOf(inv.order_id)).status).toBe('cancelled');
-    expect(stub.seen.filter((x) => x.url === '/v1/vouchers')).toHaveLength(3);
+    expect(stub.seen.filter(isPost)).toHaveLength(3);
     expectProblem(await post(`/api/admin/orders/${inv.order_id}/lexware-cancel`), 409, 'invalid_state');
     const resumed = await post(`/api/admin/orders/${inv.order_id}/lexware-retry`);
     expect(resumed.data.status).toBe('pending');
     await drain();
     expect((await syncOf(inv.order_id)).status).toBe('synced');
+  });
+
+  it('a voucher Lexware booked before a crash (id never stored) is found by number, not booked again', async () => {
+    const inv = await finalInvoice(t, f, { items: [{ product_id: f.products.course, quantity: 2 }] });
+    stub.booked.push({
+      id: 'voucher-before-crash',
+      number: inv.number,
+      type: 'salesinvoice',
+      totalGrossAmount: inv.total_cents / 100,
+    });
+    await drain();
+    expect(await syncOf(inv.order_id)).toMatchObject({
+      status: 'synced',
+      provider_id: 'voucher-before-crash',
+      last_error: null,
+    });
+    expect(await voucherIdOf(inv.id)).toBe('voucher-before-crash');
+    expect(lookupsFor(inv.number)).toHaveLength(1);
+    expect(postsFor(inv.number)).toHaveLength(0);
+    expect(stub.booked.filter((b) => b.number === inv.number)).toHaveLength(1);
+  });
+
+  it('a POST Lexware performed but answered with 503 is found by the retry, booked once', async () => {
+    const inv = await finalInvoice(t, f, { items: [{ product_id: f.products.ebook, quantity: 2 }] });
+    stub.script.push({ status: 503, body: { message: 'Service Unavailable' }, perform: true });
+    await drain();
+    const booked = stub.booked.filter((b) => b.number === inv.number);
+    expect(booked).toHaveLength(1);
+    expect(await syncOf(inv.order_id)).toMatchObject({ status: 'synced', provider_id: booked[0]?.id, attempts: 1 });
+    expect(await voucherIdOf(inv.id)).toBe(booked[0]?.id);
+    expect(postsFor(inv.number)).toHaveLength(1);
+    expect(lookupsFor(inv.number)).toHaveLength(2);
+  });
+
+  it('the same number with another amount in Lexware fails the sync without booking', async () => {
+    const inv = await finalInvoice(t, f, { items: [{ product_id: f.products.course, quantity: 3 }] });
+    stub.booked.push({
+      id: 'voucher-other-amount',
+      number: inv.number,
+      type: 'salesinvoice',
+      totalGrossAmount: inv.total_cents / 100 + 10,
+    });
+    // a voucher of another type with this number (e.g. a supplier's invoice) is not ours
+    stub.booked.push({ id: 'voucher-purchase', number: inv.number, type: 'purchaseinvoice', totalGrossAmount: 1 });
+    await drain();
+    const failed = await syncOf(inv.order_id);
+    expect(failed).toMatchObject({ status: 'failed', provider_id: null, attempts: 1 });
+    expect(failed.last_error).toContain(
+      `voucher with number ${inv.number} already exists in Lexware with another amount`,
+    );
+    expect(failed.last_error).toContain(`${((inv.total_cents + 1000) / 100).toFixed(2)} instead of`);
+    expect(await voucherIdOf(inv.id)).toBeNull();
+    expect(postsFor(inv.number)).toHaveLength(0);
   });
 
   it('an order without a sync is none: retry and cancel are 409; unknown orders 404', async () => {
@@ -289,5 +392,79 @@ describe('client', () => {
     expect(e2).toMatchObject({ status: 406, retryable: false });
     expect(e2.message).toContain('voucherNumber: too long');
     expect(m).toBe(1);
+  });
+
+  const voucher = (number: string, totalGrossCents: number): AccountingVoucher => ({
+    kind: 'credit_note',
+    number,
+    date: '2025-03-01',
+    dueDate: null,
+    serviceDate: null,
+    currency: 'EUR',
+    totalGrossCents,
+    totalTaxCents: 0,
+    items: [{ grossCents: totalGrossCents, taxCents: 0, taxRate: 0 }],
+    remark: 'test',
+  });
+
+  it('createVoucher: a 429 is retried as is; after a 5xx or a timeout the number is looked up first', async () => {
+    const calls: string[] = [];
+    let performed = false;
+    const answers = ['429', '503', 'timeout'];
+    const client = new LexwareClient({
+      baseUrl: 'http://stub',
+      apiKey: GOOD_KEY,
+      timeoutMs: 50,
+      backoffMs: 1,
+      attempts: 4,
+      fetch: (async (url: string, init: RequestInit) => {
+        calls.push(`${init.method} ${url.replace('http://stub', '')}`);
+        if (init.method === 'GET') {
+          // `vouchers` is accepted as the list key as well
+          const vouchers = performed
+            ? [{ id: 'v-1', type: 'salescreditnote', voucherNumber: 'GS 1/2', totalGrossAmount: 12.3 }]
+            : [];
+          return new Response(JSON.stringify({ vouchers }), { status: 200 });
+        }
+        const answer = answers.shift();
+        if (answer === 'timeout') {
+          performed = true; // Lexware books it, but the answer never arrives
+          return new Promise((_resolve, reject) => {
+            init.signal?.addEventListener('abort', () => reject(init.signal?.reason));
+          });
+        }
+        return new Response('{"message":"busy"}', { status: Number(answer), headers: { 'retry-after': '0' } });
+      }) as typeof fetch,
+    });
+    expect(await client.createVoucher(voucher('GS 1/2', 1230))).toEqual({ id: 'v-1' });
+    const lookup = `GET /v1/vouchers?voucherNumber=${encodeURIComponent('GS 1/2')}`;
+    expect(calls).toEqual([lookup, 'POST /v1/vouchers', 'POST /v1/vouchers', lookup, 'POST /v1/vouchers', lookup]);
+  });
+
+  it('createVoucher: a voucher of another amount is a non-retryable error; a failed lookup never POSTs', async () => {
+    let posts = 0;
+    const withList = (list: unknown, status = 200) =>
+      new LexwareClient({
+        baseUrl: 'http://stub',
+        apiKey: GOOD_KEY,
+        backoffMs: 1,
+        fetch: (async (_url: string, init: RequestInit) => {
+          if (init.method === 'POST') posts++;
+          return new Response(JSON.stringify(list), { status });
+        }) as typeof fetch,
+      });
+    const other = await withList({
+      content: [{ id: 'v-9', type: 'salescreditnote', voucherNumber: 'GS-7', totalGrossAmount: 12.31 }],
+    })
+      .createVoucher(voucher('GS-7', 1230))
+      .catch((e) => e);
+    expect(other).toBeInstanceOf(AccountingError);
+    expect(other).toMatchObject({ retryable: false, status: null });
+    expect(other.message).toContain('already exists in Lexware with another amount (12.31 instead of 12.30 EUR)');
+    const down = await withList({ message: 'down' }, 503)
+      .createVoucher(voucher('GS-8', 100))
+      .catch((e) => e);
+    expect(down).toMatchObject({ retryable: true, status: 503 });
+    expect(posts).toBe(0);
   });
 });
