@@ -131,7 +131,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   await registerOpenApi(app, config.publicUrl);
   registerAuthorization(app, deps);
 
-  registerMaintenanceJobs(jobs);
+  registerMaintenanceJobs(jobs, config);
   const serves = (m: Module) =>
     m.group === 'always' ||
     config.role === 'all' ||

@@ -34,6 +34,8 @@ export interface Config {
   lexwareApiUrl: string;
   adminOrigins: string[];
   webhookAllowPrivate: boolean;
+  /** Days finished webhook deliveries and their events are kept (WEBHOOK_RETENTION_DAYS). */
+  webhookRetentionDays: number;
   logLevel: string;
   production: boolean;
   /** Run the background worker inside this process (ROLE=all or worker). */
@@ -170,6 +172,7 @@ export function loadConfig(env: Env = process.env): Config {
     lexwareApiUrl: url(env, 'LEXWARE_API_URL', 'https://api.lexware.io', ['http:', 'https:']) as string,
     adminOrigins,
     webhookAllowPrivate: flag(env, 'WEBHOOK_ALLOW_PRIVATE', false),
+    webhookRetentionDays: integer(env, 'WEBHOOK_RETENTION_DAYS', 30, 1, 3650),
     logLevel: oneOf(
       env,
       'LOG_LEVEL',

@@ -33,6 +33,8 @@ describe('configuration', () => {
     expect(c.databasePoolSize).toBe(defaultPoolSize());
     expect(defaultPoolSize()).toBeGreaterThanOrEqual(4);
     expect(loadConfig({ DATABASE_POOL_SIZE: '7' }).databasePoolSize).toBe(7);
+    expect(c.webhookRetentionDays).toBe(30);
+    expect(loadConfig({ WEBHOOK_RETENTION_DAYS: '90' }).webhookRetentionDays).toBe(90);
     expect(c.runWorker).toBe(true);
     expect(loadConfig({ ROLE: 'checkout' }).runWorker).toBe(false);
     expect(loadConfig({ NODE_ENV: 'production', MASTER_KEY: 'a'.repeat(64) }).demo).toBe(false);
@@ -47,6 +49,9 @@ describe('configuration', () => {
     [{ DEMO: 'maybe' }, /DEMO must be 1 or 0/],
     [{ DATABASE_POOL_SIZE: '0' }, /DATABASE_POOL_SIZE must be between 1 and 1000/],
     [{ DATABASE_POOL_SIZE: 'many' }, /DATABASE_POOL_SIZE must be an integer/],
+    [{ WEBHOOK_RETENTION_DAYS: '0' }, /WEBHOOK_RETENTION_DAYS must be between 1 and 3650/],
+    [{ WEBHOOK_RETENTION_DAYS: '3651' }, /WEBHOOK_RETENTION_DAYS must be between 1 and 3650/],
+    [{ WEBHOOK_RETENTION_DAYS: '30d' }, /WEBHOOK_RETENTION_DAYS must be an integer/],
     [{ MASTER_KEY: 'short' }, /MASTER_KEY must be 32 bytes/],
     [{ NODE_ENV: 'production' }, /MASTER_KEY is required/],
     [{ PAYMENT_PROVIDER: 'stripe' }, /needs STRIPE_SECRET_KEY/],

@@ -1,4 +1,5 @@
 /** Signed events (DESIGN §4): the shop's endpoint, the events it emitted and their deliveries. */
+import { sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { shops } from '../shops/shops.tables.js';
 
@@ -30,7 +31,11 @@ export const webhookEvents = pgTable(
     /** Business time (the clock), which is also the envelope's `created_at`. */
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
   },
-  (t) => [index('webhook_events_shop_idx').on(t.shopId, t.createdAt)],
+  (t) => [
+    index('webhook_events_shop_idx').on(t.shopId, t.createdAt),
+    /** Retention (platform/jobs/maintenance.ts): the oldest events first. */
+    index('webhook_events_created_idx').on(t.createdAt),
+  ],
 );
 
 /** One event on its way to the endpoint: attempts, outcome and the job that carries it. */
@@ -61,6 +66,8 @@ export const webhookDeliveries = pgTable(
   (t) => [
     index('webhook_deliveries_shop_idx').on(t.shopId, t.createdAt.desc(), t.id.desc()),
     index('webhook_deliveries_event_idx').on(t.eventId),
+    /** Retention (platform/jobs/maintenance.ts): finished deliveries, oldest last change first. */
+    index('webhook_deliveries_finished_idx').on(t.updatedAt).where(sql`status IN ('succeeded', 'dead')`),
   ],
 );
 
