@@ -19,14 +19,44 @@ export const PRUNE_MAX_ROWS_PER_RUN = 100_000;
 
 export function registerMaintenanceJobs(registry: JobRegistry, config: Pick<Config, 'webhookRetentionDays'>): void {
   registry.register(CLEANUP_JOB, {
-    async run(_payload, { db, clock, log }) {
-      await db.execute(sql`DELETE FROM idempotency_keys WHERE expires_at < now()`);
-      await db.execute(sql`DELETE FROM rate_limits WHERE window_start < now() - interval '1 day'`);
-      await db.execute(sql`DELETE FROM sessions WHERE expires_at < now() - interval '7 days'`);
-      await db.execute(sql`DELETE FROM jobs WHERE status = 'done' AND finished_at < now() - interval '7 days'`);
-      const pruned = await pruneWebhookHistory(db, config.webhookRetentionDays);
-      if (pruned.deliveries > 0 || pruned.events > 0) log.info(pruned, 'pruned webhook history');
-      await enqueue(db, CLEANUP_JOB, {}, { now: clock.now(), runAt: new Date(clock.now().getTime() + EVERY_MS) });
+    async run(_payload, { db, clock, log, job }) {
+      // each step on its own: one failing step is logged and retried in the next run, and never
+      // stops the others or the rescheduling below
+      const steps: [string, () => Promise<unknown>][] = [
+        ['idempotency keys', () => db.execute(sql`DELETE FROM idempotency_keys WHERE expires_at < now()`)],
+        ['rate limits', () => db.execute(sql`DELETE FROM rate_limits WHERE window_start < now() - interval '1 day'`)],
+        ['sessions', () => db.execute(sql`DELETE FROM sessions WHERE expires_at < now() - interval '7 days'`)],
+        [
+          'jobs',
+          () => db.execute(sql`DELETE FROM jobs WHERE status = 'done' AND finished_at < now() - interval '7 days'`),
+        ],
+        [
+          'webhook history',
+          async () => {
+            const pruned = await pruneWebhookHistory(db, config.webhookRetentionDays);
+            if (pruned.deliveries > 0 || pruned.events > 0) log.info(pruned, 'pruned webhook history');
+          },
+        ],
+      ];
+      for (const [name, step] of steps) {
+        try {
+          await step();
+        } catch (err) {
+          log.error({ err }, `maintenance: pruning ${name} failed`);
+        }
+      }
+      // The next run, unless another chain goes on: two workers that started at the same moment
+      // may each have scheduled a cleanup. A run leaves the rescheduling to a queued cleanup, or
+      // to one running with a lower seq (that one does not defer to this one), so the chains
+      // merge into one whether their runs come one after the other or at the same time.
+      const other = await query(
+        db,
+        sql`SELECT 1 FROM jobs WHERE type = ${CLEANUP_JOB} AND id <> ${job.id}
+              AND (status = 'queued' OR (status = 'running' AND seq < ${job.seq})) LIMIT 1`,
+      );
+      if (other.length === 0) {
+        await enqueue(db, CLEANUP_JOB, {}, { now: clock.now(), runAt: new Date(clock.now().getTime() + EVERY_MS) });
+      }
     },
   });
 }
