@@ -1,6 +1,7 @@
 /** Small pure helpers of the catalog: slugs, search terms, database error details. */
 import { type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { escapeLike } from '../../platform/db/tx.js';
 import { AppError, type FieldError } from '../../platform/errors.js';
 
 const SLUG_MAX = 200;
@@ -51,11 +52,6 @@ export function nextFreeSlug(base: string, taken: Set<string>): string {
 
 /** At most this many whitespace-separated words of a search; each must match. */
 const MAX_TERMS = 8;
-
-/** Escapes LIKE wildcards so a search for `50%` finds the text `50%`. */
-export function escapeLike(term: string): string {
-  return term.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
 
 /**
  * Conditions that each search word occurs in `column` (already lowercased and unaccented): the

@@ -3,7 +3,7 @@ import { and, asc, desc, eq, type SQL, sql } from 'drizzle-orm';
 import type { Config } from '../../config.js';
 import type { Ctx } from '../../platform/auth/types.js';
 import type { Db } from '../../platform/db/client.js';
-import { withTx } from '../../platform/db/tx.js';
+import { likeAnywhere, withTx } from '../../platform/db/tx.js';
 import { AppError, notFound } from '../../platform/errors.js';
 import { orders } from '../orders/orders.tables.js';
 import { amountFor, emitAbo, lockAbo } from './abo-common.js';
@@ -64,7 +64,7 @@ export async function listAbos(ctx: Ctx, f: AboFilters): Promise<{ rows: AboRow[
     statusCondition(f.status ?? 'alle'),
   ];
   if (f.q) {
-    const like = `%${f.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const like = likeAnywhere(f.q);
     conds.push(sql`(${abos.id} = ${f.q} OR ${abos.customerEmail} ILIKE ${like})`);
   }
   const where = and(...conds);

@@ -20,6 +20,7 @@ import { AppError, conflict } from '../../platform/errors.js';
 import { enqueue } from '../../platform/jobs/queue.js';
 import type { JobContext, JobHandler } from '../../platform/jobs/worker.js';
 import { getOrder } from '../orders/index.js';
+import type { DocumentRow, DocumentTable } from './documents.js';
 import { accountingConnections, accountingSyncs, creditNotes, invoices, type TaxGroup } from './finance.tables.js';
 
 export const PROVIDER: AccountingProvider = 'lexware';
@@ -291,67 +292,67 @@ export function syncJob(config: Config): JobHandler {
   };
 }
 
-async function pendingDocuments(db: Db, shopId: string, orderId: string) {
-  const docs: { kind: 'invoice' | 'credit_note'; id: string; voucher: AccountingVoucher }[] = [];
-  const invs = await db
+/** An order's final documents (any state but draft) of one kind not booked yet, in the order they were finalized. */
+async function unbooked<T extends DocumentTable>(
+  db: Db,
+  table: T,
+  shopId: string,
+  orderId: string,
+): Promise<DocumentRow<T>[]> {
+  const rows = await db
     .select()
-    .from(invoices)
+    .from(table as DocumentTable)
     .where(
       and(
-        eq(invoices.shopId, shopId),
-        eq(invoices.orderId, orderId),
-        ne(invoices.status, 'draft'),
-        isNull(invoices.lexwareVoucherId),
+        eq(table.shopId, shopId),
+        eq(table.orderId, orderId),
+        ne(table.status, 'draft'),
+        isNull(table.lexwareVoucherId),
       ),
     )
-    .orderBy(asc(invoices.finalizedAt));
-  for (const i of invs) {
-    docs.push({
-      kind: 'invoice',
+    .orderBy(asc(table.finalizedAt));
+  return rows as DocumentRow<T>[];
+}
+
+/** A final document as a voucher; `own` holds its kind and the fields that differ by kind. */
+function voucherOf(
+  d: DocumentRow<DocumentTable>,
+  own: Pick<AccountingVoucher, 'kind' | 'dueDate' | 'serviceDate' | 'remark'>,
+): AccountingVoucher {
+  return {
+    ...own,
+    number: d.number as string,
+    date: d.issueDate as string,
+    currency: d.currency,
+    totalGrossCents: d.totalCents,
+    totalTaxCents: d.taxCents,
+    items: items(d.taxGroups),
+  };
+}
+
+async function pendingDocuments(db: Db, shopId: string, orderId: string) {
+  const invs = await unbooked(db, invoices, shopId, orderId);
+  const cns = await unbooked(db, creditNotes, shopId, orderId);
+  return [
+    ...invs.map((i) => ({
+      kind: 'invoice' as const,
       id: i.id,
-      voucher: {
+      voucher: voucherOf(i, {
         kind: 'invoice',
-        number: i.number as string,
-        date: i.issueDate as string,
         dueDate: i.dueDate,
         serviceDate: i.serviceDate,
-        currency: i.currency,
-        totalGrossCents: i.totalCents,
-        totalTaxCents: i.taxCents,
-        items: items(i.taxGroups),
         remark: `Bestellung ${i.orderNumber}`,
-      },
-    });
-  }
-  const cns = await db
-    .select()
-    .from(creditNotes)
-    .where(
-      and(
-        eq(creditNotes.shopId, shopId),
-        eq(creditNotes.orderId, orderId),
-        eq(creditNotes.status, 'final'),
-        isNull(creditNotes.lexwareVoucherId),
-      ),
-    )
-    .orderBy(asc(creditNotes.finalizedAt));
-  for (const c of cns) {
-    docs.push({
-      kind: 'credit_note',
+      }),
+    })),
+    ...cns.map((c) => ({
+      kind: 'credit_note' as const,
       id: c.id,
-      voucher: {
+      voucher: voucherOf(c, {
         kind: 'credit_note',
-        number: c.number as string,
-        date: c.issueDate as string,
         dueDate: null,
         serviceDate: null,
-        currency: c.currency,
-        totalGrossCents: c.totalCents,
-        totalTaxCents: c.taxCents,
-        items: items(c.taxGroups),
         remark: `Gutschrift zu Rechnung ${c.invoiceNumber}`,
-      },
-    });
-  }
-  return docs;
+      }),
+    })),
+  ];
 }

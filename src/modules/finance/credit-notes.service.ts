@@ -5,19 +5,29 @@
  * the invoice — in total, per tax rate, and per line quantity — checked under the invoice's row
  * lock, and checked again at finalization.
  */
-import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
+import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
-import type { Db } from '../../platform/db/client.js';
-import { withTx } from '../../platform/db/tx.js';
-import { AppError, conflict, type FieldError, notFound } from '../../platform/errors.js';
+import { likeAnywhere, withTx } from '../../platform/db/tx.js';
+import { AppError, conflict, type FieldError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { reverseCreditNoteEarnings } from '../partners/earnings.js';
 import { scheduleAccountingSync } from './accounting.service.js';
 import { assertCreditNoteAction, assertInvoiceAction, creditedState, creditNoteTransition } from './document-states.js';
-import { allocate, contentHash, line, mulDiv, percent, sums, taxGroups } from './documents.js';
-import { einvoiceProblems } from './einvoice.js';
+import {
+  allocate,
+  contentHash,
+  type DocumentFilters,
+  getDocument,
+  line,
+  listDocuments,
+  mulDiv,
+  percent,
+  sums,
+  taxGroups,
+} from './documents.js';
+import { assertEinvoiceReady } from './einvoice.js';
 import { creditNotes, type DocLine, invoices } from './finance.tables.js';
-import type { InvoiceRow } from './invoices.service.js';
+import { type InvoiceRow, lockInvoice } from './invoices.service.js';
 import { localDate, nextDocumentNumber } from './numbering.js';
 import { assertSellerComplete, loadSettings, sellerSnapshot } from './settings.service.js';
 
@@ -172,16 +182,6 @@ function amountCredit(inv: InvoiceRow, credited: Credited, amount: number): DocL
   return out;
 }
 
-async function lockInvoice(tx: Db, shopId: string, id: string): Promise<InvoiceRow> {
-  const [row] = await tx
-    .select()
-    .from(invoices)
-    .where(and(eq(invoices.id, id), eq(invoices.shopId, shopId)))
-    .for('update');
-  if (!row) throw notFound('Invoice');
-  return row;
-}
-
 export async function createCreditNote(ctx: Ctx, invoiceId: string, body: CreditNoteCreate): Promise<CreditNoteRow> {
   if (body.lines !== undefined && body.amount_cents !== undefined) {
     throw new AppError('validation_failed', 400, 'Credit either lines or an amount, not both', [
@@ -266,63 +266,31 @@ export async function createCreditNote(ctx: Ctx, invoiceId: string, body: Credit
   });
 }
 
-export async function getCreditNote(ctx: Pick<Ctx, 'db' | 'shopId'>, id: string): Promise<CreditNoteRow> {
-  const [row] = await ctx.db
-    .select()
-    .from(creditNotes)
-    .where(and(eq(creditNotes.id, id), eq(creditNotes.shopId, ctx.shopId)));
-  if (!row) throw notFound('Credit note');
-  return row;
+export function getCreditNote(ctx: Pick<Ctx, 'db' | 'shopId'>, id: string): Promise<CreditNoteRow> {
+  return getDocument(ctx.db, creditNotes, ctx.shopId, id, 'Credit note');
 }
 
-export interface CreditNoteFilters {
-  status?: string;
+export interface CreditNoteFilters extends DocumentFilters {
   invoice_id?: string;
-  order_id?: string;
-  issued_from?: string;
-  issued_to?: string;
-  q?: string;
-  limit: number;
-  offset: number;
 }
 
 export async function listCreditNotes(ctx: Pick<Ctx, 'db' | 'shopId'>, f: CreditNoteFilters) {
-  const conds: SQL[] = [eq(creditNotes.shopId, ctx.shopId)];
-  if (f.status) conds.push(eq(creditNotes.status, f.status));
+  const conds: SQL[] = [];
   if (f.invoice_id) conds.push(eq(creditNotes.invoiceId, f.invoice_id));
-  if (f.order_id) conds.push(eq(creditNotes.orderId, f.order_id));
-  if (f.issued_from) conds.push(sql`${creditNotes.issueDate} >= ${f.issued_from}`);
-  if (f.issued_to) conds.push(sql`${creditNotes.issueDate} <= ${f.issued_to}`);
   if (f.q) {
-    const like = `%${f.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const like = likeAnywhere(f.q);
     conds.push(
       sql`(${creditNotes.number} ILIKE ${like} OR ${creditNotes.invoiceNumber} ILIKE ${like}
            OR ${creditNotes.buyer}->>'email' ILIKE ${like} OR ${creditNotes.buyer}->>'name' ILIKE ${like})`,
     );
   }
-  const where = and(...conds);
-  const [rows, total] = await Promise.all([
-    ctx.db
-      .select()
-      .from(creditNotes)
-      .where(where)
-      .orderBy(desc(creditNotes.createdAt), desc(creditNotes.id))
-      .limit(f.limit)
-      .offset(f.offset),
-    ctx.db.select({ n: sql<number>`count(*)::int` }).from(creditNotes).where(where),
-  ]);
-  return { rows, count: Number(total[0]?.n ?? 0) };
+  return listDocuments(ctx.db, creditNotes, ctx.shopId, f, conds);
 }
 
 export async function deleteCreditNoteDraft(ctx: Ctx, id: string): Promise<void> {
   await withTx(ctx.db, async (tx) => {
-    const [row] = await tx
-      .select()
-      .from(creditNotes)
-      .where(and(eq(creditNotes.id, id), eq(creditNotes.shopId, ctx.shopId)))
-      .for('update');
-    if (!row) throw notFound('Credit note');
-    if (row.status !== 'draft') throw new AppError('document_final', 409, 'A final credit note is immutable');
+    const row = await getDocument(tx, creditNotes, ctx.shopId, id, 'Credit note', { lock: true });
+    assertCreditNoteAction(row.status, 'delete');
     await tx.delete(creditNotes).where(eq(creditNotes.id, id));
   });
 }
@@ -334,14 +302,10 @@ export async function deleteCreditNoteDraft(ctx: Ctx, id: string): Promise<void>
  */
 export async function finalizeCreditNote(ctx: Ctx, id: string): Promise<CreditNoteRow> {
   return withTx(ctx.db, async (tx) => {
-    const [peek] = await tx
-      .select({ invoiceId: creditNotes.invoiceId })
-      .from(creditNotes)
-      .where(and(eq(creditNotes.id, id), eq(creditNotes.shopId, ctx.shopId)));
-    if (!peek) throw notFound('Credit note');
+    // read without a lock first: the invoice is locked before the credit note, as creation does
+    const peek = await getDocument(tx, creditNotes, ctx.shopId, id, 'Credit note');
     const inv = await lockInvoice(tx, ctx.shopId, peek.invoiceId);
-    const [cn] = await tx.select().from(creditNotes).where(eq(creditNotes.id, id)).for('update');
-    if (!cn) throw notFound('Credit note');
+    const cn = await getDocument(tx, creditNotes, ctx.shopId, id, 'Credit note', { lock: true });
     const to = creditNoteTransition(cn.status, 'finalize');
     const finals = await tx
       .select({ total: sql<number>`coalesce(sum(${creditNotes.totalCents}), 0)::bigint` })
@@ -365,17 +329,7 @@ export async function finalizeCreditNote(ctx: Ctx, id: string): Promise<CreditNo
       footer: settings.invoiceFooter,
       number: 'GS-CHECK',
     };
-    if (cn.isBusiness) {
-      const problems = einvoiceProblems(creditNoteContent(frozen, inv.orderNumber), 'credit_note');
-      if (problems.length > 0) {
-        throw new AppError(
-          'einvoice_data_missing',
-          400,
-          `An EN 16931 credit note needs ${problems.map((p) => p.path).join(', ')}`,
-          problems,
-        );
-      }
-    }
+    if (cn.isBusiness) assertEinvoiceReady(creditNoteContent(frozen, inv.orderNumber));
     frozen.number = await nextDocumentNumber(tx, ctx.shopId, 'credit_note', settings.creditNoteNumberFormat, issueDate);
     const [updated] = await tx
       .update(creditNotes)

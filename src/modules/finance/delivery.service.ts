@@ -2,16 +2,15 @@
  * Rendering and sending documents: PDF (plain, or Factur-X/ZUGFeRD for business buyers), the
  * XRechnung XML, and the invoice e-mail through the mail outbox with the PDF attached.
  */
-import { createHash } from 'node:crypto';
 import { queueEmail } from '../../adapters/mail/index.js';
 import type { Ctx } from '../../platform/auth/types.js';
 import { withTx } from '../../platform/db/tx.js';
 import { AppError, conflict } from '../../platform/errors.js';
 import { creditNoteContent, getCreditNote } from './credit-notes.service.js';
 import { assertCreditNoteAction, assertInvoiceAction } from './document-states.js';
-import { decimal } from './documents.js';
+import { type DocumentRow, type DocumentTable, decimal } from './documents.js';
 import { type DocContent, EInvoiceError, renderFacturX, renderXml } from './einvoice.js';
-import { getInvoice, type InvoiceRow, invoiceContent, markSent } from './invoices.service.js';
+import { getInvoice, invoiceContent, markSent } from './invoices.service.js';
 import { renderPdf } from './pdf.js';
 import { loadSettings, sellerSnapshot } from './settings.service.js';
 
@@ -24,21 +23,23 @@ export interface RenderedFile {
   filename: string;
 }
 
-const einvoiceB2c = () =>
-  conflict(
+/** E-invoices (XRechnung, ZUGFeRD) are for business buyers; a consumer gets the plain PDF (409). */
+function assertBusinessBuyer(isBusiness: boolean): void {
+  if (isBusiness) return;
+  throw conflict(
     'einvoice_not_applicable',
     'E-invoices (XRechnung, ZUGFeRD) are issued to business buyers (VAT ID or marked as business); this buyer is a consumer: use the plain PDF',
   );
+}
 
 function wrap(err: unknown): never {
   if (err instanceof EInvoiceError) throw new AppError('einvoice_failed', 500, 'The e-invoice could not be generated');
   throw err;
 }
 
-async function invoiceDoc(ctx: Ctx, row: InvoiceRow): Promise<DocContent> {
-  const doc = invoiceContent(row) as DocContent;
-  // a draft shows the current company data as a preview; a final invoice its frozen snapshot
-  if (!row.seller) {
+/** A draft shows the current company data as a preview; a final document its frozen snapshot. */
+async function withSeller(ctx: Ctx, doc: DocContent): Promise<DocContent> {
+  if (!doc.seller) {
     const settings = await loadSettings(ctx.db, ctx.shopId);
     doc.seller = sellerSnapshot(settings);
     doc.footer = settings.invoiceFooter;
@@ -46,45 +47,55 @@ async function invoiceDoc(ctx: Ctx, row: InvoiceRow): Promise<DocContent> {
   return doc;
 }
 
-const fileName = (prefix: string, number: string | null, id: string) => `${prefix}-${number ?? `Entwurf-${id}`}`;
-
-export async function invoicePdf(ctx: Ctx, id: string, format: PdfFormat): Promise<RenderedFile> {
-  const row = await getInvoice(ctx, id);
-  const doc = await invoiceDoc(ctx, row);
-  const draft = row.status === 'draft';
-  if (format === 'zugferd') {
-    assertInvoiceAction(row.status, 'einvoice');
-    if (!row.isBusiness) throw einvoiceB2c();
-  }
-  const pdf = await renderPdf({ doc, draft, stamp: row.finalizedAt ?? row.updatedAt });
-  const name = fileName('Rechnung', row.number, row.id);
+/**
+ * The PDF of an invoice or credit note (file names start with `prefix`), or its Factur-X hybrid:
+ * the caller has checked that the document may have one.
+ */
+async function pdfFile(
+  doc: DocContent,
+  row: DocumentRow<DocumentTable>,
+  prefix: string,
+  format: PdfFormat,
+): Promise<RenderedFile> {
+  const pdf = await renderPdf({ doc, draft: row.status === 'draft', stamp: row.finalizedAt ?? row.updatedAt });
+  const name = `${prefix}-${row.number ?? `Entwurf-${row.id}`}`;
   if (format === 'pdf') return { body: pdf, contentType: 'application/pdf', filename: `${name}.pdf` };
   const hybrid = await renderFacturX(doc, pdf).catch(wrap);
   return { body: hybrid, contentType: 'application/pdf', filename: `${name}-zugferd.pdf` };
 }
 
-export async function invoiceXml(ctx: Ctx, id: string, syntax: XmlSyntax): Promise<RenderedFile> {
-  const row = await getInvoice(ctx, id);
-  assertInvoiceAction(row.status, 'einvoice');
-  if (!row.isBusiness) throw einvoiceB2c();
-  const xml = await renderXml(invoiceContent(row) as DocContent, `xrechnung-${syntax}`).catch(wrap);
+/** The XRechnung XML of a final invoice or credit note: the caller has checked that it may have one. */
+async function xmlFile(doc: DocContent, prefix: string, syntax: XmlSyntax): Promise<RenderedFile> {
+  const xml = await renderXml(doc, `xrechnung-${syntax}`).catch(wrap);
   return {
     body: Buffer.from(xml, 'utf8'),
     contentType: 'application/xml; charset=utf-8',
-    filename: `Rechnung-${row.number}-xrechnung-${syntax}.xml`,
+    filename: `${prefix}-${doc.number}-xrechnung-${syntax}.xml`,
   };
+}
+
+export async function invoicePdf(ctx: Ctx, id: string, format: PdfFormat): Promise<RenderedFile> {
+  const row = await getInvoice(ctx, id);
+  const doc = await withSeller(ctx, invoiceContent(row) as DocContent);
+  if (format === 'zugferd') {
+    assertInvoiceAction(row.status, 'einvoice');
+    assertBusinessBuyer(row.isBusiness);
+  }
+  return pdfFile(doc, row, 'Rechnung', format);
+}
+
+export async function invoiceXml(ctx: Ctx, id: string, syntax: XmlSyntax): Promise<RenderedFile> {
+  const row = await getInvoice(ctx, id);
+  assertInvoiceAction(row.status, 'einvoice');
+  assertBusinessBuyer(row.isBusiness);
+  return xmlFile(invoiceContent(row) as DocContent, 'Rechnung', syntax);
 }
 
 async function creditNoteDoc(ctx: Ctx, id: string) {
   const cn = await getCreditNote(ctx, id);
   const inv = await getInvoice(ctx, cn.invoiceId);
   // the delivery date of the credited invoice (BT-72), from its stored data
-  const doc = { ...creditNoteContent(cn, inv.orderNumber), service_date: inv.serviceDate } as DocContent;
-  if (!cn.seller) {
-    const settings = await loadSettings(ctx.db, ctx.shopId);
-    doc.seller = sellerSnapshot(settings);
-    doc.footer = settings.invoiceFooter;
-  }
+  const doc = await withSeller(ctx, { ...creditNoteContent(cn, inv.orderNumber), service_date: inv.serviceDate });
   return { cn, doc };
 }
 
@@ -92,25 +103,16 @@ export async function creditNotePdf(ctx: Ctx, id: string, format: PdfFormat): Pr
   const { cn, doc } = await creditNoteDoc(ctx, id);
   if (format === 'zugferd') {
     assertCreditNoteAction(cn.status, 'einvoice');
-    if (!cn.isBusiness) throw einvoiceB2c();
+    assertBusinessBuyer(cn.isBusiness);
   }
-  const pdf = await renderPdf({ doc, draft: cn.status === 'draft', stamp: cn.finalizedAt ?? cn.updatedAt });
-  const name = fileName('Gutschrift', cn.number, cn.id);
-  if (format === 'pdf') return { body: pdf, contentType: 'application/pdf', filename: `${name}.pdf` };
-  const hybrid = await renderFacturX(doc, pdf).catch(wrap);
-  return { body: hybrid, contentType: 'application/pdf', filename: `${name}-zugferd.pdf` };
+  return pdfFile(doc, cn, 'Gutschrift', format);
 }
 
 export async function creditNoteXml(ctx: Ctx, id: string, syntax: XmlSyntax): Promise<RenderedFile> {
   const { cn, doc } = await creditNoteDoc(ctx, id);
   assertCreditNoteAction(cn.status, 'einvoice');
-  if (!cn.isBusiness) throw einvoiceB2c();
-  const xml = await renderXml(doc, `xrechnung-${syntax}`).catch(wrap);
-  return {
-    body: Buffer.from(xml, 'utf8'),
-    contentType: 'application/xml; charset=utf-8',
-    filename: `Gutschrift-${cn.number}-xrechnung-${syntax}.xml`,
-  };
+  assertBusinessBuyer(cn.isBusiness);
+  return xmlFile(doc, 'Gutschrift', syntax);
 }
 
 export interface SendBody {

@@ -1,11 +1,15 @@
 /**
- * Pure document arithmetic (DESIGN §5): lines are gross, each line's tax is
- * round-half-up(gross × rate / (1 + rate)), net = gross − tax, and every total is a sum of
- * rounded lines, so a document always adds up to the cent.
+ * What invoices and credit notes share. Document arithmetic (DESIGN §5): lines are gross, each
+ * line's tax is round-half-up(gross × rate / (1 + rate)), net = gross − tax, and every total is a
+ * sum of rounded lines, so a document always adds up to the cent. And the reads both kinds make
+ * the same way (one row of the shop, a filtered page), parameterised by the kind's table.
  */
 import { createHash } from 'node:crypto';
+import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
+import type { Db } from '../../platform/db/client.js';
+import { notFound } from '../../platform/errors.js';
 import { taxFromGross } from '../../platform/money.js';
-import type { DocLine, TaxGroup } from './finance.tables.js';
+import type { creditNotes, DocLine, invoices, TaxGroup } from './finance.tables.js';
 
 export function taxGroups(lines: DocLine[]): TaxGroup[] {
   const by = new Map<number, TaxGroup>();
@@ -99,4 +103,78 @@ export function decimal(cents: number): string {
 /** A tax rate fraction (0.19) as a percent string ("19", "7", "5.5"). */
 export function percent(rate: number): string {
   return String(Math.round(rate * 100_000) / 1000);
+}
+
+// ---- reads shared by invoices and credit notes ----
+
+/**
+ * The table of a document kind. Drizzle's `from()` does not take a generic table, so the helpers
+ * pass it as this union and type the rows back as the kind's own.
+ */
+export type DocumentTable = typeof invoices | typeof creditNotes;
+export type DocumentRow<T extends DocumentTable> = T['$inferSelect'];
+
+/**
+ * One document of the shop; missing or another shop's: 404 `${what} not found`. With `lock`, the
+ * row stays locked (FOR UPDATE) until the transaction `db` ends.
+ */
+export async function getDocument<T extends DocumentTable>(
+  db: Db,
+  table: T,
+  shopId: string,
+  id: string,
+  what: string,
+  opts: { lock?: boolean } = {},
+): Promise<DocumentRow<T>> {
+  const query = db
+    .select()
+    .from(table as DocumentTable)
+    .where(and(eq(table.id, id), eq(table.shopId, shopId)));
+  const [row] = opts.lock ? await query.for('update') : await query;
+  if (!row) throw notFound(what);
+  return row as DocumentRow<T>;
+}
+
+/** The filters every document list takes; a kind adds its own. */
+export interface DocumentFilters {
+  status?: string;
+  order_id?: string;
+  issued_from?: string;
+  issued_to?: string;
+  q?: string;
+  limit: number;
+  offset: number;
+}
+
+/**
+ * A page of the shop's documents, newest first, and how many match in all: the common filters
+ * (status, order, issue-date range) and the kind's own conditions (`more`).
+ */
+export async function listDocuments<T extends DocumentTable>(
+  db: Db,
+  table: T,
+  shopId: string,
+  f: DocumentFilters,
+  more: SQL[],
+): Promise<{ rows: DocumentRow<T>[]; count: number }> {
+  const conds: SQL[] = [eq(table.shopId, shopId)];
+  if (f.status) conds.push(eq(table.status, f.status));
+  if (f.order_id) conds.push(eq(table.orderId, f.order_id));
+  if (f.issued_from) conds.push(sql`${table.issueDate} >= ${f.issued_from}`);
+  if (f.issued_to) conds.push(sql`${table.issueDate} <= ${f.issued_to}`);
+  const where = and(...conds, ...more);
+  const [rows, total] = await Promise.all([
+    db
+      .select()
+      .from(table as DocumentTable)
+      .where(where)
+      .orderBy(desc(table.createdAt), desc(table.id))
+      .limit(f.limit)
+      .offset(f.offset),
+    db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(table as DocumentTable)
+      .where(where),
+  ]);
+  return { rows: rows as DocumentRow<T>[], count: Number(total[0]?.n ?? 0) };
 }

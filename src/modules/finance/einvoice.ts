@@ -5,7 +5,7 @@
  * then writes a UBL CreditNote).
  */
 import type { Invoice } from '@e-invoice-eu/core';
-import type { FieldError } from '../../platform/errors.js';
+import { AppError, type FieldError } from '../../platform/errors.js';
 import { decimal, percent } from './documents.js';
 import type { BuyerData, DocLine, SellerData, TaxGroup } from './finance.tables.js';
 
@@ -78,6 +78,18 @@ export function einvoiceProblems(doc: DocContent, kind: 'invoice' | 'credit_note
     need(doc.invoice_number, '/invoice_number'); // BT-25
   }
   return errors;
+}
+
+/** Refuses to finalize a business document that an EN 16931 e-invoice could not be made of (400). */
+export function assertEinvoiceReady(doc: DocContent): void {
+  const problems = einvoiceProblems(doc, doc.type);
+  if (problems.length === 0) return;
+  throw new AppError(
+    'einvoice_data_missing',
+    400,
+    `An EN 16931 ${doc.type === 'invoice' ? 'e-invoice' : 'credit note'} needs ${problems.map((p) => p.path).join(', ')}`,
+    problems,
+  );
 }
 
 const party = (name: string) => name;

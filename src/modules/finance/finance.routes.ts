@@ -360,45 +360,26 @@ export function financeRoutes(app: FastifyInstance): void {
     async (request) => acc.testConnection(request.ctx),
   );
 
+  /** The order's sync routes: an order id in, its sync state out. */
+  const syncRoute = (summary: string) => ({
+    config: manage,
+    schema: { tags: accTags, summary, params: IdParams, response: { 200: S.SyncState } },
+  });
   app.get(
     '/api/admin/orders/:id/lexware',
-    {
-      config: manage,
-      schema: {
-        tags: accTags,
-        summary: "The order's Lexware sync state (none, pending, synced, failed, cancelled)",
-        params: IdParams,
-        response: { 200: S.SyncState },
-      },
-    },
+    syncRoute("The order's Lexware sync state (none, pending, synced, failed, cancelled)"),
     async (request) => acc.getSync(request.ctx, (request.params as P).id),
   );
 
   app.post(
     '/api/admin/orders/:id/lexware-retry',
-    {
-      config: manage,
-      schema: {
-        tags: accTags,
-        summary: 'Retry a failed or cancelled sync (→ pending); any other state is 409',
-        params: IdParams,
-        response: { 200: S.SyncState },
-      },
-    },
+    syncRoute('Retry a failed or cancelled sync (→ pending); any other state is 409'),
     async (request) => acc.retrySync(request.ctx, (request.params as P).id),
   );
 
   app.post(
     '/api/admin/orders/:id/lexware-cancel',
-    {
-      config: manage,
-      schema: {
-        tags: accTags,
-        summary: 'Stop a pending or failed sync (→ cancelled); any other state is 409',
-        params: IdParams,
-        response: { 200: S.SyncState },
-      },
-    },
+    syncRoute('Stop a pending or failed sync (→ cancelled); any other state is 409'),
     async (request) => acc.cancelSync(request.ctx, (request.params as P).id),
   );
 }

@@ -434,6 +434,34 @@ describe('e-invoices', () => {
     expect(res.statusCode).toBe(200);
     expect(one(res.body, 'cbc:InvoiceTypeCode')).toBe('380');
   });
+
+  it('finalization refuses a business document an e-invoice could not be made of, before a number is taken', async () => {
+    // the seller and buyer checks run first and cover the usual gaps: bend the data in the database
+    const db = t.app.deps.database.db;
+    const inv = await finalInvoice(t, f, {
+      billing: BUSINESS,
+      items: [{ product_id: f.products.course, quantity: 1 }],
+    });
+    const draft = await draftInvoice(t, f, {
+      billing: BUSINESS,
+      items: [{ product_id: f.products.course, quantity: 1 }],
+    });
+    await db.execute(sql`UPDATE invoices SET currency = 'eur' WHERE id = ${draft.id}`);
+    const res = await post(`/api/admin/invoices/${draft.id}/finalize`);
+    expectProblem(res, 400, 'einvoice_data_missing');
+    expect(res.data.detail).toBe('An EN 16931 e-invoice needs /currency');
+    expect(res.data.errors).toEqual([{ path: '/currency', message: 'is required for an EN 16931 e-invoice' }]);
+    expect((await get(`/api/admin/invoices/${draft.id}`)).data).toMatchObject({ status: 'draft', number: null });
+
+    const cn = (await post(`/api/admin/invoices/${inv.id}/credit-note`, { amount_cents: 100 })).data;
+    await db.execute(sql`UPDATE credit_notes SET currency = 'eur' WHERE id = ${cn.id}`);
+    const cnRes = await post(`/api/admin/credit-notes/${cn.id}/finalize`);
+    expectProblem(cnRes, 400, 'einvoice_data_missing');
+    expect(cnRes.data.detail).toBe('An EN 16931 credit note needs /currency');
+    expect(cnRes.data.errors).toEqual([{ path: '/currency', message: 'is required for an EN 16931 e-invoice' }]);
+    expect((await get(`/api/admin/credit-notes/${cn.id}`)).data).toMatchObject({ status: 'draft', number: null });
+    expect((await get(`/api/admin/invoices/${inv.id}`)).data).toMatchObject({ status: 'final', credited_cents: 0 });
+  });
 });
 
 describe('credit notes', () => {
@@ -613,6 +641,46 @@ describe('credit notes', () => {
     expect(z.rawPayload.toString('latin1')).toContain('factur-x.xml');
     const list = await get(`/api/admin/credit-notes?q=${fin.number}`);
     expect(list.data.credit_notes.map((c: { id: string }) => c.id)).toEqual([cn.id]);
+  });
+
+  it("lists by invoice, order, issue date, q and page; another shop's credit note is 404 before any state check", async () => {
+    const inv = await finalInvoice(t, f, { items: [{ product_id: f.products.cheese, quantity: 1 }] });
+    const cn = (await post(`/api/admin/invoices/${inv.id}/credit-note`, { amount_cents: 100 })).data;
+    const fin = (await post(`/api/admin/credit-notes/${cn.id}/finalize`)).data;
+    const draft = (await post(`/api/admin/invoices/${inv.id}/credit-note`, { amount_cents: 100 })).data;
+    const ids = async (query: string) =>
+      (await get(`/api/admin/credit-notes?${query}`)).data.credit_notes.map((c: { id: string }) => c.id);
+    expect((await ids(`invoice_id=${inv.id}`)).sort()).toEqual([cn.id, draft.id].sort());
+    expect(await ids(`invoice_id=${inv.id}&status=final`)).toEqual([cn.id]);
+    expect((await ids(`order_id=${inv.order_id}`)).sort()).toEqual([cn.id, draft.id].sort());
+    expect((await ids(`q=${inv.number}`)).sort()).toEqual([cn.id, draft.id].sort());
+    expect(await ids(`issued_from=${fin.issue_date}&issued_to=${fin.issue_date}&order_id=${inv.order_id}`)).toEqual([
+      cn.id,
+    ]);
+    expect(await ids(`issued_to=2000-01-01&order_id=${inv.order_id}`)).toEqual([]);
+    const page = await get(`/api/admin/credit-notes?invoice_id=${inv.id}&limit=1&offset=1`);
+    expect(page.data).toMatchObject({ count: 2, limit: 1, offset: 1 });
+    expect(page.data.credit_notes).toHaveLength(1);
+    expectProblem(await get('/api/admin/credit-notes?status=credited'), 400, 'validation_failed');
+
+    const other = await createShop(t.app);
+    const as = (method: 'GET' | 'POST' | 'DELETE', url: string) =>
+      call(t.app, method, url, { token: other.ownerToken });
+    for (const [method, url] of [
+      ['GET', `/api/admin/credit-notes/${cn.id}`],
+      ['GET', `/api/admin/credit-notes/${cn.id}/pdf`],
+      ['GET', `/api/admin/credit-notes/${cn.id}/xrechnung`],
+      ['POST', `/api/admin/credit-notes/${cn.id}/finalize`],
+      ['DELETE', `/api/admin/credit-notes/${cn.id}`],
+      ['POST', `/api/admin/credit-notes/${draft.id}/finalize`],
+      ['DELETE', `/api/admin/credit-notes/${draft.id}`],
+    ] as const) {
+      const res = await as(method, url);
+      expectProblem(res, 404, 'not_found');
+      expect(res.data.detail).toBe('Credit note not found');
+    }
+    expect((await as('GET', '/api/admin/credit-notes')).data.count).toBe(0);
+    expect((await get(`/api/admin/credit-notes/${draft.id}`)).data.status).toBe('draft');
   });
 });
 

@@ -1,17 +1,17 @@
 /** Invoices: a draft from an order, finalization with a gapless number, reads, and deletion of drafts. */
-import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
+import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import type { Db } from '../../platform/db/client.js';
-import { withTx } from '../../platform/db/tx.js';
-import { AppError, conflict, type FieldError, notFound } from '../../platform/errors.js';
+import { likeAnywhere, withTx } from '../../platform/db/tx.js';
+import { AppError, conflict, type FieldError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { taxFromGross } from '../../platform/money.js';
 import { channelCountry } from '../channels/index.js';
 import { getOrder } from '../orders/index.js';
 import { scheduleAccountingSync } from './accounting.service.js';
 import { assertInvoiceAction, invoiceTransition } from './document-states.js';
-import { contentHash, line, sums, taxGroups } from './documents.js';
-import { einvoiceProblems } from './einvoice.js';
+import { contentHash, type DocumentFilters, getDocument, line, listDocuments, sums, taxGroups } from './documents.js';
+import { assertEinvoiceReady } from './einvoice.js';
 import { type BuyerData, type DocLine, invoices } from './finance.tables.js';
 import { addDays, localDate, nextDocumentNumber } from './numbering.js';
 import { assertSellerComplete, loadSettings, sellerSnapshot } from './settings.service.js';
@@ -177,65 +177,33 @@ export async function createInvoice(ctx: Ctx, orderId: string, body: InvoiceCrea
   }
 }
 
-async function lockInvoice(tx: Db, shopId: string, id: string): Promise<InvoiceRow> {
-  const [row] = await tx
-    .select()
-    .from(invoices)
-    .where(and(eq(invoices.id, id), eq(invoices.shopId, shopId)))
-    .for('update');
-  if (!row) throw notFound('Invoice');
-  return row;
+/** The invoice, locked until `tx` ends; credit notes lock it too, before their own rows. */
+export function lockInvoice(tx: Db, shopId: string, id: string): Promise<InvoiceRow> {
+  return getDocument(tx, invoices, shopId, id, 'Invoice', { lock: true });
 }
 
-export async function getInvoice(ctx: Pick<Ctx, 'db' | 'shopId'>, id: string): Promise<InvoiceRow> {
-  const [row] = await ctx.db
-    .select()
-    .from(invoices)
-    .where(and(eq(invoices.id, id), eq(invoices.shopId, ctx.shopId)));
-  if (!row) throw notFound('Invoice');
-  return row;
+export function getInvoice(ctx: Pick<Ctx, 'db' | 'shopId'>, id: string): Promise<InvoiceRow> {
+  return getDocument(ctx.db, invoices, ctx.shopId, id, 'Invoice');
 }
 
-export interface InvoiceFilters {
-  status?: string;
-  order_id?: string;
-  issued_from?: string;
-  issued_to?: string;
+export interface InvoiceFilters extends DocumentFilters {
   created_from?: string;
   created_to?: string;
-  q?: string;
-  limit: number;
-  offset: number;
 }
 
 export async function listInvoices(ctx: Pick<Ctx, 'db' | 'shopId'>, f: InvoiceFilters) {
-  const conds: SQL[] = [eq(invoices.shopId, ctx.shopId)];
-  if (f.status) conds.push(eq(invoices.status, f.status));
-  if (f.order_id) conds.push(eq(invoices.orderId, f.order_id));
-  if (f.issued_from) conds.push(sql`${invoices.issueDate} >= ${f.issued_from}`);
-  if (f.issued_to) conds.push(sql`${invoices.issueDate} <= ${f.issued_to}`);
+  const conds: SQL[] = [];
   if (f.created_from) conds.push(sql`${invoices.createdAt} >= ${f.created_from}::timestamptz`);
   if (f.created_to) conds.push(sql`${invoices.createdAt} < ${f.created_to}::timestamptz`);
   if (f.q) {
-    const like = `%${f.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const like = likeAnywhere(f.q);
     conds.push(
       sql`(${invoices.number} ILIKE ${like} OR ${invoices.orderNumber} = ${f.q}
            OR ${invoices.buyer}->>'email' ILIKE ${like} OR ${invoices.buyer}->>'name' ILIKE ${like}
            OR ${invoices.buyer}->>'company' ILIKE ${like})`,
     );
   }
-  const where = and(...conds);
-  const [rows, total] = await Promise.all([
-    ctx.db
-      .select()
-      .from(invoices)
-      .where(where)
-      .orderBy(desc(invoices.createdAt), desc(invoices.id))
-      .limit(f.limit)
-      .offset(f.offset),
-    ctx.db.select({ n: sql<number>`count(*)::int` }).from(invoices).where(where),
-  ]);
-  return { rows, count: Number(total[0]?.n ?? 0) };
+  return listDocuments(ctx.db, invoices, ctx.shopId, f, conds);
 }
 
 export interface InvoicePatch {
@@ -323,17 +291,7 @@ export async function finalizeInvoice(ctx: Ctx, id: string): Promise<InvoiceRow>
       footer: settings.invoiceFooter,
       number: 'RE-CHECK',
     };
-    if (row.isBusiness) {
-      const problems = einvoiceProblems(invoiceContent(frozen), 'invoice');
-      if (problems.length > 0) {
-        throw new AppError(
-          'einvoice_data_missing',
-          400,
-          `An EN 16931 e-invoice needs ${problems.map((p) => p.path).join(', ')}`,
-          problems,
-        );
-      }
-    }
+    if (row.isBusiness) assertEinvoiceReady(invoiceContent(frozen));
     // every check passed: only now is a number taken
     frozen.number = await nextDocumentNumber(tx, ctx.shopId, 'invoice', settings.invoiceNumberFormat, issueDate);
     const [updated] = await tx

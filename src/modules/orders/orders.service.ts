@@ -2,7 +2,7 @@
 import { and, asc, desc, eq, type SQL, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import type { Db } from '../../platform/db/client.js';
-import { query, withTx } from '../../platform/db/tx.js';
+import { likeAnywhere, query, withTx } from '../../platform/db/tx.js';
 import { notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { releaseStock } from '../catalog/stock.js';
@@ -203,7 +203,7 @@ export async function listOrders(ctx: Pick<Ctx, 'db' | 'shopId'>, f: OrderFilter
   if (f.created_from) conds.push(sql`${orders.createdAt} >= ${f.created_from}::timestamptz`);
   if (f.created_to) conds.push(sql`${orders.createdAt} < ${f.created_to}::timestamptz`);
   if (f.q) {
-    const like = `%${f.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const like = likeAnywhere(f.q);
     conds.push(sql`(${orders.number} = ${f.q} OR ${orders.customerEmail} ILIKE ${like})`);
   }
   const where = and(...conds);

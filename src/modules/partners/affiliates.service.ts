@@ -8,7 +8,7 @@ import { randomInt } from 'node:crypto';
 import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import type { Db } from '../../platform/db/client.js';
-import { query, uniqueConstraintOf, withTx } from '../../platform/db/tx.js';
+import { likeAnywhere, query, uniqueConstraintOf, withTx } from '../../platform/db/tx.js';
 import { AppError, conflict, type FieldError, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { revokeSessionsOf } from '../identity/sessions.js';
@@ -290,8 +290,6 @@ export interface AffiliateFilters {
   offset: number;
 }
 
-const like = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
 export async function listAffiliates(
   ctx: Ctx,
   f: AffiliateFilters,
@@ -299,7 +297,7 @@ export async function listAffiliates(
   const conds: SQL[] = [eq(affiliates.shopId, ctx.shopId)];
   if (f.status) conds.push(eq(affiliates.status, f.status));
   if (f.q) {
-    const p = like(f.q);
+    const p = likeAnywhere(f.q);
     conds.push(sql`(${affiliates.name} ILIKE ${p} OR ${affiliates.email} ILIKE ${p} OR ${affiliates.code} ILIKE ${p})`);
   }
   const where = and(...conds);

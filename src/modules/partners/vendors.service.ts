@@ -7,7 +7,7 @@
 import { and, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import type { Db } from '../../platform/db/client.js';
-import { query, uniqueConstraintOf, withTx } from '../../platform/db/tx.js';
+import { likeAnywhere, query, uniqueConstraintOf, withTx } from '../../platform/db/tx.js';
 import { AppError, conflict, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { categories } from '../catalog/catalog.tables.js';
@@ -166,7 +166,7 @@ export async function listVendors(ctx: Ctx, f: VendorFilters) {
   const conds: SQL[] = [eq(vendors.shopId, ctx.shopId)];
   if (f.status) conds.push(eq(vendors.status, f.status));
   if (f.q) {
-    const like = `%${f.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const like = likeAnywhere(f.q);
     conds.push(sql`(${vendors.name} ILIKE ${like} OR ${vendors.email} ILIKE ${like})`);
   }
   const where = and(...conds);

@@ -41,6 +41,12 @@ export function uniqueConstraintOf(err: unknown): string | null {
   return null;
 }
 
+/** Escapes LIKE wildcards so a search for `50%` finds the text `50%` (the default escape is `\`). */
+export const escapeLike = (text: string): string => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** A LIKE pattern that finds `text` anywhere, its wildcards taken literally. */
+export const likeAnywhere = (text: string): string => `%${escapeLike(text)}%`;
+
 /** True when the error is a unique violation (both drivers; Drizzle wraps it in `cause`). */
 export const isUniqueViolation = (err: unknown): boolean => uniqueConstraintOf(err) !== null;
 
