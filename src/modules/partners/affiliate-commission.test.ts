@@ -18,6 +18,7 @@ import {
 import { query } from '../../platform/db/tx.js';
 import { taxFromGross } from '../../platform/money.js';
 import { type FinanceShop, financeShop, paidOrder } from '../finance/finance.fixtures.js';
+import { ok } from './partners.fixtures.js';
 
 let t: TestApp;
 let f: FinanceShop;
@@ -28,11 +29,6 @@ beforeAll(async () => {
   f = await financeShop(t);
 });
 afterAll(() => t.close());
-
-async function ok(res: Awaited<ReturnType<typeof call>>, status = 200) {
-  if (res.statusCode !== status) throw new Error(`expected ${status}, got ${res.statusCode} ${res.body}`);
-  return res.data;
-}
 
 async function affiliate(owner: string, body: Record<string, unknown>) {
   return ok(

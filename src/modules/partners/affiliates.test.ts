@@ -18,7 +18,7 @@ import {
 import { query } from '../../platform/db/tx.js';
 import { type FinanceShop, finalInvoice, financeShop, paidOrder } from '../finance/finance.fixtures.js';
 import { createSession } from '../identity/sessions.js';
-import { acceptInvite, inviteTokenFor } from './partners.fixtures.js';
+import { acceptInvite, inviteTokenFor, ok } from './partners.fixtures.js';
 
 let t: TestApp;
 let f: FinanceShop;
@@ -35,11 +35,6 @@ const get = (url: string, q?: Record<string, string>) =>
   call(t.app, 'GET', url, { token: f.owner, ...(q ? { query: q } : {}) });
 const post = (url: string, body?: unknown) => call(t.app, 'POST', url, { token: f.owner, body });
 const patch = (url: string, body: unknown) => call(t.app, 'PATCH', url, { token: f.owner, body });
-
-async function ok(res: Awaited<ReturnType<typeof call>>, status = 200) {
-  if (res.statusCode !== status) throw new Error(`expected ${status}, got ${res.statusCode} ${res.body}`);
-  return res.data;
-}
 
 let n = 0;
 const uniq = (label: string) => `${label}${++n}${Math.random().toString(36).slice(2, 6)}`;

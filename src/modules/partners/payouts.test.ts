@@ -20,7 +20,7 @@ import {
 } from '../../../test/helpers/app.js';
 import { query } from '../../platform/db/tx.js';
 import { type FinanceShop, financeShop, paidOrder } from '../finance/finance.fixtures.js';
-import { acceptInvite } from './partners.fixtures.js';
+import { acceptInvite, inviteVendor, ok, twoVendors } from './partners.fixtures.js';
 
 let t: TestApp;
 let f: FinanceShop;
@@ -35,11 +35,6 @@ let financeToken = '';
 const db = () => t.app.deps.database.db;
 const get = (url: string, token = f.owner) => call(t.app, 'GET', url, { token });
 const post = (url: string, body?: unknown, token = f.owner) => call(t.app, 'POST', url, { token, body });
-
-async function ok(res: Awaited<ReturnType<typeof call>>, status = 200) {
-  if (res.statusCode !== status) throw new Error(`expected ${status}, got ${res.statusCode} ${res.body}`);
-  return res.data;
-}
 
 async function advanceDays(days: number) {
   await ok(
@@ -102,24 +97,10 @@ async function assertLedger(type: 'vendor' | 'affiliate', id: string): Promise<B
   return b;
 }
 
-async function inviteVendor(name: string) {
-  const email = `${name.toLowerCase().replace(/\W/g, '')}-${Math.random().toString(36).slice(2, 6)}@vendor.test`;
-  const v = await ok(await post('/api/admin/vendors/invite', { email, name }), 201);
-  return { id: v.id as string, session: await acceptInvite(t, 'vendor', email) };
-}
-
 beforeAll(async () => {
   t = await startApp();
   f = await financeShop(t);
-  ({ id: vendorA, session: sessionA } = await inviteVendor('Käserei Alm'));
-  ({ id: vendorB, session: sessionB } = await inviteVendor('Verlag Buch'));
-  for (const [product, vendor] of [
-    [f.products.course, vendorA],
-    [f.products.cheese, vendorA],
-    [f.products.ebook, vendorB],
-  ] as const) {
-    await ok(await call(t.app, 'PATCH', `/api/products/${product}`, { token: f.owner, body: { vendor_id: vendor } }));
-  }
+  ({ vendorA, sessionA, vendorB, sessionB } = await twoVendors(t, f));
   const email = `blog-${Math.random().toString(36).slice(2, 6)}@aff.test`;
   const aff = await ok(
     await post('/api/admin/affiliates', { name: 'Blog', email, code: 'BLOG10', commission_percent: 10 }),
@@ -335,7 +316,7 @@ describe('vendor payouts', () => {
     expectProblem(await post('/api/admin/vendor-payouts/po_unknown/process'), 404, 'not_found');
     // an affiliate payout id is not a vendor payout
     // a vendor with nothing available
-    const empty = await inviteVendor('Leer');
+    const empty = await inviteVendor(t, f.owner, 'Leer');
     expectProblem(await post('/api/admin/vendor-payouts', { vendor_id: empty.id }), 409, 'insufficient_balance');
     expect(await assertLedger('vendor', vendorA)).toMatchObject({ available_cents: available });
   });

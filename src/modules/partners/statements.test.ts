@@ -10,7 +10,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiToken, call, expectProblem, PLATFORM_TOKEN, startApp, type TestApp } from '../../../test/helpers/app.js';
 import { type FinanceShop, financeShop, paidOrder } from '../finance/finance.fixtures.js';
-import { acceptInvite } from './partners.fixtures.js';
+import { ok, twoVendors } from './partners.fixtures.js';
 import { localDate, monthStart } from './statements.service.js';
 
 const TZ = 'Europe/Berlin';
@@ -31,11 +31,6 @@ const db = () => t.app.deps.database.db;
 const get = (url: string, token = f.owner) => call(t.app, 'GET', url, { token });
 const post = (url: string, body?: unknown, token = f.owner) => call(t.app, 'POST', url, { token, body });
 
-async function ok(res: Awaited<ReturnType<typeof call>>, status = 200) {
-  if (res.statusCode !== status) throw new Error(`expected ${status}, got ${res.statusCode} ${res.body}`);
-  return res.data;
-}
-
 const periodOf = (d: Date) => localDate(d, TZ).slice(0, 7);
 
 /** Moves the simulated clock to `days` days after the start of the next month (shop time zone). */
@@ -49,12 +44,6 @@ async function toNextMonth(days = 2) {
 async function owed(vendorId: string): Promise<number> {
   const v = await ok(await get(`/api/admin/vendors/${vendorId}`));
   return (v.balances as { currency: string; owed_cents: number }[]).find((b) => b.currency === 'EUR')?.owed_cents ?? 0;
-}
-
-async function inviteVendor(name: string) {
-  const email = `${name.toLowerCase().replace(/\W/g, '')}-${Math.random().toString(36).slice(2, 6)}@vendor.test`;
-  const v = await ok(await post('/api/admin/vendors/invite', { email, name }), 201);
-  return { id: v.id as string, session: await acceptInvite(t, 'vendor', email) };
 }
 
 interface Entry {
@@ -96,15 +85,7 @@ function assertMath(s: {
 beforeAll(async () => {
   t = await startApp();
   f = await financeShop(t);
-  ({ id: vendorA, session: sessionA } = await inviteVendor('Käserei Alm'));
-  ({ id: vendorB, session: sessionB } = await inviteVendor('Verlag Buch'));
-  for (const [product, vendor] of [
-    [f.products.course, vendorA],
-    [f.products.cheese, vendorA],
-    [f.products.ebook, vendorB],
-  ] as const) {
-    await ok(await call(t.app, 'PATCH', `/api/products/${product}`, { token: f.owner, body: { vendor_id: vendor } }));
-  }
+  ({ vendorA, sessionA, vendorB, sessionB } = await twoVendors(t, f));
   await ok(await post(`/api/admin/vendors/${vendorA}/commission-rule`, { percent: 10, fixed_cents: 25 }), 201);
   await ok(await call(t.app, 'PUT', '/api/admin/settings/partners', { token: f.owner, body: { vendor_hold_days: 0 } }));
   financeToken = await apiToken(t.app, f.shop, ['finance:read']);
