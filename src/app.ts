@@ -28,6 +28,7 @@ import { migrate } from './platform/db/migrate.js';
 import { registerErrorHandling } from './platform/http/errors-plugin.js';
 import { documentRoute, registerOpenApi } from './platform/http/openapi.js';
 import { genRequestId } from './platform/http/request-id.js';
+import { registerServedElsewhere, roleConstraint } from './platform/http/role-routes.js';
 import { validatorCompiler } from './platform/http/validation.js';
 import { registerMaintenanceJobs } from './platform/jobs/maintenance.js';
 import { JobRegistry, Worker } from './platform/jobs/worker.js';
@@ -93,7 +94,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     genReqId: genRequestId,
     bodyLimit: 1_048_576,
     trustProxy: true,
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: { ignoreTrailingSlash: true, constraints: { role: roleConstraint } },
     ajv: { customOptions: { allErrors: true } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -139,8 +140,9 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     (config.role === 'checkout' && m.group === 'checkout');
   for (const m of MODULES) {
     m.jobs?.(jobs, deps);
-    if (config.role !== 'worker' && serves(m)) await m.routes(app, deps);
-    else if (m.group === 'always') await m.routes(app, deps);
+    if (serves(m)) await m.routes(app, deps);
+    // in the document of every process, answered 404 here (platform/http/role-routes.ts)
+    else await registerServedElsewhere(app, (scope) => m.routes(scope, deps));
   }
 
   opts.extend?.(app, deps);

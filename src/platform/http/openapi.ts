@@ -4,6 +4,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import type { AuthSpec, CredentialKind } from '../auth/types.js';
 import { ProblemSchema } from '../errors.js';
+import { assignOperationIds } from './operation-ids.js';
 
 const SECURITY: Record<CredentialKind, string> = {
   platform: 'platformToken',
@@ -46,6 +47,8 @@ export async function registerOpenApi(app: FastifyInstance, publicUrl: string): 
         },
       },
     },
+    transformObject: (document) =>
+      completeDocument((document as { openapiObject: OpenApiDocument }).openapiObject) as never,
     refResolver: {
       buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
     },
@@ -67,9 +70,8 @@ export function documentRoute(route: RouteOptions): void {
   if (!auth) throw new Error(`route ${String(route.method)} ${url} declares no config.auth`);
   route.schema ??= {};
   const schema = route.schema as Record<string, unknown>;
-  if (auth.accepts !== 'public') {
-    schema.security = auth.accepts.map((k) => ({ [SECURITY[k]]: [] }));
-  }
+  // A public operation says so (`security: []`) rather than leaving it unstated.
+  schema.security = auth.accepts === 'public' ? [] : auth.accepts.map((k) => ({ [SECURITY[k]]: [] }));
   schema.response ??= {};
   const response = schema.response as Record<string, unknown>;
   for (const status of ERROR_STATUSES) {
@@ -81,3 +83,56 @@ export function documentRoute(route: RouteOptions): void {
     }
   }
 }
+
+type Operation = { operationId?: string; summary?: string; tags?: string[] };
+type OpenApiDocument = { paths?: Record<string, Record<string, Operation>>; tags?: { name: string }[] };
+
+/**
+ * The finishing pass over the generated document, the same in every process whatever its ROLE:
+ * paths sorted (registration order differs between ROLEs), an operationId on every operation
+ * (operation-ids.ts), a summary and a tag where a route lacks them, and the tags declared.
+ */
+export function completeDocument<T extends OpenApiDocument>(doc: T): T {
+  const paths = doc.paths ?? {};
+  const sorted: Record<string, Record<string, Operation>> = {};
+  for (const path of Object.keys(paths).sort()) sorted[path] = paths[path] as Record<string, Operation>;
+  doc.paths = sorted;
+  const tags = new Set<string>();
+  for (const [path, ops] of Object.entries(sorted)) {
+    for (const [method, op] of Object.entries(ops)) {
+      op.summary ||= `${method.toUpperCase()} ${path}`;
+      if (!op.tags?.length) op.tags = [path.split('/').filter((s) => s && s !== 'api' && s !== 'admin')[0] ?? 'other'];
+      for (const tag of op.tags) tags.add(tag);
+    }
+  }
+  assignOperationIds(sorted);
+  doc.tags = [...tags].sort().map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? name }));
+  return doc;
+}
+
+const TAG_DESCRIPTIONS: Record<string, string> = {
+  platform: 'Health, readiness and the platform operator: shops, simulated clock',
+  identity: 'Employee sign-in, employees, API tokens and publishable keys',
+  customer: 'Customer accounts of a storefront and what a signed-in customer sees',
+  catalog: 'Products, variants, categories, brands, suppliers, channel listings, write policy',
+  channels: 'Sales channels, domains, countries and taxes, payment methods',
+  webhooks: 'The checkout webhook destination and its delivery log',
+  shipping: 'Shipping methods',
+  storefront: 'Products as a storefront sees them',
+  orders: 'Orders and their states',
+  checkout: 'Checkout sessions, the hosted payment page, subscription management links, Stripe webhook',
+  finance: 'Company data printed on documents',
+  invoices: 'Invoices, their PDF and e-invoice formats',
+  'credit-notes': 'Credit notes, their PDF and e-invoice formats',
+  accounting: 'Lexware Office connection and order sync',
+  emails: 'The mail outbox',
+  digital: 'Digital add-on: plans (plaene), subscriptions (abos), abo sessions',
+  vendors: 'Marketplace vendors, commission rules, earnings, analytics',
+  'vendor portal': 'What a signed-in vendor sees',
+  'vendor payouts': 'Payouts to vendors',
+  'vendor statements': 'Monthly vendor statements',
+  affiliates: 'Affiliates, their earnings and promotional content',
+  'affiliate portal': 'What a signed-in affiliate sees',
+  'affiliate payouts': 'Payouts to affiliates',
+  partners: 'Settings shared by vendors and affiliates',
+};
