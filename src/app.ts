@@ -32,6 +32,7 @@ import { registerServedElsewhere, roleConstraint } from './platform/http/role-ro
 import { validatorCompiler } from './platform/http/validation.js';
 import { registerMaintenanceJobs } from './platform/jobs/maintenance.js';
 import { JobRegistry, Worker } from './platform/jobs/worker.js';
+import { createMetrics, type Metrics, registerMetricsRoute } from './platform/metrics.js';
 
 export interface AppDeps {
   config: Config;
@@ -39,6 +40,8 @@ export interface AppDeps {
   clock: Clock;
   jobs: JobRegistry;
   worker: Worker;
+  /** Prometheus metrics of this process (platform/metrics.ts). */
+  metrics: Metrics;
 }
 
 export type App = FastifyInstance & { deps: AppDeps };
@@ -106,7 +109,8 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     registry: jobs,
     pollMs: config.workerPollMs,
   });
-  const deps: AppDeps = { config, database, clock, jobs, worker };
+  const metrics = createMetrics(app, database, clock);
+  const deps: AppDeps = { config, database, clock, jobs, worker, metrics };
   app.decorate('deps', deps);
 
   app.setValidatorCompiler(validatorCompiler);
@@ -131,6 +135,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   await app.register(formbody, { bodyLimit: 65_536 });
   await registerOpenApi(app, config.publicUrl);
   registerAuthorization(app, deps);
+  if (config.metricsToken && !config.metricsPort) registerMetricsRoute(app, metrics, config.metricsToken);
 
   registerMaintenanceJobs(jobs, config);
   const serves = (m: Module) =>

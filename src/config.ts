@@ -42,6 +42,10 @@ export interface Config {
   runWorker: boolean;
   /** Poll interval of the job worker in milliseconds. */
   workerPollMs: number;
+  /** Bearer token of GET /metrics on the app's port (METRICS_TOKEN); null: not served there. */
+  metricsToken: string | null;
+  /** A separate port serving only /metrics (METRICS_PORT); then the app's port never serves it. */
+  metricsPort: number | null;
 }
 
 export class ConfigError extends Error {
@@ -141,6 +145,12 @@ export function loadConfig(env: Env = process.env): Config {
   if (paymentProvider === 'stripe' && !stripeSecretKey) {
     throw new ConfigError('PAYMENT_PROVIDER=stripe needs STRIPE_SECRET_KEY');
   }
+  const metricsToken = optional(env, 'METRICS_TOKEN');
+  if (metricsToken !== null && metricsToken.length < 16) {
+    throw new ConfigError('METRICS_TOKEN must be at least 16 characters');
+  }
+  const metricsPort = optional(env, 'METRICS_PORT') === null ? null : integer(env, 'METRICS_PORT', 0, 1, 65535);
+  if (metricsPort !== null && metricsPort === port) throw new ConfigError('METRICS_PORT must differ from PORT');
   const adminOrigins = (optional(env, 'ADMIN_ORIGINS') ?? '')
     .split(',')
     .map((s) => s.trim())
@@ -182,5 +192,7 @@ export function loadConfig(env: Env = process.env): Config {
     production,
     runWorker: role === 'all' || role === 'worker',
     workerPollMs: integer(env, 'WORKER_POLL_MS', 1000, 10, 60_000),
+    metricsToken,
+    metricsPort,
   };
 }

@@ -3,6 +3,7 @@ import { type App, buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { printDemo, seedDemo } from './demo.js';
 import { scheduleMaintenance } from './platform/jobs/maintenance.js';
+import { startMetricsServer } from './platform/metrics.js';
 
 const started = performance.now();
 let config: ReturnType<typeof loadConfig>;
@@ -24,6 +25,10 @@ if (config.demo) {
 }
 
 await app.listen({ port: config.port, host: config.host });
+const metricsServer = config.metricsPort
+  ? await startMetricsServer(app.deps.metrics, config.metricsPort, config.host)
+  : null;
+if (metricsServer) app.log.info({ port: config.metricsPort }, 'metrics served on their own port');
 if (config.runWorker) {
   await scheduleMaintenance(app.deps.database.db, app.deps.clock.now());
   app.deps.worker.start();
@@ -44,6 +49,7 @@ async function shutdown(signal: string): Promise<void> {
   }, 30_000);
   force.unref();
   try {
+    metricsServer?.close();
     await app.close();
     process.exit(0);
   } catch (err) {
