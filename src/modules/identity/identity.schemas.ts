@@ -97,6 +97,9 @@ export const CustomerSchema = Type.Object({
   id: Type.String(),
   email: Type.String(),
   name: Nullable(Type.String()),
+  email_verified: Type.Boolean({
+    description: 'Guest orders and subscriptions of this e-mail show in the account only once it is verified',
+  }),
   created_at: Timestamp,
 });
 export const CustomerRegister = Body({
@@ -110,3 +113,14 @@ export const CustomerSessionResponse = Type.Object({
   expires_at: Timestamp,
   customer: CustomerSchema,
 });
+
+export const TokenBody = Body({
+  token: Type.String({ minLength: 1, maxLength: 200, description: 'The token of the e-mailed link' }),
+});
+export const ResetRequestBody = Body({ email: Type.String({ minLength: 1, maxLength: 254 }) });
+export const ResetConfirmBody = Body({
+  token: Type.String({ minLength: 1, maxLength: 200, description: 'The token of the e-mailed link' }),
+  password: Password,
+});
+export const Accepted = Type.Object({ status: Type.Literal('accepted') });
+export const CustomerResponse = Type.Object({ customer: CustomerSchema });
