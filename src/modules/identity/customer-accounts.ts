@@ -128,7 +128,7 @@ export async function verifyCustomerEmail(ctx: Ctx, token: string): Promise<Cust
 const RESET_MAILS_PER_HOUR = 5;
 
 /** Whether another reset e-mail may go to this account now (caps mail bombing; never refuses). */
-async function resetMailAllowed(db: Db, key: string): Promise<boolean> {
+export async function resetMailAllowed(db: Db, key: string): Promise<boolean> {
   try {
     await consume(db, { bucket: `reset-mail:${key}`, max: RESET_MAILS_PER_HOUR, windowSeconds: 3600 });
     return true;
