@@ -32,6 +32,7 @@ import { configurePasswordHashing } from './platform/crypto.js';
 import { type Database, openDatabase } from './platform/db/client.js';
 import { migrate } from './platform/db/migrate.js';
 import { registerErrorHandling } from './platform/http/errors-plugin.js';
+import { loggerOptions } from './platform/http/log-redaction.js';
 import { documentRoute, registerOpenApi } from './platform/http/openapi.js';
 import { genRequestId } from './platform/http/request-id.js';
 import { validatorCompiler } from './platform/http/validation.js';
@@ -98,7 +99,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   configureSessions(config.sessions);
 
   const app = Fastify({
-    logger: opts.logger ?? { level: config.logLevel },
+    logger: opts.logger === false ? false : loggerOptions(opts.logger ?? { level: config.logLevel }),
     genReqId: genRequestId,
     bodyLimit: 1_048_576,
     // A hop count trusts that many proxies nearest to us (this Fastify fails closed on a plain number).
