@@ -22,6 +22,7 @@ export const userOut = (u: UserRow) => ({
   name: u.name,
   role: u.role as EmployeeRole,
   channel_ids: u.channelIds,
+  channel_restricted: u.channelRestricted,
   created_at: u.createdAt.toISOString(),
 });
 
@@ -103,7 +104,7 @@ export async function listEmployees(ctx: Ctx) {
 
 export async function createEmployee(
   ctx: Ctx,
-  input: { email: string; password: string; name?: string; role: EmployeeRole; channel_ids?: string[] },
+  input: { email: string; password: string; name?: string; role: EmployeeRole; channel_ids?: string[] | null },
   db: Db = ctx.db,
 ) {
   const passwordHash = await hashPassword(input.password);
@@ -118,6 +119,8 @@ export async function createEmployee(
         passwordHash,
         role: input.role,
         channelIds: input.channel_ids ?? [],
+        // an explicit list, even an empty one, restricts; absent or null = every channel
+        channelRestricted: Array.isArray(input.channel_ids),
       })
       .returning();
     return row as UserRow;
@@ -139,7 +142,7 @@ async function ownerCount(db: Db, shopId: string): Promise<number> {
 export async function updateEmployee(
   ctx: Ctx,
   id: string,
-  patch: { name?: string | null; role?: EmployeeRole; channel_ids?: string[]; password?: string },
+  patch: { name?: string | null; role?: EmployeeRole; channel_ids?: string[] | null; password?: string },
 ) {
   const passwordHash = patch.password ? await hashPassword(patch.password) : undefined;
   return withTx(ctx.db, async (tx) => {
@@ -158,7 +161,10 @@ export async function updateEmployee(
       .set({
         ...(patch.name !== undefined ? { name: patch.name } : {}),
         ...(patch.role ? { role: patch.role } : {}),
-        ...(patch.channel_ids ? { channelIds: patch.channel_ids } : {}),
+        // null lifts the restriction; a list (even empty) sets it
+        ...(patch.channel_ids !== undefined
+          ? { channelIds: patch.channel_ids ?? [], channelRestricted: patch.channel_ids !== null }
+          : {}),
         ...(passwordHash ? { passwordHash } : {}),
         updatedAt: new Date(),
       })

@@ -94,6 +94,7 @@ export interface SessionUser {
   role: string;
   email: string;
   channel_ids: string[];
+  channel_restricted: boolean;
 }
 
 /**
@@ -116,6 +117,7 @@ export async function findSession(
         role: kind === 'admin' ? users.role : sql<string | null>`NULL::text`,
         email: kind === 'admin' ? users.email : sql<string | null>`NULL::text`,
         channel_ids: kind === 'admin' ? users.channelIds : sql<string[] | null>`NULL::text[]`,
+        channel_restricted: kind === 'admin' ? users.channelRestricted : sql<boolean | null>`NULL::boolean`,
         // the shop's catalog/storefront version, for the version-checked caches (one round trip)
         storefront_version: storefrontVersions.version,
       })
@@ -155,7 +157,14 @@ export async function findSession(
     subject_id: row.subject_id,
     storefront_version: Number(row.storefront_version ?? 0),
     ...(row.role !== null
-      ? { user: { role: row.role, email: row.email ?? '', channel_ids: row.channel_ids ?? [] } }
+      ? {
+          user: {
+            role: row.role,
+            email: row.email ?? '',
+            channel_ids: row.channel_ids ?? [],
+            channel_restricted: row.channel_restricted === true,
+          },
+        }
       : {}),
   };
 }
