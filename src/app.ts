@@ -15,7 +15,12 @@ import { checkoutModule } from './modules/checkout/index.js';
 import { digitalCheckoutModule, digitalModule } from './modules/digital/index.js';
 import { financeModule } from './modules/finance/index.js';
 import { healthModule } from './modules/health/index.js';
-import { identityModule, registerAuthorization } from './modules/identity/index.js';
+import {
+  configureLoginThrottle,
+  configureSessions,
+  identityModule,
+  registerAuthorization,
+} from './modules/identity/index.js';
 import { ordersModule } from './modules/orders/index.js';
 import { partnersModule } from './modules/partners/index.js';
 import { platformModule } from './modules/platform-admin/index.js';
@@ -23,9 +28,11 @@ import { shippingModule } from './modules/shipping/index.js';
 import { storefrontModule } from './modules/storefront/index.js';
 import { webhooksModule } from './modules/webhooks/index.js';
 import { Clock } from './platform/clock.js';
+import { configurePasswordHashing } from './platform/crypto.js';
 import { type Database, openDatabase } from './platform/db/client.js';
 import { migrate } from './platform/db/migrate.js';
 import { registerErrorHandling } from './platform/http/errors-plugin.js';
+import { loggerOptions } from './platform/http/log-redaction.js';
 import { documentRoute, registerOpenApi } from './platform/http/openapi.js';
 import { genRequestId } from './platform/http/request-id.js';
 import { registerServedElsewhere, roleConstraint } from './platform/http/role-routes.js';
@@ -91,12 +98,22 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   if (!opts.skipMigrations) await migrate(database.db);
   const clock = new Clock(config.clock);
   await clock.refresh(database.db);
+  configurePasswordHashing({ concurrency: config.passwordHashConcurrency, maxWaitMs: config.passwordHashMaxWaitMs });
+  configureLoginThrottle(config.loginThrottle);
+  configureSessions(config.sessions);
 
   const app = Fastify({
-    logger: opts.logger ?? { level: config.logLevel },
+    logger: opts.logger === false ? false : loggerOptions(opts.logger ?? { level: config.logLevel }),
     genReqId: genRequestId,
     bodyLimit: 1_048_576,
-    trustProxy: true,
+    // A hop count trusts that many proxies nearest to us (this Fastify fails closed on a plain number).
+    trustProxy:
+      typeof config.trustProxy === 'number'
+        ? (
+            (hops: number) => (_addr: string, i: number) =>
+              i < hops
+          )(config.trustProxy)
+        : config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true, constraints: { role: roleConstraint } },
     ajv: { customOptions: { allErrors: true } },
   }).withTypeProvider<TypeBoxTypeProvider>();

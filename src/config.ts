@@ -3,6 +3,7 @@
  * start-up; a bad value stops the process with a message naming the variable.
  */
 
+import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 
 export type Role = 'all' | 'shop' | 'checkout' | 'worker';
@@ -46,6 +47,27 @@ export interface Config {
   metricsToken: string | null;
   /** A separate port serving only /metrics (METRICS_PORT); then the app's port never serves it. */
   metricsPort: number | null;
+  /** Fastify `trustProxy` (TRUST_PROXY): false, true, a hop count, or addresses/CIDRs. */
+  trustProxy: boolean | number | string[];
+  /** Login throttling (DESIGN §2): failed attempts only, per (account, IP) and per IP. */
+  loginThrottle: {
+    accountMaxFailures: number;
+    accountWindowSeconds: number;
+    ipMaxFailures: number;
+    ipWindowSeconds: number;
+  };
+  /** Calls per minute and client address of register, password reset, verify and accept. */
+  accountIpLimitPerMinute: number;
+  /** Password hashes (Argon2id, 19 MiB each) running at once in this process, and the longest wait. */
+  passwordHashConcurrency: number;
+  passwordHashMaxWaitMs: number;
+  /** Sliding idle timeout and absolute lifetime of sessions, in seconds. */
+  sessions: {
+    staffIdleSeconds: number;
+    staffMaxAgeSeconds: number;
+    customerIdleSeconds: number;
+    customerMaxAgeSeconds: number;
+  };
 }
 
 export class ConfigError extends Error {
@@ -105,6 +127,33 @@ function url(env: Env, name: string, fallback: string | null, protocols: string[
     throw new ConfigError(`${name} must use ${protocols.join(' or ')} (got "${parsed.protocol}")`);
   }
   return raw;
+}
+
+/** TRUST_PROXY: `false` (default), `true`, a hop count, or a comma list of addresses/CIDRs. */
+export function trustProxy(env: Env): boolean | number | string[] {
+  const raw = (optional(env, 'TRUST_PROXY') ?? 'false').trim();
+  if (raw === 'false') return false;
+  if (raw === 'true') return true;
+  if (/^\d+$/.test(raw)) {
+    const hops = Number(raw);
+    if (hops > 100) throw new ConfigError(`TRUST_PROXY hop count must be at most 100 (got ${hops})`);
+    return hops === 0 ? false : hops;
+  }
+  const list = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const entry of list) {
+    const [addr, bits, extra] = entry.split('/');
+    const family = isIP(addr ?? '');
+    const bitsOk =
+      bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (family === 6 ? 128 : 32) && extra === undefined);
+    if (!family || !bitsOk) {
+      throw new ConfigError(`TRUST_PROXY must be true, false, a hop count or addresses/CIDRs (got "${entry}")`);
+    }
+  }
+  if (list.length === 0) throw new ConfigError('TRUST_PROXY is empty');
+  return list;
 }
 
 /** Normalises an origin the way browsers send it: lowercase scheme and host, no default port. */
@@ -194,5 +243,21 @@ export function loadConfig(env: Env = process.env): Config {
     workerPollMs: integer(env, 'WORKER_POLL_MS', 1000, 10, 60_000),
     metricsToken,
     metricsPort,
+    trustProxy: trustProxy(env),
+    loginThrottle: {
+      accountMaxFailures: integer(env, 'LOGIN_ACCOUNT_MAX_FAILURES', 5, 1, 10_000),
+      accountWindowSeconds: integer(env, 'LOGIN_ACCOUNT_WINDOW_SECONDS', 900, 1, 86_400),
+      ipMaxFailures: integer(env, 'LOGIN_IP_MAX_FAILURES', 100, 1, 1_000_000),
+      ipWindowSeconds: integer(env, 'LOGIN_IP_WINDOW_SECONDS', 900, 1, 86_400),
+    },
+    accountIpLimitPerMinute: integer(env, 'ACCOUNT_IP_LIMIT_PER_MINUTE', 120, 60, 1_000_000),
+    passwordHashConcurrency: integer(env, 'PASSWORD_HASH_CONCURRENCY', Math.max(2, availableParallelism()), 1, 256),
+    passwordHashMaxWaitMs: integer(env, 'PASSWORD_HASH_MAX_WAIT_MS', 5000, 0, 60_000),
+    sessions: {
+      staffIdleSeconds: 60 * integer(env, 'SESSION_IDLE_MINUTES', 720, 1, 525_600),
+      staffMaxAgeSeconds: 3600 * integer(env, 'SESSION_MAX_AGE_HOURS', 168, 1, 87_600),
+      customerIdleSeconds: 60 * integer(env, 'CUSTOMER_SESSION_IDLE_MINUTES', 43_200, 1, 525_600),
+      customerMaxAgeSeconds: 3600 * integer(env, 'CUSTOMER_SESSION_MAX_AGE_HOURS', 2160, 1, 87_600),
+    },
   };
 }

@@ -2,6 +2,7 @@
 
 import { createCipheriv, createDecipheriv, createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { hash as argonHash, verify as argonVerify } from '@node-rs/argon2';
+import { AppError } from './errors.js';
 
 export const sha256 = (value: string): string => createHash('sha256').update(value).digest('hex');
 
@@ -15,14 +16,64 @@ export function safeEqual(a: string, b: string): boolean {
 // OWASP's Argon2id baseline: 19 MiB, 2 iterations, 1 lane. Algorithm 2 = Argon2id.
 const ARGON = { memoryCost: 19_456, timeCost: 2, parallelism: 1, algorithm: 2 } as const;
 
-export const hashPassword = (password: string): Promise<string> => argonHash(password, ARGON);
+/**
+ * Bounded password hashing: at most `concurrency` Argon2id runs at once in this process (each
+ * takes 19 MiB and a core for tens of milliseconds); a caller waits at most `maxWaitMs` for a
+ * slot, then gets 503 with Retry-After. This, not a low per-address limit, keeps hashing from
+ * exhausting memory or CPU.
+ */
+const hashing = { concurrency: 2, maxWaitMs: 5000, running: 0, waiting: [] as Array<() => void> };
+
+export function configurePasswordHashing(opts: { concurrency: number; maxWaitMs: number }): void {
+  hashing.concurrency = opts.concurrency;
+  hashing.maxWaitMs = opts.maxWaitMs;
+}
+
+/** Slots in use and callers waiting (for tests and metrics). */
+export const passwordHashLoad = () => ({ running: hashing.running, waiting: hashing.waiting.length });
+
+function busy(): AppError {
+  const retry = String(Math.max(1, Math.ceil(hashing.maxWaitMs / 1000)));
+  return new AppError('busy', 503, 'Too many sign-ins at once; retry shortly', undefined, { 'retry-after': retry });
+}
+
+async function withHashSlot<T>(work: () => Promise<T>): Promise<T> {
+  if (hashing.running >= hashing.concurrency) {
+    await new Promise<void>((resolve, reject) => {
+      const wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        const i = hashing.waiting.indexOf(wake);
+        if (i >= 0) hashing.waiting.splice(i, 1);
+        reject(busy());
+      }, hashing.maxWaitMs);
+      hashing.waiting.push(wake);
+    });
+  } else {
+    hashing.running++;
+  }
+  try {
+    return await work();
+  } finally {
+    // hand the slot straight to the next waiter, else free it
+    const next = hashing.waiting.shift();
+    if (next) next();
+    else hashing.running--;
+  }
+}
+
+export const hashPassword = (password: string): Promise<string> => withHashSlot(() => argonHash(password, ARGON));
 
 export async function verifyPassword(hash: string, password: string): Promise<boolean> {
-  try {
-    return await argonVerify(hash, password);
-  } catch {
-    return false;
-  }
+  return withHashSlot(async () => {
+    try {
+      return await argonVerify(hash, password);
+    } catch {
+      return false;
+    }
+  });
 }
 
 /** A hash to verify against when the account does not exist, so both paths take the same time. */

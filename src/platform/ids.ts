@@ -10,6 +10,7 @@ export const ID_PREFIXES = {
   shop: 'shop',
   user: 'usr',
   session: 'ses',
+  accountToken: 'atok',
   apiToken: 'tokid',
   publishableKey: 'pkid',
   customer: 'cus',

@@ -145,15 +145,41 @@ export async function apiToken(app: App, shop: ShopFixture, scopes: string[]): P
   return res.data.token;
 }
 
-/** Registers a customer through the storefront and returns the session token. */
-export async function customerToken(app: App, shop: ShopFixture): Promise<string> {
+/**
+ * Registers a customer through the storefront and returns the session token. The e-mail is
+ * verified with the token of the verification e-mail unless `verified: false`.
+ */
+export async function customerToken(
+  app: App,
+  shop: ShopFixture,
+  opts: { email?: string; verified?: boolean } = {},
+): Promise<string> {
+  const email = opts.email ?? `c-${Math.random().toString(36).slice(2, 10)}@mail.test`;
   const res = await call(app, 'POST', '/api/customer/register', {
     token: shop.publishableKey,
     headers: { origin: STORE_ORIGIN },
-    body: { email: `c-${Math.random().toString(36).slice(2, 10)}@mail.test`, password: 'customer-pass-1' },
+    body: { email, password: 'customer-pass-1' },
   });
   if (res.statusCode !== 201) throw new Error(`customer registration failed: ${res.body}`);
+  if (opts.verified !== false) {
+    const token = await mailedToken(app, shop, email, 'customer_verify_email');
+    const verified = await call(app, 'POST', '/api/customer/verify-email', {
+      token: shop.publishableKey,
+      headers: { origin: STORE_ORIGIN },
+      body: { token },
+    });
+    if (verified.statusCode !== 200) throw new Error(`customer verification failed: ${verified.body}`);
+  }
   return res.data.token;
+}
+
+/** The token of the newest e-mail of `kind` to `to` in the shop's mail outbox. */
+export async function mailedToken(app: App, shop: ShopFixture, to: string, kind: string): Promise<string> {
+  const res = await call(app, 'GET', '/api/admin/emails', { token: shop.ownerToken, query: { to, kind } });
+  const text: string = res.data?.emails?.[0]?.text ?? '';
+  const m = /Token: (\S+)/.exec(text);
+  if (!m?.[1]) throw new Error(`no ${kind} e-mail to ${to}: ${res.body}`);
+  return m[1];
 }
 
 export function expectProblem(res: Response, status: number, code: string): void {

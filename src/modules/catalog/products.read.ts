@@ -146,9 +146,9 @@ function refFilter(column: AnyPgColumn, mode: RefMode, name: string): SQL[] {
   return [mode === 'ohne' ? isNull(column) : eq(column, sql.placeholder(name))];
 }
 
-/** Channel ids the caller is restricted to; empty = sees the whole catalog. */
-function restrictedChannels(ctx: Ctx): string[] {
-  return ctx.actor?.kind === 'admin' ? ctx.actor.channelIds : [];
+/** Channel ids the caller is restricted to (an empty list = no channel); null = the whole catalog. */
+function restrictedChannels(ctx: Ctx): string[] | null {
+  return ctx.actor?.kind === 'admin' && ctx.actor.channelRestricted ? ctx.actor.channelIds : null;
 }
 
 /**
@@ -286,7 +286,7 @@ export async function listProducts(ctx: Ctx, input: ProductListInput) {
     brand: refMode(input.brand_id),
     supplier: refMode(input.supplier_id),
     digital: input.digital === 'ja',
-    channels: channels.length > 0,
+    channels: channels !== null,
   });
   const params: Record<string, unknown> = {
     shop: ctx.shopId,
@@ -294,7 +294,7 @@ export async function listProducts(ctx: Ctx, input: ProductListInput) {
     category: input.category_id,
     brand: input.brand_id,
     supplier: input.supplier_id,
-    channels,
+    channels: channels ?? [],
     limit,
     offset,
   };

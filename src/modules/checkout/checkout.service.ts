@@ -13,6 +13,7 @@ import { enqueue, enqueueStatement } from '../../platform/jobs/queue.js';
 import { storefrontVersionOf, VersionedMemo } from '../../platform/versioned-memo.js';
 import { releaseStock, reserveMany, reserveWith, shortRefs } from '../catalog/stock.js';
 import type { ResolvedChannel } from '../channels/index.js';
+import { accountForPurchase } from '../identity/index.js';
 import { createOrder, type OrderRow } from '../orders/orders.service.js';
 import type { Address } from '../orders/orders.tables.js';
 import { findShippingMethod, type ShippingMethod } from '../shipping/index.js';
@@ -291,15 +292,7 @@ export interface Completion {
 
 /** Turns a locked open session into an order and emits checkout.completed. */
 async function completeInTx(tx: Db, session: CheckoutSessionRow, c: Completion): Promise<OrderRow> {
-  const customerId =
-    session.customerId ??
-    (
-      await query<{ id: string }>(
-        tx,
-        sql`SELECT id FROM customers WHERE shop_id = ${session.shopId} AND lower(email) = lower(${session.customerEmail})`,
-      )
-    )[0]?.id ??
-    null;
+  const customerId = await accountForPurchase(tx, session.shopId, session.customerId, session.customerEmail);
   const waiver = c.widerrufVerzicht ?? session.widerrufVerzicht;
   const order = await createOrder(tx, {
     shopId: session.shopId,

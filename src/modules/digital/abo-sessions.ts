@@ -24,6 +24,7 @@ import { checkReturnUrl, EXPIRE_JOB } from '../checkout/checkout.service.js';
 import { type CheckoutSessionRow, checkoutSessions, type PricedLine } from '../checkout/checkout.tables.js';
 import { esc, type FormValues, money, page, registerHostedPage, returnTo } from '../checkout/pay-page.js';
 import { destination, rateFor } from '../checkout/pricing.js';
+import { accountForPurchase } from '../identity/index.js';
 import type { Address } from '../orders/orders.tables.js';
 import { emitEvent } from '../webhooks/index.js';
 import { createAboOrder, emitAbo } from './abo-common.js';
@@ -258,11 +259,9 @@ export async function completeAboSession(
     }
     const [plan] = await tx.select().from(aboPlans).where(eq(aboPlans.id, session.planId));
     if (!plan) throw notFound('Plan');
-    const [info] = await query<{ tax_class: string; customer_id: string | null }>(
+    const [info] = await query<{ tax_class: string }>(
       tx,
-      sql`SELECT p.tax_class,
-                 (SELECT id FROM customers WHERE shop_id = ${session.shopId} AND lower(email) = lower(${session.customerEmail})) AS customer_id
-          FROM products p WHERE p.id = ${plan.productId}`,
+      sql`SELECT p.tax_class FROM products p WHERE p.id = ${plan.productId}`,
     );
     const now = c.now;
     const trial = c.stripe ? c.stripe.status === 'trialing' : plan.trialDays > 0;
@@ -282,7 +281,7 @@ export async function completeAboSession(
         productId: plan.productId,
         channelId: session.channelId,
         checkoutSessionId: session.id,
-        customerId: session.customerId ?? info?.customer_id ?? null,
+        customerId: await accountForPurchase(tx, session.shopId, session.customerId, session.customerEmail),
         customerEmail: session.customerEmail,
         billingAddress: c.billing,
         status: transition('new', trial ? 'checkout_trial' : 'checkout_paid'),

@@ -75,6 +75,7 @@ async function identifySession(db: Db, kind: SessionKind, token: string): Promis
         role: user.role as EmployeeRole,
         email: user.email,
         channelIds: user.channel_ids,
+        channelRestricted: user.channel_restricted,
         storefrontVersion: s.storefront_version,
       },
     };
@@ -300,6 +301,54 @@ function allowCors(reply: FastifyReply, origin: string): void {
   reply.header('vary', 'Origin');
 }
 
+/**
+ * An employee restricted to channels (DESIGN §2) reaches one product only when it is listed in one
+ * of their channels, writes listings only of their channels, and reaches one order only of their
+ * channels; anything else is answered like a missing resource (404). Lists filter in their own
+ * queries (products.read, orders). An empty restricted list allows no channel.
+ */
+async function enforceChannelRestriction(request: FastifyRequest, actor: Actor, db: Db): Promise<void> {
+  if (actor.kind !== 'admin' || !actor.channelRestricted) return;
+  const route = request.routeOptions.url ?? '';
+  const params = (request.params ?? {}) as Record<string, string | undefined>;
+  const allowed = actor.channelIds;
+  const inList = (id: string | undefined) => id !== undefined && allowed.includes(id);
+  if (route === '/api/products/:id/channels/:channelId') {
+    if (!inList(params.channelId)) throw new AppError('not_found', 404, 'Channel not found');
+    return;
+  }
+  // `IN (…)` of the allowed ids; an empty list never reaches a query
+  const channels = sql`(${sql.join(
+    allowed.map((c) => sql`${c}`),
+    sql`, `,
+  )})`;
+  if (/^\/api\/(admin\/)?products\/:id(\/|$)/.test(route)) {
+    const rows =
+      allowed.length > 0
+        ? await query(
+            db,
+            sql`SELECT 1 FROM product_channel_listings
+                WHERE shop_id = ${request.ctx.shopId} AND product_id = ${params.id ?? ''} AND channel_id IN ${channels}
+                LIMIT 1`,
+          )
+        : [];
+    if (rows.length === 0) throw new AppError('not_found', 404, 'Product not found');
+    return;
+  }
+  const order = /^\/api\/admin\/orders\/:(id|orderId)(\/|$)/.exec(route);
+  if (order) {
+    const id = params[order[1] as string] ?? '';
+    const rows =
+      allowed.length > 0
+        ? await query(
+            db,
+            sql`SELECT 1 FROM orders WHERE shop_id = ${request.ctx.shopId} AND id = ${id} AND channel_id IN ${channels} LIMIT 1`,
+          )
+        : [];
+    if (rows.length === 0) throw new AppError('not_found', 404, 'Order not found');
+  }
+}
+
 export function registerAuthorization(app: FastifyInstance, deps: AppDeps): void {
   app.decorateRequest('ctx', null as unknown as Ctx);
   app.addHook('onRequest', async (request, reply) => {
@@ -318,6 +367,7 @@ export function registerAuthorization(app: FastifyInstance, deps: AppDeps): void
     if (spec.gate === 'digital') await digitalGate(deps.database.db, found.shopId);
     ctx.shopId = found.shopId;
     ctx.actor = found.actor;
+    await enforceChannelRestriction(request, found.actor, deps.database.db);
     if (found.actor.kind === 'publishable') allowCors(reply, found.actor.origin);
     else if (['customer', 'vendor', 'affiliate'].includes(found.actor.kind)) {
       const origin = requestOrigin(request);

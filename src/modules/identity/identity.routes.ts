@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AppDeps } from '../../app.js';
 import { MANAGERS } from '../../platform/auth/types.js';
 import { IdParams, NoContent } from '../../platform/http/schemas.js';
+import * as accounts from './customer-accounts.js';
 import * as S from './identity.schemas.js';
 import * as svc from './identity.service.js';
 import { revokeSession, SESSION_COOKIE, type SessionKind } from './sessions.js';
@@ -260,12 +261,14 @@ export function identityRoutes(app: FastifyInstance, deps: AppDeps): void {
       config: { auth: { accepts: ['publishable'] } },
       schema: {
         tags: ctags,
-        summary: 'Create a customer account in the shop of the publishable key',
+        summary:
+          'Create a customer account in the shop of the publishable key; a verification e-mail is sent, and guest purchases of the e-mail show only after verification',
         body: S.CustomerRegister,
         response: { 201: S.CustomerSessionResponse },
       },
     },
     async (request, reply) => {
+      await accounts.limitAccountCalls(request.ctx.db, deps.config, request.ip);
       const { customer, session } = await svc.registerCustomer(request.ctx, request.body as never);
       setSessionCookie(reply, deps, 'customer', session.token, session.expiresAt);
       return reply.code(201).send({
@@ -322,6 +325,82 @@ export function identityRoutes(app: FastifyInstance, deps: AppDeps): void {
     async (request) => {
       const actor = request.ctx.actor as { customerId: string };
       return { customer: svc.customerOut(await svc.getCustomer(request.ctx, actor.customerId)) };
+    },
+  );
+
+  app.post(
+    '/api/customer/verify-email',
+    {
+      config: { auth: { accepts: ['publishable'] } },
+      schema: {
+        tags: ctags,
+        summary: 'Verify the e-mail of a customer account with the token of the verification e-mail (one use)',
+        body: S.TokenBody,
+        response: { 200: S.CustomerResponse },
+      },
+    },
+    async (request) => {
+      await accounts.limitAccountCalls(request.ctx.db, deps.config, request.ip);
+      const row = await accounts.verifyCustomerEmail(request.ctx, (request.body as { token: string }).token);
+      return { customer: svc.customerOut(row) };
+    },
+  );
+
+  app.post(
+    '/api/customer/password-reset',
+    {
+      config: { auth: { accepts: ['publishable'] } },
+      schema: {
+        tags: ctags,
+        summary: 'Request a password-reset e-mail (answered 202 whether or not the account exists)',
+        body: S.ResetRequestBody,
+        response: { 202: S.Accepted },
+      },
+    },
+    async (request, reply) => {
+      await accounts.limitAccountCalls(request.ctx.db, deps.config, request.ip);
+      await accounts.requestCustomerReset(request.ctx, (request.body as { email: string }).email);
+      return reply.code(202).send({ status: 'accepted' });
+    },
+  );
+
+  app.post(
+    '/api/customer/password-reset/confirm',
+    {
+      config: { auth: { accepts: ['publishable'] } },
+      schema: {
+        tags: ctags,
+        summary: 'Set a new password with the token of the reset e-mail (one use, 1 h); every session ends',
+        body: S.ResetConfirmBody,
+        response: { 200: S.CustomerResponse },
+      },
+    },
+    async (request) => {
+      await accounts.limitAccountCalls(request.ctx.db, deps.config, request.ip);
+      const body = request.body as { token: string; password: string };
+      return { customer: svc.customerOut(await accounts.confirmCustomerReset(request.ctx, body.token, body.password)) };
+    },
+  );
+
+  app.post(
+    '/api/customer/password',
+    {
+      config: { auth: { accepts: ['customer'] } },
+      schema: {
+        tags: ctags,
+        summary: 'Change the password; every session ends and a new one is returned',
+        body: S.PasswordBody,
+        response: { 200: S.CustomerSessionResponse },
+      },
+    },
+    async (request, reply) => {
+      const { customer, session } = await accounts.changeCustomerPassword(
+        request.ctx,
+        request.ip,
+        request.body as { current_password: string; new_password: string },
+      );
+      setSessionCookie(reply, deps, 'customer', session.token, session.expiresAt);
+      return { token: session.token, expires_at: session.expiresAt.toISOString(), customer: svc.customerOut(customer) };
     },
   );
 }

@@ -6,7 +6,8 @@ import { Body, Email, Nullable, Timestamp } from '../../platform/http/schemas.js
 export const Password = Type.String({ minLength: 8, maxLength: 200 });
 export const Role = Type.Union(ROLES.map((r) => Type.Literal(r)));
 export const ScopeSchema = Type.Union(SCOPES.map((s) => Type.Literal(s)));
-export const ChannelIds = Type.Array(Type.String({ pattern: '^chan_[0-9a-z]+$' }), {
+const ChannelIdPattern = Type.String({ pattern: '^chan_[0-9a-z]+$' });
+export const ChannelIds = Type.Array(ChannelIdPattern, {
   maxItems: 100,
   uniqueItems: true,
 });
@@ -24,6 +25,9 @@ export const UserSchema = Type.Object({
   name: Nullable(Type.String()),
   role: Role,
   channel_ids: Type.Array(Type.String()),
+  channel_restricted: Type.Boolean({
+    description: 'true: the employee works only in channel_ids (an empty list = no channel); false: every channel',
+  }),
   created_at: Timestamp,
 });
 export type UserOut = Static<typeof UserSchema>;
@@ -49,12 +53,28 @@ export const EmployeeCreate = Body({
   password: Password,
   name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
   role: Role,
-  channel_ids: Type.Optional(ChannelIds),
+  channel_ids: Type.Optional(
+    Nullable(
+      Type.Array(ChannelIdPattern, {
+        maxItems: 100,
+        uniqueItems: true,
+        description: 'Restrict to these channels ([] = none); absent or null = every channel',
+      }),
+    ),
+  ),
 });
 export const EmployeePatch = Body({
   name: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 200 }))),
   role: Type.Optional(Role),
-  channel_ids: Type.Optional(ChannelIds),
+  channel_ids: Type.Optional(
+    Nullable(
+      Type.Array(ChannelIdPattern, {
+        maxItems: 100,
+        uniqueItems: true,
+        description: 'A list (even empty) restricts the employee; null lifts the restriction',
+      }),
+    ),
+  ),
   password: Type.Optional(Password),
 });
 
@@ -97,6 +117,9 @@ export const CustomerSchema = Type.Object({
   id: Type.String(),
   email: Type.String(),
   name: Nullable(Type.String()),
+  email_verified: Type.Boolean({
+    description: 'Guest orders and subscriptions of this e-mail show in the account only once it is verified',
+  }),
   created_at: Timestamp,
 });
 export const CustomerRegister = Body({
@@ -110,3 +133,14 @@ export const CustomerSessionResponse = Type.Object({
   expires_at: Timestamp,
   customer: CustomerSchema,
 });
+
+export const TokenBody = Body({
+  token: Type.String({ minLength: 1, maxLength: 200, description: 'The token of the e-mailed link' }),
+});
+export const ResetRequestBody = Body({ email: Type.String({ minLength: 1, maxLength: 254 }) });
+export const ResetConfirmBody = Body({
+  token: Type.String({ minLength: 1, maxLength: 200, description: 'The token of the e-mailed link' }),
+  password: Password,
+});
+export const Accepted = Type.Object({ status: Type.Literal('accepted') });
+export const CustomerResponse = Type.Object({ customer: CustomerSchema });

@@ -6,10 +6,11 @@ import { dummyPasswordHash, hashPassword, sha256, verifyPassword } from '../../p
 import type { Db } from '../../platform/db/client.js';
 import { isUniqueViolation, withTx } from '../../platform/db/tx.js';
 import { AppError, conflict, type FieldError, notFound } from '../../platform/errors.js';
-import { check, consume } from '../../platform/http/rate-limit.js';
 import { newId, newSecret } from '../../platform/ids.js';
 import { shops } from '../shops/shops.tables.js';
+import { sendVerificationEmail } from './customer-accounts.js';
 import { apiTokens, customers, publishableKeys, users } from './identity.tables.js';
+import { throttledVerify } from './login-throttle.js';
 import { createSession, revokeSessionsOf } from './sessions.js';
 
 type UserRow = typeof users.$inferSelect;
@@ -21,6 +22,7 @@ export const userOut = (u: UserRow) => ({
   name: u.name,
   role: u.role as EmployeeRole,
   channel_ids: u.channelIds,
+  channel_restricted: u.channelRestricted,
   created_at: u.createdAt.toISOString(),
 });
 
@@ -33,11 +35,10 @@ export const shopOut = (s: ShopRow) => ({
 
 export const INVALID_LOGIN = () => new AppError('invalid_credentials', 401, 'E-mail or password is wrong');
 
-/** Login limits: per client address, and failed attempts per account. */
-const IP_LIMIT = { max: 30, windowSeconds: 300 };
-const ACCOUNT_FAILURES = { max: 10, windowSeconds: 900 };
-
-/** Checks e-mail and password the same way whether or not the account exists. */
+/**
+ * Checks e-mail and password the same way whether or not the account exists, under the login
+ * throttle (failed attempts per account and address, and per address; login-throttle.ts).
+ */
 export async function checkPassword(
   db: Db,
   scope: string,
@@ -46,14 +47,11 @@ export async function checkPassword(
   hash: string | null,
   password: string,
 ) {
-  await consume(db, { bucket: `login:ip:${scope}:${ip}`, ...IP_LIMIT });
-  const accountBucket = { bucket: `login:acct:${scope}:${email.toLowerCase()}`, ...ACCOUNT_FAILURES };
-  await check(db, accountBucket);
-  const ok = await verifyPassword(hash ?? (await dummyPasswordHash()), password);
-  if (!ok || !hash) {
-    await consume(db, accountBucket);
-    throw INVALID_LOGIN();
-  }
+  const ok = await throttledVerify(db, scope, email, ip, async () => {
+    const matches = await verifyPassword(hash ?? (await dummyPasswordHash()), password);
+    return matches && hash !== null;
+  });
+  if (!ok) throw INVALID_LOGIN();
 }
 
 /** Admin login: `{token, user, shop}`; unknown e-mail and wrong password look the same. */
@@ -106,7 +104,7 @@ export async function listEmployees(ctx: Ctx) {
 
 export async function createEmployee(
   ctx: Ctx,
-  input: { email: string; password: string; name?: string; role: EmployeeRole; channel_ids?: string[] },
+  input: { email: string; password: string; name?: string; role: EmployeeRole; channel_ids?: string[] | null },
   db: Db = ctx.db,
 ) {
   const passwordHash = await hashPassword(input.password);
@@ -121,6 +119,8 @@ export async function createEmployee(
         passwordHash,
         role: input.role,
         channelIds: input.channel_ids ?? [],
+        // an explicit list, even an empty one, restricts; absent or null = every channel
+        channelRestricted: Array.isArray(input.channel_ids),
       })
       .returning();
     return row as UserRow;
@@ -142,7 +142,7 @@ async function ownerCount(db: Db, shopId: string): Promise<number> {
 export async function updateEmployee(
   ctx: Ctx,
   id: string,
-  patch: { name?: string | null; role?: EmployeeRole; channel_ids?: string[]; password?: string },
+  patch: { name?: string | null; role?: EmployeeRole; channel_ids?: string[] | null; password?: string },
 ) {
   const passwordHash = patch.password ? await hashPassword(patch.password) : undefined;
   return withTx(ctx.db, async (tx) => {
@@ -161,7 +161,10 @@ export async function updateEmployee(
       .set({
         ...(patch.name !== undefined ? { name: patch.name } : {}),
         ...(patch.role ? { role: patch.role } : {}),
-        ...(patch.channel_ids ? { channelIds: patch.channel_ids } : {}),
+        // null lifts the restriction; a list (even empty) sets it
+        ...(patch.channel_ids !== undefined
+          ? { channelIds: patch.channel_ids ?? [], channelRestricted: patch.channel_ids !== null }
+          : {}),
         ...(passwordHash ? { passwordHash } : {}),
         updatedAt: new Date(),
       })
@@ -325,24 +328,33 @@ export const customerOut = (c: CustomerRow) => ({
   id: c.id,
   email: c.email,
   name: c.name,
+  email_verified: c.emailVerified,
   created_at: c.createdAt.toISOString(),
 });
 
+/**
+ * Registers a customer (unverified) with a session and queues the verification e-mail. The
+ * e-mail check runs before the password is hashed.
+ */
 export async function registerCustomer(ctx: Ctx, input: { email: string; password: string; name?: string }) {
+  const taken = async (db: Db) =>
+    (
+      await db
+        .select({ id: customers.id, passwordHash: customers.passwordHash })
+        .from(customers)
+        .where(and(eq(customers.shopId, ctx.shopId), sql`lower(${customers.email}) = lower(${input.email})`))
+    )[0];
+  if ((await taken(ctx.db))?.passwordHash) throw conflict('email_taken', 'An account with this e-mail already exists');
   const passwordHash = await hashPassword(input.password);
   return withTx(ctx.db, async (tx) => {
-    // A guest who bought before has a row without a password: registering claims it.
-    const [existing] = await tx
-      .select()
-      .from(customers)
-      .where(and(eq(customers.shopId, ctx.shopId), sql`lower(${customers.email}) = lower(${input.email})`))
-      .for('update');
+    const existing = await taken(tx);
     if (existing?.passwordHash) throw conflict('email_taken', 'An account with this e-mail already exists');
     let row: CustomerRow;
     if (existing) {
+      // A row without a password is claimed, but stays unverified: it proves nothing about the e-mail.
       [row] = (await tx
         .update(customers)
-        .set({ passwordHash, name: input.name ?? existing.name, updatedAt: new Date() })
+        .set({ passwordHash, name: input.name ?? null, emailVerified: false, updatedAt: new Date() })
         .where(eq(customers.id, existing.id))
         .returning()) as [CustomerRow];
     } else {
@@ -362,6 +374,7 @@ export async function registerCustomer(ctx: Ctx, input: { email: string; passwor
         throw err;
       }
     }
+    await sendVerificationEmail(tx, ctx, row);
     const session = await createSession(tx, { shopId: ctx.shopId, kind: 'customer', subjectId: row.id });
     return { customer: row, session };
   });

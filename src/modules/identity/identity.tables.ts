@@ -1,6 +1,6 @@
 /** Who may call the service: employees, sessions, API tokens, publishable keys, customers. */
 import { sql } from 'drizzle-orm';
-import { index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { shops } from '../shops/shops.tables.js';
 
 export const users = pgTable(
@@ -15,8 +15,10 @@ export const users = pgTable(
     passwordHash: text('password_hash').notNull(),
     /** owner | admin | catalog_editor | viewer */
     role: text('role').notNull(),
-    /** Channel restriction; empty = all channels. */
+    /** The channels a restricted employee may work in (empty and restricted = none). */
     channelIds: text('channel_ids').array().notNull().default(sql`'{}'::text[]`),
+    /** Whether `channel_ids` restricts the employee; false = every channel. */
+    channelRestricted: boolean('channel_restricted').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -99,10 +101,40 @@ export const customers = pgTable(
     email: text('email').notNull(),
     name: text('name'),
     passwordHash: text('password_hash'),
+    /** Proven by a verification or password-reset link; guest purchases of the e-mail show only then. */
+    emailVerified: boolean('email_verified').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex('customers_email_uq').on(t.shopId, sql`lower(${t.email})`)],
+);
+
+/**
+ * One-use e-mailed tokens of customers, vendors and affiliates (e-mail verification, password
+ * reset). Only the SHA-256 of the token is stored.
+ */
+export const accountTokens = pgTable(
+  'account_tokens',
+  {
+    id: text('id').primaryKey(),
+    shopId: text('shop_id')
+      .notNull()
+      .references(() => shops.id, { onDelete: 'cascade' }),
+    /** customer | vendor | affiliate */
+    subjectKind: text('subject_kind').notNull(),
+    subjectId: text('subject_id').notNull(),
+    /** verify_email | password_reset */
+    purpose: text('purpose').notNull(),
+    tokenHash: text('token_hash').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('account_tokens_hash_uq').on(t.tokenHash),
+    index('account_tokens_subject_idx').on(t.shopId, t.subjectKind, t.subjectId, t.purpose),
+    index('account_tokens_expiry_idx').on(t.expiresAt),
+  ],
 );
 
 /** Stored responses of POST requests sent with an Idempotency-Key (DESIGN §3). */

@@ -3,7 +3,10 @@ import type { Module } from '../../app.js';
 import { identityRoutes } from './identity.routes.js';
 
 export { registerAuthorization, requestOrigin } from './authorize.js';
+export { accountForPurchase } from './customer-accounts.js';
 export { createEmployee, createPublishableKey } from './identity.service.js';
+export { configureLoginThrottle } from './login-throttle.js';
+export { configureSessions } from './sessions.js';
 
 export const identityModule: Module = {
   name: 'identity',

@@ -27,16 +27,41 @@ export const SESSION_COOKIE: Record<SessionKind, string> = {
   affiliate: 'asid',
 };
 
+/**
+ * Session lifetimes (configured from SESSION_* / CUSTOMER_SESSION_*): a session ends after
+ * `idle` seconds without use (sliding) and in any case `maxAge` seconds after sign-in.
+ */
+export interface SessionPolicy {
+  idle: number;
+  maxAge: number;
+}
+
 const HOUR = 3600;
-export const SESSION_TTL_SECONDS: Record<SessionKind, number> = {
-  admin: 12 * HOUR,
-  customer: 30 * 24 * HOUR,
-  vendor: 7 * 24 * HOUR,
-  affiliate: 7 * 24 * HOUR,
+const policies: Record<SessionKind, SessionPolicy> = {
+  admin: { idle: 12 * HOUR, maxAge: 7 * 24 * HOUR },
+  customer: { idle: 30 * 24 * HOUR, maxAge: 90 * 24 * HOUR },
+  vendor: { idle: 12 * HOUR, maxAge: 7 * 24 * HOUR },
+  affiliate: { idle: 12 * HOUR, maxAge: 7 * 24 * HOUR },
 };
 
-/** Sliding expiry is written at most this often per session, not on every request. */
-const TOUCH_AFTER_SECONDS = 300;
+/** Applies the configured idle timeout and absolute lifetime (called once when the app is built). */
+export function configureSessions(s: {
+  staffIdleSeconds: number;
+  staffMaxAgeSeconds: number;
+  customerIdleSeconds: number;
+  customerMaxAgeSeconds: number;
+}): void {
+  const staff = { idle: s.staffIdleSeconds, maxAge: s.staffMaxAgeSeconds };
+  policies.admin = staff;
+  policies.vendor = staff;
+  policies.affiliate = staff;
+  policies.customer = { idle: s.customerIdleSeconds, maxAge: s.customerMaxAgeSeconds };
+}
+
+export const sessionPolicy = (kind: SessionKind): SessionPolicy => policies[kind];
+
+/** Sliding expiry is written at most this often per session (a quarter of the idle timeout, ≤ 5 min). */
+const touchAfter = (p: SessionPolicy) => Math.max(1, Math.min(300, Math.floor(p.idle / 4)));
 
 export async function createSession(
   db: Db,
@@ -44,7 +69,8 @@ export async function createSession(
 ): Promise<{ token: string; id: string; expiresAt: Date }> {
   const token = newSecret(SESSION_PREFIX[input.kind]);
   const id = newId('session');
-  const expiresAt = new Date(Date.now() + SESSION_TTL_SECONDS[input.kind] * 1000);
+  const p = policies[input.kind];
+  const expiresAt = new Date(Date.now() + Math.min(p.idle, p.maxAge) * 1000);
   await db.insert(sessions).values({
     id,
     shopId: input.shopId,
@@ -68,6 +94,7 @@ export interface SessionUser {
   role: string;
   email: string;
   channel_ids: string[];
+  channel_restricted: boolean;
 }
 
 /**
@@ -86,10 +113,11 @@ export async function findSession(
         id: sessions.id,
         shop_id: sessions.shopId,
         subject_id: sessions.subjectId,
-        touch: sql<boolean>`${sessions.lastSeenAt} < now() - make_interval(secs => ${sql.raw(String(TOUCH_AFTER_SECONDS))})`,
+        touch: sql<boolean>`${sessions.lastSeenAt} < now() - make_interval(secs => ${sql.placeholder('touch')}::int)`,
         role: kind === 'admin' ? users.role : sql<string | null>`NULL::text`,
         email: kind === 'admin' ? users.email : sql<string | null>`NULL::text`,
         channel_ids: kind === 'admin' ? users.channelIds : sql<string[] | null>`NULL::text[]`,
+        channel_restricted: kind === 'admin' ? users.channelRestricted : sql<boolean | null>`NULL::boolean`,
         // the shop's catalog/storefront version, for the version-checked caches (one round trip)
         storefront_version: storefrontVersions.version,
       })
@@ -105,17 +133,21 @@ export async function findSession(
           eq(sessions.kind, kind),
           isNull(sessions.revokedAt),
           gt(sessions.expiresAt, sql`now()`),
+          // absolute lifetime: no sliding past it
+          gt(sessions.createdAt, sql`now() - make_interval(secs => ${sql.placeholder('maxAge')}::int)`),
           kind === 'admin' ? isNotNull(users.id) : undefined,
         ),
       )
       .prepare(name),
   );
-  const rows = await statement.execute({ hash: sha256(token) });
+  const p = policies[kind];
+  const rows = await statement.execute({ hash: sha256(token), touch: touchAfter(p), maxAge: p.maxAge });
   const row = rows[0];
   if (!row) return null;
   if (row.touch) {
     await db.execute(
-      sql`UPDATE sessions SET last_seen_at = now(), expires_at = now() + make_interval(secs => ${SESSION_TTL_SECONDS[kind]})
+      sql`UPDATE sessions SET last_seen_at = now(),
+            expires_at = least(now() + make_interval(secs => ${p.idle}::int), created_at + make_interval(secs => ${p.maxAge}::int))
           WHERE id = ${row.id}`,
     );
   }
@@ -125,7 +157,14 @@ export async function findSession(
     subject_id: row.subject_id,
     storefront_version: Number(row.storefront_version ?? 0),
     ...(row.role !== null
-      ? { user: { role: row.role, email: row.email ?? '', channel_ids: row.channel_ids ?? [] } }
+      ? {
+          user: {
+            role: row.role,
+            email: row.email ?? '',
+            channel_ids: row.channel_ids ?? [],
+            channel_restricted: row.channel_restricted === true,
+          },
+        }
       : {}),
   };
 }

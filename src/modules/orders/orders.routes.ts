@@ -40,7 +40,9 @@ export function orderRoutes(app: FastifyInstance): void {
       const q = request.query as { limit?: number; offset?: number } & Record<string, string>;
       const limit = q.limit ?? 50;
       const offset = q.offset ?? 0;
-      const { rows, count } = await listOrders(request.ctx, { ...q, limit, offset });
+      const actor = request.ctx.actor;
+      const restricted = actor?.kind === 'admin' && actor.channelRestricted ? actor.channelIds : null;
+      const { rows, count } = await listOrders(request.ctx, { ...q, restricted_to: restricted, limit, offset });
       return { orders: rows.map((o) => orderOut(o)), count, limit, offset };
     },
   );

@@ -1,5 +1,5 @@
 /** Orders: created by checkout completion (and subscription renewals), read and moved by admins. */
-import { and, asc, desc, eq, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import type { Db } from '../../platform/db/client.js';
 import { likeAnywhere, query, withTx } from '../../platform/db/tx.js';
@@ -190,6 +190,8 @@ export interface OrderFilters {
   created_from?: string;
   created_to?: string;
   customer_id?: string;
+  /** An employee's channel restriction: only orders of these channels (empty = none). */
+  restricted_to?: string[] | null;
   limit: number;
   offset: number;
 }
@@ -200,6 +202,9 @@ export async function listOrders(ctx: Pick<Ctx, 'db' | 'shopId'>, f: OrderFilter
   if (f.status) conds.push(eq(orders.status, f.status));
   if (f.channel_id) conds.push(eq(orders.channelId, f.channel_id));
   if (f.customer_id) conds.push(eq(orders.customerId, f.customer_id));
+  if (f.restricted_to) {
+    conds.push(f.restricted_to.length > 0 ? inArray(orders.channelId, f.restricted_to) : sql`false`);
+  }
   if (f.created_from) conds.push(sql`${orders.createdAt} >= ${f.created_from}::timestamptz`);
   if (f.created_to) conds.push(sql`${orders.createdAt} < ${f.created_to}::timestamptz`);
   if (f.q) {

@@ -1,11 +1,12 @@
-/** Portal sign-in for vendors and affiliates: accept an invite, log in, log out. */
+/** Portal sign-in for vendors and affiliates: accept an invite, log in, reset the password, log out. */
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app.js';
 import { Body, NoContent, Timestamp } from '../../platform/http/schemas.js';
+import { limitAccountCalls } from '../identity/customer-accounts.js';
 import { clearSessionCookie, setSessionCookie } from '../identity/identity.routes.js';
 import { revokeSession } from '../identity/sessions.js';
-import { acceptInvite, loginPartner } from './partner-auth.js';
+import { acceptInvite, confirmPartnerReset, loginPartner, requestPartnerReset } from './partner-auth.js';
 import type { PartnerType } from './partners.tables.js';
 
 const Password = Type.String({ minLength: 8, maxLength: 200 });
@@ -22,6 +23,13 @@ const LoginBody = Body({
     Type.String({ minLength: 1, maxLength: 64, description: 'Needed when the e-mail has accounts at several shops' }),
   ),
 });
+
+const ResetBody = Body({
+  email: Type.String({ minLength: 1, maxLength: 254 }),
+  shop_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Only the account at this shop' })),
+});
+
+const Accepted = Type.Object({ status: Type.Literal('accepted') });
 
 const PartnerRef = Type.Object({
   id: Type.String(),
@@ -58,6 +66,7 @@ export function partnerAuthRoutes(app: FastifyInstance, deps: AppDeps): void {
         },
       },
       async (request, reply) => {
+        await limitAccountCalls(deps.database.db, deps.config, request.ip);
         const body = request.body as { token: string; password: string };
         const { partner, session } = await acceptInvite(
           deps.database.db,
@@ -87,6 +96,47 @@ export function partnerAuthRoutes(app: FastifyInstance, deps: AppDeps): void {
         const { partner, session } = await loginPartner(deps.database.db, kind, body, request.ip);
         setSessionCookie(reply, deps, kind, session.token, session.expiresAt);
         return { token: session.token, expires_at: session.expiresAt.toISOString(), [kind]: ref(partner) };
+      },
+    );
+
+    app.post(
+      `/api/${kind}/auth/password-reset`,
+      {
+        config: { auth: { accepts: 'public' } },
+        schema: {
+          tags,
+          summary: `Request a ${kind} password-reset e-mail (202 whether or not the account exists)`,
+          body: ResetBody,
+          response: { 202: Accepted },
+        },
+      },
+      async (request, reply) => {
+        await limitAccountCalls(deps.database.db, deps.config, request.ip);
+        await requestPartnerReset(
+          deps.database.db,
+          kind,
+          request.body as { email: string; shop_id?: string },
+          request.ctx.clock.now(),
+        );
+        return reply.code(202).send({ status: 'accepted' });
+      },
+    );
+
+    app.post(
+      `/api/${kind}/auth/password-reset/confirm`,
+      {
+        config: { auth: { accepts: 'public' } },
+        schema: {
+          tags,
+          summary: `Set a new ${kind} password with the e-mailed token (one use, 1 h); every session ends`,
+          body: AcceptBody,
+          response: { 200: Type.Object({ [kind]: PartnerRef }) },
+        },
+      },
+      async (request) => {
+        await limitAccountCalls(deps.database.db, deps.config, request.ip);
+        const body = request.body as { token: string; password: string };
+        return { [kind]: ref(await confirmPartnerReset(deps.database.db, kind, body.token, body.password)) };
       },
     );
 

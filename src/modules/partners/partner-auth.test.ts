@@ -214,3 +214,85 @@ describe.each(['vendor', 'affiliate'] as const)('%s portal access', (kind) => {
     expect((await submit('partner-pass-again')).statusCode).toBe(400);
   });
 });
+
+describe.each(['vendor', 'affiliate'] as const)('%s password reset', (kind) => {
+  const resetToken = async (email: string) => {
+    const rows = await query<{ text: string }>(
+      db(),
+      sql`SELECT text_body AS text FROM emails WHERE kind = ${`${kind}_password_reset`} AND lower(to_address) = lower(${email})
+          ORDER BY created_at DESC, id DESC LIMIT 1`,
+    );
+    return /Token: (\S+)/.exec(rows[0]?.text ?? '')?.[1];
+  };
+
+  it('answers a known and an unknown address alike; the token works once and ends every session', async () => {
+    const email = `${kind}${n}-reset@partner.test`;
+    await invited(kind, a, email);
+    const accepted = await call(t.app, 'POST', `/api/${kind}/auth/accept`, {
+      body: { token: await inviteTokenFor(t, kind, email), password: 'partner-pass-1' },
+    });
+    const sessionA = accepted.data.token;
+    const sessionB = (
+      await call(t.app, 'POST', `/api/${kind}/auth/login`, { body: { email, password: 'partner-pass-1' } })
+    ).data.token;
+
+    const known = await call(t.app, 'POST', `/api/${kind}/auth/password-reset`, { body: { email } });
+    const unknown = await call(t.app, 'POST', `/api/${kind}/auth/password-reset`, {
+      body: { email: `nobody-${n}@partner.test` },
+    });
+    expect(known.statusCode).toBe(202);
+    expect(unknown.statusCode).toBe(202);
+    expect(known.body).toBe(unknown.body);
+    expectProblem(
+      await call(t.app, 'POST', `/api/${kind}/auth/password-reset`, { body: {} }),
+      400,
+      'validation_failed',
+    );
+    const token = await resetToken(email);
+    expect(token).toMatch(/^reset_/);
+
+    const confirm = (body: unknown) => call(t.app, 'POST', `/api/${kind}/auth/password-reset/confirm`, { body });
+    expectProblem(await confirm({ token, password: 'short' }), 400, 'validation_failed');
+    expectProblem(await confirm({ token: 'reset_unknown', password: 'partner-pass-2' }), 400, 'token_invalid');
+    // the other kind's confirm route does not take this token
+    const otherKind = kind === 'vendor' ? 'affiliate' : 'vendor';
+    expectProblem(
+      await call(t.app, 'POST', `/api/${otherKind}/auth/password-reset/confirm`, {
+        body: { token, password: 'partner-pass-2' },
+      }),
+      400,
+      'token_invalid',
+    );
+    const ok = await confirm({ token, password: 'partner-pass-2' });
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(ok.data[kind]).toMatchObject({ email, shop_id: a.shopId });
+    for (const old of [sessionA, sessionB]) {
+      expect((await call(t.app, 'POST', `/api/${kind}/auth/logout`, { token: old })).statusCode).toBe(401);
+    }
+    expectProblem(await confirm({ token, password: 'partner-pass-3' }), 400, 'token_invalid');
+    expect(
+      (await call(t.app, 'POST', `/api/${kind}/auth/login`, { body: { email, password: 'partner-pass-2' } }))
+        .statusCode,
+    ).toBe(200);
+  });
+
+  it('an expired reset token is refused', async () => {
+    const email = `${kind}${n}-reset-late@partner.test`;
+    await invited(kind, a, email);
+    await call(t.app, 'POST', `/api/${kind}/auth/accept`, {
+      body: { token: await inviteTokenFor(t, kind, email), password: 'partner-pass-1' },
+    });
+    await call(t.app, 'POST', `/api/${kind}/auth/password-reset`, { body: { email, shop_id: a.shopId } });
+    const token = (await resetToken(email)) as string;
+    await db().execute(
+      sql`UPDATE account_tokens SET expires_at = now() - interval '1 second' WHERE subject_kind = ${kind}`,
+    );
+    expectProblem(
+      await call(t.app, 'POST', `/api/${kind}/auth/password-reset/confirm`, {
+        body: { token, password: 'partner-pass-2' },
+      }),
+      400,
+      'token_invalid',
+    );
+  });
+});

@@ -11,8 +11,10 @@ import type { Db } from '../../platform/db/client.js';
 import { withTx } from '../../platform/db/tx.js';
 import { AppError } from '../../platform/errors.js';
 import { newSecret } from '../../platform/ids.js';
+import { findAccountToken, issueAccountToken, tokenInvalid, useAccountToken } from '../identity/account-tokens.js';
+import { resetMailAllowed } from '../identity/customer-accounts.js';
 import { checkPassword, INVALID_LOGIN } from '../identity/identity.service.js';
-import { createSession } from '../identity/sessions.js';
+import { createSession, revokeSessionsOf } from '../identity/sessions.js';
 import { shops } from '../shops/shops.tables.js';
 import { affiliates, type PartnerType, vendors } from './partners.tables.js';
 
@@ -77,19 +79,25 @@ const locked = (kind: PartnerType, status: string) =>
  */
 export async function acceptInvite(db: Db, kind: PartnerType, token: string, password: string, now: Date) {
   const table = tableOf(kind);
-  const passwordHash = await hashPassword(password);
-  return withTx(db, async (tx) => {
-    const [row] = await tx
+  const findRow = async (d: Db, lock: boolean) => {
+    const q = d
       .select()
       .from(table)
-      .where(and(eq(table.inviteTokenHash, sha256(token)), isNotNull(table.inviteTokenHash)))
-      .for('update');
+      .where(and(eq(table.inviteTokenHash, sha256(token)), isNotNull(table.inviteTokenHash)));
+    const [row] = lock ? await q.for('update') : await q;
     if (!row || !row.inviteExpiresAt || row.inviteExpiresAt.getTime() <= now.getTime()) {
       throw new AppError('invite_invalid', 400, 'The invitation link is unknown, used or expired', [
         { path: '/body/token', message: 'is unknown, used or expired' },
       ]);
     }
     if (locked(kind, row.status)) throw new AppError('account_locked', 403, `This ${kind} account is locked`);
+    return row;
+  };
+  // Cheap check first: an unknown or used token costs no password hash.
+  await findRow(db, false);
+  const passwordHash = await hashPassword(password);
+  return withTx(db, async (tx) => {
+    const row = await findRow(tx, true);
     const status = kind === 'vendor' && row.status === 'invited' ? 'active' : row.status;
     const [updated] = await tx
       .update(table)
@@ -134,4 +142,82 @@ export async function loginPartner(
   if (locked(kind, row.status)) throw new AppError('account_locked', 403, `This ${kind} account is locked`);
   const session = await createSession(db, { shopId: row.shopId, kind, subjectId: row.id });
   return { partner: row, session };
+}
+
+/**
+ * Password-reset request of a vendor or affiliate: every signed-up, unlocked account of the e-mail
+ * (in `shop_id`'s shop when given) gets a one-use link valid 1 h. The caller always gets 202.
+ */
+export async function requestPartnerReset(
+  db: Db,
+  kind: PartnerType,
+  input: { email: string; shop_id?: string },
+  now: Date,
+): Promise<void> {
+  const table = tableOf(kind);
+  const rows = await db
+    .select()
+    .from(table)
+    .where(
+      and(
+        sql`lower(${table.email}) = lower(${input.email})`,
+        input.shop_id ? eq(table.shopId, input.shop_id) : undefined,
+        isNotNull(table.passwordHash),
+      ),
+    )
+    .limit(20);
+  for (const row of rows) {
+    if (locked(kind, row.status)) continue;
+    if (!(await resetMailAllowed(db, `${kind}:${row.id}`))) continue;
+    await withTx(db, async (tx) => {
+      const token = await issueAccountToken(tx, {
+        shopId: row.shopId,
+        subject: kind,
+        subjectId: row.id,
+        purpose: 'password_reset',
+      });
+      const [shop] = await tx.select({ name: shops.name }).from(shops).where(eq(shops.id, row.shopId));
+      await queueEmail(tx, {
+        shopId: row.shopId,
+        kind: `${kind}_password_reset`,
+        to: row.email,
+        subject: `${LABEL[kind].de} von ${shop?.name ?? 'unserem Shop'}: Passwort zurücksetzen`,
+        text: [
+          `Hallo ${row.name},`,
+          '',
+          'Sie haben ein neues Passwort angefordert. Setzen Sie es mit diesem Token über',
+          `POST /api/${LABEL[kind].path}/auth/password-reset/confirm {token, password}:`,
+          '',
+          `Token: ${token}`,
+          '',
+          'Das Token ist 1 Stunde gültig und funktioniert einmal. Wenn Sie das nicht waren, ignorieren Sie diese E-Mail.',
+        ].join('\n'),
+        now,
+      });
+    });
+  }
+}
+
+/** Sets a new password with a reset token (looked up before hashing) and ends every session. */
+export async function confirmPartnerReset(db: Db, kind: PartnerType, token: string, password: string) {
+  const table = tableOf(kind);
+  const found = await findAccountToken(db, kind, 'password_reset', token);
+  const passwordHash = await hashPassword(password);
+  return withTx(db, async (tx) => {
+    await useAccountToken(tx, found.id);
+    const [row] = await tx
+      .select()
+      .from(table)
+      .where(and(eq(table.id, found.subjectId), eq(table.shopId, found.shopId)))
+      .for('update');
+    if (!row) throw tokenInvalid();
+    if (locked(kind, row.status)) throw new AppError('account_locked', 403, `This ${kind} account is locked`);
+    const [updated] = await tx
+      .update(table)
+      .set({ passwordHash, updatedAt: new Date() })
+      .where(eq(table.id, row.id))
+      .returning();
+    await revokeSessionsOf(tx, row.shopId, kind, row.id);
+    return updated as typeof row;
+  });
 }

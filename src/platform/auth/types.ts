@@ -53,6 +53,8 @@ export type Actor =
       role: EmployeeRole;
       email: string;
       channelIds: string[];
+      /** Whether channelIds restricts the employee (an empty restricted list allows no channel). */
+      channelRestricted: boolean;
       /** The shop's catalog version, read with the session (version-checked caches). */
       storefrontVersion: number;
     }

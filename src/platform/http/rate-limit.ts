@@ -20,7 +20,7 @@ function windowOf(limit: Limit): { start: Date; retryAfter: number } {
   return { start: new Date(start), retryAfter: Math.max(1, Math.ceil((start + ms - now) / 1000)) };
 }
 
-function tooMany(retryAfter: number): AppError {
+export function tooMany(retryAfter: number): AppError {
   return new AppError('rate_limited', 429, `Too many requests; retry in ${retryAfter} s`, undefined, {
     'retry-after': String(retryAfter),
   });
@@ -46,4 +46,28 @@ export async function check(db: Db, limit: Limit): Promise<void> {
     sql`SELECT count FROM rate_limits WHERE bucket = ${limit.bucket} AND window_start = ${start.toISOString()}::timestamptz`,
   );
   if ((rows[0]?.count ?? 0) >= limit.max) throw tooMany(retryAfter);
+}
+
+/**
+ * Takes one slot of a window atomically and says whether it fits: `{ok, retryAfter, start}`.
+ * A slot that did not fit, or that the caller decides should not count, is given back with
+ * `release` (login throttling reserves a failure before the password is checked).
+ */
+export async function reserve(db: Db, limit: Limit): Promise<{ ok: boolean; retryAfter: number; start: Date }> {
+  const { start, retryAfter } = windowOf(limit);
+  const rows = await query<{ count: number }>(
+    db,
+    sql`INSERT INTO rate_limits (bucket, window_start, count) VALUES (${limit.bucket}, ${start.toISOString()}::timestamptz, 1)
+        ON CONFLICT (bucket, window_start) DO UPDATE SET count = rate_limits.count + 1
+        RETURNING count`,
+  );
+  return { ok: (rows[0]?.count ?? 0) <= limit.max, retryAfter, start };
+}
+
+/** Gives back a slot taken by `reserve` in the same window. */
+export async function release(db: Db, bucket: string, start: Date): Promise<void> {
+  await db.execute(
+    sql`UPDATE rate_limits SET count = count - 1
+        WHERE bucket = ${bucket} AND window_start = ${start.toISOString()}::timestamptz AND count > 0`,
+  );
 }

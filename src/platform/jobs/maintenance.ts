@@ -27,6 +27,10 @@ export function registerMaintenanceJobs(registry: JobRegistry, config: Pick<Conf
         ['rate limits', () => db.execute(sql`DELETE FROM rate_limits WHERE window_start < now() - interval '1 day'`)],
         ['sessions', () => db.execute(sql`DELETE FROM sessions WHERE expires_at < now() - interval '7 days'`)],
         [
+          'account tokens',
+          () => db.execute(sql`DELETE FROM account_tokens WHERE expires_at < now() - interval '7 days'`),
+        ],
+        [
           'jobs',
           () => db.execute(sql`DELETE FROM jobs WHERE status = 'done' AND finished_at < now() - interval '7 days'`),
         ],

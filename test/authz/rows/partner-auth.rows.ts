@@ -1,7 +1,14 @@
-import type { MatrixRow } from '../matrix.types.js';
+import { CREDENTIALS, type MatrixRow } from '../matrix.types.js';
 
-/** Portal sign-out (accept and login are public and not part of the matrix). */
+/**
+ * Portal sign-out, and the public password-reset pair (every credential, or none, reaches the
+ * handler: an empty body is 400). Accept and login are public and covered in partner-auth.test.ts.
+ */
 export const partnerAuthRows: MatrixRow[] = [
   { method: 'POST', url: '/api/vendor/auth/logout', allow: ['vendor'], ok: 204, consumesSession: true },
   { method: 'POST', url: '/api/affiliate/auth/logout', allow: ['affiliate'], ok: 204, consumesSession: true },
+  ...(['vendor', 'affiliate'] as const).flatMap((kind): MatrixRow[] => [
+    { method: 'POST', url: `/api/${kind}/auth/password-reset`, body: {}, allow: [...CREDENTIALS], ok: 400 },
+    { method: 'POST', url: `/api/${kind}/auth/password-reset/confirm`, body: {}, allow: [...CREDENTIALS], ok: 400 },
+  ]),
 ];

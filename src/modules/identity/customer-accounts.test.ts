@@ -1,0 +1,375 @@
+/**
+ * Customer accounts against hostile clients (DESIGN §2): e-mail verification before guest history
+ * shows, password reset and change, session lifetimes.
+ */
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  call,
+  createShop,
+  customerToken,
+  expectProblem,
+  mailedToken,
+  type ShopFixture,
+  STORE_ORIGIN,
+  startApp,
+  type TestApp,
+} from '../../../test/helpers/app.js';
+import { sha256 } from '../../platform/crypto.js';
+
+let t: TestApp;
+let shop: ShopFixture;
+let productId: string;
+let planId: string;
+
+const headers = { origin: STORE_ORIGIN };
+const store = (method: string, url: string, body?: unknown, token?: string) =>
+  call(t.app, method, url, { token: token ?? shop.publishableKey, headers, body });
+const billing = { name: 'Erika Muster', line1: 'Hauptstr. 1', postal_code: '10115', city: 'Berlin', country: 'DE' };
+const RETURN = `${STORE_ORIGIN}/danke`;
+const pay = (id: string) =>
+  call(t.app, 'POST', `/pay/${id}`, {
+    body: new URLSearchParams({ ...billing, card_number: '4242424242424242', widerruf_verzicht: 'on' }).toString(),
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  });
+
+/** A guest one-time purchase paid through the hosted page; returns the order id. */
+async function guestOrder(email: string): Promise<string> {
+  const s = await store('POST', '/api/store/checkout-sessions', {
+    items: [{ product_id: productId, quantity: 1 }],
+    customer: { email, billing_address: billing },
+    return_url: RETURN,
+  });
+  expect(s.statusCode, s.body).toBe(201);
+  expect((await pay(s.data.id)).statusCode).toBe(303);
+  const done = await call(t.app, 'GET', `/api/admin/orders?q=${encodeURIComponent(email)}`, { token: shop.ownerToken });
+  return done.data.orders[0].id;
+}
+
+/** A guest subscription paid through the hosted page; returns the abo id. */
+async function guestAbo(email: string): Promise<string> {
+  const s = await store('POST', '/api/store/abo-sessions', {
+    plan_id: planId,
+    return_url: RETURN,
+    customer_email: email,
+  });
+  expect(s.statusCode, s.body).toBe(201);
+  expect((await pay(s.data.id)).statusCode).toBe(303);
+  await t.app.deps.worker.drain();
+  const list = await call(t.app, 'GET', '/api/admin/digital/abos', { token: shop.ownerToken, query: { q: email } });
+  return list.data.abos[0].id;
+}
+
+async function register(email: string, password = 'customer-pass-1') {
+  const res = await store('POST', '/api/customer/register', { email, password });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.data as { token: string; customer: { id: string; email_verified: boolean } };
+}
+
+const login = (email: string, password: string) => store('POST', '/api/customer/login', { email, password });
+
+beforeAll(async () => {
+  t = await startApp();
+  shop = await createShop(t.app);
+  const owner = shop.ownerToken;
+  await call(t.app, 'PUT', '/api/admin/digital/status', { token: owner, body: { aktiv: true } });
+  const channel = (
+    await call(t.app, 'POST', '/api/admin/channels', {
+      token: owner,
+      body: { name: 'DE', default_country: 'DE', currency: 'EUR' },
+    })
+  ).data.id;
+  productId = (
+    await call(t.app, 'POST', '/api/products', {
+      token: owner,
+      body: { name: 'Videokurs', is_digital: true, status: 'published', base_price_cents: 990 },
+    })
+  ).data.id;
+  await call(t.app, 'PATCH', `/api/products/${productId}/channels/${channel}`, {
+    token: owner,
+    body: { is_published: true },
+  });
+  planId = (
+    await call(t.app, 'POST', '/api/admin/digital/plaene', {
+      token: owner,
+      body: { product_id: productId, name: 'Monat', price_cents: 990, interval_unit: 'month' },
+    })
+  ).data.id;
+});
+afterAll(() => t.close());
+
+describe('e-mail verification closes the account takeover', () => {
+  it("registering a stranger's e-mail shows none of their purchases until the e-mail is verified", async () => {
+    const victim = `opfer-${Date.now()}@mail.test`;
+    const orderBefore = await guestOrder(victim);
+    const aboBefore = await guestAbo(victim);
+
+    const attacker = await register(victim);
+    expect(attacker.customer.email_verified).toBe(false);
+    const orderAfter = await guestOrder(victim);
+    const aboAfter = await guestAbo(victim);
+
+    const orders = await call(t.app, 'GET', '/api/customer/orders', { token: attacker.token });
+    expect(orders.statusCode).toBe(200);
+    expect(orders.data).toMatchObject({ count: 0, orders: [] });
+    expect((await call(t.app, 'GET', '/api/customer/abos', { token: attacker.token })).data.abos).toEqual([]);
+    for (const id of [aboBefore, aboAfter]) {
+      expectProblem(
+        await call(t.app, 'POST', `/api/customer/abos/${id}/kuendigen`, { token: attacker.token }),
+        404,
+        'not_found',
+      );
+    }
+    const admin = await call(t.app, 'GET', `/api/admin/orders/${orderAfter}`, { token: shop.ownerToken });
+    expect(admin.data.order.customer_id).toBeNull();
+
+    // the owner of the mailbox verifies: every guest purchase of the e-mail appears
+    const token = await mailedToken(t.app, shop, victim, 'customer_verify_email');
+    const verified = await store('POST', '/api/customer/verify-email', { token });
+    expect(verified.statusCode, verified.body).toBe(200);
+    expect(verified.data.customer).toMatchObject({ id: attacker.customer.id, email_verified: true });
+    const after = await call(t.app, 'GET', '/api/customer/orders', { token: attacker.token });
+    // the two one-time orders and the first orders of the two paid subscriptions
+    expect(after.data.count).toBe(4);
+    expect(after.data.orders.map((o: { id: string }) => o.id)).toEqual(
+      expect.arrayContaining([orderBefore, orderAfter]),
+    );
+    const abos = await call(t.app, 'GET', '/api/customer/abos', { token: attacker.token });
+    expect(abos.data.abos.map((a: { id: string }) => a.id).sort()).toEqual([aboBefore, aboAfter].sort());
+
+    // a guest purchase after verification belongs to the account at once
+    const orderLater = await guestOrder(victim);
+    const aboLater = await guestAbo(victim);
+    expect((await call(t.app, 'GET', '/api/customer/orders', { token: attacker.token })).data.count).toBe(6);
+    const later = await call(t.app, 'GET', '/api/customer/abos', { token: attacker.token });
+    expect(later.data.abos.map((a: { id: string }) => a.id)).toContain(aboLater);
+    expect(
+      (await call(t.app, 'GET', `/api/admin/orders/${orderLater}`, { token: shop.ownerToken })).data.order.customer_id,
+    ).toBe(attacker.customer.id);
+    const me = await call(t.app, 'GET', '/api/customer/me', { token: attacker.token });
+    expect(me.data.customer.email_verified).toBe(true);
+  });
+
+  it('a verification token works once; unknown, malformed and expired tokens are refused', async () => {
+    const email = `einmal-${Date.now()}@mail.test`;
+    await register(email);
+    const token = await mailedToken(t.app, shop, email, 'customer_verify_email');
+    expectProblem(await store('POST', '/api/customer/verify-email', {}), 400, 'validation_failed');
+    expectProblem(await store('POST', '/api/customer/verify-email', { token: 123 }), 400, 'validation_failed');
+    expectProblem(await store('POST', '/api/customer/verify-email', { token, extra: 1 }), 400, 'validation_failed');
+    expectProblem(await store('POST', '/api/customer/verify-email', { token: 'verify_nope' }), 400, 'token_invalid');
+    // another shop's key does not find this shop's token
+    const other = await createShop(t.app);
+    expectProblem(
+      await call(t.app, 'POST', '/api/customer/verify-email', {
+        token: other.publishableKey,
+        headers,
+        body: { token },
+      }),
+      400,
+      'token_invalid',
+    );
+    expect((await store('POST', '/api/customer/verify-email', { token })).statusCode).toBe(200);
+    expectProblem(await store('POST', '/api/customer/verify-email', { token }), 400, 'token_invalid');
+
+    const late = `spaet-${Date.now()}@mail.test`;
+    await register(late);
+    const lateToken = await mailedToken(t.app, shop, late, 'customer_verify_email');
+    await t.app.deps.database.db.execute(
+      sql`UPDATE account_tokens SET expires_at = now() - interval '1 second' WHERE token_hash = ${sha256(lateToken)}`,
+    );
+    expectProblem(await store('POST', '/api/customer/verify-email', { token: lateToken }), 400, 'token_invalid');
+  });
+
+  it('credentials: verify-email needs the publishable key and an allowed Origin', async () => {
+    expectProblem(
+      await call(t.app, 'POST', '/api/customer/verify-email', { body: { token: 'x' } }),
+      401,
+      'unauthenticated',
+    );
+    expectProblem(
+      await call(t.app, 'POST', '/api/customer/verify-email', {
+        token: shop.publishableKey,
+        headers: { origin: 'https://evil.example' },
+        body: { token: 'x' },
+      }),
+      403,
+      'origin_denied',
+    );
+    expectProblem(
+      await call(t.app, 'POST', '/api/customer/verify-email', { token: shop.ownerToken, body: { token: 'x' } }),
+      403,
+      'credential_denied',
+    );
+  });
+});
+
+describe('password reset', () => {
+  it('answers a known and an unknown address alike and e-mails only the known one', async () => {
+    const email = `reset-${Date.now()}@mail.test`;
+    await register(email);
+    const known = await store('POST', '/api/customer/password-reset', { email: email.toUpperCase() });
+    const unknown = await store('POST', '/api/customer/password-reset', { email: `nobody-${Date.now()}@mail.test` });
+    expect(known.statusCode).toBe(202);
+    expect(unknown.statusCode).toBe(202);
+    expect(known.body).toBe(unknown.body);
+    expect(await mailedToken(t.app, shop, email, 'customer_password_reset')).toMatch(/^reset_/);
+    expectProblem(await store('POST', '/api/customer/password-reset', {}), 400, 'validation_failed');
+    expectProblem(await store('POST', '/api/customer/password-reset', { email: '' }), 400, 'validation_failed');
+  });
+
+  it('a reset sets the password, revokes every session, verifies the e-mail, and works once', async () => {
+    const email = `vergessen-${Date.now()}@mail.test`;
+    const { token: first } = await register(email, 'old-password-1');
+    const second = (await login(email, 'old-password-1')).data.token;
+    await store('POST', '/api/customer/password-reset', { email });
+    const token = await mailedToken(t.app, shop, email, 'customer_password_reset');
+    expectProblem(
+      await store('POST', '/api/customer/password-reset/confirm', { token, password: 'short' }),
+      400,
+      'validation_failed',
+    );
+    expectProblem(
+      await store('POST', '/api/customer/password-reset/confirm', { password: 'new-password-1' }),
+      400,
+      'validation_failed',
+    );
+    expectProblem(
+      await store('POST', '/api/customer/password-reset/confirm', {
+        token: 'reset_unknown',
+        password: 'new-password-1',
+      }),
+      400,
+      'token_invalid',
+    );
+    const ok = await store('POST', '/api/customer/password-reset/confirm', { token, password: 'new-password-1' });
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(ok.data.customer).toMatchObject({ email, email_verified: true });
+    for (const old of [first, second]) {
+      expectProblem(await call(t.app, 'GET', '/api/customer/me', { token: old }), 401, 'invalid_credential');
+    }
+    expectProblem(await login(email, 'old-password-1'), 401, 'invalid_credentials');
+    expect((await login(email, 'new-password-1')).statusCode).toBe(200);
+    expectProblem(
+      await store('POST', '/api/customer/password-reset/confirm', { token, password: 'third-password' }),
+      400,
+      'token_invalid',
+    );
+  });
+
+  it('an expired reset token (older than 1 h) is refused; a newer request ends the older link', async () => {
+    const email = `abgelaufen-${Date.now()}@mail.test`;
+    await register(email);
+    await store('POST', '/api/customer/password-reset', { email });
+    const token = await mailedToken(t.app, shop, email, 'customer_password_reset');
+    const rows = (await t.app.deps.database.db.execute(
+      sql`SELECT (expires_at - created_at) = interval '1 hour' AS one_hour FROM account_tokens WHERE token_hash = ${sha256(token)}`,
+    )) as unknown as { rows: { one_hour: boolean }[] };
+    expect(rows.rows[0]?.one_hour).toBe(true);
+    await t.app.deps.database.db.execute(
+      sql`UPDATE account_tokens SET expires_at = now() - interval '1 second' WHERE token_hash = ${sha256(token)}`,
+    );
+    expectProblem(
+      await store('POST', '/api/customer/password-reset/confirm', { token, password: 'new-password-1' }),
+      400,
+      'token_invalid',
+    );
+    await store('POST', '/api/customer/password-reset', { email });
+    const older = await mailedToken(t.app, shop, email, 'customer_password_reset');
+    await store('POST', '/api/customer/password-reset', { email });
+    const newer = await mailedToken(t.app, shop, email, 'customer_password_reset');
+    expect(newer).not.toBe(older);
+    expectProblem(
+      await store('POST', '/api/customer/password-reset/confirm', { token: older, password: 'new-password-1' }),
+      400,
+      'token_invalid',
+    );
+    expect(
+      (await store('POST', '/api/customer/password-reset/confirm', { token: newer, password: 'new-password-1' }))
+        .statusCode,
+    ).toBe(200);
+  });
+
+  it('credentials: reset routes need the publishable key', async () => {
+    for (const url of ['/api/customer/password-reset', '/api/customer/password-reset/confirm']) {
+      expectProblem(await call(t.app, 'POST', url, { body: {} }), 401, 'unauthenticated');
+      expectProblem(await call(t.app, 'POST', url, { token: shop.ownerToken, body: {} }), 403, 'credential_denied');
+    }
+  });
+});
+
+describe('password change', () => {
+  it('checks the current password, revokes every session and returns a new one', async () => {
+    const email = `wechsel-${Date.now()}@mail.test`;
+    const { token: a } = await register(email, 'first-password');
+    const b = (await login(email, 'first-password')).data.token;
+    const change = (token: string, body: unknown) => call(t.app, 'POST', '/api/customer/password', { token, body });
+    expectProblem(
+      await change(a, { current_password: 'not-it-at-all', new_password: 'second-password' }),
+      400,
+      'invalid_credentials',
+    );
+    expectProblem(
+      await change(a, { current_password: 'first-password', new_password: 'short' }),
+      400,
+      'validation_failed',
+    );
+    expectProblem(await change(a, { current_password: 'first-password' }), 400, 'validation_failed');
+    const ok = await change(a, { current_password: 'first-password', new_password: 'second-password' });
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(ok.data.token).toMatch(/^csess_/);
+    for (const old of [a, b]) {
+      expectProblem(await call(t.app, 'GET', '/api/customer/me', { token: old }), 401, 'invalid_credential');
+    }
+    expect((await call(t.app, 'GET', '/api/customer/me', { token: ok.data.token })).statusCode).toBe(200);
+    expect((await login(email, 'second-password')).statusCode).toBe(200);
+    expectProblem(await login(email, 'first-password'), 401, 'invalid_credentials');
+  });
+
+  it('credentials: only a customer session', async () => {
+    const body = { current_password: 'x', new_password: 'yyyyyyyy' };
+    expectProblem(await call(t.app, 'POST', '/api/customer/password', { body }), 401, 'unauthenticated');
+    expectProblem(
+      await call(t.app, 'POST', '/api/customer/password', { token: shop.publishableKey, headers, body }),
+      403,
+      'credential_denied',
+    );
+    expectProblem(
+      await call(t.app, 'POST', '/api/customer/password', { token: shop.ownerToken, body }),
+      403,
+      'credential_denied',
+    );
+  });
+});
+
+describe('session lifetimes', () => {
+  it('a session ends after its absolute lifetime even while in use', async () => {
+    const token = await customerToken(t.app, shop);
+    expect((await call(t.app, 'GET', '/api/customer/me', { token })).statusCode).toBe(200);
+    // 89 days old: still alive; 91 days old (default CUSTOMER_SESSION_MAX_AGE_HOURS 2160 = 90 d): gone
+    const db = t.app.deps.database.db;
+    await db.execute(
+      sql`UPDATE sessions SET created_at = now() - interval '89 days' WHERE token_hash = ${sha256(token)}`,
+    );
+    expect((await call(t.app, 'GET', '/api/customer/me', { token })).statusCode).toBe(200);
+    await db.execute(
+      sql`UPDATE sessions SET created_at = now() - interval '91 days' WHERE token_hash = ${sha256(token)}`,
+    );
+    expectProblem(await call(t.app, 'GET', '/api/customer/me', { token }), 401, 'invalid_credential');
+  });
+
+  it('sliding never extends past the absolute lifetime', async () => {
+    const token = await customerToken(t.app, shop);
+    const db = t.app.deps.database.db;
+    await db.execute(
+      sql`UPDATE sessions SET created_at = now() - interval '89 days', last_seen_at = now() - interval '1 hour'
+          WHERE token_hash = ${sha256(token)}`,
+    );
+    expect((await call(t.app, 'GET', '/api/customer/me', { token })).statusCode).toBe(200);
+    const rows = (await db.execute(
+      sql`SELECT expires_at <= created_at + interval '90 days' AS capped, expires_at > now() AS alive
+          FROM sessions WHERE token_hash = ${sha256(token)}`,
+    )) as unknown as { rows: { capped: boolean; alive: boolean }[] };
+    expect(rows.rows[0]).toEqual({ capped: true, alive: true });
+  });
+});

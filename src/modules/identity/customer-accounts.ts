@@ -1,0 +1,234 @@
+/**
+ * Customer account credentials (DESIGN §2): e-mail verification, which guest purchases an account
+ * sees, password reset and change. Guest orders and subscriptions of an e-mail belong to the
+ * account of that e-mail only once its owner proved the address (a verification or reset link);
+ * purchases made while signed in belong to the account at once.
+ */
+import { and, eq, isNotNull, sql } from 'drizzle-orm';
+import { queueEmail } from '../../adapters/mail/index.js';
+import type { Config } from '../../config.js';
+import type { Ctx } from '../../platform/auth/types.js';
+import { hashPassword, verifyPassword } from '../../platform/crypto.js';
+import type { Db } from '../../platform/db/client.js';
+import { query, withTx } from '../../platform/db/tx.js';
+import { AppError } from '../../platform/errors.js';
+import { consume } from '../../platform/http/rate-limit.js';
+import { shops } from '../shops/shops.tables.js';
+import { findAccountToken, issueAccountToken, useAccountToken } from './account-tokens.js';
+import { customers } from './identity.tables.js';
+import { throttledVerify } from './login-throttle.js';
+import { createSession, revokeSessionsOf } from './sessions.js';
+
+type CustomerRow = typeof customers.$inferSelect;
+
+/**
+ * Per-address limit of the credential routes that need no password check (register, verify,
+ * reset request and confirm, accept): generous, because a headless storefront's server calls them
+ * for all its shoppers from one address; the bounded hashing queue is the defence against exhaustion.
+ */
+export async function limitAccountCalls(db: Db, config: Config, ip: string): Promise<void> {
+  await consume(db, { bucket: `account:ip:${ip}`, max: config.accountIpLimitPerMinute, windowSeconds: 60 });
+}
+
+/**
+ * The account a completed purchase belongs to: the signed-in buyer, else the account of the
+ * e-mail if (and only if) its e-mail is verified; else none (a guest purchase, claimed when the
+ * account is verified). The row lock makes a concurrent verification wait for this purchase.
+ */
+export async function accountForPurchase(
+  tx: Db,
+  shopId: string,
+  signedInCustomerId: string | null,
+  email: string,
+): Promise<string | null> {
+  if (signedInCustomerId) return signedInCustomerId;
+  const [row] = await query<{ id: string; email_verified: boolean }>(
+    tx,
+    sql`SELECT id, email_verified FROM customers WHERE shop_id = ${shopId} AND lower(email) = lower(${email}) FOR SHARE`,
+  );
+  return row?.email_verified ? row.id : null;
+}
+
+/** Gives the verified account its e-mail's guest orders and subscriptions (in `tx`, after the row is locked). */
+async function claimGuestPurchases(tx: Db, shopId: string, customerId: string, email: string): Promise<void> {
+  // Raw SQL on the orders and abos tables: this must run inside the verifying transaction.
+  await tx.execute(
+    sql`UPDATE orders SET customer_id = ${customerId}
+        WHERE shop_id = ${shopId} AND customer_id IS NULL AND lower(customer_email) = lower(${email})`,
+  );
+  await tx.execute(
+    sql`UPDATE abos SET customer_id = ${customerId}
+        WHERE shop_id = ${shopId} AND customer_id IS NULL AND lower(customer_email) = lower(${email})`,
+  );
+}
+
+/** Marks the e-mail verified and claims its guest purchases; locks the row first (see accountForPurchase). */
+async function markVerified(tx: Db, row: CustomerRow): Promise<CustomerRow> {
+  const [updated] = await tx
+    .update(customers)
+    .set({ emailVerified: true, updatedAt: new Date() })
+    .where(eq(customers.id, row.id))
+    .returning();
+  await claimGuestPurchases(tx, row.shopId, row.id, row.email);
+  return updated as CustomerRow;
+}
+
+async function shopName(tx: Db, shopId: string): Promise<string> {
+  const [shop] = await tx.select({ name: shops.name }).from(shops).where(eq(shops.id, shopId));
+  return shop?.name ?? 'Ihr Shop';
+}
+
+/** The storefront origin of the calling publishable key: e-mailed links point there. */
+const storefrontBase = (ctx: Ctx): string =>
+  ctx.actor?.kind === 'publishable' ? ctx.actor.origin : ctx.config.publicUrl;
+
+/** Queues the verification e-mail of a customer in `tx` (a new link ends the earlier one). */
+export async function sendVerificationEmail(tx: Db, ctx: Ctx, row: CustomerRow): Promise<void> {
+  const token = await issueAccountToken(tx, {
+    shopId: row.shopId,
+    subject: 'customer',
+    subjectId: row.id,
+    purpose: 'verify_email',
+  });
+  const name = await shopName(tx, row.shopId);
+  await queueEmail(tx, {
+    shopId: row.shopId,
+    kind: 'customer_verify_email',
+    to: row.email,
+    subject: `Bitte bestätigen Sie Ihre E-Mail-Adresse bei ${name}`,
+    text: [
+      `Willkommen bei ${name}!`,
+      '',
+      'Bitte bestätigen Sie Ihre E-Mail-Adresse über diesen Link:',
+      '',
+      `${storefrontBase(ctx)}/account/verify-email?token=${encodeURIComponent(token)}`,
+      '',
+      `Der Link ist 72 Stunden gültig. Token: ${token}`,
+    ].join('\n'),
+    now: ctx.clock.now(),
+  });
+}
+
+/** POST /api/customer/verify-email: ends the token, marks the e-mail verified, claims guest purchases. */
+export async function verifyCustomerEmail(ctx: Ctx, token: string): Promise<CustomerRow> {
+  const found = await findAccountToken(ctx.db, 'customer', 'verify_email', token, ctx.shopId);
+  return withTx(ctx.db, async (tx) => {
+    await useAccountToken(tx, found.id);
+    const [row] = await tx
+      .select()
+      .from(customers)
+      .where(and(eq(customers.id, found.subjectId), eq(customers.shopId, ctx.shopId)))
+      .for('update');
+    if (!row) throw new AppError('token_invalid', 400, 'The link is unknown, used or expired');
+    return row.emailVerified ? row : markVerified(tx, row);
+  });
+}
+
+/** Reset e-mails per account and hour beyond which requests are answered alike but send nothing. */
+const RESET_MAILS_PER_HOUR = 5;
+
+/** Whether another reset e-mail may go to this account now (caps mail bombing; never refuses). */
+export async function resetMailAllowed(db: Db, key: string): Promise<boolean> {
+  try {
+    await consume(db, { bucket: `reset-mail:${key}`, max: RESET_MAILS_PER_HOUR, windowSeconds: 3600 });
+    return true;
+  } catch (err) {
+    if (err instanceof AppError && err.status === 429) return false;
+    throw err;
+  }
+}
+
+/** POST /api/customer/password-reset: 202 whether or not the account exists. */
+export async function requestCustomerReset(ctx: Ctx, email: string): Promise<void> {
+  const [row] = await ctx.db
+    .select()
+    .from(customers)
+    .where(
+      and(
+        eq(customers.shopId, ctx.shopId),
+        sql`lower(${customers.email}) = lower(${email})`,
+        isNotNull(customers.passwordHash),
+      ),
+    );
+  if (!row || !(await resetMailAllowed(ctx.db, `customer:${row.id}`))) return;
+  await withTx(ctx.db, async (tx) => {
+    const token = await issueAccountToken(tx, {
+      shopId: row.shopId,
+      subject: 'customer',
+      subjectId: row.id,
+      purpose: 'password_reset',
+    });
+    const name = await shopName(tx, row.shopId);
+    await queueEmail(tx, {
+      shopId: row.shopId,
+      kind: 'customer_password_reset',
+      to: row.email,
+      subject: `Passwort zurücksetzen bei ${name}`,
+      text: [
+        'Sie haben ein neues Passwort angefordert. Legen Sie es über diesen Link fest:',
+        '',
+        `${storefrontBase(ctx)}/account/reset-password?token=${encodeURIComponent(token)}`,
+        '',
+        `Der Link ist 1 Stunde gültig und funktioniert einmal. Token: ${token}`,
+        'Wenn Sie das nicht waren, ignorieren Sie diese E-Mail; Ihr Passwort bleibt unverändert.',
+      ].join('\n'),
+      now: ctx.clock.now(),
+    });
+  });
+}
+
+/**
+ * POST /api/customer/password-reset/confirm: token looked up before hashing; sets the password,
+ * ends every session, and marks the e-mail verified (the link proved the mailbox).
+ */
+export async function confirmCustomerReset(ctx: Ctx, token: string, password: string): Promise<CustomerRow> {
+  const found = await findAccountToken(ctx.db, 'customer', 'password_reset', token, ctx.shopId);
+  const passwordHash = await hashPassword(password);
+  return withTx(ctx.db, async (tx) => {
+    await useAccountToken(tx, found.id);
+    const [row] = await tx
+      .select()
+      .from(customers)
+      .where(and(eq(customers.id, found.subjectId), eq(customers.shopId, ctx.shopId)))
+      .for('update');
+    if (!row) throw new AppError('token_invalid', 400, 'The link is unknown, used or expired');
+    await tx.update(customers).set({ passwordHash, updatedAt: new Date() }).where(eq(customers.id, row.id));
+    await revokeSessionsOf(tx, ctx.shopId, 'customer', row.id);
+    const updated = row.emailVerified ? row : await markVerified(tx, row);
+    return { ...updated, passwordHash };
+  });
+}
+
+/**
+ * POST /api/customer/password: checks the current password (under the login throttle), sets the
+ * new one, ends every session of the account and returns a fresh one for this client.
+ */
+export async function changeCustomerPassword(
+  ctx: Ctx,
+  ip: string,
+  input: { current_password: string; new_password: string },
+) {
+  if (ctx.actor?.kind !== 'customer') throw new AppError('credential_denied', 403, 'Customer session required');
+  const customerId = ctx.actor.customerId;
+  const [row] = await ctx.db
+    .select()
+    .from(customers)
+    .where(and(eq(customers.id, customerId), eq(customers.shopId, ctx.shopId)));
+  if (!row?.passwordHash) throw new AppError('not_found', 404, 'Customer not found');
+  const current = row.passwordHash;
+  const ok = await throttledVerify(ctx.db, `customer:${ctx.shopId}`, row.email, ip, () =>
+    verifyPassword(current, input.current_password),
+  );
+  if (!ok) {
+    throw new AppError('invalid_credentials', 400, 'The current password is wrong', [
+      { path: '/body/current_password', message: 'is wrong' },
+    ]);
+  }
+  const passwordHash = await hashPassword(input.new_password);
+  return withTx(ctx.db, async (tx) => {
+    await tx.update(customers).set({ passwordHash, updatedAt: new Date() }).where(eq(customers.id, row.id));
+    await revokeSessionsOf(tx, ctx.shopId, 'customer', row.id);
+    const session = await createSession(tx, { shopId: ctx.shopId, kind: 'customer', subjectId: row.id });
+    return { customer: row, session };
+  });
+}

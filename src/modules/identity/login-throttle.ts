@@ -1,0 +1,65 @@
+/**
+ * Login throttling (DESIGN §2). Only failed attempts count, in two fixed windows: per (account,
+ * client IP) and per client IP. A failure slot is reserved in both windows BEFORE the password is
+ * verified, so parallel guesses can never verify more passwords than the limit; a correct password
+ * gives its slots back (a successful login never counts), a refused attempt gives them back too.
+ * The owner of an account can still sign in from another address while one address is throttled.
+ */
+import type { Config } from '../../config.js';
+import type { Db } from '../../platform/db/client.js';
+import { release, reserve, tooMany } from '../../platform/http/rate-limit.js';
+
+let limits: Config['loginThrottle'] = {
+  accountMaxFailures: 5,
+  accountWindowSeconds: 900,
+  ipMaxFailures: 100,
+  ipWindowSeconds: 900,
+};
+
+/** Applies LOGIN_* (called once when the app is built). */
+export function configureLoginThrottle(l: Config['loginThrottle']): void {
+  limits = l;
+}
+
+/**
+ * Runs `verify` (the password check) under the throttle of `scope` (e.g. `admin`,
+ * `customer:<shop>`) for this e-mail and address. Returns its result; 429 with Retry-After when a
+ * window is full, without verifying anything.
+ */
+export async function throttledVerify(
+  db: Db,
+  scope: string,
+  email: string,
+  ip: string,
+  verify: () => Promise<boolean>,
+): Promise<boolean> {
+  const buckets = [
+    {
+      bucket: `login:fail:${scope}:${email.toLowerCase()}:${ip}`,
+      max: limits.accountMaxFailures,
+      windowSeconds: limits.accountWindowSeconds,
+    },
+    { bucket: `login:fail:ip:${ip}`, max: limits.ipMaxFailures, windowSeconds: limits.ipWindowSeconds },
+  ];
+  const taken: Array<{ bucket: string; start: Date }> = [];
+  const giveBack = () => Promise.all(taken.map((t) => release(db, t.bucket, t.start)));
+  let refusedFor = 0;
+  for (const b of buckets) {
+    const r = await reserve(db, b);
+    taken.push({ bucket: b.bucket, start: r.start });
+    if (!r.ok) refusedFor = Math.max(refusedFor, r.retryAfter);
+  }
+  if (refusedFor > 0) {
+    await giveBack();
+    throw tooMany(refusedFor);
+  }
+  let ok: boolean;
+  try {
+    ok = await verify();
+  } catch (err) {
+    await giveBack(); // e.g. 503 busy: nothing was verified
+    throw err;
+  }
+  if (ok) await giveBack();
+  return ok;
+}
