@@ -28,7 +28,7 @@ import { migrate } from './platform/db/migrate.js';
 import { registerErrorHandling } from './platform/http/errors-plugin.js';
 import { documentRoute, registerOpenApi } from './platform/http/openapi.js';
 import { genRequestId } from './platform/http/request-id.js';
-import { validatorCompiler } from './platform/http/validation.js';
+import { registerTextSafety, validatorCompiler } from './platform/http/validation.js';
 import { registerMaintenanceJobs } from './platform/jobs/maintenance.js';
 import { JobRegistry, Worker } from './platform/jobs/worker.js';
 
@@ -129,6 +129,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   await app.register(cookie);
   await app.register(formbody, { bodyLimit: 65_536 });
   await registerOpenApi(app, config.publicUrl);
+  registerTextSafety(app);
   registerAuthorization(app, deps);
 
   registerMaintenanceJobs(jobs, config);
