@@ -277,6 +277,8 @@ async function main(): Promise<number> {
       HOST: '127.0.0.1',
       PORT: '0',
       PUBLIC_URL: 'http://127.0.0.1',
+      // the checkout case creates thousands of sessions a minute from one address and one key
+      CHECKOUT_SESSION_RATE_LIMIT: '1000000',
       // the app's pool: its default (twice the cores, at least 4) unless set for the run
       ...(process.env.DATABASE_POOL_SIZE ? { DATABASE_POOL_SIZE: process.env.DATABASE_POOL_SIZE } : {}),
     };

@@ -11,7 +11,7 @@ import { mailModule } from './adapters/mail/index.js';
 import type { Config } from './config.js';
 import { catalogModule } from './modules/catalog/index.js';
 import { channelsModule } from './modules/channels/index.js';
-import { checkoutModule } from './modules/checkout/index.js';
+import { checkoutModule, checkoutSettingsModule } from './modules/checkout/index.js';
 import { digitalCheckoutModule, digitalModule } from './modules/digital/index.js';
 import { financeModule } from './modules/finance/index.js';
 import { healthModule } from './modules/health/index.js';
@@ -36,7 +36,7 @@ import { loggerOptions } from './platform/http/log-redaction.js';
 import { documentRoute, registerOpenApi } from './platform/http/openapi.js';
 import { genRequestId } from './platform/http/request-id.js';
 import { registerServedElsewhere, roleConstraint } from './platform/http/role-routes.js';
-import { validatorCompiler } from './platform/http/validation.js';
+import { registerTextSafety, validatorCompiler } from './platform/http/validation.js';
 import { registerMaintenanceJobs } from './platform/jobs/maintenance.js';
 import { JobRegistry, Worker } from './platform/jobs/worker.js';
 import { createMetrics, type Metrics, registerMetricsRoute } from './platform/metrics.js';
@@ -83,6 +83,7 @@ const MODULES: Module[] = [
   storefrontModule,
   ordersModule,
   checkoutModule,
+  checkoutSettingsModule,
   financeModule,
   mailModule,
   digitalModule,
@@ -151,6 +152,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   await app.register(cookie);
   await app.register(formbody, { bodyLimit: 65_536 });
   await registerOpenApi(app, config.publicUrl);
+  registerTextSafety(app);
   registerAuthorization(app, deps);
   if (config.metricsToken && !config.metricsPort) registerMetricsRoute(app, metrics, config.metricsToken);
 

@@ -37,6 +37,10 @@ export interface Config {
   webhookAllowPrivate: boolean;
   /** Days finished webhook deliveries and their events are kept (WEBHOOK_RETENTION_DAYS). */
   webhookRetentionDays: number;
+  /** Minutes a hosted checkout session holds its stock (CHECKOUT_RESERVATION_MINUTES). */
+  checkoutReservationMinutes: number;
+  /** Checkout and abo sessions one publishable key may create per minute from one client address (CHECKOUT_SESSION_RATE_LIMIT). */
+  checkoutSessionRateLimit: number;
   logLevel: string;
   production: boolean;
   /** Run the background worker inside this process (ROLE=all or worker). */
@@ -232,6 +236,8 @@ export function loadConfig(env: Env = process.env): Config {
     adminOrigins,
     webhookAllowPrivate: flag(env, 'WEBHOOK_ALLOW_PRIVATE', false),
     webhookRetentionDays: integer(env, 'WEBHOOK_RETENTION_DAYS', 30, 1, 3650),
+    checkoutReservationMinutes: integer(env, 'CHECKOUT_RESERVATION_MINUTES', 30, 1, 10_080),
+    checkoutSessionRateLimit: integer(env, 'CHECKOUT_SESSION_RATE_LIMIT', 120, 1, 1_000_000),
     logLevel: oneOf(
       env,
       'LOG_LEVEL',

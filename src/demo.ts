@@ -32,17 +32,19 @@ export async function seedDemo(app: App): Promise<DemoCredentials | null> {
   const ownerPassword = randomBytes(9).toString('base64url');
   const origins = [...new Set([config.publicUrl, 'http://localhost:3000', 'http://localhost:5173'])];
   const ctx = { shopId: '', actor: null, db, clock, config, log: app.log };
-  const { shop, key } = await createShop(ctx, {
+  const { shop, key, channel } = await createShop(ctx, {
     name: 'Demo Shop',
     owner_email: ownerEmail,
     owner_password: ownerPassword,
     owner_name: 'Demo Owner',
     digital_allowed: true,
     storefront_origins: origins,
+    currency: 'EUR',
+    country: 'DE',
   });
 
   const catalog = await seedDemoCatalog({ ...ctx, shopId: shop.id });
-  await seedDemoStore(app, ownerEmail, ownerPassword, catalog.productIds);
+  await seedDemoStore(app, ownerEmail, ownerPassword, channel.id, catalog.productIds);
 
   let platformToken = config.platformToken ?? '';
   if (!platformToken) {
@@ -74,11 +76,17 @@ export function printDemo(creds: DemoCredentials, publicUrl: string, tokenFromEn
 }
 
 /**
- * Makes the demo shop sell: a default channel (DE, EUR) with every published product listed, a
+ * Makes the demo shop sell: its default channel (DE, EUR) named, with every published product listed, a
  * shipping method, the digital add-on switched on, a monthly plan for the first digital
  * product, an invited vendor with a commission rule and an affiliate. Goes through the HTTP API, so the demo exercises the same rules as any client.
  */
-async function seedDemoStore(app: App, email: string, password: string, productIds: string[]): Promise<void> {
+async function seedDemoStore(
+  app: App,
+  email: string,
+  password: string,
+  defaultChannelId: string,
+  productIds: string[],
+): Promise<void> {
   const call = async (method: 'GET' | 'POST' | 'PUT' | 'PATCH', url: string, token?: string, body?: unknown) => {
     const res = await app.inject({
       method,
@@ -90,10 +98,9 @@ async function seedDemoStore(app: App, email: string, password: string, productI
     return res.json() as Record<string, any>;
   };
   const { token } = await call('POST', '/api/auth/login', undefined, { email, password });
-  const channel = await call('POST', '/api/admin/channels', token, {
+  // the default channel the shop was created with (DESIGN §2), given its storefront name and prefix
+  const channel = await call('PATCH', `/api/admin/channels/${defaultChannelId}`, token, {
     name: 'Online-Shop',
-    default_country: 'DE',
-    currency: 'EUR',
     path_prefix: 'de',
   });
   await call('PUT', `/api/admin/channels/${channel.id}/countries`, token, {

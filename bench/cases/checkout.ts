@@ -21,11 +21,8 @@ export const checkout: BenchCase = {
   async setup(ctx) {
     const shop = await ctx.createShop();
     const token = shop.ownerToken;
-    const channel = await ctx.api('POST', '/api/admin/channels', {
-      token,
-      body: { name: 'Bench Store', default_country: 'DE', currency: 'EUR' },
-    });
-    if (channel.status !== 201) throw new Error(`channel creation failed: ${channel.status} ${channel.text}`);
+    // the shop's default channel (EUR, DE), made with the shop
+    const channelId = shop.defaultChannelId;
     const method = await ctx.api('POST', '/api/admin/shipping-methods', {
       token,
       body: { name: 'DHL Paket', price_cents: 490, countries: ['DE', 'AT'] },
@@ -48,7 +45,7 @@ export const checkout: BenchCase = {
           };
       const p = await ctx.api('POST', '/api/products', { token, body: { status: 'published', ...body } });
       if (p.status !== 201) throw new Error(`product creation failed: ${p.status} ${p.text}`);
-      const listing = await ctx.api('PATCH', `/api/products/${p.data.id}/channels/${channel.data.id}`, {
+      const listing = await ctx.api('PATCH', `/api/products/${p.data.id}/channels/${channelId}`, {
         token,
         // every fourth product at a channel price
         body: { is_published: true, ...(i % 4 === 0 ? { price_cents: 1200 + i * 20 } : {}) },

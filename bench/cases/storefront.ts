@@ -18,12 +18,8 @@ export const storefront: BenchCase = {
   durationSeconds: 10,
   async setup(ctx) {
     const shop = await ctx.createShop();
-    const created = await ctx.api('POST', '/api/admin/channels', {
-      token: shop.ownerToken,
-      body: { name: 'Bench Store', default_country: 'DE', currency: 'EUR' },
-    });
-    if (created.status !== 201) throw new Error(`channel creation failed: ${created.status} ${created.text}`);
-    const channelId = created.data.id as string;
+    // the shop's default channel (EUR, DE), made with the shop
+    const channelId = shop.defaultChannelId;
 
     ctx.log(`loading ${PRODUCTS} products`);
     await generateCatalog(ctx.db, shop.shopId, PRODUCTS, 7);

@@ -49,6 +49,8 @@ export function createContext(opts: {
         owner_password: OWNER_PASSWORD,
         digital_allowed: shop.digitalAllowed ?? true,
         storefront_origins: origins,
+        currency: 'EUR',
+        country: 'DE',
       },
     });
     if (created.status !== 201) throw new Error(`shop creation failed (${created.status}): ${created.text}`);
@@ -63,6 +65,7 @@ export function createContext(opts: {
       publishableKey: created.data.publishable_key.key,
       publishableKeyId: created.data.publishable_key.id,
       storefrontOrigin: origins[0] ?? STOREFRONT_ORIGIN,
+      defaultChannelId: created.data.default_channel.id,
     };
   }
 

@@ -50,6 +50,8 @@ export interface ShopFixture {
   publishableKeyId: string;
   /** The storefront origin the publishable key accepts (send it as the Origin header). */
   storefrontOrigin: string;
+  /** The channel the shop was created with (DESIGN §2): EUR, DE, the default. */
+  defaultChannelId: string;
 }
 
 export interface CreateShopOptions {

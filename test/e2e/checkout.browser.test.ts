@@ -117,11 +117,8 @@ beforeAll(async () => {
 
   shop = await createShop(t.app, { origins: [origin] });
   const owner = shop.ownerToken;
-  const channel = await call(t.app, 'POST', '/api/admin/channels', {
-    token: owner,
-    body: { name: 'DE', default_country: 'DE', currency: 'EUR' },
-  });
-  if (channel.statusCode !== 201) throw new Error(channel.body);
+  // the shop's default channel (DE, EUR), made with the shop
+  const channel = shop.defaultChannelId;
   const method = await call(t.app, 'POST', '/api/admin/shipping-methods', {
     token: owner,
     body: { name: 'DHL', price_cents: 490, countries: ['DE'] },
@@ -136,7 +133,7 @@ beforeAll(async () => {
     const p = await call(t.app, 'POST', '/api/products', { token: owner, body: { status: 'published', ...body } });
     if (p.statusCode !== 201) throw new Error(p.body);
     products[key] = p.data.id;
-    const l = await call(t.app, 'PATCH', `/api/products/${p.data.id}/channels/${channel.data.id}`, {
+    const l = await call(t.app, 'PATCH', `/api/products/${p.data.id}/channels/${channel}`, {
       token: owner,
       body: { is_published: true },
     });

@@ -82,6 +82,8 @@ export interface ShopFixture {
   ownerEmail: string;
   publishableKey: string;
   publishableKeyId: string;
+  /** The channel every shop is created with (DESIGN §2): EUR, DE, active, the default. */
+  defaultChannelId: string;
 }
 
 let shopCounter = 0;
@@ -115,6 +117,7 @@ export async function createShop(
     ownerEmail: email,
     publishableKey: created.data.publishable_key.key,
     publishableKeyId: created.data.publishable_key.id,
+    defaultChannelId: created.data.default_channel.id,
   };
 }
 

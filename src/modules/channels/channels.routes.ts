@@ -49,7 +49,8 @@ export function channelRoutes(app: FastifyInstance): void {
       config: ownerOnly,
       schema: {
         tags,
-        summary: 'Create a channel (owner only); the first channel becomes the default, later ones never do',
+        summary:
+          'Create a channel (owner only); never the default (the shop has one from its creation; see set-default)',
         body: S.ChannelCreate,
         response: { 201: S.ChannelSchema },
       },

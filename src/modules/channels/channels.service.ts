@@ -79,41 +79,59 @@ export interface ChannelInput {
   pending_payment_ttl_hours?: number;
 }
 
-/** Creates a channel. The shop's first channel becomes its default; later ones never do. */
+/**
+ * Creates a channel. It is never the default (spec §4.5): a shop gets its default channel when it
+ * is created (`createDefaultChannel`), and `set-default` moves it.
+ */
 export async function createChannel(ctx: Ctx, input: ChannelInput) {
   try {
-    return await withTx(ctx.db, async (tx) => {
-      // serialise channel creation per shop so "first channel" is decided once
-      await tx.execute(sql`SELECT id FROM shops WHERE id = ${ctx.shopId} FOR UPDATE`);
-      const [{ n } = { n: 0 }] = (await tx
-        .select({ n: sql<number>`count(*)::int` })
-        .from(channels)
-        .where(eq(channels.shopId, ctx.shopId))) as { n: number }[];
-      const first = n === 0;
-      const [row] = await tx
-        .insert(channels)
-        .values({
-          id: newId('channel'),
-          shopId: ctx.shopId,
-          name: input.name,
-          slug: input.slug ?? slugify(input.name),
-          defaultCountry: input.default_country,
-          currency: input.currency,
-          pathPrefix: input.path_prefix ?? null,
-          isActive: first ? true : (input.is_active ?? true),
-          isDefault: first,
-          allocationStrategy: input.allocation_strategy ?? 'priority',
-          autoConfirmOrders: input.auto_confirm_orders ?? false,
-          allowUnpaidOrders: input.allow_unpaid_orders ?? false,
-          pendingPaymentTtlHours: input.pending_payment_ttl_hours ?? 24,
-        })
-        .returning();
-      return row as ChannelRow;
-    });
+    const [row] = await ctx.db
+      .insert(channels)
+      .values({
+        id: newId('channel'),
+        shopId: ctx.shopId,
+        name: input.name,
+        slug: input.slug ?? slugify(input.name),
+        defaultCountry: input.default_country,
+        currency: input.currency,
+        pathPrefix: input.path_prefix ?? null,
+        isActive: input.is_active ?? true,
+        isDefault: false,
+        allocationStrategy: input.allocation_strategy ?? 'priority',
+        autoConfirmOrders: input.auto_confirm_orders ?? false,
+        allowUnpaidOrders: input.allow_unpaid_orders ?? false,
+        pendingPaymentTtlHours: input.pending_payment_ttl_hours ?? 24,
+      })
+      .returning();
+    return row as ChannelRow;
   } catch (err) {
     if (isUniqueViolation(err)) uniqueConflict(err);
     throw err;
   }
+}
+
+/**
+ * Creates the one active default channel of a new shop (DESIGN §2), named after the shop, in the
+ * caller's transaction (`ctx.db`), so the shop's storefront answers at once.
+ */
+export async function createDefaultChannel(
+  ctx: Ctx,
+  input: { name: string; currency: string; default_country: string },
+): Promise<ChannelRow> {
+  const [row] = await ctx.db
+    .insert(channels)
+    .values({
+      id: newId('channel'),
+      shopId: ctx.shopId,
+      name: input.name,
+      slug: slugify(input.name),
+      defaultCountry: input.default_country,
+      currency: input.currency,
+      isActive: true,
+      isDefault: true,
+    })
+    .returning();
+  return row as ChannelRow;
 }
 
 /** Updates a channel. The currency is locked once commerce data depends on the channel. */

@@ -5,7 +5,9 @@ import {
   createShop,
   employeeToken,
   expectProblem,
+  PLATFORM_TOKEN,
   type ShopFixture,
+  STORE_ORIGIN,
   startApp,
   type TestApp,
 } from '../../../test/helpers/app.js';
@@ -28,13 +30,23 @@ describe('channels', () => {
   let first: string;
   let second: string;
 
-  it('the first channel becomes the default; later ones never do', async () => {
+  it('a new shop has one active default channel (EUR, DE); channels created later never are the default', async () => {
+    const initial = await call(t.app, 'GET', '/api/admin/channels', { token: owner });
+    expect(initial.data.channels).toHaveLength(1);
+    expect(initial.data.channels[0]).toMatchObject({
+      id: shop.defaultChannelId,
+      is_default: true,
+      is_active: true,
+      currency: 'EUR',
+      default_country: 'DE',
+    });
+    first = shop.defaultChannelId;
     const a = await create({ name: 'Deutschland Shop', default_country: 'DE', currency: 'EUR' });
     expect(a.statusCode).toBe(201);
     expect(a.data).toMatchObject({
       name: 'Deutschland Shop',
       slug: 'deutschland-shop',
-      is_default: true,
+      is_default: false,
       is_active: true,
       currency: 'EUR',
       default_country: 'DE',
@@ -45,13 +57,13 @@ describe('channels', () => {
       path_prefix: null,
     });
     expect(a.data.id).toMatch(/^chan_/);
-    first = a.data.id;
     const b = await create({ name: 'Schweiz', slug: 'ch', default_country: 'CH', currency: 'CHF', path_prefix: 'ch' });
     expect(b.statusCode).toBe(201);
     expect(b.data.is_default).toBe(false);
     second = b.data.id;
     const list = await call(t.app, 'GET', '/api/admin/channels', { token: owner });
-    expect(list.data.channels.map((c: { id: string }) => c.id)).toEqual([first, second]);
+    expect(list.data.channels.map((c: { id: string }) => c.id)).toEqual([first, a.data.id, second]);
+    expect(list.data.channels.filter((c: { is_default: boolean }) => c.is_default)).toHaveLength(1);
   });
 
   it('validates the body: currency, country, slug, unknown fields', async () => {
@@ -192,7 +204,60 @@ describe('channels', () => {
       'not_found',
     );
     const list = await call(t.app, 'GET', '/api/admin/channels', { token: other.ownerToken });
-    expect(list.data.channels).toEqual([]);
+    expect(list.data.channels.map((c: { id: string }) => c.id)).toEqual([other.defaultChannelId]);
+  });
+});
+
+describe('default channel at shop creation (DESIGN §2)', () => {
+  it("a fresh shop's storefront answers at once, from its default channel", async () => {
+    const fresh = await createShop(t.app);
+    const res = await call(t.app, 'GET', '/api/store/products', {
+      token: fresh.publishableKey,
+      headers: { origin: STORE_ORIGIN },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['x-channel-id']).toBe(fresh.defaultChannelId);
+    expect(res.data).toMatchObject({ products: [], count: 0 });
+  });
+
+  it('takes currency and country for the default channel; validates them; creates nothing on a bad one', async () => {
+    const created = await call(t.app, 'POST', '/api/platform/shops', {
+      token: PLATFORM_TOKEN,
+      body: {
+        name: 'Zürcher Laden',
+        owner_email: `ch-${Date.now()}@shop.test`,
+        owner_password: 'owner-password-1',
+        currency: 'CHF',
+        country: 'CH',
+      },
+    });
+    expect(created.statusCode).toBe(201);
+    expect(created.data.default_channel).toMatchObject({
+      name: 'Zürcher Laden',
+      is_default: true,
+      is_active: true,
+      currency: 'CHF',
+      default_country: 'CH',
+    });
+    const bad = await call(t.app, 'POST', '/api/platform/shops', {
+      token: PLATFORM_TOKEN,
+      body: {
+        name: 'Bad',
+        owner_email: 'bad-currency@shop.test',
+        owner_password: 'owner-password-1',
+        currency: 'EURO',
+        country: 'de',
+      },
+    });
+    expectProblem(bad, 400, 'validation_failed');
+    expect([...new Set(bad.data.errors.map((e: { path: string }) => e.path))].sort()).toEqual([
+      '/body/country',
+      '/body/currency',
+    ]);
+    const login = await call(t.app, 'POST', '/api/auth/login', {
+      body: { email: 'bad-currency@shop.test', password: 'owner-password-1' },
+    });
+    expect(login.statusCode).toBe(401);
   });
 });
 

@@ -4,7 +4,8 @@ import { channelRoutes } from './channels.routes.js';
 
 export { channelCountry, channelPaymentMethods, type EffectiveCountry } from './channel-config.service.js';
 export { registerChannelDependency } from './channel-dependencies.js';
-export { type ChannelRow, getChannel, listChannels } from './channels.service.js';
+export { ChannelSchema, CountryCode, CurrencyCode } from './channels.schemas.js';
+export { type ChannelRow, channelOut, createDefaultChannel, getChannel, listChannels } from './channels.service.js';
 export { hostOf, type ResolvedChannel, resolveChannel } from './resolve.js';
 
 export const channelsModule: Module = { name: 'channels', group: 'shop', routes: channelRoutes };

@@ -1,11 +1,14 @@
 /** Storefront checkout routes (checkout role). */
+
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { PaymentProvider } from '../../adapters/payment/port.js';
 import type { AppDeps } from '../../app.js';
 import { resolveChannel } from '../channels/index.js';
+import { limitSessionCreation } from './abuse-limits.js';
 import { CheckoutCreate, CheckoutSessionOut } from './checkout.schemas.js';
 import { type CheckoutInput, createCheckoutSession } from './checkout.service.js';
 import type { CheckoutSessionRow } from './checkout.tables.js';
+import { enforceLineQuantity } from './checkout-settings.js';
 
 export function sessionOut(s: CheckoutSessionRow, url: string | null) {
   return {
@@ -50,6 +53,8 @@ export function checkoutRoutes(app: FastifyInstance, _deps: AppDeps, provider: P
         },
       },
       async (request, reply) => {
+        await limitSessionCreation(request.ctx, request.ip);
+        await enforceLineQuantity(request.ctx, (request.body as CheckoutInput).items);
         const channel = await channelFor(request);
         reply.header('x-channel-id', channel.id);
         const { session, url } = await createCheckoutSession(

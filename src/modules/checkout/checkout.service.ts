@@ -2,6 +2,7 @@
  * One-time checkout sessions: price the cart in the resolved channel, reserve stock, hand the
  * buyer to the provider's hosted page, and complete exactly once into an order.
  */
+
 import { and, eq, sql } from 'drizzle-orm';
 import type { PaymentProvider } from '../../adapters/payment/port.js';
 import type { Ctx } from '../../platform/auth/types.js';
@@ -18,6 +19,7 @@ import { createOrder, type OrderRow } from '../orders/orders.service.js';
 import type { Address } from '../orders/orders.tables.js';
 import { findShippingMethod, type ShippingMethod } from '../shipping/index.js';
 import { emitEvent } from '../webhooks/index.js';
+import { hostedReservationExpiry } from './abuse-limits.js';
 import { type CheckoutSessionRow, checkoutSessions, type PricedLine } from './checkout.tables.js';
 import { applyTax, type CartItem, destination, priceItems, totals } from './pricing.js';
 
@@ -130,7 +132,10 @@ export async function createCheckoutSession(
   const lines = applyTax(priced, country);
   const sums = totals(lines, shippingCents, country);
   const now = ctx.clock.now();
-  const expiresAt = new Date(now.getTime() + ttlHours(channel) * 3600_000);
+  // a hosted session holds stock for CHECKOUT_RESERVATION_MINUTES; a direct-flow unpaid order
+  // keeps the channel's pending_payment_ttl_hours
+  const expiresAt =
+    flow === 'direct' ? new Date(now.getTime() + ttlHours(channel) * 3600_000) : hostedReservationExpiry(ctx, now);
   const id = newId('checkoutSession');
   const customerId = ctx.actor?.kind === 'customer' ? ctx.actor.customerId : null;
 

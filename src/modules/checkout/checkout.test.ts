@@ -46,12 +46,8 @@ beforeAll(async () => {
   t = await startApp();
   shop = await createShop(t.app);
   owner = shop.ownerToken;
-  channel = (
-    await call(t.app, 'POST', '/api/admin/channels', {
-      token: owner,
-      body: { name: 'DE', default_country: 'DE', currency: 'EUR' },
-    })
-  ).data.id;
+  // the shop's default channel (DE, EUR), made with the shop
+  channel = shop.defaultChannelId;
   shipping = (
     await call(t.app, 'POST', '/api/admin/shipping-methods', {
       token: owner,

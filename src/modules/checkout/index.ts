@@ -7,6 +7,7 @@ import { registerChannelDependency } from '../channels/index.js';
 import { expirePendingOrder } from '../orders/orders.service.js';
 import { checkoutRoutes } from './checkout.routes.js';
 import { EXPIRE_JOB, EXPIRE_ORDER_JOB, expireSession } from './checkout.service.js';
+import { checkoutSettingsRoutes } from './checkout-settings.js';
 import { payPageRoutes } from './pay-page.js';
 import { stripeWebhookRoutes } from './stripe-webhook.js';
 
@@ -47,4 +48,11 @@ export const checkoutModule: Module = {
       },
     });
   },
+};
+
+/** The shop's checkout settings (admin routes, served with the shop's other admin routes). */
+export const checkoutSettingsModule: Module = {
+  name: 'checkout-settings',
+  group: 'shop',
+  routes: (app) => checkoutSettingsRoutes(app),
 };

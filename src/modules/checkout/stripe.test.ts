@@ -60,12 +60,8 @@ beforeAll(async () => {
     STRIPE_API_BASE: stubUrl,
   });
   shop = await createShop(t.app);
-  const channel = (
-    await call(t.app, 'POST', '/api/admin/channels', {
-      token: shop.ownerToken,
-      body: { name: 'DE', default_country: 'DE', currency: 'EUR' },
-    })
-  ).data.id;
+  // the shop's default channel (DE, EUR), made with the shop
+  const channel = shop.defaultChannelId;
   productId = (
     await call(t.app, 'POST', '/api/products', {
       token: shop.ownerToken,

@@ -19,6 +19,7 @@ import { newId, newSecret } from '../../platform/ids.js';
 import { enqueue } from '../../platform/jobs/queue.js';
 import { taxFromGross } from '../../platform/money.js';
 import { channelCountry } from '../channels/index.js';
+import { limitSessionCreation } from '../checkout/abuse-limits.js';
 import { channelFor } from '../checkout/checkout.routes.js';
 import { checkReturnUrl, EXPIRE_JOB } from '../checkout/checkout.service.js';
 import { type CheckoutSessionRow, checkoutSessions, type PricedLine } from '../checkout/checkout.tables.js';
@@ -514,6 +515,7 @@ export function aboSessionRoutes(app: FastifyInstance, deps: AppDeps): void {
         },
       },
       async (request, reply) => {
+        await limitSessionCreation(request.ctx, request.ip);
         const channel = await channelFor(request);
         reply.header('x-channel-id', channel.id);
         const out = await createAboSession(request.ctx, channel, request.body as AboSessionInput, deps);

@@ -145,12 +145,8 @@ beforeAll(async () => {
   shop = await createShop(t.app);
   owner = shop.ownerToken;
   await call(t.app, 'PUT', '/api/admin/digital/status', { token: owner, body: { aktiv: true } });
-  channel = (
-    await call(t.app, 'POST', '/api/admin/channels', {
-      token: owner,
-      body: { name: 'DE', default_country: 'DE', currency: 'EUR' },
-    })
-  ).data.id;
+  // the shop's default channel (DE, EUR), made with the shop
+  channel = shop.defaultChannelId;
   productId = (
     await call(t.app, 'POST', '/api/products', {
       token: owner,

@@ -40,10 +40,6 @@ beforeAll(async () => {
   t = await startApp();
   shop = await createShop(t.app);
   owner = shop.ownerToken;
-  await call(t.app, 'POST', '/api/admin/channels', {
-    token: owner,
-    body: { name: 'DE', default_country: 'DE', currency: 'EUR' },
-  });
   digital = await product(owner, { name: 'Kurs', is_digital: true, base_price_cents: 990 });
   physical = await product(owner, { name: 'Buch', base_price_cents: 1990 });
 });
@@ -338,19 +334,20 @@ describe('plans (plaene)', () => {
     );
   });
 
-  it("currency is the default channel's, EUR without a channel", async () => {
+  it("currency is the default channel's, and follows a switch of the default", async () => {
     const chf = await createShop(t.app);
     await call(t.app, 'PUT', '/api/admin/digital/status', { token: chf.ownerToken, body: { aktiv: true } });
     const p = await product(chf.ownerToken, { name: 'Kurs', is_digital: true });
-    const noChannel = await call(t.app, 'POST', '/api/admin/digital/plaene', {
+    const onDefault = await call(t.app, 'POST', '/api/admin/digital/plaene', {
       token: chf.ownerToken,
       body: base({ product_id: p }),
     });
-    expect(noChannel.data.currency).toBe('EUR');
-    await call(t.app, 'POST', '/api/admin/channels', {
+    expect(onDefault.data.currency).toBe('EUR');
+    const ch = await call(t.app, 'POST', '/api/admin/channels', {
       token: chf.ownerToken,
       body: { name: 'CH', default_country: 'CH', currency: 'CHF' },
     });
+    await call(t.app, 'POST', `/api/admin/channels/${ch.data.id}/set-default`, { token: chf.ownerToken });
     const withChannel = await call(t.app, 'POST', '/api/admin/digital/plaene', {
       token: chf.ownerToken,
       body: base({ product_id: p }),

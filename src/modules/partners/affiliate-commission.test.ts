@@ -214,13 +214,6 @@ async function aboShop(mode: Record<string, unknown>, code: string): Promise<Abo
   const shop = await createShop(t.app);
   const owner = shop.ownerToken;
   await ok(await call(t.app, 'PUT', '/api/admin/digital/status', { token: owner, body: { aktiv: true, ...mode } }));
-  await ok(
-    await call(t.app, 'POST', '/api/admin/channels', {
-      token: owner,
-      body: { name: 'DE', default_country: 'DE', currency: 'EUR' },
-    }),
-    201,
-  );
   const product = await ok(
     await call(t.app, 'POST', '/api/products', {
       token: owner,

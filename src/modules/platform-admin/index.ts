@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { Module } from '../../app.js';
 import { AppError } from '../../platform/errors.js';
 import { Body, Email, IdParams, PageMeta, Pagination, Timestamp } from '../../platform/http/schemas.js';
+import { ChannelSchema, CountryCode, CurrencyCode, channelOut } from '../channels/index.js';
 import { PublishableKeySchema, UserSchema } from '../identity/identity.schemas.js';
 import { keyOut, userOut } from '../identity/identity.service.js';
 import { createShop, listShops, platformShopOut, updateShop } from '../shops/index.js';
@@ -23,6 +24,8 @@ const CreateShopBody = Body({
   owner_name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
   digital_allowed: Type.Optional(Type.Boolean()),
   storefront_origins: Type.Optional(Type.Array(Type.String({ maxLength: 300 }), { maxItems: 50 })),
+  currency: Type.Optional({ ...CurrencyCode, description: "The default channel's currency (default EUR)" }),
+  country: Type.Optional({ ...CountryCode, description: "The default channel's country (default DE)" }),
 });
 
 const platform = { auth: { accepts: ['platform' as const] } };
@@ -38,18 +41,26 @@ export const platformModule: Module = {
         config: platform,
         schema: {
           tags,
-          summary: 'Create a shop with its owner and a publishable key',
+          summary: 'Create a shop with its owner, a publishable key and its default channel',
           body: CreateShopBody,
           response: {
-            201: Type.Object({ shop: PlatformShop, owner: UserSchema, publishable_key: PublishableKeySchema }),
+            201: Type.Object({
+              shop: PlatformShop,
+              owner: UserSchema,
+              publishable_key: PublishableKeySchema,
+              default_channel: ChannelSchema,
+            }),
           },
         },
       },
       async (request, reply) => {
-        const { shop, owner, key } = await createShop(request.ctx, request.body as never);
-        return reply
-          .code(201)
-          .send({ shop: platformShopOut(shop), owner: userOut(owner), publishable_key: keyOut(key) });
+        const { shop, owner, key, channel } = await createShop(request.ctx, request.body as never);
+        return reply.code(201).send({
+          shop: platformShopOut(shop),
+          owner: userOut(owner),
+          publishable_key: keyOut(key),
+          default_channel: channelOut(channel),
+        });
       },
     );
 

@@ -5,6 +5,7 @@ import type { Db } from '../../platform/db/client.js';
 import { withTx } from '../../platform/db/tx.js';
 import { notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
+import { createDefaultChannel } from '../channels/index.js';
 import { createEmployee, createPublishableKey } from '../identity/index.js';
 import { shops } from './shops.tables.js';
 
@@ -26,9 +27,15 @@ export interface CreateShopInput {
   owner_name?: string;
   digital_allowed?: boolean;
   storefront_origins?: string[];
+  /** The default channel's currency (EUR when absent) and country (DE). */
+  currency?: string;
+  country?: string;
 }
 
-/** Creates the shop, its owner (Argon2id) and a first publishable key, all or nothing. */
+/**
+ * Creates the shop, its owner (Argon2id), a first publishable key and its default channel
+ * (DESIGN §2), all or nothing.
+ */
 export async function createShop(ctx: Ctx, input: CreateShopInput) {
   return withTx(ctx.db, async (tx) => {
     const [shop] = (await tx
@@ -46,7 +53,12 @@ export async function createShop(ctx: Ctx, input: CreateShopInput) {
       { name: 'Default storefront', allowed_origins: input.storefront_origins ?? [] },
       tx,
     );
-    return { shop, owner, key };
+    const channel = await createDefaultChannel(shopCtx, {
+      name: input.name,
+      currency: input.currency ?? 'EUR',
+      default_country: input.country ?? 'DE',
+    });
+    return { shop, owner, key, channel };
   });
 }
 

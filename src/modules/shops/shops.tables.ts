@@ -10,6 +10,8 @@ export const shops = pgTable('shops', {
   digitalActive: boolean('digital_active').notNull().default(false),
   aboProvision: text('abo_provision').notNull().default('erste'),
   aboProvisionMonate: integer('abo_provision_monate'),
+  /** The most units one checkout line may hold (issue 16: no client reserves a shop's stock away). */
+  maxLineQuantity: integer('max_line_quantity').notNull().default(20),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });

@@ -53,6 +53,14 @@ async function channel(body: Record<string, unknown>, token = owner): Promise<st
   return res.data.id;
 }
 
+/** A shop's main channel: created, then made the default (a new shop's own default is left aside). */
+async function defaultChannel(body: Record<string, unknown>, token = owner): Promise<string> {
+  const id = await channel(body, token);
+  const res = await call(t.app, 'POST', `/api/admin/channels/${id}/set-default`, { token });
+  if (res.statusCode !== 200) throw new Error(`set-default failed: ${res.body}`);
+  return id;
+}
+
 async function product(body: Record<string, unknown>, token = owner) {
   const res = await call(t.app, 'POST', '/api/products', { token, body: { status: 'published', ...body } });
   if (res.statusCode !== 201) throw new Error(`product creation failed: ${res.body}`);
@@ -88,7 +96,7 @@ beforeAll(async () => {
   await t.app.deps.database.db.execute(
     sql`INSERT INTO vendors (id, shop_id, name, email, status) VALUES ('ven_secret', ${shop.shopId}, 'Vendor', 'ven_secret@vendor.test', 'active')`,
   );
-  de = await channel({ name: 'Deutschland', default_country: 'DE', currency: 'EUR' });
+  de = await defaultChannel({ name: 'Deutschland', default_country: 'DE', currency: 'EUR' });
   ch = await channel({ name: 'Schweiz', default_country: 'CH', currency: 'CHF', path_prefix: 'ch' });
   at = await channel({
     name: 'Österreich',
@@ -158,12 +166,13 @@ describe('channel resolution (spec §4.5 rule 3)', () => {
     expectProblem(await store('', { origin: null, referer: 'https://store.example/' }), 403, 'origin_denied');
   });
 
-  it('answers 404 channel_not_found when the shop has no active channel', async () => {
-    const bare = await createShop(t.app);
-    const res = await store('', { key: bare.publishableKey });
-    expectProblem(res, 404, 'channel_not_found');
-    expectProblem(await store('/anything', { key: bare.publishableKey }), 404, 'channel_not_found');
-    expectProblem(await store('', { key: bare.publishableKey, prefix: 'ch' }), 404, 'channel_not_found');
+  it('a fresh shop answers at once from the default channel it was created with (DESIGN §2)', async () => {
+    const fresh = await createShop(t.app);
+    const res = await store('', { key: fresh.publishableKey });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['x-channel-id']).toBe(fresh.defaultChannelId);
+    expect(res.data.products).toEqual([]);
+    expectProblem(await store('/anything', { key: fresh.publishableKey }), 404, 'not_found');
   });
 
   it('needs a publishable key: no credential 401, other credentials 403', async () => {
@@ -219,7 +228,7 @@ describe('visibility (DESIGN §9)', () => {
 
   it('never shows another shop’s products', async () => {
     const other = await createShop(t.app);
-    const otherDe = await channel({ name: 'Fremd', default_country: 'DE', currency: 'EUR' }, other.ownerToken);
+    const otherDe = await defaultChannel({ name: 'Fremd', default_country: 'DE', currency: 'EUR' }, other.ownerToken);
     const foreign = await call(t.app, 'POST', '/api/products', {
       token: other.ownerToken,
       body: { name: 'Fremdes Produkt', status: 'published', slug: 'fremdes-produkt' },
@@ -366,7 +375,7 @@ describe('list: search, filters and pagination', () => {
   beforeAll(async () => {
     shop2 = await createShop(t.app);
     const token = shop2.ownerToken;
-    chan = await channel({ name: 'Hauptkanal', default_country: 'DE', currency: 'EUR' }, token);
+    chan = await defaultChannel({ name: 'Hauptkanal', default_country: 'DE', currency: 'EUR' }, token);
     const cat = await call(t.app, 'POST', '/api/admin/categories', { token, body: { name: 'Käsesorten' } });
     for (const [name, extra] of [
       ['Bergkäse würzig', { category_id: cat.data.id, sku: 'KAESE-1' }],
@@ -449,7 +458,7 @@ describe('caching: a change shows on the next request after it commits', () => {
   beforeAll(async () => {
     shop3 = await createShop(t.app, { origins: [STORE_ORIGIN, 'https://second.example'] });
     token = shop3.ownerToken;
-    main = await channel({ name: 'Main', default_country: 'DE', currency: 'EUR' }, token);
+    main = await defaultChannel({ name: 'Main', default_country: 'DE', currency: 'EUR' }, token);
     second = await channel({ name: 'Second', default_country: 'AT', currency: 'EUR', path_prefix: 'zwei' }, token);
     p = await product(
       {

@@ -97,7 +97,7 @@ export function webhookRoutes(app: FastifyInstance): void {
       config: manage,
       schema: {
         tags,
-        summary: 'Send a failed or dead delivery again now, with the same webhook-id (succeeded: 409)',
+        summary: 'Send a delivery again now (a succeeded one too), with the same webhook-id and body (queued: 409)',
         params: IdParams,
         response: { 202: S.DeliverySchema },
       },

@@ -291,10 +291,11 @@ async function deliveryView(db: Db, shopId: string, id: string): Promise<Deliver
 }
 
 /**
- * Sends a failed or dead delivery again now, with the same `webhook-id`. A failed delivery's
- * queued job is simply made due (it keeps its place in its ordering key). A dead delivery gets a
- * new job with a fresh retry schedule and no ordering key: later events of its key were already
- * released when it died, so holding them back again would not restore the order.
+ * Sends a delivery again now, with the same `webhook-id` and body (DESIGN §4). A failed
+ * delivery's queued job is simply made due (it keeps its place in its ordering key). A dead or a
+ * succeeded one (a resend, as Stripe's and Svix's: the receiver lost it) gets a new job with a
+ * fresh retry schedule and no ordering key: later events of its key were already released, so
+ * holding them back again would not restore the order. Each send is one more attempt in the log.
  */
 export async function retryDelivery(ctx: Ctx, id: string): Promise<DeliveryView> {
   return withTx(ctx.db, async (tx) => {
@@ -304,7 +305,6 @@ export async function retryDelivery(ctx: Ctx, id: string): Promise<DeliveryView>
       .where(and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.shopId, ctx.shopId)))
       .for('update');
     if (!d) throw notFound('Delivery');
-    if (d.status === 'succeeded') throw conflict('invalid_state', 'This delivery already succeeded');
     if (d.status === 'pending') throw conflict('invalid_state', 'This delivery is already queued');
     const now = ctx.clock.now();
     let jobId = d.jobId;

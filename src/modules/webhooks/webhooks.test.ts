@@ -336,13 +336,35 @@ describe('delivery', () => {
     expect(after).toMatchObject({ status: 'succeeded', attempts: MAX_ATTEMPTS + 1 });
     const last = rx.at(path).at(-1) as Received;
     expect(last.headers['webhook-id']).toBe(doomed.eventId);
-    expectProblem(
-      await call(t.app, 'POST', `/api/admin/checkout/webhook/deliveries/${doomed.deliveryId}/retry`, {
-        token: shop.ownerToken,
-      }),
-      409,
-      'invalid_state',
-    );
+  });
+
+  it('resends a succeeded delivery with the same webhook-id and body, as one more attempt in the log (DESIGN §4)', async () => {
+    const { shop, secret, path } = await shopWithEndpoint();
+    rx.on(path, () => ({ status: 200 }));
+    const { eventId, deliveryId } = await emit(shop, { n: 7 }, 'abo_resend');
+    await drain();
+    const first = await deliveryOf(shop, deliveryId as string);
+    expect(first).toMatchObject({ status: 'succeeded', attempts: 1 });
+    await advance(3600);
+    const res = await call(t.app, 'POST', `/api/admin/checkout/webhook/deliveries/${deliveryId}/retry`, {
+      token: shop.ownerToken,
+    });
+    expect(res.statusCode).toBe(202);
+    expect(res.data).toMatchObject({ id: deliveryId, status: 'pending', attempts: 1 });
+    await drain();
+    const got = rx.at(path);
+    expect(got).toHaveLength(2);
+    expect(got.map((r) => r.headers['webhook-id'])).toEqual([eventId, eventId]);
+    expect(got[1]?.body).toBe(got[0]?.body);
+    // signed afresh at the time of the resend, and it verifies
+    expect(Number(got[1]?.headers['webhook-timestamp'])).toBeGreaterThan(Number(got[0]?.headers['webhook-timestamp']));
+    expect(signatureValid(secret, got[1] as Received)).toBe(true);
+    const after = await deliveryOf(shop, deliveryId as string);
+    expect(after).toMatchObject({ status: 'succeeded', attempts: 2, last_status_code: 200 });
+    expect(new Date(after.delivered_at).getTime()).toBeGreaterThan(new Date(first.delivered_at).getTime());
+    // still one delivery in the log for the event
+    const log = await deliveries(shop);
+    expect(log.deliveries.filter((d: { event_id: string }) => d.event_id === eventId)).toHaveLength(1);
   });
 
   it('a manual retry of a failed delivery runs it now instead of at the scheduled time', async () => {
@@ -506,14 +528,11 @@ describe('delivery log', () => {
       404,
       'not_found',
     );
-    // a succeeded delivery cannot be retried
-    expectProblem(
-      await call(t.app, 'POST', `/api/admin/checkout/webhook/deliveries/${a.deliveryId}/retry`, {
-        token: shop.ownerToken,
-      }),
-      409,
-      'invalid_state',
-    );
+    // a succeeded delivery is sent again (a resend)
+    const resend = await call(t.app, 'POST', `/api/admin/checkout/webhook/deliveries/${a.deliveryId}/retry`, {
+      token: shop.ownerToken,
+    });
+    expect(resend.statusCode).toBe(202);
     rx.on(path, () => ({ status: 200 }));
     await call(t.app, 'POST', `/api/admin/checkout/webhook/deliveries/${b.deliveryId}/retry`, {
       token: shop.ownerToken,

@@ -5,8 +5,8 @@
  */
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import type { FastifySchemaCompiler } from 'fastify';
-import type { FieldError } from '../errors.js';
+import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
+import { AppError, type FieldError } from '../errors.js';
 
 // ajv-formats is CommonJS; its default export sits on `.default` under NodeNext.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as unknown as (
@@ -64,4 +64,81 @@ export function fieldErrors(errors: AjvError[], context: string): FieldError[] {
     out.push({ path, message });
   }
   return out;
+}
+
+// U+0000 (PostgreSQL refuses it in text) and a UTF-16 surrogate without its partner (not valid
+// Unicode, so not encodable as UTF-8) anywhere in a string.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const UNSAFE_MESSAGE = 'must not contain U+0000 or a lone surrogate';
+const MAX_REPORTED = 10;
+
+/** True when a string holds U+0000 or a lone surrogate. */
+export function isUnsafeText(s: string): boolean {
+  return s.includes('\u0000') || LONE_SURROGATE.test(s);
+}
+
+const pointer = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/**
+ * The JSON pointers of every string (and object key) holding U+0000 or a lone surrogate in a
+ * parsed value. Iterative, so a deeply nested body cannot exhaust the stack.
+ */
+export function unsafeTextPaths(value: unknown, base: string): string[] {
+  const found: string[] = [];
+  const stack: [unknown, string][] = [[value, base]];
+  while (stack.length > 0 && found.length < MAX_REPORTED) {
+    const [v, path] = stack.pop() as [unknown, string];
+    if (typeof v === 'string') {
+      if (isUnsafeText(v)) found.push(path);
+    } else if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) stack.push([v[i], `${path}/${i}`]);
+    } else if (v !== null && typeof v === 'object' && !Buffer.isBuffer(v)) {
+      for (const [k, child] of Object.entries(v)) {
+        if (isUnsafeText(k)) found.push(`${path}/${pointer(k)}`);
+        else stack.push([child, `${path}/${pointer(k)}`]);
+      }
+    }
+  }
+  return found;
+}
+
+/**
+ * DESIGN §3: one rule for every string of every route — body, query, path parameters and
+ * header values — refusing U+0000 and lone surrogates with 400 `validation_failed` before any
+ * schema, handler or database sees them. Runs as a preValidation hook, after authentication.
+ */
+export function unsafeTextErrors(request: {
+  body?: unknown;
+  query?: unknown;
+  params?: unknown;
+  headers: Record<string, unknown>;
+}): FieldError[] {
+  const paths = [
+    ...unsafeTextPaths(request.params, '/params'),
+    ...unsafeTextPaths(request.query, '/query'),
+    ...unsafeTextPaths(request.headers, '/headers'),
+    ...unsafeTextPaths(request.body, '/body'),
+  ];
+  return paths.slice(0, MAX_REPORTED).map((path) => ({ path, message: UNSAFE_MESSAGE }));
+}
+
+function refuse(errors: FieldError[]): AppError {
+  const first = errors[0] as FieldError;
+  const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : '';
+  return new AppError('validation_failed', 400, `${first.path} ${first.message}${more}`, errors);
+}
+
+/**
+ * Registers the text rule: path, query and headers are checked on request (before
+ * authentication reads them), the body once it is parsed.
+ */
+export function registerTextSafety(app: FastifyInstance): void {
+  app.addHook('onRequest', async (request) => {
+    const errors = unsafeTextErrors({ params: request.params, query: request.query, headers: request.headers });
+    if (errors.length > 0) throw refuse(errors);
+  });
+  app.addHook('preValidation', async (request) => {
+    const errors = unsafeTextErrors({ body: request.body, headers: {} });
+    if (errors.length > 0) throw refuse(errors);
+  });
 }

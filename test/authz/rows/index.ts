@@ -3,6 +3,7 @@ import type { MatrixRow } from '../matrix.types.js';
 import { affiliatesRows } from './affiliates.rows.js';
 import { catalogRows } from './catalog.rows.js';
 import { channelRows } from './channels.rows.js';
+import { checkoutSettingsRows } from './checkout-settings.rows.js';
 import { digitalRows } from './digital.rows.js';
 import { financeRows } from './finance.rows.js';
 import { identityRows } from './identity.rows.js';
@@ -28,4 +29,5 @@ export const ALL_ROWS: { module: string; rows: MatrixRow[] }[] = [
   { module: 'vendors', rows: vendorsRows },
   { module: 'affiliates', rows: affiliatesRows },
   { module: 'payouts', rows: payoutsRows },
+  { module: 'checkout-settings', rows: checkoutSettingsRows },
 ];

@@ -2,13 +2,14 @@ import type { MatrixRow } from '../matrix.types.js';
 
 /**
  * Spec §5: the public catalog takes a publishable key with an Origin on its allowlist. The
- * matrix shop has no channel, so an allowed call ends in 404 channel_not_found.
+ * matrix shop has only the default channel it was created with (DESIGN §2): lists answer 200
+ * from it, an unknown product 404.
  */
-const store = (url: string): MatrixRow => ({
+const store = (url: string, ok = 404): MatrixRow => ({
   method: 'GET',
   url,
   allow: ['pk_allowed_origin'],
-  ok: 404,
+  ok,
   codes: {
     pk_other_origin: 'origin_denied',
     owner: 'credential_denied',
@@ -18,8 +19,8 @@ const store = (url: string): MatrixRow => ({
 });
 
 export const storefrontRows: MatrixRow[] = [
-  store('/api/store/products'),
+  store('/api/store/products', 200),
   store('/api/store/products/prod_unknown'),
-  store('/de/api/store/products'),
+  store('/de/api/store/products', 200),
   store('/de/api/store/products/some-slug'),
 ];

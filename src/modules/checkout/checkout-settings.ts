@@ -1,0 +1,70 @@
+/**
+ * Checkout settings of a shop (issue 16): the most units one checkout line may hold, read by
+ * session creation and set by the shop's managers.
+ */
+import { Type } from '@sinclair/typebox';
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type { Ctx } from '../../platform/auth/types.js';
+import { AppError, type FieldError } from '../../platform/errors.js';
+import { Body } from '../../platform/http/schemas.js';
+import { shops } from '../shops/shops.tables.js';
+
+export const CheckoutSettingsSchema = Type.Object({
+  max_line_quantity: Type.Integer({ description: 'The most units one checkout line may hold (default 20)' }),
+});
+
+const CheckoutSettingsBody = Body({
+  max_line_quantity: Type.Integer({ minimum: 1, maximum: 1000 }),
+});
+
+async function maxLineQuantity(ctx: Ctx): Promise<number> {
+  const [row] = await ctx.db.select({ max: shops.maxLineQuantity }).from(shops).where(eq(shops.id, ctx.shopId));
+  return row?.max ?? 20;
+}
+
+/** Refuses (400 `quantity_limit`, naming each line) a cart with a line above the shop's maximum. */
+export async function enforceLineQuantity(ctx: Ctx, items: { quantity: number }[]): Promise<void> {
+  const max = await maxLineQuantity(ctx);
+  const errors: FieldError[] = [];
+  items.forEach((item, i) => {
+    if (item.quantity > max) errors.push({ path: `/body/items/${i}/quantity`, message: `must be at most ${max}` });
+  });
+  if (errors.length > 0) {
+    throw new AppError('quantity_limit', 400, `A checkout line may hold at most ${max} units`, errors);
+  }
+}
+
+const manage = { auth: { accepts: ['admin' as const], roles: ['owner' as const, 'admin' as const] } };
+const tags = ['checkout'];
+
+export function checkoutSettingsRoutes(app: FastifyInstance): void {
+  app.get(
+    '/api/admin/settings/checkout',
+    {
+      config: manage,
+      schema: { tags, summary: "The shop's checkout settings", response: { 200: CheckoutSettingsSchema } },
+    },
+    async (request) => ({ max_line_quantity: await maxLineQuantity(request.ctx) }),
+  );
+  app.put(
+    '/api/admin/settings/checkout',
+    {
+      config: manage,
+      schema: {
+        tags,
+        summary: "Set the shop's checkout settings (owner or admin)",
+        body: CheckoutSettingsBody,
+        response: { 200: CheckoutSettingsSchema },
+      },
+    },
+    async (request) => {
+      const { max_line_quantity } = request.body as { max_line_quantity: number };
+      await request.ctx.db
+        .update(shops)
+        .set({ maxLineQuantity: max_line_quantity, updatedAt: new Date() })
+        .where(eq(shops.id, request.ctx.shopId));
+      return { max_line_quantity };
+    },
+  );
+}

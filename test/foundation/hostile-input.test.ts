@@ -1,0 +1,129 @@
+/**
+ * The fuzz findings of issue 16, one by one (DESIGN §3): U+0000, lone surrogates and 64-bit
+ * overflowing offsets are refused with 400 `validation_failed` naming the field, and change nothing.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  call,
+  createShop,
+  expectProblem,
+  PLATFORM_TOKEN,
+  type ShopFixture,
+  STORE_ORIGIN,
+  startApp,
+  type TestApp,
+} from '../helpers/app.js';
+
+let t: TestApp;
+let shop: ShopFixture;
+
+beforeAll(async () => {
+  t = await startApp();
+  shop = await createShop(t.app);
+});
+afterAll(() => t.close());
+
+const paths = (res: { data: any }) => (res.data.errors ?? []).map((e: { path: string }) => e.path);
+
+describe('U+0000 and lone surrogates (DESIGN §3)', () => {
+  it('refuses U+0000 in the admin login e-mail, naming the field', async () => {
+    const res = await call(t.app, 'POST', '/api/auth/login', {
+      body: { email: `${shop.ownerEmail}\u0000`, password: 'owner-password-1' },
+    });
+    expectProblem(res, 400, 'validation_failed');
+    expect(paths(res)).toEqual(['/body/email']);
+    expect(res.data.errors[0].message).toMatch(/U\+0000/);
+  });
+
+  it('refuses U+0000 in shop_id of the vendor and affiliate logins', async () => {
+    for (const portal of ['vendor', 'affiliate']) {
+      const res = await call(t.app, 'POST', `/api/${portal}/auth/login`, {
+        body: { shop_id: 'shop_\u0000', email: 'p@partner.test', password: 'partner-password-1' },
+      });
+      expectProblem(res, 400, 'validation_failed');
+      expect(paths(res)).toEqual(['/body/shop_id']);
+    }
+  });
+
+  it('refuses U+0000 and lone surrogates in name and owner_name of the platform shop routes; nothing is created', async () => {
+    const before = await call(t.app, 'GET', '/api/platform/shops?limit=200', { token: PLATFORM_TOKEN });
+    const create = await call(t.app, 'POST', '/api/platform/shops', {
+      token: PLATFORM_TOKEN,
+      body: {
+        name: 'Bad\u0000Shop',
+        owner_name: 'Half \uD800 surrogate',
+        owner_email: 'nul@shop.test',
+        owner_password: 'owner-password-1',
+      },
+    });
+    expectProblem(create, 400, 'validation_failed');
+    expect(paths(create).sort()).toEqual(['/body/name', '/body/owner_name']);
+    const after = await call(t.app, 'GET', '/api/platform/shops?limit=200', { token: PLATFORM_TOKEN });
+    expect(after.data.count).toBe(before.data.count);
+
+    const patch = await call(t.app, 'PATCH', `/api/platform/shops/${shop.shopId}`, {
+      token: PLATFORM_TOKEN,
+      body: { name: 'x\uDC00' },
+    });
+    expectProblem(patch, 400, 'validation_failed');
+    expect(paths(patch)).toEqual(['/body/name']);
+  });
+
+  it('refuses %00 and an encoded lone surrogate as a path id', async () => {
+    const product = await call(t.app, 'GET', '/api/store/products/%00', {
+      token: shop.publishableKey,
+      headers: { origin: STORE_ORIGIN },
+    });
+    expectProblem(product, 400, 'validation_failed');
+    expect(paths(product)).toEqual(['/params/idOrSlug']);
+    const pay = await call(t.app, 'GET', '/pay/%00');
+    expectProblem(pay, 400, 'validation_failed');
+    expect(paths(pay)).toEqual(['/params/id']);
+  });
+
+  it('refuses U+0000 in a query value and in nested body strings', async () => {
+    const list = await call(t.app, 'GET', '/api/admin/products?q=a%00b', { token: shop.ownerToken });
+    expectProblem(list, 400, 'validation_failed');
+    expect(paths(list)).toEqual(['/query/q']);
+    const nested = await call(t.app, 'POST', '/api/admin/publishable-keys', {
+      token: shop.ownerToken,
+      body: { name: 'k', allowed_origins: ['https://ok.example', 'https://bad\u0000.example'] },
+    });
+    expectProblem(nested, 400, 'validation_failed');
+    expect(paths(nested)).toEqual(['/body/allowed_origins/1']);
+  });
+
+  it('accepts a correctly paired surrogate (an emoji)', async () => {
+    const res = await call(t.app, 'POST', '/api/admin/categories', {
+      token: shop.ownerToken,
+      body: { name: 'Gifts \uD83C\uDF81' },
+    });
+    expect(res.statusCode).toBe(201);
+    expect(res.data.name).toBe('Gifts \uD83C\uDF81');
+  });
+});
+
+describe('offset and integer ranges (DESIGN §3)', () => {
+  it('refuses a 64-bit overflowing offset on the storefront and platform lists', async () => {
+    const store = await call(t.app, 'GET', '/api/store/products?offset=99999999999999999999', {
+      token: shop.publishableKey,
+      headers: { origin: STORE_ORIGIN },
+    });
+    expectProblem(store, 400, 'validation_failed');
+    expect(paths(store)).toEqual(['/query/offset']);
+    const shops = await call(t.app, 'GET', '/api/platform/shops?offset=99999999999999999999', {
+      token: PLATFORM_TOKEN,
+    });
+    expectProblem(shops, 400, 'validation_failed');
+    expect(paths(shops)).toEqual(['/query/offset']);
+  });
+
+  it('caps offset at 100,000', async () => {
+    const max = await call(t.app, 'GET', '/api/admin/products?offset=100000', { token: shop.ownerToken });
+    expect(max.statusCode).toBe(200);
+    expect(max.data.offset).toBe(100_000);
+    const over = await call(t.app, 'GET', '/api/admin/products?offset=100001', { token: shop.ownerToken });
+    expectProblem(over, 400, 'validation_failed');
+    expect(paths(over)).toEqual(['/query/offset']);
+  });
+});
