@@ -141,6 +141,12 @@ export function loadConfig(env: Env = process.env): Config {
   if (paymentProvider === 'stripe' && !stripeSecretKey) {
     throw new ConfigError('PAYMENT_PROVIDER=stripe needs STRIPE_SECRET_KEY');
   }
+  // a test payment must never pass for real money (DESIGN §6)
+  if (production && paymentProvider === 'test' && !flag(env, 'ALLOW_TEST_PAYMENTS', false)) {
+    throw new ConfigError(
+      'NODE_ENV=production with PAYMENT_PROVIDER=test would accept test payments: set PAYMENT_PROVIDER=stripe, or ALLOW_TEST_PAYMENTS=1 to run the test provider on purpose',
+    );
+  }
   const adminOrigins = (optional(env, 'ADMIN_ORIGINS') ?? '')
     .split(',')
     .map((s) => s.trim())
