@@ -11,7 +11,7 @@ import { mailModule } from './adapters/mail/index.js';
 import type { Config } from './config.js';
 import { catalogModule } from './modules/catalog/index.js';
 import { channelsModule } from './modules/channels/index.js';
-import { checkoutModule } from './modules/checkout/index.js';
+import { checkoutModule, paymentsAdminModule } from './modules/checkout/index.js';
 import { digitalCheckoutModule, digitalModule } from './modules/digital/index.js';
 import { financeModule } from './modules/finance/index.js';
 import { healthModule } from './modules/health/index.js';
@@ -72,6 +72,7 @@ const MODULES: Module[] = [
   storefrontModule,
   ordersModule,
   checkoutModule,
+  paymentsAdminModule,
   financeModule,
   mailModule,
   digitalModule,

@@ -290,7 +290,7 @@ export interface Completion {
 }
 
 /** Turns a locked open session into an order and emits checkout.completed. */
-async function completeInTx(tx: Db, session: CheckoutSessionRow, c: Completion): Promise<OrderRow> {
+export async function completeInTx(tx: Db, session: CheckoutSessionRow, c: Completion): Promise<OrderRow> {
   const customerId =
     session.customerId ??
     (

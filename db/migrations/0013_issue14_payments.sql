@@ -1,0 +1,14 @@
+-- events were keyed by event id alone; the key is now (provider, event id)
+ALTER TABLE "payment_events" DROP CONSTRAINT "payment_events_pkey";--> statement-breakpoint
+ALTER TABLE "payment_events" ADD CONSTRAINT "payment_events_provider_event_id_pk" PRIMARY KEY("provider","event_id");--> statement-breakpoint
+ALTER TABLE "payment_events" ADD COLUMN "type" text DEFAULT '' NOT NULL;--> statement-breakpoint
+ALTER TABLE "payment_events" ADD COLUMN "status" text DEFAULT 'processed' NOT NULL;--> statement-breakpoint
+ALTER TABLE "payment_events" ADD COLUMN "reason" text;--> statement-breakpoint
+ALTER TABLE "payment_events" ADD COLUMN "shop_id" text;--> statement-breakpoint
+ALTER TABLE "payment_events" ADD COLUMN "checkout_session_id" text;--> statement-breakpoint
+ALTER TABLE "payment_events" ADD COLUMN "provider_session_id" text;--> statement-breakpoint
+ALTER TABLE "payment_events" ADD COLUMN "order_id" text;--> statement-breakpoint
+ALTER TABLE "payment_events" ADD COLUMN "amount_cents" bigint;--> statement-breakpoint
+ALTER TABLE "payment_events" ADD COLUMN "currency" text;--> statement-breakpoint
+ALTER TABLE "payment_events" ADD CONSTRAINT "payment_events_shop_id_shops_id_fk" FOREIGN KEY ("shop_id") REFERENCES "public"."shops"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "payment_events_shop_status_idx" ON "payment_events" USING btree ("shop_id","status","received_at");
