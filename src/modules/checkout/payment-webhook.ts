@@ -7,7 +7,7 @@
  */
 import { Type } from '@sinclair/typebox';
 import { sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import {
   type PaymentEvent,
   type PaymentEventKind,
@@ -36,6 +36,7 @@ export interface EventContext {
   provider: PaymentProvider;
   now: Date;
   deps: AppDeps;
+  log: FastifyBaseLogger;
 }
 
 /** Applies an event inside the recording transaction, or returns null when it is not its business. */
@@ -135,7 +136,12 @@ export function paymentWebhookRoutes(app: FastifyInstance, deps: AppDeps, provid
             throw err;
           }
           try {
-            const { duplicate } = await applyPaymentEvent(db, event, { provider, now: deps.clock.now(), deps });
+            const { duplicate } = await applyPaymentEvent(db, event, {
+              provider,
+              now: deps.clock.now(),
+              deps,
+              log: request.log,
+            });
             return { received: true, duplicate };
           } catch (err) {
             // whatever failed (a provider call answering 4xx included), the provider must retry

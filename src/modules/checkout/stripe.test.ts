@@ -23,6 +23,7 @@ const requests: { path: string; body: URLSearchParams; idempotencyKey: string | 
 /** Our checkout session id → the stub's Checkout Session id. */
 const providerIds = new Map<string, string>();
 let refundsFail = false;
+let refundStatus = 'succeeded';
 
 let t: TestApp;
 let shop: ShopFixture;
@@ -67,9 +68,10 @@ beforeAll(async () => {
         JSON.stringify({
           id: `re_${requests.length}`,
           object: 'refund',
-          status: 'succeeded',
+          status: refundStatus,
           amount: Number(body.get('amount')),
           payment_intent: body.get('payment_intent'),
+          metadata: { refund_id: body.get('metadata[refund_id]') },
         }),
       );
       return;
@@ -313,6 +315,72 @@ describe('stripe provider', () => {
       amount_cents: 1000,
     });
     expect(await stockOf(lastOne)).toBe(0);
+  });
+
+  it('a refund stays pending until Stripe confirms it; the confirmation applies once', async () => {
+    const session = await checkout();
+    const paid = signed(completedEvent('evt_paid_for_refund', session.data.id));
+    await postWebhook(paid.payload, paid.header);
+    const [order] = await ordersOf(session.data.id);
+    refundStatus = 'pending';
+    const res = await call(t.app, 'POST', `/api/admin/orders/${order.id}/refunds`, {
+      token: shop.ownerToken,
+      body: { amount_cents: 4900, reason: 'Teilerstattung' },
+    });
+    refundStatus = 'succeeded';
+    expect(res.statusCode).toBe(201);
+    expect(res.data).toMatchObject({ status: 'pending', amount_cents: 4900 });
+    const sent = requests.filter((r) => r.path === '/v1/refunds').at(-1);
+    expect(sent?.body.get('payment_intent')).toBe(`pi_${session.data.id}`);
+    expect(sent?.body.get('amount')).toBe('4900');
+    expect(sent?.idempotencyKey).toBe(`refund-${res.data.id}`);
+    // a pending refund counts: no more than the rest can be asked for meanwhile
+    expectProblem(
+      await call(t.app, 'POST', `/api/admin/orders/${order.id}/refunds`, {
+        token: shop.ownerToken,
+        body: { amount_cents: 4901, reason: 'zu viel' },
+      }),
+      409,
+      'refund_exceeds_paid',
+    );
+    const reId = `re_${requests.length}`;
+    const confirm = (id: string) =>
+      signed({
+        id,
+        object: 'event',
+        type: 'refund.updated',
+        data: {
+          object: {
+            id: reId,
+            object: 'refund',
+            status: 'succeeded',
+            amount: 4900,
+            payment_intent: `pi_${session.data.id}`,
+            metadata: { refund_id: res.data.id },
+          },
+        },
+      });
+    const first = confirm('evt_refund_ok');
+    expect((await postWebhook(first.payload, first.header)).data).toEqual({ received: true, duplicate: false });
+    expect((await postWebhook(first.payload, first.header, '/api/webhooks/stripe/abos')).data).toEqual({
+      received: true,
+      duplicate: true,
+    });
+    const again = confirm('evt_refund_ok_again');
+    expect((await postWebhook(again.payload, again.header)).statusCode).toBe(200);
+    const list = await call(t.app, 'GET', `/api/admin/orders/${order.id}/refunds`, { token: shop.ownerToken });
+    expect(list.data.refunds).toMatchObject([{ id: res.data.id, status: 'succeeded', amount_cents: 4900 }]);
+    expect((await ordersOf(session.data.id))[0].status).toBe('partially_refunded');
+    expect(await paymentEvent('evt_refund_ok')).toMatchObject({ status: 'processed', reason: 'refund_succeeded' });
+    expect(await paymentEvent('evt_refund_ok_again')).toMatchObject({
+      status: 'ignored',
+      reason: 'refund_already_succeeded',
+    });
+    const sentEvents = await query<{ data: { refund_id: string } }>(
+      t.app.deps.database.db,
+      sql`SELECT data FROM webhook_events WHERE type = 'order.refunded' AND data->>'order_id' = ${order.id}`,
+    );
+    expect(sentEvents.map((e) => e.data.refund_id)).toEqual([res.data.id]);
   });
 
   it('records events it does not act on as ignored', async () => {

@@ -20,6 +20,22 @@ export const orderRows: MatrixRow[] = [
   { method: 'POST', url: '/api/admin/orders/ord_unknown/fulfill', allow: MANAGERS, ok: 404, codes: tokenBlocked },
   { method: 'POST', url: '/api/admin/orders/ord_unknown/cancel', allow: MANAGERS, ok: 404, codes: tokenBlocked },
   { method: 'GET', url: '/api/customer/orders', allow: ['customer'] },
+  // refunds (issue 14): owner/admin session, never a token
+  {
+    method: 'POST',
+    url: '/api/admin/orders/ord_unknown/refunds',
+    body: { reason: 'matrix' },
+    allow: MANAGERS,
+    ok: 404,
+    codes: { viewer: 'role_denied', ...tokenBlocked },
+  },
+  {
+    method: 'GET',
+    url: '/api/admin/orders/ord_unknown/refunds',
+    allow: MANAGERS,
+    ok: 404,
+    codes: { viewer: 'role_denied', ...tokenBlocked },
+  },
   // payment provider events (issue 14): owner/admin session, never a token
   {
     method: 'GET',
