@@ -152,10 +152,25 @@ export class StripePaymentProvider implements PaymentProvider {
     await this.stripe.subscriptions.update(ref, { cancel_at_period_end: false });
   }
 
+  /** The charge or payment intent behind our payment reference (subscription orders keep the invoice id). */
+  private async refundTarget(ref: string): Promise<{ charge: string } | { payment_intent: string }> {
+    if (ref.startsWith('ch_')) return { charge: ref };
+    if (!ref.startsWith('in_')) return { payment_intent: ref };
+    const payments = await this.stripe.invoicePayments.list({ invoice: ref, limit: 10 });
+    for (const p of payments.data) {
+      if (p.status !== 'paid') continue;
+      const pi = p.payment.payment_intent;
+      if (pi) return { payment_intent: typeof pi === 'string' ? pi : pi.id };
+      const ch = p.payment.charge;
+      if (ch) return { charge: typeof ch === 'string' ? ch : ch.id };
+    }
+    throw new Error(`Stripe invoice ${ref} has no paid payment to refund`);
+  }
+
   async refund(input: RefundInput): Promise<RefundResult> {
     const refund = await this.stripe.refunds.create(
       {
-        ...(input.paymentRef.startsWith('ch_') ? { charge: input.paymentRef } : { payment_intent: input.paymentRef }),
+        ...(await this.refundTarget(input.paymentRef)),
         amount: input.amountCents,
         metadata: { refund_id: input.refundId },
       },

@@ -80,6 +80,33 @@ beforeAll(async () => {
       providerIds.set(body.get('metadata[checkout_session_id]') ?? '', id);
       return json({ id, object: 'checkout.session', url: `https://checkout.stripe.test/c/pay/${id}` });
     }
+    if (req.method === 'GET' && path === '/v1/invoice_payments') {
+      return json({
+        object: 'list',
+        has_more: false,
+        url: '/v1/invoice_payments',
+        data: [
+          {
+            id: 'inpay_1',
+            object: 'invoice_payment',
+            status: 'paid',
+            payment: {
+              type: 'payment_intent',
+              payment_intent: `pi_of_${new URL(req.url ?? '', 'http://x').searchParams.get('invoice')}`,
+            },
+          },
+        ],
+      });
+    }
+    if (req.method === 'POST' && path === '/v1/refunds') {
+      return json({
+        id: `re_${requests.length}`,
+        object: 'refund',
+        status: 'succeeded',
+        amount: Number(body.get('amount')),
+        payment_intent: body.get('payment_intent'),
+      });
+    }
     const m = /^\/v1\/subscriptions\/([\w]+)$/.exec(path);
     const sub = m ? subs.get(m[1] as string) : undefined;
     if (m && sub) {
@@ -316,6 +343,22 @@ describe('stripe subscriptions', () => {
     expect(await aboOf('stripe3@kunde.test')).toMatchObject({ cancel_at_period_end: true, status: 'trialing' });
     await post('customer.subscription.updated', { ...subs.get('sub_trial'), cancel_at_period_end: false });
     expect(await events(abo.id)).toEqual(['checkout.completed', 'abo.aktiv', 'abo.gekuendigt', 'abo.fortgesetzt']);
+  });
+
+  it('a subscription order is refundable like any order: the payment of its invoice is refunded at Stripe', async () => {
+    const abo = await aboOf('stripe2@kunde.test');
+    const detail = await call(t.app, 'GET', `/api/admin/digital/abos/${abo.id}`, { token: shop.ownerToken });
+    const first = detail.data.bestellungen[0] as { id: string; total_cents: number };
+    const res = await call(t.app, 'POST', `/api/admin/orders/${first.id}/refunds`, {
+      token: shop.ownerToken,
+      body: { reason: 'Kulanz' },
+    });
+    expect(res.statusCode).toBe(201);
+    expect(res.data).toMatchObject({ status: 'succeeded', amount_cents: first.total_cents });
+    const sent = requests.filter((r) => r.path === '/v1/refunds').at(-1);
+    expect(sent?.body.get('payment_intent')).toBe('pi_of_in_sub_paid_1');
+    const order = await call(t.app, 'GET', `/api/admin/orders/${first.id}`, { token: shop.ownerToken });
+    expect(order.data.order.status).toBe('refunded');
   });
 
   it('refuses a bad signature', async () => {
