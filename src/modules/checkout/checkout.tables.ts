@@ -69,12 +69,17 @@ export const checkoutSessions = pgTable(
     orderId: text('order_id'),
     subscriptionId: text('subscription_id'),
     expiresAt: ts('expires_at').notNull(),
+    /** The caller and Idempotency-Key that created it: a retry resumes this session (issue 14). */
+    idempotencyKey: text('idempotency_key'),
     completedAt: ts('completed_at'),
     createdAt: ts('created_at').notNull().defaultNow(),
   },
   (t) => [
     index('checkout_sessions_shop_idx').on(t.shopId, t.createdAt),
     index('checkout_sessions_open_expiry_idx').on(t.expiresAt).where(sql`status = 'open'`),
+    uniqueIndex('checkout_sessions_idempotency_uq')
+      .on(t.shopId, t.idempotencyKey)
+      .where(sql`idempotency_key IS NOT NULL`),
     uniqueIndex('checkout_sessions_provider_ref_uq').on(t.provider, t.providerRef).where(sql`provider_ref IS NOT NULL`),
   ],
 );

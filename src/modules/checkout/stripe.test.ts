@@ -24,6 +24,7 @@ const requests: { path: string; body: URLSearchParams; idempotencyKey: string | 
 const providerIds = new Map<string, string>();
 let refundsFail = false;
 let refundStatus = 'succeeded';
+let sessionsFail = 0;
 
 let t: TestApp;
 let shop: ShopFixture;
@@ -43,6 +44,12 @@ beforeAll(async () => {
   stub = createServer(async (req, res) => {
     const body = new URLSearchParams(await readBody(req));
     requests.push({ path: req.url ?? '', body, idempotencyKey: req.headers['idempotency-key'] as string | undefined });
+    if (req.method === 'POST' && req.url === '/v1/checkout/sessions' && sessionsFail > 0) {
+      sessionsFail--;
+      res.writeHead(400, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { type: 'invalid_request_error', message: 'stub outage' } }));
+      return;
+    }
     if (req.method === 'POST' && req.url === '/v1/checkout/sessions') {
       const id = `cs_test_${requests.length}`;
       providerIds.set(body.get('metadata[checkout_session_id]') ?? '', id);
@@ -381,6 +388,62 @@ describe('stripe provider', () => {
       sql`SELECT data FROM webhook_events WHERE type = 'order.refunded' AND data->>'order_id' = ${order.id}`,
     );
     expect(sentEvents.map((e) => e.data.refund_id)).toEqual([res.data.id]);
+  });
+
+  it('a checkout retried with its Idempotency-Key after a provider failure resumes the one session and reservation', async () => {
+    const product = (
+      await call(t.app, 'POST', '/api/products', {
+        token: shop.ownerToken,
+        body: {
+          name: 'Fünf',
+          is_digital: true,
+          status: 'published',
+          base_price_cents: 1000,
+          track_stock: true,
+          stock_quantity: 5,
+        },
+      })
+    ).data.id;
+    const channel = (await call(t.app, 'GET', '/api/admin/channels', { token: shop.ownerToken })).data.channels[0].id;
+    await call(t.app, 'PATCH', `/api/products/${product}/channels/${channel}`, {
+      token: shop.ownerToken,
+      body: { is_published: true },
+    });
+    const attempt = () =>
+      call(t.app, 'POST', '/api/store/checkout-sessions', {
+        token: shop.publishableKey,
+        headers: { origin: STORE_ORIGIN, 'idempotency-key': 'checkout-retry-1' },
+        body: {
+          items: [{ product_id: product, quantity: 1 }],
+          customer: {
+            email: 'retry@mail.test',
+            billing_address: { name: 'A', line1: 'B 1', postal_code: '1', city: 'C', country: 'DE' },
+          },
+          return_url: `${STORE_ORIGIN}/done`,
+        },
+      });
+    sessionsFail = 1;
+    expectProblem(await attempt(), 502, 'provider_error');
+    expect(await stockOf(product)).toBe(4);
+    const retried = await attempt();
+    expect(retried.statusCode).toBe(201);
+    expect(retried.data.url).toMatch(/^https:\/\/checkout\.stripe\.test\//);
+    const replay = await attempt();
+    expect(replay.data.id).toBe(retried.data.id);
+    expect(await stockOf(product)).toBe(4);
+    const sessions = await query<{ id: string; provider_ref: string | null }>(
+      t.app.deps.database.db,
+      sql`SELECT id, provider_ref FROM checkout_sessions WHERE customer_email = 'retry@mail.test'`,
+    );
+    expect(sessions).toEqual([{ id: retried.data.id, provider_ref: providerIds.get(retried.data.id) }]);
+    // both provider calls were for the one session, with Stripe's idempotency key of it
+    const calls = requests.filter(
+      (r) => r.path === '/v1/checkout/sessions' && r.body.get('metadata[checkout_session_id]') === retried.data.id,
+    );
+    expect(calls.map((c) => c.idempotencyKey)).toEqual([
+      `cs-create-${retried.data.id}`,
+      `cs-create-${retried.data.id}`,
+    ]);
   });
 
   it('records events it does not act on as ignored', async () => {

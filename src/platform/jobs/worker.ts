@@ -79,7 +79,7 @@ export class Worker {
 
   /** Claims and runs one batch; returns how many jobs ran. */
   async tick(): Promise<number> {
-    const { db, clock, log, registry } = this.opts;
+    const { db, clock, log } = this.opts;
     await clock.refresh(db);
     const leaseSeconds = this.opts.leaseSeconds ?? DEFAULT_LEASE_SECONDS;
     const batch = await claim(db, this.id, clock.now(), this.opts.batchSize ?? 10, leaseSeconds);
