@@ -274,6 +274,8 @@ async function main(): Promise<number> {
       CLOCK: 'real',
       NODE_ENV: 'production',
       MASTER_KEY: '0'.repeat(64),
+      // the benchmark pays with the test provider on purpose
+      ALLOW_TEST_PAYMENTS: '1',
       HOST: '127.0.0.1',
       PORT: '0',
       PUBLIC_URL: 'http://127.0.0.1',

@@ -11,7 +11,7 @@ import { mailModule } from './adapters/mail/index.js';
 import type { Config } from './config.js';
 import { catalogModule } from './modules/catalog/index.js';
 import { channelsModule } from './modules/channels/index.js';
-import { checkoutModule, checkoutSettingsModule } from './modules/checkout/index.js';
+import { checkoutModule, checkoutSettingsModule, paymentsAdminModule } from './modules/checkout/index.js';
 import { digitalCheckoutModule, digitalModule } from './modules/digital/index.js';
 import { financeModule } from './modules/finance/index.js';
 import { healthModule } from './modules/health/index.js';
@@ -84,6 +84,7 @@ const MODULES: Module[] = [
   ordersModule,
   checkoutModule,
   checkoutSettingsModule,
+  paymentsAdminModule,
   financeModule,
   mailModule,
   digitalModule,

@@ -204,6 +204,12 @@ export function loadConfig(env: Env = process.env): Config {
   }
   const metricsPort = optional(env, 'METRICS_PORT') === null ? null : integer(env, 'METRICS_PORT', 0, 1, 65535);
   if (metricsPort !== null && metricsPort === port) throw new ConfigError('METRICS_PORT must differ from PORT');
+  // a test payment must never pass for real money (DESIGN §6)
+  if (production && paymentProvider === 'test' && !flag(env, 'ALLOW_TEST_PAYMENTS', false)) {
+    throw new ConfigError(
+      'NODE_ENV=production with PAYMENT_PROVIDER=test would accept test payments: set PAYMENT_PROVIDER=stripe, or ALLOW_TEST_PAYMENTS=1 to run the test provider on purpose',
+    );
+  }
   const adminOrigins = (optional(env, 'ADMIN_ORIGINS') ?? '')
     .split(',')
     .map((s) => s.trim())

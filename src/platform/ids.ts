@@ -28,6 +28,7 @@ export const ID_PREFIXES = {
   checkoutSession: 'cs',
   invoice: 'inv',
   creditNote: 'cn',
+  refund: 'ref',
   vendor: 'ven',
   affiliate: 'aff',
   event: 'evt',

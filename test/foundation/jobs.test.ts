@@ -161,6 +161,49 @@ describe('job queue', () => {
     expect((await jobRow(id))?.status).toBe('done');
   });
 
+  it('renews the short lease while a job runs longer than it, so no other worker takes it over', async () => {
+    const registry = new JobRegistry();
+    let runs = 0;
+    registry.register('t.long', {
+      run: async () => {
+        runs++;
+        await new Promise((r) => setTimeout(r, 2500));
+      },
+    });
+    const id = await enqueue(db, 't.long', {}, { now: clock.now() });
+    const long = new Worker({ db, clock, log: silent, registry, pollMs: 10, id: 'w-long', leaseSeconds: 1 });
+    const other = new Worker({ db, clock, log: silent, registry, pollMs: 10, id: 'w-other', leaseSeconds: 1 });
+    const running = long.tick();
+    // the 1 s lease would have run out twice meanwhile without renewal
+    for (let i = 0; i < 4; i++) {
+      await new Promise((r) => setTimeout(r, 500));
+      expect(await other.tick()).toBe(0);
+    }
+    await running;
+    expect(runs).toBe(1);
+    expect((await jobRow(id))?.status).toBe('done');
+  });
+
+  it('the default lease lets a job of a dead worker be taken over within 30 s', async () => {
+    const { DEFAULT_LEASE_SECONDS } = await import('../../src/platform/jobs/worker.js');
+    expect(DEFAULT_LEASE_SECONDS).toBeLessThanOrEqual(25);
+    const registry = new JobRegistry();
+    registry.register('t.dead', { run: async () => {} });
+    const id = await enqueue(db, 't.dead', {}, { now: clock.now() });
+    // claimed by a worker that never renews (its process is gone)
+    await db.execute(
+      sql`UPDATE jobs SET status = 'running', attempts = 1, locked_by = 'gone',
+                 locked_until = now() + make_interval(secs => ${DEFAULT_LEASE_SECONDS}) WHERE id = ${id}`,
+    );
+    const w = worker(registry, 'w-takeover');
+    expect(await w.tick()).toBe(0);
+    await db.execute(
+      sql`UPDATE jobs SET locked_until = locked_until - make_interval(secs => ${DEFAULT_LEASE_SECONDS}) WHERE id = ${id}`,
+    );
+    await w.drain();
+    expect((await jobRow(id))?.status).toBe('done');
+  });
+
   it('keeps a job queued when no handler exists and records why', async () => {
     const id = await enqueue(db, 't.unknown', {}, { now: clock.now(), maxAttempts: 1 });
     await worker(new JobRegistry(), 'w3').drain();

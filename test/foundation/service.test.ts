@@ -37,7 +37,17 @@ describe('configuration', () => {
     expect(loadConfig({ WEBHOOK_RETENTION_DAYS: '90' }).webhookRetentionDays).toBe(90);
     expect(c.runWorker).toBe(true);
     expect(loadConfig({ ROLE: 'checkout' }).runWorker).toBe(false);
-    expect(loadConfig({ NODE_ENV: 'production', MASTER_KEY: 'a'.repeat(64) }).demo).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'production', MASTER_KEY: 'a'.repeat(64), ALLOW_TEST_PAYMENTS: '1' }).demo).toBe(
+      false,
+    );
+    expect(
+      loadConfig({
+        NODE_ENV: 'production',
+        MASTER_KEY: 'a'.repeat(64),
+        PAYMENT_PROVIDER: 'stripe',
+        STRIPE_SECRET_KEY: 'sk_live_x',
+      }).paymentProvider,
+    ).toBe('stripe');
   });
 
   it.each([
@@ -53,8 +63,13 @@ describe('configuration', () => {
     [{ WEBHOOK_RETENTION_DAYS: '3651' }, /WEBHOOK_RETENTION_DAYS must be between 1 and 3650/],
     [{ WEBHOOK_RETENTION_DAYS: '30d' }, /WEBHOOK_RETENTION_DAYS must be an integer/],
     [{ MASTER_KEY: 'short' }, /MASTER_KEY must be 32 bytes/],
-    [{ NODE_ENV: 'production' }, /MASTER_KEY is required/],
+    [{ NODE_ENV: 'production', ALLOW_TEST_PAYMENTS: '1' }, /MASTER_KEY is required/],
     [{ PAYMENT_PROVIDER: 'stripe' }, /needs STRIPE_SECRET_KEY/],
+    [{ NODE_ENV: 'production', MASTER_KEY: 'a'.repeat(64) }, /PAYMENT_PROVIDER=test.*ALLOW_TEST_PAYMENTS=1/],
+    [
+      { NODE_ENV: 'production', MASTER_KEY: 'a'.repeat(64), PAYMENT_PROVIDER: 'test', ALLOW_TEST_PAYMENTS: '0' },
+      /PAYMENT_PROVIDER=test.*ALLOW_TEST_PAYMENTS=1/,
+    ],
     [{ ADMIN_ORIGINS: 'not a url' }, /ADMIN_ORIGINS holds an invalid origin/],
     [{ PUBLIC_URL: 'ftp://x' }, /PUBLIC_URL must use/],
   ])('fails fast on %o', (env, message) => {

@@ -5,6 +5,18 @@ import { TestPaymentProvider } from './test-provider.js';
 
 export type { PaymentProvider } from './port.js';
 
+const byConfig = new WeakMap<Config, PaymentProvider>();
+
+/** The one provider instance of a configuration (the SDK client is made once). */
+export function paymentProviderFor(config: Config): PaymentProvider {
+  let provider = byConfig.get(config);
+  if (!provider) {
+    provider = createPaymentProvider(config);
+    byConfig.set(config, provider);
+  }
+  return provider;
+}
+
 /** The provider the configuration names (PAYMENT_PROVIDER). */
 export function createPaymentProvider(config: Config): PaymentProvider {
   if (config.paymentProvider === 'stripe') {

@@ -4,7 +4,18 @@
  */
 import { createRequire } from 'node:module';
 import type Stripe from 'stripe';
-import type { HostedCheckout, HostedCheckoutInput, PaymentProvider } from './port.js';
+import {
+  type HostedCheckout,
+  type HostedCheckoutInput,
+  type HostedSubscriptionCheckout,
+  type PaymentEvent,
+  type PaymentProvider,
+  type ProviderSubscription,
+  type RefundInput,
+  type RefundResult,
+  type SubscriptionCheckoutInput,
+  WebhookSignatureError,
+} from './port.js';
 
 export interface StripeOptions {
   secretKey: string;
@@ -41,6 +52,7 @@ function stripeExpiry(expiresAt: Date): number {
 export class StripePaymentProvider implements PaymentProvider {
   readonly name = 'stripe' as const;
   readonly isTest: boolean;
+  readonly hasWebhooks = true;
   readonly stripe: Stripe;
 
   constructor(opts: StripeOptions) {
@@ -78,4 +90,231 @@ export class StripePaymentProvider implements PaymentProvider {
     if (!session.url) throw new Error('Stripe returned a checkout session without a url');
     return { url: session.url, providerRef: session.id };
   }
+
+  async createSubscriptionCheckout(input: SubscriptionCheckoutInput): Promise<HostedSubscriptionCheckout> {
+    const { plan } = input;
+    const price =
+      plan.providerPriceRef ??
+      (
+        await this.stripe.prices.create(
+          {
+            currency: plan.currency.toLowerCase(),
+            unit_amount: plan.priceCents,
+            recurring: { interval: plan.intervalUnit, interval_count: plan.intervalCount },
+            product_data: { name: `${plan.productName} (${plan.name})`, metadata: { plan_id: plan.id } },
+            metadata: { plan_id: plan.id, shop_id: input.shopId },
+          },
+          { idempotencyKey: `plan-price-${plan.id}-${plan.version}` },
+        )
+      ).id;
+    let discounts: Stripe.Checkout.SessionCreateParams.Discount[] | undefined;
+    if (plan.introDiscountPercent && plan.introDiscountMonths) {
+      const coupon = await this.stripe.coupons.create(
+        {
+          percent_off: plan.introDiscountPercent,
+          duration: 'repeating',
+          duration_in_months: plan.introDiscountMonths,
+          metadata: { plan_id: plan.id },
+        },
+        { idempotencyKey: `plan-coupon-${plan.id}-${plan.introDiscountPercent}-${plan.introDiscountMonths}` },
+      );
+      discounts = [{ coupon: coupon.id }];
+    }
+    const success = new URL(input.returnUrl);
+    success.searchParams.set('session_id', input.sessionId);
+    const metadata = { checkout_session_id: input.sessionId, shop_id: input.shopId, plan_id: plan.id };
+    const session = await this.stripe.checkout.sessions.create(
+      {
+        mode: 'subscription',
+        customer_email: input.customerEmail,
+        line_items: [{ price, quantity: 1 }],
+        success_url: success.toString(),
+        cancel_url: input.returnUrl,
+        client_reference_id: input.sessionId,
+        billing_address_collection: 'required',
+        metadata,
+        subscription_data: { metadata, ...(plan.trialDays > 0 ? { trial_period_days: plan.trialDays } : {}) },
+        ...(discounts ? { discounts } : {}),
+        expires_at: stripeExpiry(input.expiresAt),
+      },
+      { idempotencyKey: `abo-cs-create-${input.sessionId}` },
+    );
+    if (!session.url) throw new Error('Stripe returned a checkout session without a url');
+    return { url: session.url, providerRef: session.id, providerPriceRef: price };
+  }
+
+  async cancelSubscription(ref: string, when: 'now' | 'period_end'): Promise<void> {
+    if (when === 'now') await this.stripe.subscriptions.cancel(ref);
+    else await this.stripe.subscriptions.update(ref, { cancel_at_period_end: true });
+  }
+
+  async resumeSubscription(ref: string): Promise<void> {
+    await this.stripe.subscriptions.update(ref, { cancel_at_period_end: false });
+  }
+
+  /** The charge or payment intent behind our payment reference (subscription orders keep the invoice id). */
+  private async refundTarget(ref: string): Promise<{ charge: string } | { payment_intent: string }> {
+    if (ref.startsWith('ch_')) return { charge: ref };
+    if (!ref.startsWith('in_')) return { payment_intent: ref };
+    const payments = await this.stripe.invoicePayments.list({ invoice: ref, limit: 10 });
+    for (const p of payments.data) {
+      if (p.status !== 'paid') continue;
+      const pi = p.payment.payment_intent;
+      if (pi) return { payment_intent: typeof pi === 'string' ? pi : pi.id };
+      const ch = p.payment.charge;
+      if (ch) return { charge: typeof ch === 'string' ? ch : ch.id };
+    }
+    throw new Error(`Stripe invoice ${ref} has no paid payment to refund`);
+  }
+
+  async refund(input: RefundInput): Promise<RefundResult> {
+    const refund = await this.stripe.refunds.create(
+      {
+        ...(await this.refundTarget(input.paymentRef)),
+        amount: input.amountCents,
+        metadata: { refund_id: input.refundId },
+      },
+      { idempotencyKey: `refund-${input.refundId}` },
+    );
+    const status = refund.status === 'succeeded' ? 'succeeded' : refund.status === 'failed' ? 'failed' : 'pending';
+    return { providerRef: refund.id, status };
+  }
+
+  async parseWebhook(
+    rawBody: Buffer,
+    headers: Record<string, string | string[] | undefined>,
+    secrets: string[],
+  ): Promise<PaymentEvent> {
+    const signature = headers['stripe-signature'];
+    if (typeof signature !== 'string') throw new WebhookSignatureError('Stripe-Signature header missing');
+    let event: Stripe.Event | null = null;
+    for (const secret of secrets) {
+      try {
+        event = this.stripe.webhooks.constructEvent(rawBody, signature, secret);
+        break;
+      } catch {
+        // try the next secret
+      }
+    }
+    if (!event) throw new WebhookSignatureError('The Stripe signature does not match');
+    return this.normalize(event);
+  }
+
+  private async normalize(event: Stripe.Event): Promise<PaymentEvent> {
+    const base = { id: event.id, type: event.type };
+    switch (event.type) {
+      case 'checkout.session.completed':
+      case 'checkout.session.async_payment_succeeded': {
+        const session = event.data.object;
+        // completed with payment_status unpaid: a delayed method (SEPA) is still processing
+        if (session.payment_status === 'unpaid') return { ...base, kind: 'ignored' };
+        const subId = typeof session.subscription === 'string' ? session.subscription : session.subscription?.id;
+        const subscription =
+          session.mode === 'subscription' && subId
+            ? subscriptionOf(await this.stripe.subscriptions.retrieve(subId, { expand: ['latest_invoice'] }))
+            : null;
+        const addr = session.customer_details?.address;
+        return {
+          ...base,
+          kind: 'session.paid',
+          sessionId: session.metadata?.checkout_session_id ?? session.client_reference_id ?? null,
+          providerSessionId: session.id,
+          mode: session.mode === 'subscription' ? 'subscription' : 'payment',
+          amountCents: session.amount_total ?? null,
+          currency: session.currency ? session.currency.toUpperCase() : null,
+          paymentRef:
+            typeof session.payment_intent === 'string' ? session.payment_intent : (session.payment_intent?.id ?? null),
+          billing: addr?.country
+            ? {
+                name: session.customer_details?.name ?? '',
+                line1: addr.line1 ?? '',
+                postal_code: addr.postal_code ?? '',
+                city: addr.city ?? '',
+                country: addr.country,
+              }
+            : null,
+          subscription,
+        };
+      }
+      case 'checkout.session.async_payment_failed':
+      case 'checkout.session.expired': {
+        const session = event.data.object;
+        return {
+          ...base,
+          kind: event.type === 'checkout.session.expired' ? 'session.expired' : 'session.failed',
+          sessionId: session.metadata?.checkout_session_id ?? session.client_reference_id ?? null,
+          providerSessionId: session.id,
+        };
+      }
+      case 'customer.subscription.created':
+      case 'customer.subscription.updated':
+      case 'customer.subscription.deleted':
+        return {
+          ...base,
+          kind:
+            event.type === 'customer.subscription.created'
+              ? 'subscription.created'
+              : event.type === 'customer.subscription.updated'
+                ? 'subscription.updated'
+                : 'subscription.deleted',
+          subscription: subscriptionOf(event.data.object),
+        };
+      case 'invoice.paid':
+      case 'invoice.payment_failed': {
+        const inv = event.data.object;
+        const line = inv.lines?.data?.[0];
+        const sub = inv.parent?.subscription_details?.subscription;
+        return {
+          ...base,
+          kind: event.type === 'invoice.paid' ? 'invoice.paid' : 'invoice.failed',
+          invoice: {
+            id: inv.id as string,
+            subscriptionRef: sub ? (typeof sub === 'string' ? sub : sub.id) : null,
+            amountPaidCents: inv.amount_paid,
+            amountDueCents: inv.amount_due,
+            attempt: inv.attempt_count,
+            nextAttemptAt: toDate(inv.next_payment_attempt),
+            periodStart: toDate(line?.period?.start),
+            periodEnd: toDate(line?.period?.end),
+          },
+        };
+      }
+      case 'refund.updated':
+      case 'refund.failed': {
+        const r = event.data.object;
+        if (r.status !== 'succeeded' && r.status !== 'failed') return { ...base, kind: 'ignored' };
+        return {
+          ...base,
+          kind: r.status === 'succeeded' ? 'refund.succeeded' : 'refund.failed',
+          refund: {
+            ref: r.id,
+            paymentRef: typeof r.payment_intent === 'string' ? r.payment_intent : (r.payment_intent?.id ?? null),
+            amountCents: r.amount,
+            refundId: r.metadata?.refund_id ?? null,
+          },
+        };
+      }
+      default:
+        return { ...base, kind: 'ignored' };
+    }
+  }
+}
+
+const toDate = (unix: number | null | undefined) => (unix ? new Date(unix * 1000) : null);
+
+function subscriptionOf(sub: Stripe.Subscription): ProviderSubscription {
+  const item = sub.items?.data?.[0];
+  const invoice = typeof sub.latest_invoice === 'object' ? sub.latest_invoice : null;
+  return {
+    ref: sub.id,
+    status: sub.status,
+    cancelAtPeriodEnd: sub.cancel_at_period_end,
+    periodStart: toDate(item?.current_period_start),
+    periodEnd: toDate(item?.current_period_end),
+    trialEnd: toDate(sub.trial_end),
+    endedAt: toDate(sub.ended_at),
+    latestInvoice: invoice
+      ? { id: invoice.id as string, status: invoice.status, amountPaidCents: invoice.amount_paid }
+      : null,
+  };
 }

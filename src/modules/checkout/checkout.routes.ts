@@ -57,11 +57,13 @@ export function checkoutRoutes(app: FastifyInstance, _deps: AppDeps, provider: P
         await enforceLineQuantity(request.ctx, (request.body as CheckoutInput).items);
         const channel = await channelFor(request);
         reply.header('x-channel-id', channel.id);
+        const claim = request.idempotency;
         const { session, url } = await createCheckoutSession(
           request.ctx,
           channel,
           request.body as CheckoutInput,
           provider,
+          claim ? `${claim.principal}|${claim.key}` : null,
         );
         return reply.code(201).send(sessionOut(session, url));
       },

@@ -7,7 +7,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { PaymentProvider } from '../../adapters/payment/port.js';
 import type { Ctx } from '../../platform/auth/types.js';
 import type { Db } from '../../platform/db/client.js';
-import { query, withTx } from '../../platform/db/tx.js';
+import { query, uniqueConstraintOf, withTx } from '../../platform/db/tx.js';
 import { AppError, type FieldError, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { enqueue, enqueueStatement } from '../../platform/jobs/queue.js';
@@ -68,8 +68,15 @@ export async function createCheckoutSession(
   channel: ResolvedChannel,
   input: CheckoutInput,
   provider: PaymentProvider,
+  idempotencyKey: string | null = null,
 ) {
   const flow = input.flow ?? 'hosted';
+  if (flow === 'hosted' && idempotencyKey) {
+    // a retry of a request that already created its session (its answer was lost, the provider
+    // failed, or the process died) resumes that session: no second reservation
+    const existing = await sessionByIdempotencyKey(ctx.db, ctx.shopId, idempotencyKey);
+    if (existing) return resumeHostedSession(ctx.db, existing, provider);
+  }
   if (input.discount_code !== undefined) {
     throw new AppError('discount_unsupported', 400, 'Discount codes are not supported', [
       { path: '/body/discount_code', message: 'discount codes are not supported' },
@@ -167,6 +174,7 @@ export async function createCheckoutSession(
     isTest: provider.isTest,
     stockReserved: true,
     expiresAt,
+    idempotencyKey: flow === 'hosted' ? idempotencyKey : null,
     createdAt: now,
   };
   const tracked = lines.map((line, i) => ({ line, i })).filter(({ line }) => line.track_stock);
@@ -208,18 +216,29 @@ export async function createCheckoutSession(
     { shop_id: ctx.shopId, session_id: id },
     { now, runAt: expiresAt, shopId: ctx.shopId },
   );
-  const reserved = await reserveWith(
-    ctx.db,
-    ctx.shopId,
-    tracked.map(({ line }) => line),
-    [
-      {
-        name: 'new_session',
-        statement: ctx.db.insert(checkoutSessions).values(values).returning({ id: checkoutSessions.id }).getSQL(),
-      },
-      { name: 'new_job', statement: job.statement.getSQL() },
-    ],
-  );
+  let reserved: Awaited<ReturnType<typeof reserveWith>>;
+  try {
+    reserved = await reserveWith(
+      ctx.db,
+      ctx.shopId,
+      tracked.map(({ line }) => line),
+      [
+        {
+          name: 'new_session',
+          statement: ctx.db.insert(checkoutSessions).values(values).returning({ id: checkoutSessions.id }).getSQL(),
+        },
+        { name: 'new_job', statement: job.statement.getSQL() },
+      ],
+    );
+  } catch (err) {
+    // the same key raced in from another request: that one made the session
+    const existing =
+      idempotencyKey && uniqueConstraintOf(err) !== null
+        ? await sessionByIdempotencyKey(ctx.db, ctx.shopId, idempotencyKey)
+        : null;
+    if (existing) return resumeHostedSession(ctx.db, existing, provider);
+    throw err;
+  }
   if (!reserved) {
     const short = await shortRefs(
       ctx.db,
@@ -252,22 +271,54 @@ export async function createCheckoutSession(
   };
   const result = { session, url: null as string | null };
 
-  // The provider call happens after the commit: a failure leaves an open session that expires.
-  const hosted = await provider.createHostedCheckout({
-    sessionId: id,
-    shopId: ctx.shopId,
-    currency: channel.currency,
-    customerEmail: input.customer.email,
-    lines: lines.map((l) => ({ name: l.name, quantity: l.quantity, unit_price_cents: l.unit_price_cents })),
-    shippingCents,
-    totalCents: sums.total_cents,
-    returnUrl: input.return_url,
-    expiresAt,
-  });
-  if (hosted.providerRef) {
-    await ctx.db.update(checkoutSessions).set({ providerRef: hosted.providerRef }).where(eq(checkoutSessions.id, id));
+  // The provider call happens after the commit: a failure leaves an open session that a retry
+  // with the same Idempotency-Key resumes, or that expires.
+  const url = await hostAtProvider(ctx.db, session, provider);
+  return { session: result.session, url };
+}
+
+/** The session a caller's Idempotency-Key created before, if any. */
+async function sessionByIdempotencyKey(db: Db, shopId: string, key: string): Promise<CheckoutSessionRow | null> {
+  const [row] = await db
+    .select()
+    .from(checkoutSessions)
+    .where(and(eq(checkoutSessions.shopId, shopId), eq(checkoutSessions.idempotencyKey, key)));
+  return row ?? null;
+}
+
+/** Answers a retried creation with the session it made (the provider call is idempotent per session). */
+async function resumeHostedSession(db: Db, session: CheckoutSessionRow, provider: PaymentProvider) {
+  const url = session.status === 'open' ? await hostAtProvider(db, session, provider) : null;
+  const [fresh] = await db.select().from(checkoutSessions).where(eq(checkoutSessions.id, session.id));
+  return { session: fresh ?? session, url };
+}
+
+/** Creates (or, idempotently, fetches again) the provider's hosted page of a session. */
+async function hostAtProvider(db: Db, session: CheckoutSessionRow, provider: PaymentProvider): Promise<string> {
+  let hosted: Awaited<ReturnType<PaymentProvider['createHostedCheckout']>>;
+  try {
+    hosted = await provider.createHostedCheckout({
+      sessionId: session.id,
+      shopId: session.shopId,
+      currency: session.currency,
+      customerEmail: session.customerEmail,
+      lines: session.lines.map((l) => ({ name: l.name, quantity: l.quantity, unit_price_cents: l.unit_price_cents })),
+      shippingCents: session.shippingCents,
+      totalCents: session.totalCents,
+      returnUrl: session.returnUrl,
+      expiresAt: session.expiresAt,
+    });
+  } catch (err) {
+    // 5xx: the Idempotency-Key is released and a retry resumes this session
+    throw new AppError('provider_error', 502, `The payment provider is unavailable: ${(err as Error).message}`);
   }
-  return { session: result.session, url: hosted.url };
+  if (hosted.providerRef && hosted.providerRef !== session.providerRef) {
+    await db
+      .update(checkoutSessions)
+      .set({ providerRef: hosted.providerRef })
+      .where(eq(checkoutSessions.id, session.id));
+  }
+  return hosted.url;
 }
 
 /** 409 out_of_stock naming the cart items (body indexes) the stock cannot serve. */
@@ -296,7 +347,7 @@ export interface Completion {
 }
 
 /** Turns a locked open session into an order and emits checkout.completed. */
-async function completeInTx(tx: Db, session: CheckoutSessionRow, c: Completion): Promise<OrderRow> {
+export async function completeInTx(tx: Db, session: CheckoutSessionRow, c: Completion): Promise<OrderRow> {
   const customerId = await accountForPurchase(tx, session.shopId, session.customerId, session.customerEmail);
   const waiver = c.widerrufVerzicht ?? session.widerrufVerzicht;
   const order = await createOrder(tx, {

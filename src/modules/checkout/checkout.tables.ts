@@ -1,6 +1,6 @@
 /** Checkout sessions: a priced cart waiting for payment, with the stock it reserves. */
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, index, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { channels } from '../channels/channels.tables.js';
 import type { Address } from '../orders/orders.tables.js';
 import { shops } from '../shops/shops.tables.js';
@@ -69,21 +69,50 @@ export const checkoutSessions = pgTable(
     orderId: text('order_id'),
     subscriptionId: text('subscription_id'),
     expiresAt: ts('expires_at').notNull(),
+    /** The caller and Idempotency-Key that created it: a retry resumes this session (issue 14). */
+    idempotencyKey: text('idempotency_key'),
     completedAt: ts('completed_at'),
     createdAt: ts('created_at').notNull().defaultNow(),
   },
   (t) => [
     index('checkout_sessions_shop_idx').on(t.shopId, t.createdAt),
     index('checkout_sessions_open_expiry_idx').on(t.expiresAt).where(sql`status = 'open'`),
+    uniqueIndex('checkout_sessions_idempotency_uq')
+      .on(t.shopId, t.idempotencyKey)
+      .where(sql`idempotency_key IS NOT NULL`),
     uniqueIndex('checkout_sessions_provider_ref_uq').on(t.provider, t.providerRef).where(sql`provider_ref IS NOT NULL`),
   ],
 );
 
-/** Provider events already processed (webhook deduplication). */
-export const paymentEvents = pgTable('payment_events', {
-  provider: text('provider').notNull(),
-  eventId: text('event_id').primaryKey(),
-  receivedAt: ts('received_at').notNull().defaultNow(),
-});
+/**
+ * Provider webhook events, one row per (provider, event id), written in the transaction that
+ * applies the event: the row is the deduplication key and the audit trail of what it did.
+ */
+export const paymentEvents = pgTable(
+  'payment_events',
+  {
+    provider: text('provider').notNull(),
+    eventId: text('event_id').notNull(),
+    /** The provider's event type (checkout.session.completed, …). */
+    type: text('type').notNull().default(''),
+    /** processed | ignored | rejected | refunded (a late payment given back) */
+    status: text('status').notNull().default('processed'),
+    /** Why it was ignored, rejected or refunded, or what it did. */
+    reason: text('reason'),
+    shopId: text('shop_id').references(() => shops.id, { onDelete: 'cascade' }),
+    checkoutSessionId: text('checkout_session_id'),
+    providerSessionId: text('provider_session_id'),
+    orderId: text('order_id'),
+    amountCents: cents('amount_cents'),
+    currency: text('currency'),
+    receivedAt: ts('received_at').notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.provider, t.eventId] }),
+    index('payment_events_shop_status_idx').on(t.shopId, t.status, t.receivedAt),
+  ],
+);
+
+export type PaymentEventRow = typeof paymentEvents.$inferSelect;
 
 export type CheckoutSessionRow = typeof checkoutSessions.$inferSelect;

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { createPaymentProvider } from '../../adapters/payment/index.js';
+import { paymentProviderFor } from '../../adapters/payment/index.js';
 /** Checkout: sessions, the hosted payment page, provider webhooks, completion into orders. */
 import type { Module } from '../../app.js';
 import { query } from '../../platform/db/tx.js';
@@ -9,11 +9,23 @@ import { checkoutRoutes } from './checkout.routes.js';
 import { EXPIRE_JOB, EXPIRE_ORDER_JOB, expireSession } from './checkout.service.js';
 import { checkoutSettingsRoutes } from './checkout-settings.js';
 import { payPageRoutes } from './pay-page.js';
-import { stripeWebhookRoutes } from './stripe-webhook.js';
+import { completeOrderFromEvent } from './payment-completion.js';
+import { paymentEventRoutes } from './payment-events.routes.js';
+import { paymentWebhookRoutes, registerPaymentEventHandler } from './payment-webhook.js';
 
 export { completePaidSession, getSession } from './checkout.service.js';
 export type { PricedLine } from './checkout.tables.js';
 export { esc, page } from './pay-page.js';
+export {
+  applyPaymentEvent,
+  type EventContext,
+  type EventOutcome,
+  type PaymentEventHandler,
+  registerPaymentEventHandler,
+} from './payment-webhook.js';
+
+// one-time sessions complete from the provider's session.paid event
+registerPaymentEventHandler(['session.paid'], completeOrderFromEvent);
 
 registerChannelDependency({
   what: 'checkout sessions',
@@ -31,10 +43,10 @@ export const checkoutModule: Module = {
   name: 'checkout',
   group: 'checkout',
   routes(app, deps) {
-    const provider = createPaymentProvider(deps.config);
+    const provider = paymentProviderFor(deps.config);
     checkoutRoutes(app, deps, provider);
     payPageRoutes(app, deps);
-    stripeWebhookRoutes(app, deps);
+    paymentWebhookRoutes(app, deps, provider);
   },
   jobs(registry) {
     registry.register(EXPIRE_JOB, {
@@ -55,4 +67,13 @@ export const checkoutSettingsModule: Module = {
   name: 'checkout-settings',
   group: 'shop',
   routes: (app) => checkoutSettingsRoutes(app),
+};
+
+/** The admin side of payments (shop role): the payment-events list. */
+export const paymentsAdminModule: Module = {
+  name: 'payments-admin',
+  group: 'shop',
+  routes(app) {
+    paymentEventRoutes(app);
+  },
 };

@@ -1,26 +1,35 @@
 /** The Stripe adapter, run for real against a local stub of the Stripe endpoints it calls. */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { sql } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   call,
   createShop,
   expectProblem,
+  PLATFORM_TOKEN,
   type ShopFixture,
   STORE_ORIGIN,
   startApp,
   type TestApp,
 } from '../../../test/helpers/app.js';
+import { query } from '../../platform/db/tx.js';
 
 const WEBHOOK_SECRET = 'whsec_test_stub_secret';
 let stub: Server;
 let stubUrl: string;
 const requests: { path: string; body: URLSearchParams; idempotencyKey: string | undefined }[] = [];
+/** Our checkout session id → the stub's Checkout Session id. */
+const providerIds = new Map<string, string>();
+let refundsFail = false;
+let refundStatus = 'succeeded';
+let sessionsFail = 0;
 
 let t: TestApp;
 let shop: ShopFixture;
 let productId: string;
+let lastOne: string;
 
 const readBody = (req: IncomingMessage) =>
   new Promise<string>((resolve) => {
@@ -35,8 +44,15 @@ beforeAll(async () => {
   stub = createServer(async (req, res) => {
     const body = new URLSearchParams(await readBody(req));
     requests.push({ path: req.url ?? '', body, idempotencyKey: req.headers['idempotency-key'] as string | undefined });
+    if (req.method === 'POST' && req.url === '/v1/checkout/sessions' && sessionsFail > 0) {
+      sessionsFail--;
+      res.writeHead(400, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { type: 'invalid_request_error', message: 'stub outage' } }));
+      return;
+    }
     if (req.method === 'POST' && req.url === '/v1/checkout/sessions') {
       const id = `cs_test_${requests.length}`;
+      providerIds.set(body.get('metadata[checkout_session_id]') ?? '', id);
       res.writeHead(200, { 'content-type': 'application/json', 'request-id': 'req_stub' });
       res.end(
         JSON.stringify({
@@ -44,6 +60,25 @@ beforeAll(async () => {
           object: 'checkout.session',
           url: `https://checkout.stripe.test/c/pay/${id}`,
           payment_status: 'unpaid',
+        }),
+      );
+      return;
+    }
+    if (req.method === 'POST' && req.url === '/v1/refunds') {
+      if (refundsFail) {
+        res.writeHead(400, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: { type: 'invalid_request_error', message: 'refunds are down' } }));
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/json', 'request-id': 'req_stub' });
+      res.end(
+        JSON.stringify({
+          id: `re_${requests.length}`,
+          object: 'refund',
+          status: refundStatus,
+          amount: Number(body.get('amount')),
+          payment_intent: body.get('payment_intent'),
+          metadata: { refund_id: body.get('metadata[refund_id]') },
         }),
       );
       return;
@@ -72,18 +107,35 @@ beforeAll(async () => {
     token: shop.ownerToken,
     body: { is_published: true },
   });
+  lastOne = (
+    await call(t.app, 'POST', '/api/products', {
+      token: shop.ownerToken,
+      body: {
+        name: 'Lizenz',
+        is_digital: true,
+        status: 'published',
+        base_price_cents: 1000,
+        track_stock: true,
+        stock_quantity: 1,
+      },
+    })
+  ).data.id;
+  await call(t.app, 'PATCH', `/api/products/${lastOne}/channels/${channel}`, {
+    token: shop.ownerToken,
+    body: { is_published: true },
+  });
 });
 afterAll(async () => {
   await t.close();
   await new Promise((r) => stub.close(r));
 });
 
-async function checkout() {
+async function checkout(product = productId, quantity = 2) {
   return call(t.app, 'POST', '/api/store/checkout-sessions', {
     token: shop.publishableKey,
     headers: { origin: STORE_ORIGIN },
     body: {
-      items: [{ product_id: productId, quantity: 2 }],
+      items: [{ product_id: product, quantity }],
       customer: {
         email: 'stripe@mail.test',
         billing_address: { name: 'A', line1: 'B 1', postal_code: '1', city: 'C', country: 'DE' },
@@ -99,28 +151,50 @@ function signed(event: object, secret = WEBHOOK_SECRET) {
   return { payload, header };
 }
 
-function completedEvent(id: string, ours: string) {
+/** Stripe's checkout.session.completed for our session, as the stub created it (override to forge). */
+function completedEvent(id: string, ours: string, override: Record<string, unknown> = {}) {
   return {
     id,
     object: 'event',
     type: 'checkout.session.completed',
     data: {
       object: {
-        id: 'cs_test_x',
+        id: providerIds.get(ours),
         object: 'checkout.session',
+        mode: 'payment',
         payment_status: 'paid',
-        payment_intent: 'pi_123',
+        payment_intent: `pi_${ours}`,
+        amount_total: 9800,
+        currency: 'eur',
         metadata: { checkout_session_id: ours },
+        ...override,
       },
     },
   };
 }
 
-const postWebhook = (payload: string, header: string) =>
-  call(t.app, 'POST', '/api/webhooks/stripe', {
+const postWebhook = (payload: string, header: string, path = '/api/webhooks/stripe') =>
+  call(t.app, 'POST', path, {
     body: payload,
     headers: { 'content-type': 'application/json', 'stripe-signature': header },
   });
+
+const ordersOf = async (sessionId: string) =>
+  (
+    await call(t.app, 'GET', '/api/admin/orders?q=stripe@mail.test&limit=200', { token: shop.ownerToken })
+  ).data.orders.filter((o: { checkout_session_id: string }) => o.checkout_session_id === sessionId);
+
+const paymentEvent = async (eventId: string, status?: string) => {
+  const res = await call(t.app, 'GET', '/api/admin/payment-events', {
+    token: shop.ownerToken,
+    query: { limit: '200', ...(status ? { status } : {}) },
+  });
+  expect(res.statusCode).toBe(200);
+  return res.data.payment_events.find((e: { event_id: string }) => e.event_id === eventId);
+};
+
+const stockOf = async (id: string) =>
+  (await call(t.app, 'GET', `/api/admin/products/${id}`, { token: shop.ownerToken })).data.product.stock_quantity;
 
 describe('stripe provider', () => {
   it('creates a hosted Checkout Session through the SDK and returns its url', async () => {
@@ -138,26 +212,249 @@ describe('stripe provider', () => {
     expect(sent?.idempotencyKey).toBe(`cs-create-${res.data.id}`);
   });
 
-  it('completes the order from a signed webhook exactly once', async () => {
+  it('one event id delivered to every route (the old subscription path too) creates exactly one order', async () => {
     const session = await checkout();
     const { payload, header } = signed(completedEvent('evt_1', session.data.id));
-    const first = await postWebhook(payload, header);
-    expect(first.statusCode).toBe(200);
-    expect(first.data).toEqual({ received: true, duplicate: false });
-    const dup = await postWebhook(payload, header);
-    expect(dup.data).toEqual({ received: true, duplicate: true });
+    const answers = await Promise.all([
+      postWebhook(payload, header),
+      postWebhook(payload, header, '/api/webhooks/stripe/abos'),
+      postWebhook(payload, header),
+    ]);
+    expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200]);
+    expect(answers.filter((a) => a.data.duplicate === false)).toHaveLength(1);
     // another event for the same session (Stripe may send async_payment_succeeded too) creates nothing new
     const other = signed({
       ...completedEvent('evt_2', session.data.id),
       type: 'checkout.session.async_payment_succeeded',
     });
-    expect((await postWebhook(other.payload, other.header)).statusCode).toBe(200);
-    const orders = await call(t.app, 'GET', '/api/admin/orders?q=stripe@mail.test', { token: shop.ownerToken });
-    const mine = orders.data.orders.filter(
-      (o: { checkout_session_id: string }) => o.checkout_session_id === session.data.id,
-    );
+    expect((await postWebhook(other.payload, other.header, '/api/webhooks/stripe/abos')).statusCode).toBe(200);
+    const mine = await ordersOf(session.data.id);
     expect(mine).toHaveLength(1);
     expect(mine[0]).toMatchObject({ status: 'paid', payment_provider: 'stripe', total_cents: 9800, is_test: true });
+    expect(await paymentEvent('evt_1')).toMatchObject({
+      status: 'processed',
+      reason: 'order_created',
+      order_id: mine[0].id,
+      checkout_session_id: session.data.id,
+      amount_cents: 9800,
+      currency: 'EUR',
+    });
+    expect(await paymentEvent('evt_2')).toMatchObject({ status: 'ignored', reason: 'already_complete' });
+  });
+
+  it('an amount, currency or provider session id that does not match creates nothing and is kept as rejected', async () => {
+    const session = await checkout();
+    const forged = [
+      { id: 'evt_amount', override: { amount_total: 100 } },
+      { id: 'evt_currency', override: { currency: 'usd' } },
+      { id: 'evt_foreign', override: { id: 'cs_test_someone_else' } },
+    ];
+    for (const f of forged) {
+      const { payload, header } = signed(completedEvent(f.id, session.data.id, f.override));
+      expect((await postWebhook(payload, header)).data).toEqual({ received: true, duplicate: false });
+    }
+    expect(await ordersOf(session.data.id)).toHaveLength(0);
+    expect(await paymentEvent('evt_amount', 'rejected')).toMatchObject({
+      reason: expect.stringMatching(/^amount_mismatch: paid 100 EUR, expected 9800 EUR/),
+      checkout_session_id: session.data.id,
+    });
+    expect((await paymentEvent('evt_currency', 'rejected')).reason).toMatch(/^amount_mismatch/);
+    expect(await paymentEvent('evt_foreign', 'rejected')).toMatchObject({
+      reason: 'provider_session_mismatch',
+      provider_session_id: 'cs_test_someone_else',
+    });
+    expect(await paymentEvent('evt_amount', 'processed')).toBeUndefined();
+    // the genuine payment still completes
+    const real = signed(completedEvent('evt_real', session.data.id));
+    await postWebhook(real.payload, real.header);
+    expect(await ordersOf(session.data.id)).toHaveLength(1);
+  });
+
+  it('a late payment for an expired session becomes an order while the stock can be reserved again', async () => {
+    const session = await checkout(lastOne, 1);
+    expect(session.statusCode).toBe(201);
+    expect(await stockOf(lastOne)).toBe(0);
+    await call(t.app, 'POST', '/api/platform/clock/advance', { token: PLATFORM_TOKEN, body: { seconds: 25 * 3600 } });
+    expect(await stockOf(lastOne)).toBe(1);
+    const { payload, header } = signed({
+      ...completedEvent('evt_late_ok', session.data.id, { amount_total: 1000 }),
+      type: 'checkout.session.async_payment_succeeded',
+    });
+    expect((await postWebhook(payload, header)).statusCode).toBe(200);
+    const mine = await ordersOf(session.data.id);
+    expect(mine).toHaveLength(1);
+    expect(mine[0]).toMatchObject({ status: 'paid', total_cents: 1000 });
+    expect(await stockOf(lastOne)).toBe(0);
+    expect(await paymentEvent('evt_late_ok')).toMatchObject({ status: 'processed', reason: 'late_payment_order' });
+    // give the piece back for the next test
+    await call(t.app, 'PATCH', `/api/products/${lastOne}`, { token: shop.ownerToken, body: { stock_quantity: 1 } });
+  });
+
+  it('a late payment without stock left is refunded through the provider; a refund failure leaves no event row and the retry succeeds', async () => {
+    const late = await checkout(lastOne, 1);
+    await call(t.app, 'POST', '/api/platform/clock/advance', { token: PLATFORM_TOKEN, body: { seconds: 25 * 3600 } });
+    // someone else buys the last piece meanwhile
+    expect((await checkout(lastOne, 1)).statusCode).toBe(201);
+    expect(await stockOf(lastOne)).toBe(0);
+    const { payload, header } = signed({
+      ...completedEvent('evt_late_refund', late.data.id, { amount_total: 1000 }),
+      type: 'checkout.session.async_payment_succeeded',
+    });
+    refundsFail = true;
+    const failed = await postWebhook(payload, header);
+    expect(failed.statusCode).toBeGreaterThanOrEqual(500);
+    expect(await paymentEvent('evt_late_refund')).toBeUndefined();
+    refundsFail = false;
+    const retried = await postWebhook(payload, header);
+    expect(retried.data).toEqual({ received: true, duplicate: false });
+    expect(await ordersOf(late.data.id)).toHaveLength(0);
+    const refund = requests.filter((r) => r.path === '/v1/refunds').at(-1);
+    expect(refund?.body.get('payment_intent')).toBe(`pi_${late.data.id}`);
+    expect(refund?.body.get('amount')).toBe('1000');
+    expect(refund?.idempotencyKey).toBe(`refund-late_${late.data.id}`);
+    expect(await paymentEvent('evt_late_refund', 'refunded')).toMatchObject({
+      reason: expect.stringMatching(/^late_payment_out_of_stock: refunded in full \(re_\d+, succeeded\)/),
+      checkout_session_id: late.data.id,
+      amount_cents: 1000,
+    });
+    expect(await stockOf(lastOne)).toBe(0);
+  });
+
+  it('a refund stays pending until Stripe confirms it; the confirmation applies once', async () => {
+    const session = await checkout();
+    const paid = signed(completedEvent('evt_paid_for_refund', session.data.id));
+    await postWebhook(paid.payload, paid.header);
+    const [order] = await ordersOf(session.data.id);
+    refundStatus = 'pending';
+    const res = await call(t.app, 'POST', `/api/admin/orders/${order.id}/refunds`, {
+      token: shop.ownerToken,
+      body: { amount_cents: 4900, reason: 'Teilerstattung' },
+    });
+    refundStatus = 'succeeded';
+    expect(res.statusCode).toBe(201);
+    expect(res.data).toMatchObject({ status: 'pending', amount_cents: 4900 });
+    const sent = requests.filter((r) => r.path === '/v1/refunds').at(-1);
+    expect(sent?.body.get('payment_intent')).toBe(`pi_${session.data.id}`);
+    expect(sent?.body.get('amount')).toBe('4900');
+    expect(sent?.idempotencyKey).toBe(`refund-${res.data.id}`);
+    // a pending refund counts: no more than the rest can be asked for meanwhile
+    expectProblem(
+      await call(t.app, 'POST', `/api/admin/orders/${order.id}/refunds`, {
+        token: shop.ownerToken,
+        body: { amount_cents: 4901, reason: 'zu viel' },
+      }),
+      409,
+      'refund_exceeds_paid',
+    );
+    const reId = `re_${requests.length}`;
+    const confirm = (id: string) =>
+      signed({
+        id,
+        object: 'event',
+        type: 'refund.updated',
+        data: {
+          object: {
+            id: reId,
+            object: 'refund',
+            status: 'succeeded',
+            amount: 4900,
+            payment_intent: `pi_${session.data.id}`,
+            metadata: { refund_id: res.data.id },
+          },
+        },
+      });
+    const first = confirm('evt_refund_ok');
+    expect((await postWebhook(first.payload, first.header)).data).toEqual({ received: true, duplicate: false });
+    expect((await postWebhook(first.payload, first.header, '/api/webhooks/stripe/abos')).data).toEqual({
+      received: true,
+      duplicate: true,
+    });
+    const again = confirm('evt_refund_ok_again');
+    expect((await postWebhook(again.payload, again.header)).statusCode).toBe(200);
+    const list = await call(t.app, 'GET', `/api/admin/orders/${order.id}/refunds`, { token: shop.ownerToken });
+    expect(list.data.refunds).toMatchObject([{ id: res.data.id, status: 'succeeded', amount_cents: 4900 }]);
+    expect((await ordersOf(session.data.id))[0].status).toBe('partially_refunded');
+    expect(await paymentEvent('evt_refund_ok')).toMatchObject({ status: 'processed', reason: 'refund_succeeded' });
+    expect(await paymentEvent('evt_refund_ok_again')).toMatchObject({
+      status: 'ignored',
+      reason: 'refund_already_succeeded',
+    });
+    const sentEvents = await query<{ data: { refund_id: string } }>(
+      t.app.deps.database.db,
+      sql`SELECT data FROM webhook_events WHERE type = 'order.refunded' AND data->>'order_id' = ${order.id}`,
+    );
+    expect(sentEvents.map((e) => e.data.refund_id)).toEqual([res.data.id]);
+  });
+
+  it('a checkout retried with its Idempotency-Key after a provider failure resumes the one session and reservation', async () => {
+    const product = (
+      await call(t.app, 'POST', '/api/products', {
+        token: shop.ownerToken,
+        body: {
+          name: 'Fünf',
+          is_digital: true,
+          status: 'published',
+          base_price_cents: 1000,
+          track_stock: true,
+          stock_quantity: 5,
+        },
+      })
+    ).data.id;
+    const channel = (await call(t.app, 'GET', '/api/admin/channels', { token: shop.ownerToken })).data.channels[0].id;
+    await call(t.app, 'PATCH', `/api/products/${product}/channels/${channel}`, {
+      token: shop.ownerToken,
+      body: { is_published: true },
+    });
+    const attempt = () =>
+      call(t.app, 'POST', '/api/store/checkout-sessions', {
+        token: shop.publishableKey,
+        headers: { origin: STORE_ORIGIN, 'idempotency-key': 'checkout-retry-1' },
+        body: {
+          items: [{ product_id: product, quantity: 1 }],
+          customer: {
+            email: 'retry@mail.test',
+            billing_address: { name: 'A', line1: 'B 1', postal_code: '1', city: 'C', country: 'DE' },
+          },
+          return_url: `${STORE_ORIGIN}/done`,
+        },
+      });
+    sessionsFail = 1;
+    expectProblem(await attempt(), 502, 'provider_error');
+    expect(await stockOf(product)).toBe(4);
+    const retried = await attempt();
+    expect(retried.statusCode).toBe(201);
+    expect(retried.data.url).toMatch(/^https:\/\/checkout\.stripe\.test\//);
+    const replay = await attempt();
+    expect(replay.data.id).toBe(retried.data.id);
+    expect(await stockOf(product)).toBe(4);
+    const sessions = await query<{ id: string; provider_ref: string | null }>(
+      t.app.deps.database.db,
+      sql`SELECT id, provider_ref FROM checkout_sessions WHERE customer_email = 'retry@mail.test'`,
+    );
+    expect(sessions).toEqual([{ id: retried.data.id, provider_ref: providerIds.get(retried.data.id) }]);
+    // both provider calls were for the one session, with Stripe's idempotency key of it
+    const calls = requests.filter(
+      (r) => r.path === '/v1/checkout/sessions' && r.body.get('metadata[checkout_session_id]') === retried.data.id,
+    );
+    expect(calls.map((c) => c.idempotencyKey)).toEqual([
+      `cs-create-${retried.data.id}`,
+      `cs-create-${retried.data.id}`,
+    ]);
+  });
+
+  it('records events it does not act on as ignored', async () => {
+    const { payload, header } = signed({
+      id: 'evt_customer',
+      object: 'event',
+      type: 'customer.created',
+      data: { object: { id: 'cus_1', object: 'customer' } },
+    });
+    expect((await postWebhook(payload, header)).data).toEqual({ received: true, duplicate: false });
+    const rows = await query<{ status: string; reason: string }>(
+      t.app.deps.database.db,
+      sql`SELECT status, reason FROM payment_events WHERE provider = 'stripe' AND event_id = 'evt_customer'`,
+    );
+    expect(rows).toEqual([{ status: 'ignored', reason: 'event_type_not_used' }]);
   });
 
   it('refuses a bad or missing signature and changes nothing', async () => {
@@ -165,14 +462,27 @@ describe('stripe provider', () => {
     const { payload } = signed(completedEvent('evt_3', session.data.id));
     const forged = signed(completedEvent('evt_3', session.data.id), 'whsec_wrong');
     expectProblem(await postWebhook(payload, forged.header), 400, 'signature_invalid');
+    expectProblem(await postWebhook(payload, forged.header, '/api/webhooks/stripe/abos'), 400, 'signature_invalid');
     const res = await call(t.app, 'POST', '/api/webhooks/stripe', {
       body: payload,
       headers: { 'content-type': 'application/json' },
     });
     expectProblem(res, 400, 'signature_invalid');
-    const orders = await call(t.app, 'GET', '/api/admin/orders?q=stripe@mail.test', { token: shop.ownerToken });
-    expect(
-      orders.data.orders.some((o: { checkout_session_id: string }) => o.checkout_session_id === session.data.id),
-    ).toBe(false);
+    expect(await ordersOf(session.data.id)).toHaveLength(0);
+  });
+
+  it('lists payment events for an admin session only, filtered by a valid status', async () => {
+    expectProblem(
+      await call(t.app, 'GET', '/api/admin/payment-events', { token: shop.ownerToken, query: { status: 'odd' } }),
+      400,
+      'validation_failed',
+    );
+    expect((await call(t.app, 'GET', '/api/admin/payment-events')).statusCode).toBe(401);
+    const rejected = await call(t.app, 'GET', '/api/admin/payment-events', {
+      token: shop.ownerToken,
+      query: { status: 'rejected' },
+    });
+    expect(rejected.data.count).toBe(3);
+    expect(rejected.data.payment_events.every((e: { status: string }) => e.status === 'rejected')).toBe(true);
   });
 });

@@ -7,6 +7,7 @@ import { Type } from '@sinclair/typebox';
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { queueEmail } from '../../adapters/mail/index.js';
+import { paymentProviderFor } from '../../adapters/payment/index.js';
 import { testCardOutcome } from '../../adapters/payment/port.js';
 import type { AppDeps } from '../../app.js';
 import type { Ctx } from '../../platform/auth/types.js';
@@ -33,7 +34,6 @@ import { transition } from './abo-states.js';
 import { addDays, addInterval, addMonths, firstCharge, intervalText, introPrice } from './billing.js';
 import { type AboRow, aboPlans, abos, type PlanRow } from './digital.tables.js';
 import { scheduleDue } from './renewals.js';
-import { createStripeAboCheckout } from './stripe-abos.js';
 
 const SESSION_TTL_HOURS = 24;
 
@@ -170,7 +170,7 @@ export async function createAboSession(
   const now = ctx.clock.now();
   const expiresAt = new Date(now.getTime() + SESSION_TTL_HOURS * 3600_000);
   const id = newId('checkoutSession');
-  const provider = deps.config.paymentProvider;
+  const provider = paymentProviderFor(deps.config);
   await withTx(ctx.db, async (tx) => {
     await tx.insert(checkoutSessions).values({
       id,
@@ -189,8 +189,8 @@ export async function createAboSession(
       returnUrl: input.return_url,
       affiliateCode: input.affiliate_code ?? null,
       planId: plan.id,
-      provider,
-      isTest: provider === 'test' ? true : (deps.config.stripeSecretKey ?? '').startsWith('sk_test_'),
+      provider: provider.name,
+      isTest: provider.isTest,
       expiresAt,
       createdAt: now,
     });
@@ -201,18 +201,38 @@ export async function createAboSession(
       { now, runAt: expiresAt, shopId: ctx.shopId },
     );
   });
-  if (provider === 'stripe') {
-    const { url, providerRef } = await createStripeAboCheckout(ctx, deps, {
-      sessionId: id,
-      plan,
+  const hosted = await provider.createSubscriptionCheckout({
+    sessionId: id,
+    shopId: ctx.shopId,
+    customerEmail: input.customer_email,
+    returnUrl: input.return_url,
+    expiresAt,
+    plan: {
+      id: plan.id,
+      name: plan.name,
       productName,
-      input,
-      expiresAt,
-    });
-    await ctx.db.update(checkoutSessions).set({ providerRef }).where(eq(checkoutSessions.id, id));
-    return { id, url };
+      currency: plan.currency,
+      priceCents: plan.priceCents,
+      intervalUnit: plan.intervalUnit,
+      intervalCount: plan.intervalCount,
+      trialDays: plan.trialDays,
+      introDiscountPercent: plan.introDiscountPercent,
+      introDiscountMonths: plan.introDiscountMonths,
+      providerPriceRef: plan.stripePriceId,
+      version: plan.updatedAt.getTime(),
+    },
+  });
+  if (hosted.providerPriceRef && hosted.providerPriceRef !== plan.stripePriceId) {
+    // the plan's provider price, made once per price/interval version (PATCH clears it)
+    await ctx.db
+      .update(aboPlans)
+      .set({ stripePriceId: hosted.providerPriceRef })
+      .where(and(eq(aboPlans.id, plan.id), sql`${aboPlans.stripePriceId} IS NULL`));
   }
-  return { id, url: `${deps.config.publicUrl}/pay/${id}` };
+  if (hosted.providerRef) {
+    await ctx.db.update(checkoutSessions).set({ providerRef: hosted.providerRef }).where(eq(checkoutSessions.id, id));
+  }
+  return { id, url: hosted.url };
 }
 
 // ---- completion ----
@@ -224,6 +244,8 @@ export interface AboCompletion {
   card: { last4: string; failsLater: boolean } | null;
   provider: 'test' | 'stripe';
   providerRef?: string | null;
+  /** A payment the provider confirmed after our session expired still creates the subscription. */
+  allowExpired?: boolean;
   /** The provider's reference of the first payment (Stripe: the invoice id). */
   paymentRef?: string | null;
   /** Stripe decides status and period; the test provider computes them. */
@@ -255,7 +277,7 @@ export async function completeAboSession(
     const [session] = await tx.select().from(checkoutSessions).where(eq(checkoutSessions.id, sessionId)).for('update');
     if (session?.kind !== 'abo' || !session.planId) throw notFound('Checkout session');
     if (session.status === 'complete') return { abo: null, alreadyComplete: true, session };
-    if (session.status !== 'open' || session.expiresAt <= c.now) {
+    if (!c.allowExpired && (session.status !== 'open' || session.expiresAt <= c.now)) {
       throw new AppError('session_expired', 409, 'This checkout session has expired');
     }
     const [plan] = await tx.select().from(aboPlans).where(eq(aboPlans.id, session.planId));

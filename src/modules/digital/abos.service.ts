@@ -1,5 +1,7 @@
 /** Admin reads of subscriptions, and the cancellation operations every caller shares (DESIGN §9). */
+
 import { and, asc, desc, eq, type SQL, sql } from 'drizzle-orm';
+import { paymentProviderFor } from '../../adapters/payment/index.js';
 import type { Config } from '../../config.js';
 import type { Ctx } from '../../platform/auth/types.js';
 import type { Db } from '../../platform/db/client.js';
@@ -12,7 +14,35 @@ import { monthlyShare } from './billing.js';
 import { type AboRow, type AboStatus, abos } from './digital.tables.js';
 import { shopCurrency } from './plans.service.js';
 import { scheduleDue } from './renewals.js';
-import { stripeCancel, stripeResume } from './stripe-abos.js';
+
+/** Tells the provider first when it bills the subscription (called under the row lock). */
+async function providerCancel(config: Config, abo: AboRow, when: 'now' | 'period_end'): Promise<void> {
+  const provider = paymentProviderFor(config);
+  if (abo.provider !== provider.name || !abo.providerRef) return;
+  try {
+    await provider.cancelSubscription(abo.providerRef, when);
+  } catch (err) {
+    throw new AppError(
+      'provider_error',
+      502,
+      `The payment provider refused the cancellation: ${(err as Error).message}`,
+    );
+  }
+}
+
+async function providerResume(config: Config, abo: AboRow): Promise<void> {
+  const provider = paymentProviderFor(config);
+  if (abo.provider !== provider.name || !abo.providerRef) return;
+  try {
+    await provider.resumeSubscription(abo.providerRef);
+  } catch (err) {
+    throw new AppError(
+      'provider_error',
+      502,
+      `The payment provider refused to withdraw the cancellation: ${(err as Error).message}`,
+    );
+  }
+}
 
 export const STATUS_FILTERS = ['laufend', 'testzeit', 'zahlung_offen', 'gekuendigt', 'beendet', 'alle'] as const;
 export type StatusFilter = (typeof STATUS_FILTERS)[number];
@@ -156,7 +186,7 @@ export async function cancelAbo(
     const grund = input.grund ?? null;
     if (input.sofort) {
       const status = transition(a.status, 'cancel_now');
-      await stripeCancel(config, a, true);
+      await providerCancel(config, a, 'now');
       const [ended] = await tx
         .update(abos)
         .set({
@@ -180,7 +210,7 @@ export async function cancelAbo(
       throw new AppError('invalid_state', 409, 'The cancellation is already scheduled for the end of the period');
     }
     transition(a.status, 'cancel_scheduled');
-    await stripeCancel(config, a, false);
+    await providerCancel(config, a, 'period_end');
     const [scheduled] = await tx
       .update(abos)
       .set({
@@ -214,7 +244,7 @@ export async function resumeAbo(
       throw new AppError('invalid_state', 409, 'No cancellation is scheduled for this subscription');
     }
     transition(a.status, 'cancel_withdrawn');
-    await stripeResume(config, a);
+    await providerResume(config, a);
     const [row] = await tx
       .update(abos)
       .set({

@@ -13,7 +13,8 @@ import { aboRoutes } from './abos.routes.js';
 import { planRoutes } from './plans.routes.js';
 import { DUE_JOB, dueJob } from './renewals.js';
 import { customerAboRoutes, tokenAboRoutes } from './self-service.js';
-import { stripeAboWebhookRoutes } from './stripe-abos.js';
+// subscription events of the provider webhook (registered with the checkout module's route)
+import './abo-payment-events.js';
 
 export { processDue } from './renewals.js';
 
@@ -46,6 +47,5 @@ export const digitalCheckoutModule: Module = {
     registerAboHostedPage(deps);
     aboSessionRoutes(app, deps);
     tokenAboRoutes(app, deps);
-    stripeAboWebhookRoutes(app, deps);
   },
 };

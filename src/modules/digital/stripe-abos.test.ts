@@ -77,7 +77,35 @@ beforeAll(async () => {
     if (req.method === 'POST' && path === '/v1/coupons') return json({ id: 'coupon_intro', object: 'coupon' });
     if (req.method === 'POST' && path === '/v1/checkout/sessions') {
       const id = `cs_test_abo_${++sessionCounter}`;
+      providerIds.set(body.get('metadata[checkout_session_id]') ?? '', id);
       return json({ id, object: 'checkout.session', url: `https://checkout.stripe.test/c/pay/${id}` });
+    }
+    if (req.method === 'GET' && path === '/v1/invoice_payments') {
+      return json({
+        object: 'list',
+        has_more: false,
+        url: '/v1/invoice_payments',
+        data: [
+          {
+            id: 'inpay_1',
+            object: 'invoice_payment',
+            status: 'paid',
+            payment: {
+              type: 'payment_intent',
+              payment_intent: `pi_of_${new URL(req.url ?? '', 'http://x').searchParams.get('invoice')}`,
+            },
+          },
+        ],
+      });
+    }
+    if (req.method === 'POST' && path === '/v1/refunds') {
+      return json({
+        id: `re_${requests.length}`,
+        object: 'refund',
+        status: 'succeeded',
+        amount: Number(body.get('amount')),
+        payment_intent: body.get('payment_intent'),
+      });
     }
     const m = /^\/v1\/subscriptions\/([\w]+)$/.exec(path);
     const sub = m ? subs.get(m[1] as string) : undefined;
@@ -116,8 +144,10 @@ afterAll(async () => {
   await new Promise((r) => stub.close(r));
 });
 
+/** Our checkout session id → the stub's Checkout Session id. */
+const providerIds = new Map<string, string>();
 let eventCounter = 0;
-function post(type: string, object: Record<string, unknown>, path = '/api/webhooks/stripe/abos') {
+function post(type: string, object: Record<string, unknown>, path = '/api/webhooks/stripe') {
   const payload = JSON.stringify({ id: `evt_abo_${++eventCounter}`, object: 'event', type, data: { object } });
   const header = Stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET });
   return call(t.app, 'POST', path, {
@@ -143,7 +173,7 @@ const startSession = (planId: string, email: string) =>
   });
 
 const completed = (ours: string, sub: string) => ({
-  id: 'cs_test_x',
+  id: providerIds.get(ours),
   object: 'checkout.session',
   mode: 'subscription',
   payment_status: 'paid',
@@ -211,13 +241,31 @@ describe('stripe subscriptions', () => {
     const p = await plan({ intro_discount_percent: 50, intro_discount_months: 1 });
     const s = await startSession(p.id, 'stripe2@kunde.test');
     subscription('sub_paid', 'active');
-    // the one-time checkout endpoint never turns an abo session into a one-time order
+    // a foreign provider session id creates nothing
     expect(
-      (await post('checkout.session.completed', completed(s.data.id, 'sub_paid'), '/api/webhooks/stripe')).statusCode,
+      (await post('checkout.session.completed', { ...completed(s.data.id, 'sub_paid'), id: 'cs_test_foreign' }))
+        .statusCode,
     ).toBe(200);
     expect(await aboOf('stripe2@kunde.test')).toBeUndefined();
 
-    expect((await post('checkout.session.completed', completed(s.data.id, 'sub_paid'))).statusCode).toBe(200);
+    // one event to the route and its deprecated alias: one subscription, never a one-time order
+    const payload = JSON.stringify({
+      id: 'evt_abo_both_routes',
+      object: 'event',
+      type: 'checkout.session.completed',
+      data: { object: completed(s.data.id, 'sub_paid') },
+    });
+    const header = Stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET });
+    const answers = await Promise.all(
+      ['/api/webhooks/stripe/abos', '/api/webhooks/stripe'].map((path) =>
+        call(t.app, 'POST', path, {
+          body: payload,
+          headers: { 'content-type': 'application/json', 'stripe-signature': header },
+        }),
+      ),
+    );
+    expect(answers.map((a) => a.statusCode)).toEqual([200, 200]);
+    expect(answers.filter((a) => a.data.duplicate).length).toBe(1);
     const abo = await aboOf('stripe2@kunde.test');
     expect(abo).toMatchObject({ status: 'active', provider: 'stripe', is_test: true, payments_count: 1 });
     expect((await ordersOf(abo.id)).map((o) => o.total_cents)).toEqual([995]);
@@ -295,6 +343,22 @@ describe('stripe subscriptions', () => {
     expect(await aboOf('stripe3@kunde.test')).toMatchObject({ cancel_at_period_end: true, status: 'trialing' });
     await post('customer.subscription.updated', { ...subs.get('sub_trial'), cancel_at_period_end: false });
     expect(await events(abo.id)).toEqual(['checkout.completed', 'abo.aktiv', 'abo.gekuendigt', 'abo.fortgesetzt']);
+  });
+
+  it('a subscription order is refundable like any order: the payment of its invoice is refunded at Stripe', async () => {
+    const abo = await aboOf('stripe2@kunde.test');
+    const detail = await call(t.app, 'GET', `/api/admin/digital/abos/${abo.id}`, { token: shop.ownerToken });
+    const first = detail.data.bestellungen[0] as { id: string; total_cents: number };
+    const res = await call(t.app, 'POST', `/api/admin/orders/${first.id}/refunds`, {
+      token: shop.ownerToken,
+      body: { reason: 'Kulanz' },
+    });
+    expect(res.statusCode).toBe(201);
+    expect(res.data).toMatchObject({ status: 'succeeded', amount_cents: first.total_cents });
+    const sent = requests.filter((r) => r.path === '/v1/refunds').at(-1);
+    expect(sent?.body.get('payment_intent')).toBe('pi_of_in_sub_paid_1');
+    const order = await call(t.app, 'GET', `/api/admin/orders/${first.id}`, { token: shop.ownerToken });
+    expect(order.data.order.status).toBe('refunded');
   });
 
   it('refuses a bad signature', async () => {

@@ -152,6 +152,8 @@ export const idempotencyKeys = pgTable(
     responseBody: text('response_body'),
     responseHeaders: jsonb('response_headers').$type<Record<string, string>>(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Renewed every few seconds by the process running the request; a stale one was abandoned. */
+    heartbeatAt: timestamp('heartbeat_at', { withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.shopId, t.principal, t.key] }), index('idempotency_expiry_idx').on(t.expiresAt)],

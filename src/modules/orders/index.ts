@@ -5,6 +5,7 @@ import type { Module } from '../../app.js';
 import { query } from '../../platform/db/tx.js';
 import { registerChannelDependency } from '../channels/index.js';
 import { orderRoutes } from './orders.routes.js';
+import { refundRoutes } from './refunds.routes.js';
 
 export { createOrder, getOrder, type NewOrder, nextCounter, type OrderRow, orderOut } from './orders.service.js';
 export type { Address } from './orders.tables.js';
@@ -21,5 +22,8 @@ registerChannelDependency({
 export const ordersModule: Module = {
   name: 'orders',
   group: 'shop',
-  routes: orderRoutes,
+  routes(app) {
+    orderRoutes(app);
+    refundRoutes(app);
+  },
 };

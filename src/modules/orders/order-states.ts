@@ -1,14 +1,23 @@
 /** The order state machine: which transitions exist, in one screen. */
 import { AppError } from '../../platform/errors.js';
 
-export const ORDER_STATUSES = ['pending_payment', 'paid', 'fulfilled', 'cancelled', 'refunded'] as const;
+export const ORDER_STATUSES = [
+  'pending_payment',
+  'paid',
+  'fulfilled',
+  'cancelled',
+  'partially_refunded',
+  'refunded',
+] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
 const TRANSITIONS: Record<OrderStatus, OrderStatus[]> = {
   pending_payment: ['paid', 'cancelled'],
-  paid: ['fulfilled', 'cancelled', 'refunded'],
-  fulfilled: ['refunded'],
+  paid: ['fulfilled', 'cancelled', 'partially_refunded', 'refunded'],
+  fulfilled: ['partially_refunded', 'refunded'],
   cancelled: [],
+  // a refund (DESIGN §6a) of part of the money; further refunds keep it here until all is back
+  partially_refunded: ['partially_refunded', 'refunded', 'fulfilled'],
   refunded: [],
 };
 

@@ -130,3 +130,34 @@ export const shopCounters = pgTable(
   },
   (t) => [uniqueIndex('shop_counters_pk').on(t.shopId, t.name)],
 );
+
+/** Money given back for an order (DESIGN §6a): pending at the provider, then succeeded or failed. */
+export const refunds = pgTable(
+  'refunds',
+  {
+    id: text('id').primaryKey(),
+    shopId: text('shop_id')
+      .notNull()
+      .references(() => shops.id, { onDelete: 'cascade' }),
+    orderId: text('order_id')
+      .notNull()
+      .references(() => orders.id),
+    amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
+    currency: text('currency').notNull(),
+    /** pending | succeeded | failed */
+    status: text('status').notNull(),
+    reason: text('reason').notNull(),
+    provider: text('provider').notNull(),
+    providerRef: text('provider_ref'),
+    creditNoteId: text('credit_note_id'),
+    failureReason: text('failure_reason'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    index('refunds_order_idx').on(t.shopId, t.orderId, t.createdAt),
+    uniqueIndex('refunds_provider_ref_uq').on(t.provider, t.providerRef).where(sql`provider_ref IS NOT NULL`),
+  ],
+);
+
+export type RefundRow = typeof refunds.$inferSelect;

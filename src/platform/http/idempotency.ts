@@ -13,8 +13,14 @@ import { AppError } from '../errors.js';
 
 const TTL_HOURS = 24;
 const WAIT_MS = 15_000;
-/** A `running` record older than this belongs to a process that died; the key may be reused. */
-const ABANDONED_SECONDS = 300;
+/**
+ * The process running a request renews its claim's heartbeat every HEARTBEAT_MS; a `running`
+ * record whose heartbeat is older than ABANDONED_SECONDS belongs to a process that died (killed
+ * mid-request) and is taken over (issue 14: seconds, not minutes).
+ */
+const HEARTBEAT_MS = 2_000;
+const ABANDONED_SECONDS = 10;
+const heartbeats = new WeakMap<FastifyRequest, NodeJS.Timeout>();
 
 interface Claimed {
   shopId: string;
@@ -53,10 +59,16 @@ async function load(db: Db, c: Claimed): Promise<Row | undefined> {
   const rows = await query<Row>(
     db,
     sql`SELECT request_hash, state, status_code, response_body, response_headers,
-               (expires_at < now() OR (state = 'running' AND created_at < now() - make_interval(secs => ${ABANDONED_SECONDS}))) AS stale
+               (expires_at < now() OR (state = 'running' AND heartbeat_at < now() - make_interval(secs => ${ABANDONED_SECONDS}))) AS stale
         FROM idempotency_keys WHERE shop_id = ${c.shopId} AND principal = ${c.principal} AND key = ${c.key}`,
   );
   return rows[0];
+}
+
+function stopHeartbeat(request: FastifyRequest): void {
+  const timer = heartbeats.get(request);
+  if (timer) clearInterval(timer);
+  heartbeats.delete(request);
 }
 
 async function release(db: Db, c: Claimed): Promise<void> {
@@ -84,6 +96,15 @@ export function registerIdempotency(app: FastifyInstance, db: Db): void {
     for (;;) {
       if (await tryClaim(db, claimed, hash)) {
         request.idempotency = claimed;
+        const timer = setInterval(() => {
+          db.execute(
+            sql`UPDATE idempotency_keys SET heartbeat_at = now()
+                WHERE shop_id = ${claimed.shopId} AND principal = ${claimed.principal} AND key = ${claimed.key}
+                  AND state = 'running'`,
+          ).catch((err) => request.log.warn({ err }, 'idempotency heartbeat failed'));
+        }, HEARTBEAT_MS);
+        timer.unref();
+        heartbeats.set(request, timer);
         return;
       }
       const row = await load(db, claimed);
@@ -117,6 +138,7 @@ export function registerIdempotency(app: FastifyInstance, db: Db): void {
     const claimed = request.idempotency;
     if (!claimed) return payload;
     request.idempotency = undefined;
+    stopHeartbeat(request);
     if (reply.statusCode >= 500 || typeof payload !== 'string') {
       // Nothing was done (or we cannot tell): let a retry with the same key run again.
       await release(db, claimed);
@@ -137,6 +159,7 @@ export function registerIdempotency(app: FastifyInstance, db: Db): void {
 
   // A request that failed before onSend (e.g. the connection closed) must not hold its key.
   app.addHook('onResponse', async (request) => {
+    stopHeartbeat(request);
     if (request.idempotency) await release(db, request.idempotency);
   });
 }

@@ -99,6 +99,18 @@ export async function claim(
   );
 }
 
+/**
+ * Extends the lease of every job `workerId` is running. The worker renews while its batch runs,
+ * so a short lease only runs out when the process holding it is gone (issue 14: a job claimed by
+ * a dead process is taken over within seconds, not minutes).
+ */
+export async function renewLeases(db: Db, workerId: string, leaseSeconds: number): Promise<void> {
+  await db.execute(
+    sql`UPDATE jobs SET locked_until = now() + make_interval(secs => ${leaseSeconds})
+        WHERE locked_by = ${workerId} AND status = 'running'`,
+  );
+}
+
 export async function complete(db: Db, job: JobRow, workerId: string): Promise<void> {
   await db.execute(
     sql`UPDATE jobs SET status = 'done', finished_at = now(), locked_until = NULL, last_error = NULL

@@ -6,7 +6,7 @@ import { hostname } from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/client.js';
-import { backoffMs, claim, complete, fail, type JobRow } from './queue.js';
+import { backoffMs, claim, complete, fail, type JobRow, renewLeases } from './queue.js';
 
 export interface JobContext {
   db: Db;
@@ -41,11 +41,15 @@ export interface WorkerOptions {
   registry: JobRegistry;
   pollMs: number;
   batchSize?: number;
+  /** How long a claim holds without renewal (default 20 s; renewed every quarter of it while running). */
   leaseSeconds?: number;
   id?: string;
 }
 
 let workerCounter = 0;
+
+/** A claimed job whose process died is taken over after at most this (plus one poll). */
+export const DEFAULT_LEASE_SECONDS = 20;
 
 export class Worker {
   readonly id: string;
@@ -75,9 +79,29 @@ export class Worker {
 
   /** Claims and runs one batch; returns how many jobs ran. */
   async tick(): Promise<number> {
-    const { db, clock, log, registry } = this.opts;
+    const { db, clock, log } = this.opts;
     await clock.refresh(db);
-    const batch = await claim(db, this.id, clock.now(), this.opts.batchSize ?? 10, this.opts.leaseSeconds ?? 300);
+    const leaseSeconds = this.opts.leaseSeconds ?? DEFAULT_LEASE_SECONDS;
+    const batch = await claim(db, this.id, clock.now(), this.opts.batchSize ?? 10, leaseSeconds);
+    if (batch.length === 0) return 0;
+    // heartbeat: the claim stays ours while this process lives, and expires soon after it dies
+    const heartbeat = setInterval(
+      () => {
+        renewLeases(db, this.id, leaseSeconds).catch((err) => log.warn({ err }, 'job lease renewal failed'));
+      },
+      (leaseSeconds * 1000) / 4,
+    );
+    heartbeat.unref();
+    try {
+      await this.runBatch(batch);
+    } finally {
+      clearInterval(heartbeat);
+    }
+    return batch.length;
+  }
+
+  private async runBatch(batch: JobRow[]): Promise<void> {
+    const { db, clock, log, registry } = this.opts;
     for (const job of batch) {
       const handler = registry.get(job.type);
       try {
@@ -91,7 +115,6 @@ export class Worker {
         log.warn({ job: job.id, type: job.type, attempts: job.attempts, outcome, err: message }, 'job failed');
       }
     }
-    return batch.length;
   }
 
   /** Runs batches until nothing is due (tests and the clock-advance route use it). */

@@ -20,6 +20,31 @@ export const orderRows: MatrixRow[] = [
   { method: 'POST', url: '/api/admin/orders/ord_unknown/fulfill', allow: MANAGERS, ok: 404, codes: tokenBlocked },
   { method: 'POST', url: '/api/admin/orders/ord_unknown/cancel', allow: MANAGERS, ok: 404, codes: tokenBlocked },
   { method: 'GET', url: '/api/customer/orders', allow: ['customer'] },
+  // refunds (issue 14): owner/admin session, never a token
+  {
+    method: 'POST',
+    url: '/api/admin/orders/ord_unknown/refunds',
+    body: { reason: 'matrix' },
+    allow: MANAGERS,
+    ok: 404,
+    codes: { viewer: 'role_denied', ...tokenBlocked },
+  },
+  {
+    method: 'GET',
+    url: '/api/admin/orders/ord_unknown/refunds',
+    allow: MANAGERS,
+    ok: 404,
+    codes: { viewer: 'role_denied', ...tokenBlocked },
+  },
+  // payment provider events (issue 14): owner/admin session, never a token
+  {
+    method: 'GET',
+    url: '/api/admin/payment-events',
+    allow: MANAGERS,
+    codes: { viewer: 'role_denied', ...tokenBlocked },
+  },
+  // provider webhooks are public (signature-checked); the test provider has none: 404
+  { method: 'POST', url: '/api/webhooks/stripe', body: {}, allow: [...CREDENTIALS], ok: 404 },
   {
     method: 'POST',
     url: '/api/store/checkout-sessions',

@@ -1,0 +1,96 @@
+/**
+ * Completion of one-time checkout sessions from provider webhooks (DESIGN §6a): exact (the
+ * provider's session id, amount and currency must equal ours, otherwise nothing is created and
+ * the event is kept `rejected`), and safe for late payments (an expired session becomes an order
+ * when its stock can still be reserved, and is refunded through the port otherwise).
+ */
+import { eq, sql } from 'drizzle-orm';
+import type { PaymentEvent } from '../../adapters/payment/port.js';
+import type { Db } from '../../platform/db/client.js';
+import { query, withTx } from '../../platform/db/tx.js';
+import { reserveMany } from '../catalog/stock.js';
+import { completeInTx } from './checkout.service.js';
+import { checkoutSessions } from './checkout.tables.js';
+import type { EventContext, EventOutcome } from './payment-webhook.js';
+
+class OutOfStock extends Error {}
+
+/** The handler of `session.paid` for sessions of kind `order`; other kinds are left to their module. */
+export async function completeOrderFromEvent(
+  tx: Db,
+  event: PaymentEvent,
+  c: EventContext,
+): Promise<EventOutcome | null> {
+  if (event.kind !== 'session.paid') return null;
+  const seen = {
+    providerSessionId: event.providerSessionId,
+    amountCents: event.amountCents,
+    currency: event.currency,
+  };
+  if (!event.sessionId) return { status: 'rejected', reason: 'no_checkout_session_reference', ...seen };
+  const [session] = await tx
+    .select()
+    .from(checkoutSessions)
+    .where(eq(checkoutSessions.id, event.sessionId))
+    .for('update');
+  if (!session) return { status: 'rejected', reason: 'unknown_checkout_session', ...seen };
+  if (session.kind !== 'order') return null;
+  const base = { ...seen, shopId: session.shopId, checkoutSessionId: session.id };
+  if (session.provider !== c.provider.name || session.providerRef !== event.providerSessionId) {
+    return { ...base, status: 'rejected', reason: 'provider_session_mismatch' };
+  }
+  if (event.amountCents !== session.totalCents || event.currency !== session.currency) {
+    return {
+      ...base,
+      status: 'rejected',
+      reason: `amount_mismatch: paid ${event.amountCents ?? '?'} ${event.currency ?? '?'}, expected ${session.totalCents} ${session.currency}`,
+    };
+  }
+  if (session.status === 'complete') {
+    return { ...base, status: 'ignored', reason: 'already_complete', orderId: session.orderId };
+  }
+  const [channel] = await query<{ auto_confirm_orders: boolean }>(
+    tx,
+    sql`SELECT auto_confirm_orders FROM channels WHERE id = ${session.channelId}`,
+  );
+  const paymentRef = event.paymentRef ?? event.providerSessionId;
+  const complete = async (reason: string): Promise<EventOutcome> => {
+    const order = await completeInTx(tx, session, {
+      now: c.now,
+      status: 'paid',
+      autoConfirm: channel?.auto_confirm_orders ?? false,
+      paymentRef,
+      ...(event.billing && !session.billingAddress ? { billingAddress: event.billing } : {}),
+    });
+    return { ...base, status: 'processed', reason, orderId: order.id };
+  };
+  if (session.status === 'open' && session.expiresAt > c.now) return complete('order_created');
+
+  // A late payment (e.g. SEPA confirmed after the session expired). While the expiry job has not
+  // run, the session still holds its stock; otherwise reserve it again, all or nothing.
+  if (session.stockReserved) return complete('late_payment_order');
+  const tracked = session.lines.filter((l) => l.track_stock);
+  try {
+    await withTx(tx, async (sp) => {
+      const failed = await reserveMany(sp, session.shopId, tracked);
+      if (failed.length > 0) throw new OutOfStock();
+    });
+  } catch (err) {
+    if (!(err instanceof OutOfStock)) throw err;
+    // money must never stay captured without an order: give it back through the port; a
+    // provider failure throws, rolls back and the provider redelivers the event
+    const refund = await c.provider.refund({
+      paymentRef,
+      amountCents: session.totalCents,
+      currency: session.currency,
+      refundId: `late_${session.id}`,
+      reason: 'Checkout session expired and the items are no longer in stock',
+    });
+    return {
+      ...base,
+      status: 'refunded',
+      reason: `late_payment_out_of_stock: refunded in full (${refund.providerRef ?? 'provider refund'}, ${refund.status})`,
+    };
+  }
+  return complete('late_payment_order');
+}

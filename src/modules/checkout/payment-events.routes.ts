@@ -1,0 +1,79 @@
+/** `GET /api/admin/payment-events`: what each provider webhook did (rejected and refunded ones above all). */
+import { Type } from '@sinclair/typebox';
+import { and, count, desc, eq, type SQL } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { MANAGERS } from '../../platform/auth/types.js';
+import { PageMeta, Pagination } from '../../platform/http/schemas.js';
+import { paymentEvents } from './checkout.tables.js';
+
+const STATUSES = ['processed', 'ignored', 'rejected', 'refunded'] as const;
+
+const PaymentEventOut = Type.Object({
+  provider: Type.String(),
+  event_id: Type.String(),
+  type: Type.String(),
+  status: Type.Union(STATUSES.map((s) => Type.Literal(s))),
+  reason: Type.Union([Type.String(), Type.Null()]),
+  checkout_session_id: Type.Union([Type.String(), Type.Null()]),
+  provider_session_id: Type.Union([Type.String(), Type.Null()]),
+  order_id: Type.Union([Type.String(), Type.Null()]),
+  amount_cents: Type.Union([Type.Integer(), Type.Null()]),
+  currency: Type.Union([Type.String(), Type.Null()]),
+  received_at: Type.String({ format: 'date-time' }),
+});
+
+const ListQuery = Type.Object(
+  { status: Type.Optional(Type.Union(STATUSES.map((s) => Type.Literal(s)))), ...Pagination },
+  { additionalProperties: false },
+);
+
+export function paymentEventRoutes(app: FastifyInstance): void {
+  app.get(
+    '/api/admin/payment-events',
+    {
+      config: { auth: { accepts: ['admin'], roles: MANAGERS, tokenBlocked: true } },
+      schema: {
+        tags: ['orders'],
+        summary: 'List the payment provider events of this shop, newest first (status=rejected: paid but not applied)',
+        querystring: ListQuery,
+        response: { 200: Type.Object({ payment_events: Type.Array(PaymentEventOut), ...PageMeta }) },
+      },
+    },
+    async (request) => {
+      const q = request.query as { status?: string; limit?: number; offset?: number };
+      const limit = q.limit ?? 50;
+      const offset = q.offset ?? 0;
+      const db = request.ctx.db;
+      const where: SQL | undefined = and(
+        eq(paymentEvents.shopId, request.ctx.shopId),
+        q.status ? eq(paymentEvents.status, q.status) : undefined,
+      );
+      const rows = await db
+        .select()
+        .from(paymentEvents)
+        .where(where)
+        .orderBy(desc(paymentEvents.receivedAt), desc(paymentEvents.eventId))
+        .limit(limit)
+        .offset(offset);
+      const [total] = await db.select({ n: count() }).from(paymentEvents).where(where);
+      return {
+        payment_events: rows.map((r) => ({
+          provider: r.provider,
+          event_id: r.eventId,
+          type: r.type,
+          status: r.status as (typeof STATUSES)[number],
+          reason: r.reason,
+          checkout_session_id: r.checkoutSessionId,
+          provider_session_id: r.providerSessionId,
+          order_id: r.orderId,
+          amount_cents: r.amountCents,
+          currency: r.currency,
+          received_at: r.receivedAt.toISOString(),
+        })),
+        count: Number(total?.n ?? 0),
+        limit,
+        offset,
+      };
+    },
+  );
+}

@@ -1,0 +1,159 @@
+/**
+ * Provider webhooks (DESIGN §6a): one route per provider, `POST /api/webhooks/stripe`, with the
+ * old subscription path as a deprecated alias. The provider adapter verifies and normalizes the
+ * event; the event is recorded under (provider, event id) in the SAME transaction that applies
+ * it, so a failure rolls both back and answers 5xx (the provider retries), and a redelivery to
+ * any alias finds the row and does nothing.
+ */
+import { Type } from '@sinclair/typebox';
+import { sql } from 'drizzle-orm';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import {
+  type PaymentEvent,
+  type PaymentEventKind,
+  type PaymentProvider,
+  WebhookSignatureError,
+} from '../../adapters/payment/port.js';
+import type { AppDeps } from '../../app.js';
+import type { Db } from '../../platform/db/client.js';
+import { query, withTx } from '../../platform/db/tx.js';
+import { AppError } from '../../platform/errors.js';
+import { paymentEvents } from './checkout.tables.js';
+
+/** What applying an event did; stored on its payment_events row. */
+export interface EventOutcome {
+  status: 'processed' | 'ignored' | 'rejected' | 'refunded';
+  reason: string;
+  shopId?: string | null;
+  checkoutSessionId?: string | null;
+  providerSessionId?: string | null;
+  orderId?: string | null;
+  amountCents?: number | null;
+  currency?: string | null;
+}
+
+export interface EventContext {
+  provider: PaymentProvider;
+  now: Date;
+  deps: AppDeps;
+  log: FastifyBaseLogger;
+}
+
+/** Applies an event inside the recording transaction, or returns null when it is not its business. */
+export type PaymentEventHandler = (tx: Db, event: PaymentEvent, c: EventContext) => Promise<EventOutcome | null>;
+
+const handlers: { kinds: PaymentEventKind[]; handle: PaymentEventHandler }[] = [];
+
+/** Modules contribute handlers (checkout: one-time completion; digital: subscriptions; orders: refunds). */
+export function registerPaymentEventHandler(kinds: PaymentEventKind[], handle: PaymentEventHandler): void {
+  handlers.push({ kinds, handle });
+}
+
+/**
+ * Records and applies one normalized event exactly once. Returns `duplicate: true` when the
+ * (provider, event id) row already exists; throws (rolling back the row) when a handler fails.
+ */
+export async function applyPaymentEvent(
+  db: Db,
+  event: PaymentEvent,
+  c: EventContext,
+): Promise<{ duplicate: boolean; outcome: EventOutcome | null }> {
+  return withTx(db, async (tx) => {
+    const fresh = await query(
+      tx,
+      sql`INSERT INTO payment_events (provider, event_id, type, status, received_at)
+          VALUES (${c.provider.name}, ${event.id}, ${event.type}, 'processing', ${c.now})
+          ON CONFLICT DO NOTHING RETURNING event_id`,
+    );
+    if (fresh.length === 0) return { duplicate: true, outcome: null };
+    let outcome: EventOutcome | null = null;
+    for (const h of handlers) {
+      if (!h.kinds.includes(event.kind)) continue;
+      outcome = await h.handle(tx, event, c);
+      if (outcome) break;
+    }
+    outcome ??= { status: 'ignored', reason: event.kind === 'ignored' ? 'event_type_not_used' : 'no_matching_record' };
+    await tx
+      .update(paymentEvents)
+      .set({
+        status: outcome.status,
+        reason: outcome.reason,
+        shopId: outcome.shopId ?? null,
+        checkoutSessionId: outcome.checkoutSessionId ?? null,
+        providerSessionId: outcome.providerSessionId ?? null,
+        orderId: outcome.orderId ?? null,
+        amountCents: outcome.amountCents ?? null,
+        currency: outcome.currency ?? null,
+      })
+      .where(sql`${paymentEvents.provider} = ${c.provider.name} AND ${paymentEvents.eventId} = ${event.id}`);
+    return { duplicate: false, outcome };
+  });
+}
+
+const WebhookAnswer = Type.Object({ received: Type.Boolean(), duplicate: Type.Boolean() });
+
+/** The Stripe webhook route and its deprecated aliases. */
+export function paymentWebhookRoutes(app: FastifyInstance, deps: AppDeps, provider: PaymentProvider): void {
+  const { config } = deps;
+  const db = deps.database.db;
+  const routes = [
+    { url: '/api/webhooks/stripe', deprecated: false },
+    // until this release the subscription events had their own endpoint; it stays one release
+    { url: '/api/webhooks/stripe/abos', deprecated: true },
+  ];
+  app.register(async (scope) => {
+    // the signature covers the exact bytes, so this route keeps the raw body
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 1_048_576 }, (_req, body, done) =>
+      done(null, body),
+    );
+    for (const r of routes) {
+      scope.post(
+        r.url,
+        {
+          config: { auth: { accepts: 'public' } },
+          schema: {
+            tags: ['checkout'],
+            summary: r.deprecated
+              ? 'Deprecated alias of POST /api/webhooks/stripe (kept for one release; point the Stripe endpoint at /api/webhooks/stripe)'
+              : 'Stripe webhook endpoint for every payment, subscription and refund event (Stripe-Signature verified)',
+            ...(r.deprecated ? { deprecated: true } : {}),
+            response: { 200: WebhookAnswer },
+          },
+        },
+        async (request) => {
+          const secrets = [
+            ...new Set([config.stripeWebhookSecret, config.stripeAboWebhookSecret].filter((s): s is string => !!s)),
+          ];
+          if (!provider.hasWebhooks || secrets.length === 0) {
+            throw new AppError('not_found', 404, 'The Stripe provider is not configured');
+          }
+          let event: PaymentEvent;
+          try {
+            event = await provider.parseWebhook(request.body as Buffer, request.headers, secrets);
+          } catch (err) {
+            if (err instanceof WebhookSignatureError) throw new AppError('signature_invalid', 400, err.message);
+            throw err;
+          }
+          try {
+            const { duplicate } = await applyPaymentEvent(db, event, {
+              provider,
+              now: deps.clock.now(),
+              deps,
+              log: request.log,
+            });
+            return { received: true, duplicate };
+          } catch (err) {
+            // whatever failed (a provider call answering 4xx included), the provider must retry
+            request.log.error({ err, event_id: event.id, event_type: event.type }, 'payment event not applied');
+            throw new AppError(
+              'event_not_applied',
+              503,
+              'The event could not be applied; it was not recorded, retry later',
+            );
+          }
+        },
+      );
+    }
+  });
+}

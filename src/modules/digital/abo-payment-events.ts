@@ -1,0 +1,260 @@
+/**
+ * Subscription events from the payment provider's webhook (normalized by the adapter, DESIGN
+ * §6a), applied inside the transaction that records the event. The provider bills and retries
+ * (its own dunning); its events drive the same transitions (abo-states.ts) and events as the test
+ * provider's engine:
+ *
+ * | event            | here                                                                      |
+ * | ---------------- | ------------------------------------------------------------------------- |
+ * | session.paid (subscription) | the subscription (trialing/active); paid first invoice → order 1, abo.bezahlt |
+ * | invoice.paid     | one order per invoice (deduplicated by invoice id), period from the line, abo.bezahlt (abo.aktiv from trialing/past_due) |
+ * | invoice.failed   | past_due, abo.zahlung_fehlgeschlagen (attempt, next retry)                  |
+ * | subscription.updated | cancel_at_period_end scheduled/withdrawn (abo.gekuendigt/abo.fortgesetzt), status unpaid, period |
+ * | subscription.deleted | canceled, abo.beendet                                                 |
+ */
+import { and, eq, sql } from 'drizzle-orm';
+import type { PaymentEvent, ProviderSubscription } from '../../adapters/payment/port.js';
+import type { Db } from '../../platform/db/client.js';
+import { query } from '../../platform/db/tx.js';
+import { channelCountry } from '../channels/index.js';
+import { type EventContext, type EventOutcome, registerPaymentEventHandler } from '../checkout/index.js';
+import { rateFor } from '../checkout/pricing.js';
+import { createAboOrder, emitAbo } from './abo-common.js';
+import { completeAboSession } from './abo-sessions.js';
+import { transition } from './abo-states.js';
+import { type AboRow, type AboStatus, abos } from './digital.tables.js';
+
+async function lockByRef(tx: Db, provider: string, ref: string): Promise<AboRow | null> {
+  const [row] = await tx
+    .select()
+    .from(abos)
+    .where(and(eq(abos.provider, provider), eq(abos.providerRef, ref)))
+    .for('update');
+  return row ?? null;
+}
+
+async function update(tx: Db, id: string, patch: Partial<AboRow>, now: Date): Promise<AboRow> {
+  const [row] = await tx
+    .update(abos)
+    .set({ ...patch, updatedAt: now })
+    .where(eq(abos.id, id))
+    .returning();
+  return row as AboRow;
+}
+
+/** A paid (or trial-starting) hosted subscription checkout creates the subscription. */
+async function onSessionPaid(tx: Db, event: PaymentEvent, c: EventContext): Promise<EventOutcome | null> {
+  if (event.kind !== 'session.paid' || !event.sessionId) return null;
+  const [cs] = await query<{
+    shop_id: string;
+    channel_id: string;
+    tax_class: string;
+    kind: string;
+    status: string;
+    provider: string;
+    provider_ref: string | null;
+    currency: string;
+    subscription_id: string | null;
+  }>(
+    tx,
+    sql`SELECT s.shop_id, s.channel_id, s.kind, s.status, s.provider, s.provider_ref, s.currency, s.subscription_id,
+               p.tax_class
+        FROM checkout_sessions s
+        JOIN abo_plans pl ON pl.id = s.plan_id JOIN products p ON p.id = pl.product_id
+        WHERE s.id = ${event.sessionId} AND s.kind = 'abo'
+        FOR UPDATE OF s`,
+  );
+  if (!cs) return null;
+  const base = {
+    shopId: cs.shop_id,
+    checkoutSessionId: event.sessionId,
+    providerSessionId: event.providerSessionId,
+    amountCents: event.amountCents,
+    currency: event.currency,
+  };
+  if (cs.provider !== c.provider.name || cs.provider_ref !== event.providerSessionId) {
+    return { ...base, status: 'rejected', reason: 'provider_session_mismatch' };
+  }
+  if (event.currency !== null && event.currency !== cs.currency) {
+    return {
+      ...base,
+      status: 'rejected',
+      reason: `currency_mismatch: paid ${event.currency}, expected ${cs.currency}`,
+    };
+  }
+  if (cs.status === 'complete') return { ...base, status: 'ignored', reason: 'already_complete' };
+  const sub = event.subscription;
+  if (!sub) return { ...base, status: 'rejected', reason: 'no_subscription' };
+  // incomplete: the provider completes it (a later event) or lets it expire
+  if (sub.status !== 'trialing' && sub.status !== 'active') {
+    return { ...base, status: 'ignored', reason: `subscription_${sub.status}` };
+  }
+  const country = event.billing
+    ? await channelCountry({ db: tx, shopId: cs.shop_id }, cs.channel_id, event.billing.country)
+    : null;
+  const invoice = sub.latestInvoice;
+  const { abo } = await completeAboSession(tx, event.sessionId, {
+    now: c.now,
+    billing: event.billing,
+    taxRate: country ? rateFor(country, cs.tax_class) : 0,
+    card: null,
+    provider: c.provider.name,
+    providerRef: sub.ref,
+    paymentRef: invoice?.id ?? null,
+    // a subscription the buyer paid for is created even when our session expired meanwhile:
+    // no stock is involved, and the money must not stay without a subscription
+    allowExpired: true,
+    stripe: {
+      status: sub.status === 'trialing' ? 'trialing' : 'active',
+      periodStart: sub.periodStart ?? c.now,
+      periodEnd: sub.periodEnd ?? c.now,
+      trialEnd: sub.trialEnd,
+      paidAmount: sub.status === 'active' && invoice?.status === 'paid' ? invoice.amountPaidCents : null,
+    },
+    publicUrl: c.deps.config.publicUrl,
+  });
+  return { ...base, status: 'processed', reason: `subscription_created ${abo?.id ?? ''}`.trim() };
+}
+
+async function onInvoicePaid(tx: Db, event: PaymentEvent, c: EventContext): Promise<EventOutcome | null> {
+  if (event.kind !== 'invoice.paid' || !event.invoice.subscriptionRef) return null;
+  const inv = event.invoice;
+  const a = await lockByRef(tx, c.provider.name, inv.subscriptionRef as string);
+  if (!a) return { status: 'ignored', reason: 'first_invoice_recorded_by_checkout' };
+  const out = { shopId: a.shopId, amountCents: inv.amountPaidCents, currency: a.currency };
+  const seen = await query(
+    tx,
+    sql`SELECT 1 FROM orders WHERE shop_id = ${a.shopId} AND subscription_id = ${a.id} AND payment_ref = ${inv.id}`,
+  );
+  if (seen.length > 0) return { ...out, status: 'ignored', reason: 'invoice_already_recorded' };
+  const start = inv.periodStart ?? a.currentPeriodStart;
+  const end = inv.periodEnd ?? a.currentPeriodEnd;
+  const paid = await update(
+    tx,
+    a.id,
+    {
+      status: transition(a.status, 'charge_succeeded'),
+      paymentsCount: a.paymentsCount + 1,
+      failedAttempts: 0,
+      nextRetryAt: null,
+      pastDueSince: null,
+      currentPeriodStart: start,
+      currentPeriodEnd: end,
+      periodIndex: a.periodIndex + (start > a.currentPeriodStart ? 1 : 0),
+    },
+    c.now,
+  );
+  const order = await createAboOrder(tx, paid, {
+    amountCents: inv.amountPaidCents,
+    paymentNumber: paid.paymentsCount,
+    now: c.now,
+    paymentRef: inv.id,
+  });
+  if (a.status !== 'active') await emitAbo(tx, paid, 'abo.aktiv', c.now);
+  await emitAbo(tx, paid, 'abo.bezahlt', c.now, {
+    order_id: order.id,
+    amount_cents: inv.amountPaidCents,
+    currency: paid.currency,
+    payment_number: paid.paymentsCount,
+  });
+  return { ...out, status: 'processed', reason: 'renewal_order', orderId: order.id };
+}
+
+async function onInvoiceFailed(tx: Db, event: PaymentEvent, c: EventContext): Promise<EventOutcome | null> {
+  if (event.kind !== 'invoice.failed' || !event.invoice.subscriptionRef) return null;
+  const inv = event.invoice;
+  const a = await lockByRef(tx, c.provider.name, inv.subscriptionRef as string);
+  if (!a) return null;
+  const out = { shopId: a.shopId, amountCents: inv.amountDueCents, currency: a.currency };
+  if (a.status === 'canceled' || a.status === 'unpaid') return { ...out, status: 'ignored', reason: `abo_${a.status}` };
+  if (a.failedAttempts >= inv.attempt) return { ...out, status: 'ignored', reason: 'attempt_already_recorded' };
+  const failed = await update(
+    tx,
+    a.id,
+    {
+      status: transition(a.status, 'charge_failed'),
+      failedAttempts: inv.attempt,
+      nextRetryAt: inv.nextAttemptAt,
+      pastDueSince: a.pastDueSince ?? c.now,
+    },
+    c.now,
+  );
+  await emitAbo(tx, failed, 'abo.zahlung_fehlgeschlagen', c.now, {
+    attempt: inv.attempt,
+    amount_cents: inv.amountDueCents,
+    currency: failed.currency,
+    next_retry_at: inv.nextAttemptAt?.toISOString() ?? null,
+    final: inv.nextAttemptAt === null,
+  });
+  return { ...out, status: 'processed', reason: 'past_due' };
+}
+
+async function onSubscriptionChanged(tx: Db, event: PaymentEvent, c: EventContext): Promise<EventOutcome | null> {
+  if (event.kind !== 'subscription.updated' && event.kind !== 'subscription.deleted') return null;
+  const sub: ProviderSubscription = event.subscription;
+  const now = c.now;
+  const a = await lockByRef(tx, c.provider.name, sub.ref);
+  if (!a) return null;
+  const out = { shopId: a.shopId, currency: a.currency };
+  if (a.status === 'canceled') return { ...out, status: 'ignored', reason: 'abo_canceled' };
+  if (event.kind === 'subscription.deleted' || sub.status === 'canceled' || sub.status === 'incomplete_expired') {
+    const ended = await update(
+      tx,
+      a.id,
+      {
+        status: transition(a.status, 'period_end_reached'),
+        endetAm: sub.endedAt ?? now,
+        cancelAtPeriodEnd: false,
+        nextRetryAt: null,
+      },
+      now,
+    );
+    await emitAbo(tx, ended, 'abo.beendet', now);
+    return { ...out, status: 'processed', reason: 'abo_ended' };
+  }
+  let row = a;
+  if (sub.cancelAtPeriodEnd && !a.cancelAtPeriodEnd) {
+    transition(a.status, 'cancel_scheduled');
+    row = await update(
+      tx,
+      a.id,
+      {
+        cancelAtPeriodEnd: true,
+        endetAm: sub.periodEnd ?? a.currentPeriodEnd,
+        canceledAt: now,
+        canceledBy: 'provider',
+      },
+      now,
+    );
+    await emitAbo(tx, row, 'abo.gekuendigt', now, { sofort: false, grund: null, canceled_by: 'provider' });
+  } else if (!sub.cancelAtPeriodEnd && a.cancelAtPeriodEnd) {
+    transition(a.status, 'cancel_withdrawn');
+    row = await update(
+      tx,
+      a.id,
+      { cancelAtPeriodEnd: false, endetAm: null, canceledAt: null, cancelReason: null, canceledBy: null },
+      now,
+    );
+    await emitAbo(tx, row, 'abo.fortgesetzt', now);
+  }
+  const mapped = (['trialing', 'active', 'past_due', 'unpaid'] as string[]).includes(sub.status)
+    ? (sub.status as AboStatus)
+    : null;
+  const patch: Partial<AboRow> = {};
+  if (mapped === 'unpaid' && row.status === 'past_due') {
+    patch.status = transition(row.status, 'retries_exhausted');
+    patch.nextRetryAt = null;
+    patch.endetAm = row.endetAm ?? sub.periodEnd ?? row.currentPeriodEnd;
+  }
+  if (sub.periodEnd && sub.periodStart && sub.periodEnd > row.currentPeriodEnd && mapped !== 'past_due') {
+    patch.currentPeriodStart = sub.periodStart;
+    patch.currentPeriodEnd = sub.periodEnd;
+  }
+  if (Object.keys(patch).length > 0) row = await update(tx, a.id, patch, now);
+  return { ...out, status: 'processed', reason: 'abo_updated' };
+}
+
+registerPaymentEventHandler(['session.paid'], onSessionPaid);
+registerPaymentEventHandler(['invoice.paid'], onInvoicePaid);
+registerPaymentEventHandler(['invoice.failed'], onInvoiceFailed);
+registerPaymentEventHandler(['subscription.updated', 'subscription.deleted'], onSubscriptionChanged);

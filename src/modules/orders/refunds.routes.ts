@@ -1,0 +1,66 @@
+/** Refund routes (DESIGN §6a): owner or admin session, never an API token; Idempotency-Key honoured. */
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { MANAGERS } from '../../platform/auth/types.js';
+import { Body } from '../../platform/http/schemas.js';
+import { createRefund, listRefunds, refundOut } from './refunds.service.js';
+
+const tags = ['orders'];
+const Params = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
+const RefundCreate = Body({
+  amount_cents: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 1_000_000_000_000, description: 'Default: all that is still refundable' }),
+  ),
+  reason: Type.String({ minLength: 1, maxLength: 500 }),
+});
+const RefundOut = Type.Object({
+  id: Type.String(),
+  order_id: Type.String(),
+  amount_cents: Type.Integer(),
+  currency: Type.String(),
+  status: Type.Union([Type.Literal('pending'), Type.Literal('succeeded'), Type.Literal('failed')]),
+  reason: Type.String(),
+  credit_note_id: Type.Union([Type.String(), Type.Null()]),
+  created_at: Type.String({ format: 'date-time' }),
+});
+
+export function refundRoutes(app: FastifyInstance): void {
+  app.post(
+    '/api/admin/orders/:id/refunds',
+    {
+      config: { auth: { accepts: ['admin'], roles: MANAGERS, tokenBlocked: true } },
+      schema: {
+        tags,
+        summary:
+          'Refund a paid order, all that is left or amount_cents of it (409 refund_exceeds_paid, 409 invalid_state when never paid)',
+        params: Params,
+        body: RefundCreate,
+        response: { 201: RefundOut },
+      },
+    },
+    async (request, reply) => {
+      const refund = await createRefund(
+        request.ctx,
+        (request.params as { id: string }).id,
+        request.body as { amount_cents?: number; reason: string },
+      );
+      return reply.code(201).send(refundOut(refund));
+    },
+  );
+
+  app.get(
+    '/api/admin/orders/:id/refunds',
+    {
+      config: { auth: { accepts: ['admin'], roles: MANAGERS, tokenBlocked: true } },
+      schema: {
+        tags,
+        summary: 'The refunds of an order, oldest first',
+        params: Params,
+        response: { 200: Type.Object({ refunds: Type.Array(RefundOut) }) },
+      },
+    },
+    async (request) => ({
+      refunds: (await listRefunds(request.ctx, (request.params as { id: string }).id)).map(refundOut),
+    }),
+  );
+}

@@ -1,0 +1,284 @@
+/**
+ * Refunds (DESIGN §6a). A refund is written `pending` first (so concurrent refunds count it),
+ * then the provider moves the money (idempotent on the refund id), then the outcome is applied in
+ * one transaction: the order becomes partially_refunded or refunded, a credit note for the amount
+ * is created and finalized when the order has a final invoice (which also claws back partner
+ * earnings and books it in the accounting sync), and `order.refunded` is sent. The test provider
+ * refunds at once; Stripe confirms by webhook (`refund.succeeded` / `refund.failed` events).
+ */
+import { and, asc, eq, sql } from 'drizzle-orm';
+import { paymentProviderFor } from '../../adapters/payment/index.js';
+import type { PaymentEvent } from '../../adapters/payment/port.js';
+import type { Ctx } from '../../platform/auth/types.js';
+import type { Db } from '../../platform/db/client.js';
+import { query, withTx } from '../../platform/db/tx.js';
+import { AppError, notFound } from '../../platform/errors.js';
+import { newId } from '../../platform/ids.js';
+import { type EventContext, type EventOutcome, registerPaymentEventHandler } from '../checkout/payment-webhook.js';
+import { createCreditNote, finalizeCreditNote } from '../finance/credit-notes.service.js';
+import { reverseOrderEarnings } from '../partners/earnings.js';
+import { emitEvent } from '../webhooks/index.js';
+import { assertTransition, type OrderStatus } from './order-states.js';
+import type { OrderRow } from './orders.service.js';
+import { orders, type RefundRow, refunds } from './orders.tables.js';
+
+/** Orders whose money was taken: only these can be refunded. */
+const PAID_STATES: OrderStatus[] = ['paid', 'fulfilled', 'partially_refunded', 'refunded'];
+
+export function refundOut(r: RefundRow) {
+  return {
+    id: r.id,
+    order_id: r.orderId,
+    amount_cents: r.amountCents,
+    currency: r.currency,
+    status: r.status as 'pending' | 'succeeded' | 'failed',
+    reason: r.reason,
+    credit_note_id: r.creditNoteId,
+    created_at: r.createdAt.toISOString(),
+  };
+}
+
+async function lockOrder(tx: Db, shopId: string, id: string): Promise<OrderRow> {
+  const [row] = await tx
+    .select()
+    .from(orders)
+    .where(and(eq(orders.id, id), eq(orders.shopId, shopId)))
+    .for('update');
+  if (!row) throw notFound('Order');
+  return row;
+}
+
+/** What pending and succeeded refunds of the order take already. */
+async function refundedSoFar(tx: Db, orderId: string): Promise<number> {
+  const [row] = await query<{ total: string | number }>(
+    tx,
+    sql`SELECT coalesce(sum(amount_cents), 0) AS total FROM refunds
+        WHERE order_id = ${orderId} AND status IN ('pending', 'succeeded')`,
+  );
+  return Number(row?.total ?? 0);
+}
+
+export async function listRefunds(ctx: Ctx, orderId: string): Promise<RefundRow[]> {
+  const [order] = await ctx.db
+    .select({ id: orders.id })
+    .from(orders)
+    .where(and(eq(orders.id, orderId), eq(orders.shopId, ctx.shopId)));
+  if (!order) throw notFound('Order');
+  return ctx.db
+    .select()
+    .from(refunds)
+    .where(and(eq(refunds.shopId, ctx.shopId), eq(refunds.orderId, orderId)))
+    .orderBy(asc(refunds.createdAt), asc(refunds.id));
+}
+
+/** POST /api/admin/orders/:id/refunds: refunds all that is left, or `amount_cents` of it. */
+export async function createRefund(
+  ctx: Ctx,
+  orderId: string,
+  input: { amount_cents?: number; reason: string },
+): Promise<RefundRow> {
+  const provider = paymentProviderFor(ctx.config);
+  const now = ctx.clock.now();
+  // 1. the claim: checked and written under the order's lock
+  const pending = await withTx(ctx.db, async (tx) => {
+    const order = await lockOrder(tx, ctx.shopId, orderId);
+    if (!PAID_STATES.includes(order.status as OrderStatus) || order.paidAt === null) {
+      throw new AppError('invalid_state', 409, `An order in state ${order.status} was never paid; nothing to refund`);
+    }
+    const left = order.totalCents - (await refundedSoFar(tx, order.id));
+    const amount = input.amount_cents ?? left;
+    if (amount > left || amount <= 0) {
+      throw new AppError(
+        'refund_exceeds_paid',
+        409,
+        `At most ${left} cents of this order are left to refund (asked for ${amount})`,
+        [{ path: '/body/amount_cents', message: `at most ${left}` }],
+      );
+    }
+    // money paid outside the provider (e.g. a bank transfer recorded with mark-paid) goes back the
+    // same way: the refund is recorded as done by the merchant
+    const viaProvider = order.paymentRef !== null && order.paymentProvider === provider.name;
+    const [row] = await tx
+      .insert(refunds)
+      .values({
+        id: newId('refund'),
+        shopId: ctx.shopId,
+        orderId: order.id,
+        amountCents: amount,
+        currency: order.currency,
+        status: 'pending',
+        reason: input.reason,
+        provider: viaProvider ? provider.name : 'manual',
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning();
+    return { refund: row as RefundRow, order, viaProvider };
+  });
+  const { refund, order } = pending;
+  // 2. the money (outside any transaction: the provider is idempotent on the refund id)
+  let status: 'pending' | 'succeeded' | 'failed' = 'succeeded';
+  let providerRef: string | null = null;
+  let failure: string | null = null;
+  if (pending.viaProvider) {
+    try {
+      const r = await provider.refund({
+        paymentRef: order.paymentRef as string,
+        amountCents: refund.amountCents,
+        currency: refund.currency,
+        refundId: refund.id,
+        reason: input.reason,
+      });
+      status = r.status;
+      providerRef = r.providerRef;
+    } catch (err) {
+      status = 'failed';
+      failure = (err as Error).message;
+    }
+  }
+  // 3. the outcome
+  const done = await withTx(ctx.db, (tx) =>
+    settleRefund(tx, ctx, refund.id, { status, providerRef, failure, now: ctx.clock.now() }),
+  );
+  if (done.status === 'failed') {
+    throw new AppError('provider_error', 502, `The payment provider refused the refund: ${failure ?? 'failed'}`);
+  }
+  return done;
+}
+
+/**
+ * Applies a refund's outcome once (a later call with the same outcome changes nothing). On
+ * success: order state, credit note, earnings, accounting sync and `order.refunded`.
+ */
+async function settleRefund(
+  tx: Db,
+  ctx: Pick<Ctx, 'db' | 'shopId' | 'clock' | 'config' | 'log' | 'actor'>,
+  refundId: string,
+  o: { status: 'pending' | 'succeeded' | 'failed'; providerRef: string | null; failure: string | null; now: Date },
+): Promise<RefundRow> {
+  const [peek] = await tx.select().from(refunds).where(eq(refunds.id, refundId));
+  if (!peek) throw notFound('Refund');
+  // the order first, then the refund: the same lock order as creation
+  const order = await lockOrder(tx, peek.shopId, peek.orderId);
+  const [r] = await tx.select().from(refunds).where(eq(refunds.id, refundId)).for('update');
+  const refund = r as RefundRow;
+  if (refund.status !== 'pending') return refund;
+  if (o.status === 'pending') {
+    const [row] = await tx
+      .update(refunds)
+      .set({ providerRef: o.providerRef ?? refund.providerRef, updatedAt: o.now })
+      .where(eq(refunds.id, refundId))
+      .returning();
+    return row as RefundRow;
+  }
+  if (o.status === 'failed') {
+    const [row] = await tx
+      .update(refunds)
+      .set({
+        status: 'failed',
+        failureReason: o.failure,
+        providerRef: o.providerRef ?? refund.providerRef,
+        updatedAt: o.now,
+      })
+      .where(eq(refunds.id, refundId))
+      .returning();
+    return row as RefundRow;
+  }
+  const [succeeded] = await query<{ total: string | number }>(
+    tx,
+    sql`SELECT coalesce(sum(amount_cents), 0) AS total FROM refunds
+        WHERE order_id = ${order.id} AND (status = 'succeeded' OR id = ${refundId})`,
+  );
+  const refundedTotal = Number(succeeded?.total ?? 0);
+  const to: OrderStatus = refundedTotal >= order.totalCents ? 'refunded' : 'partially_refunded';
+  assertTransition(order.status as OrderStatus, to);
+  await tx.update(orders).set({ status: to, updatedAt: o.now }).where(eq(orders.id, order.id));
+  const creditNoteId = await creditTheRefund(tx, { ...ctx, db: tx, shopId: order.shopId }, order, refund);
+  // without an invoice there is no credit note to carry the clawback: a full refund takes back
+  // every earning of the order (earnings follow the order state)
+  if (!creditNoteId && to === 'refunded') await reverseOrderEarnings(tx, order.shopId, order.id, o.now);
+  const [row] = await tx
+    .update(refunds)
+    .set({ status: 'succeeded', providerRef: o.providerRef ?? refund.providerRef, creditNoteId, updatedAt: o.now })
+    .where(eq(refunds.id, refundId))
+    .returning();
+  await emitEvent(tx, {
+    shopId: order.shopId,
+    type: 'order.refunded',
+    isTest: order.isTest,
+    orderingKey: `order:${order.id}`,
+    now: o.now,
+    data: {
+      order_id: order.id,
+      order_number: order.number,
+      refund_id: refund.id,
+      amount_cents: refund.amountCents,
+      refunded_cents: refundedTotal,
+      currency: refund.currency,
+      status: to,
+      reason: refund.reason,
+      credit_note_id: creditNoteId,
+      is_test: order.isTest,
+    },
+  });
+  return row as RefundRow;
+}
+
+/** A credit note for the refunded amount, finalized at once, when the order has a final invoice. */
+async function creditTheRefund(
+  tx: Db,
+  ctx: Pick<Ctx, 'db' | 'shopId' | 'clock' | 'config' | 'log' | 'actor'>,
+  order: OrderRow,
+  refund: RefundRow,
+): Promise<string | null> {
+  const [invoice] = await query<{ id: string }>(
+    tx,
+    sql`SELECT id FROM invoices WHERE shop_id = ${order.shopId} AND order_id = ${order.id}
+        AND status IN ('final', 'partially_credited') ORDER BY created_at DESC LIMIT 1`,
+  );
+  if (!invoice) return null;
+  const full = ctx as Ctx;
+  const note = await createCreditNote(full, invoice.id, {
+    amount_cents: refund.amountCents,
+    reason: `Erstattung ${refund.id}: ${refund.reason}`,
+  });
+  const final = await finalizeCreditNote(full, note.id);
+  return final.id;
+}
+
+/** The provider's confirmation (or failure) of a refund that was pending. */
+async function onRefundEvent(tx: Db, event: PaymentEvent, c: EventContext): Promise<EventOutcome | null> {
+  if (event.kind !== 'refund.succeeded' && event.kind !== 'refund.failed') return null;
+  const conds = [eq(refunds.provider, c.provider.name)];
+  const [row] = await tx
+    .select()
+    .from(refunds)
+    .where(
+      and(
+        ...conds,
+        event.refund.refundId
+          ? sql`(${refunds.id} = ${event.refund.refundId} OR ${refunds.providerRef} = ${event.refund.ref})`
+          : eq(refunds.providerRef, event.refund.ref),
+      ),
+    );
+  if (!row) return null;
+  const out = { shopId: row.shopId, orderId: row.orderId, amountCents: row.amountCents, currency: row.currency };
+  if (row.status !== 'pending') return { ...out, status: 'ignored', reason: `refund_already_${row.status}` };
+  const ctx = {
+    db: tx,
+    shopId: row.shopId,
+    clock: c.deps.clock,
+    config: c.deps.config,
+    log: c.log,
+    actor: null,
+  } as unknown as Ctx;
+  const done = await settleRefund(tx, ctx, row.id, {
+    status: event.kind === 'refund.succeeded' ? 'succeeded' : 'failed',
+    providerRef: event.refund.ref,
+    failure: event.kind === 'refund.failed' ? 'the provider reported the refund as failed' : null,
+    now: c.now,
+  });
+  return { ...out, status: 'processed', reason: `refund_${done.status}` };
+}
+
+registerPaymentEventHandler(['refund.succeeded', 'refund.failed'], onRefundEvent);

@@ -1,0 +1,205 @@
+/** Refunds with the test provider (DESIGN §6a): amounts, states, credit notes, clawback, credentials, idempotency. */
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  apiToken,
+  call,
+  employeeToken,
+  expectProblem,
+  STORE_ORIGIN,
+  startApp,
+  type TestApp,
+} from '../../../test/helpers/app.js';
+import { query } from '../../platform/db/tx.js';
+import { BILLING, type FinanceShop, finalInvoice, financeShop, paidOrder } from '../finance/finance.fixtures.js';
+import { newVendor, vendorProduct } from '../partners/vendors.fixtures.js';
+
+let t: TestApp;
+let f: FinanceShop;
+
+beforeAll(async () => {
+  t = await startApp();
+  f = await financeShop(t);
+});
+afterAll(() => t.close());
+
+const refund = (orderId: string, body: unknown, opts: { token?: string; key?: string } = {}) =>
+  call(t.app, 'POST', `/api/admin/orders/${orderId}/refunds`, {
+    token: opts.token ?? f.owner,
+    body,
+    ...(opts.key ? { headers: { 'idempotency-key': opts.key } } : {}),
+  });
+const order = async (id: string) =>
+  (await call(t.app, 'GET', `/api/admin/orders/${id}`, { token: f.owner })).data.order as {
+    status: string;
+    total_cents: number;
+  };
+const refundsOf = async (id: string) =>
+  (await call(t.app, 'GET', `/api/admin/orders/${id}/refunds`, { token: f.owner })).data.refunds as {
+    id: string;
+    amount_cents: number;
+    status: string;
+  }[];
+const refundedEvents = async (orderId: string) =>
+  query<{ data: Record<string, unknown> }>(
+    t.app.deps.database.db,
+    sql`SELECT data FROM webhook_events WHERE type = 'order.refunded' AND data->>'order_id' = ${orderId}
+        ORDER BY created_at, id`,
+  );
+
+describe('refunds', () => {
+  it('refunds everything by default: order refunded, credit note finalized for the amount, order.refunded sent', async () => {
+    const inv = await finalInvoice(t, f);
+    const before = await order(inv.order_id);
+    const res = await refund(inv.order_id, { reason: 'Kunde hat storniert' });
+    expect(res.statusCode).toBe(201);
+    expect(res.data).toMatchObject({
+      id: expect.stringMatching(/^ref_/),
+      order_id: inv.order_id,
+      amount_cents: before.total_cents,
+      currency: 'EUR',
+      status: 'succeeded',
+      reason: 'Kunde hat storniert',
+      credit_note_id: expect.stringMatching(/^cn_/),
+    });
+    expect((await order(inv.order_id)).status).toBe('refunded');
+    const cn = await call(t.app, 'GET', `/api/admin/credit-notes/${res.data.credit_note_id}`, { token: f.owner });
+    expect(cn.data).toMatchObject({
+      status: 'final',
+      invoice_id: inv.id,
+      total_cents: before.total_cents,
+      number: expect.stringMatching(/^GS-/),
+    });
+    const invoice = await call(t.app, 'GET', `/api/admin/invoices/${inv.id}`, { token: f.owner });
+    expect(invoice.data.status).toBe('credited');
+    const events = await refundedEvents(inv.order_id);
+    expect(events).toHaveLength(1);
+    expect(events[0]?.data).toMatchObject({
+      refund_id: res.data.id,
+      amount_cents: before.total_cents,
+      refunded_cents: before.total_cents,
+      status: 'refunded',
+      credit_note_id: res.data.credit_note_id,
+    });
+    // nothing is left
+    expectProblem(await refund(inv.order_id, { reason: 'noch mal' }), 409, 'refund_exceeds_paid');
+    expectProblem(await refund(inv.order_id, { amount_cents: 1, reason: 'noch mal' }), 409, 'refund_exceeds_paid');
+    expect(await refundsOf(inv.order_id)).toHaveLength(1);
+  });
+
+  it('two partial refunds up to the total; one cent more is 409 refund_exceeds_paid', async () => {
+    const inv = await finalInvoice(t, f);
+    const total = (await order(inv.order_id)).total_cents;
+    const first = await refund(inv.order_id, { amount_cents: 1000, reason: 'Teil 1' });
+    expect(first.statusCode).toBe(201);
+    expect((await order(inv.order_id)).status).toBe('partially_refunded');
+    const over = await refund(inv.order_id, { amount_cents: total - 1000 + 1, reason: 'zu viel' });
+    expectProblem(over, 409, 'refund_exceeds_paid');
+    expect(over.data.errors).toEqual([{ path: '/body/amount_cents', message: `at most ${total - 1000}` }]);
+    const second = await refund(inv.order_id, { amount_cents: total - 1000, reason: 'Rest' });
+    expect(second.statusCode).toBe(201);
+    expect((await order(inv.order_id)).status).toBe('refunded');
+    expect((await refundsOf(inv.order_id)).map((r) => [r.amount_cents, r.status])).toEqual([
+      [1000, 'succeeded'],
+      [total - 1000, 'succeeded'],
+    ]);
+    const notes = await query<{ total_cents: number | string; status: string }>(
+      t.app.deps.database.db,
+      sql`SELECT total_cents, status FROM credit_notes WHERE invoice_id = ${inv.id} ORDER BY created_at`,
+    );
+    expect(notes.map((n) => [Number(n.total_cents), n.status])).toEqual([
+      [1000, 'final'],
+      [total - 1000, 'final'],
+    ]);
+    expect((await refundedEvents(inv.order_id)).map((e) => e.data.status)).toEqual(['partially_refunded', 'refunded']);
+  });
+
+  it('an order without an invoice is refunded without a credit note', async () => {
+    const orderId = await paidOrder(t, f);
+    const res = await refund(orderId, { amount_cents: 500, reason: 'Kulanz' });
+    expect(res.statusCode).toBe(201);
+    expect(res.data.credit_note_id).toBeNull();
+    expect((await order(orderId)).status).toBe('partially_refunded');
+  });
+
+  it('an order that was never paid is 409 invalid_state and changes nothing', async () => {
+    await call(t.app, 'PATCH', `/api/admin/channels/${f.channel}`, {
+      token: f.owner,
+      body: { allow_unpaid_orders: true },
+    });
+    const direct = await call(t.app, 'POST', '/api/store/checkout-sessions', {
+      token: f.shop.publishableKey,
+      headers: { origin: STORE_ORIGIN },
+      body: {
+        items: [{ product_id: f.products.course, quantity: 1 }],
+        customer: { email: 'unpaid@mail.test', billing_address: BILLING },
+        flow: 'direct',
+        widerruf_verzicht: true,
+        return_url: `${STORE_ORIGIN}/danke`,
+      },
+    });
+    await call(t.app, 'PATCH', `/api/admin/channels/${f.channel}`, {
+      token: f.owner,
+      body: { allow_unpaid_orders: false },
+    });
+    expect(direct.statusCode).toBe(201);
+    const orderId = direct.data.order_id;
+    expectProblem(await refund(orderId, { reason: 'nie bezahlt' }), 409, 'invalid_state');
+    expect(await refundsOf(orderId)).toEqual([]);
+    expect((await order(orderId)).status).toBe('pending_payment');
+  });
+
+  it('validates the body, refuses every API token and other roles, 404 for an unknown order', async () => {
+    const orderId = await paidOrder(t, f);
+    for (const body of [
+      {},
+      { reason: '' },
+      { reason: 'x', amount_cents: 0 },
+      { reason: 'x', amount_cents: 1.5 },
+      { reason: 'x', extra: 1 },
+    ]) {
+      expectProblem(await refund(orderId, body), 400, 'validation_failed');
+    }
+    const token = await apiToken(t.app, f.shop, ['catalog:read', 'catalog:write', 'finance:read']);
+    expectProblem(await refund(orderId, { reason: 'x' }, { token }), 403, 'token_blocked');
+    const viewer = await employeeToken(t.app, f.shop, 'viewer');
+    expectProblem(await refund(orderId, { reason: 'x' }, { token: viewer }), 403, 'role_denied');
+    expect(
+      (await call(t.app, 'POST', `/api/admin/orders/${orderId}/refunds`, { body: { reason: 'x' } })).statusCode,
+    ).toBe(401);
+    expectProblem(await refund('ord_unknown', { reason: 'x' }), 404, 'not_found');
+    expect(await refundsOf(orderId)).toEqual([]);
+    expect((await order(orderId)).status).toBe('paid');
+  });
+
+  it('honours Idempotency-Key: a replay returns the first refund and moves no money again', async () => {
+    const orderId = await paidOrder(t, f);
+    const first = await refund(orderId, { amount_cents: 700, reason: 'Kratzer' }, { key: 'refund-key-1' });
+    const again = await refund(orderId, { amount_cents: 700, reason: 'Kratzer' }, { key: 'refund-key-1' });
+    expect(first.statusCode).toBe(201);
+    expect(again.statusCode).toBe(201);
+    expect(again.data.id).toBe(first.data.id);
+    expectProblem(
+      await refund(orderId, { amount_cents: 800, reason: 'Kratzer' }, { key: 'refund-key-1' }),
+      409,
+      'idempotency_key_reused',
+    );
+    expect((await refundsOf(orderId)).map((r) => r.amount_cents)).toEqual([700]);
+  });
+
+  it('claws back the vendor earnings of a refunded order through the credit note', async () => {
+    const v = await newVendor(t, f, 'Rueckgabe');
+    const product = await vendorProduct(t, f, v.id, { base_price_cents: 10_000 });
+    const inv = await finalInvoice(t, f, { items: [{ product_id: product, quantity: 1 }] });
+    const earned = async () =>
+      (await call(t.app, 'GET', `/api/admin/vendors/${v.id}`, { token: f.owner })).data.balances[0]?.earned_cents ?? 0;
+    const before = await earned();
+    expect(before).toBeGreaterThan(0);
+    const half = await refund(inv.order_id, { amount_cents: 5000, reason: 'halb' });
+    expect(half.statusCode).toBe(201);
+    // the credit note takes back the credited share (rounded by the ledger)
+    expect(Math.abs((await earned()) - before / 2)).toBeLessThanOrEqual(1);
+    await refund(inv.order_id, { reason: 'Rest' });
+    expect(await earned()).toBe(0);
+  });
+});
