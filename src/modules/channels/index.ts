@@ -2,7 +2,12 @@
 import type { Module } from '../../app.js';
 import { channelRoutes } from './channels.routes.js';
 
-export { channelCountry, channelPaymentMethods, type EffectiveCountry } from './channel-config.service.js';
+export {
+  channelCountry,
+  channelCountryRates,
+  channelPaymentMethods,
+  type EffectiveCountry,
+} from './channel-config.service.js';
 export { registerChannelDependency } from './channel-dependencies.js';
 export { type ChannelRow, getChannel, listChannels } from './channels.service.js';
 export { hostOf, type ResolvedChannel, resolveChannel } from './resolve.js';

@@ -18,7 +18,7 @@ import type { Address } from '../orders/orders.tables.js';
 import { findShippingMethod, type ShippingMethod } from '../shipping/index.js';
 import { emitEvent } from '../webhooks/index.js';
 import { type CheckoutSessionRow, checkoutSessions, type PricedLine } from './checkout.tables.js';
-import { applyTax, type CartItem, destination, priceItems, totals } from './pricing.js';
+import { applyTax, type CartItem, destination, priceItems, taxContext, totals } from './pricing.js';
 
 export const EXPIRE_JOB = 'checkout.expire_session';
 export const EXPIRE_ORDER_JOB = 'orders.expire_pending';
@@ -126,8 +126,14 @@ export async function createCheckoutSession(
     }
     shippingCents = method.price_cents;
   }
-  const lines = applyTax(priced, country);
-  const sums = totals(lines, shippingCents, country);
+  const { lines, sums, tax } = await taxCart(
+    ctx,
+    channel.id,
+    country,
+    input.customer.billing_address,
+    priced,
+    shippingCents,
+  );
   const now = ctx.clock.now();
   const expiresAt = new Date(now.getTime() + ttlHours(channel) * 3600_000);
   const id = newId('checkoutSession');
@@ -149,6 +155,7 @@ export async function createCheckoutSession(
     subtotalCents: sums.subtotal_cents,
     shippingCents: sums.shipping_cents,
     shippingTaxCents: sums.shipping_tax_cents,
+    ...taxColumns(sums, tax),
     taxCents: sums.tax_cents,
     totalCents: sums.total_cents,
     requiresShipping,
@@ -233,6 +240,10 @@ export async function createCheckoutSession(
     shippingMethodId: values.shippingMethodId ?? null,
     shippingCents: sums.shipping_cents,
     shippingTaxCents: sums.shipping_tax_cents,
+    shippingTaxRate: values.shippingTaxRate ?? null,
+    shippingTaxCategory: values.shippingTaxCategory ?? null,
+    vatIdStatus: values.vatIdStatus ?? null,
+    vatIdCheckedAt: values.vatIdCheckedAt ?? null,
     widerrufVerzicht: input.widerruf_verzicht === true,
     widerrufVerzichtAt: values.widerrufVerzichtAt ?? null,
     affiliateCode: values.affiliateCode ?? null,
@@ -253,7 +264,7 @@ export async function createCheckoutSession(
     currency: channel.currency,
     customerEmail: input.customer.email,
     lines: lines.map((l) => ({ name: l.name, quantity: l.quantity, unit_price_cents: l.unit_price_cents })),
-    shippingCents,
+    shippingCents: sums.shipping_cents,
     totalCents: sums.total_cents,
     returnUrl: input.return_url,
     expiresAt,
@@ -262,6 +273,33 @@ export async function createCheckoutSession(
     await ctx.db.update(checkoutSessions).set({ providerRef: hosted.providerRef }).where(eq(checkoutSessions.id, id));
   }
   return { session: result.session, url: hosted.url };
+}
+
+/**
+ * The tax part of pricing (DESIGN §5 "Which tax applies"): the buyer's VAT ID (format, VIES),
+ * the table row per line and for the shipping, and the totals as sums of rounded lines.
+ */
+async function taxCart(
+  ctx: Ctx,
+  channelId: string,
+  country: Awaited<ReturnType<typeof destination>>,
+  billing: Address | undefined,
+  priced: Parameters<typeof applyTax>[0],
+  shippingListCents: number,
+) {
+  const tax = await taxContext(ctx, channelId, country, billing, '/body/customer/billing_address/vat_id');
+  const lines = applyTax(priced, tax);
+  return { lines, sums: totals(lines, shippingListCents, tax), tax };
+}
+
+/** The session/order columns that record the shipping's tax and the VAT ID check. */
+export function taxColumns(sums: ReturnType<typeof totals>, tax: Awaited<ReturnType<typeof taxContext>>) {
+  return {
+    shippingTaxRate: sums.shipping_cents > 0 ? sums.shipping_tax_rate : null,
+    shippingTaxCategory: sums.shipping_cents > 0 ? sums.shipping_tax_category : null,
+    vatIdStatus: tax.vatId?.status ?? null,
+    vatIdCheckedAt: tax.vatId?.checked_at ?? null,
+  };
 }
 
 /** 409 out_of_stock naming the cart items (body indexes) the stock cannot serve. */
@@ -285,6 +323,8 @@ export interface Completion {
   lines?: PricedLine[];
   taxCents?: number;
   shippingTaxCents?: number;
+  shippingTaxRate?: number | null;
+  shippingTaxCategory?: string | null;
   widerrufVerzicht?: boolean;
   orderExpiresAt?: Date | null;
 }
@@ -317,6 +357,10 @@ async function completeInTx(tx: Db, session: CheckoutSessionRow, c: Completion):
     subtotalCents: session.subtotalCents,
     shippingCents: session.shippingCents,
     shippingTaxCents: c.shippingTaxCents ?? session.shippingTaxCents,
+    shippingTaxRate: c.shippingTaxRate !== undefined ? c.shippingTaxRate : session.shippingTaxRate,
+    shippingTaxCategory: c.shippingTaxCategory !== undefined ? c.shippingTaxCategory : session.shippingTaxCategory,
+    vatIdStatus: session.vatIdStatus,
+    vatIdCheckedAt: session.vatIdCheckedAt,
     taxCents: c.taxCents ?? session.taxCents,
     totalCents: session.totalCents,
     requiresShipping: session.requiresShipping,
