@@ -5,7 +5,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { call, expectProblem, STORE_ORIGIN, startApp, type TestApp } from '../../../test/helpers/app.js';
+import { call, expectProblem, PLATFORM_TOKEN, STORE_ORIGIN, startApp, type TestApp } from '../../../test/helpers/app.js';
 import { startViesStub, type ViesStub } from '../../../test/helpers/vies-stub.js';
 import { query } from '../../platform/db/tx.js';
 import { taxFromGross } from '../../platform/money.js';
@@ -312,5 +312,72 @@ describe('tax settings', () => {
     }
     const after = await call(t.app, 'GET', '/api/admin/settings/company', { token: f.owner });
     expect(after.data).toMatchObject({ oss_registered: true, vies_unavailable: 'charge_vat' });
+  });
+});
+
+describe('subscriptions', () => {
+  it('abo payments and renewals follow the table: the OSS rate in AT, O at the net price outside the EU', async () => {
+    await call(t.app, 'PUT', '/api/admin/digital/status', { token: f.owner, body: { aktiv: true } });
+    const plan = await call(t.app, 'POST', '/api/admin/digital/plaene', {
+      token: f.owner,
+      body: { product_id: f.products.course, name: 'Monat', price_cents: 1190, interval_unit: 'month' },
+    });
+    expect(plan.statusCode, plan.body).toBe(201);
+    const subscribe = async (billing: Record<string, string>) => {
+      const email = `abo-${Math.random().toString(36).slice(2, 8)}@kunde.test`;
+      const s = await call(t.app, 'POST', '/api/store/abo-sessions', {
+        token: f.shop.publishableKey,
+        headers: { origin: STORE_ORIGIN },
+        body: { plan_id: plan.data.id, return_url: `${STORE_ORIGIN}/abo`, customer_email: email },
+      });
+      expect(s.statusCode, s.body).toBe(201);
+      const paid = await call(t.app, 'POST', `/pay/${s.data.id}`, {
+        body: new URLSearchParams({ ...billing, card_number: '4242424242424242' }).toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
+      expect(paid.statusCode, paid.body).toBe(303);
+      const orders = await call(t.app, 'GET', `/api/admin/orders?q=${encodeURIComponent(email)}`, { token: f.owner });
+      return orders.data.orders as { id: string }[];
+    };
+    const lineOf = async (orderId: string) =>
+      (await call(t.app, 'GET', `/api/admin/orders/${orderId}`, { token: f.owner })).data.order;
+
+    const [at] = await subscribe({ name: 'A', line1: 'Ring 1', postal_code: '1010', city: 'Wien', country: 'AT' });
+    const atOrder = await lineOf(at?.id as string);
+    expect(atOrder.total_cents).toBe(1190);
+    expect(atOrder.lines[0]).toMatchObject({ tax_rate: 0.2, tax_category: 'S', tax_cents: taxFromGross(1190, 0.2) });
+
+    const [us] = await subscribe({
+      name: 'J',
+      line1: '1 Main St',
+      postal_code: '10001',
+      city: 'New York',
+      country: 'US',
+    });
+    const usOrder = await lineOf(us?.id as string);
+    expect(usOrder.total_cents).toBe(netOfGross(1190, 0.19));
+    expect(usOrder.lines[0]).toMatchObject({
+      tax_rate: 0,
+      tax_category: 'O',
+      tax_exemption_reason: EXEMPTION_TEXT.O,
+      line_total_cents: 1000,
+    });
+
+    // the renewal a month later is priced the same way
+    const adv = await call(t.app, 'POST', '/api/platform/clock/advance', {
+      token: PLATFORM_TOKEN,
+      body: { seconds: 32 * 86_400, run_jobs: true },
+    });
+    expect(adv.statusCode, adv.body).toBe(200);
+    await t.app.deps.worker.drain();
+    const renewals = await query<{ id: string; total_cents: number; subscription_payment_number: number }>(
+      t.db.database.db,
+      sql`SELECT o.id, o.total_cents, o.subscription_payment_number FROM orders o
+          WHERE o.subscription_id = (SELECT subscription_id FROM orders WHERE id = ${us?.id as string})
+          ORDER BY o.subscription_payment_number`,
+    );
+    expect(renewals.map((r) => Number(r.total_cents))).toEqual([1000, 1000]);
+    const renewal = await lineOf(renewals[1]?.id as string);
+    expect(renewal.lines[0]).toMatchObject({ tax_rate: 0, tax_category: 'O' });
   });
 });

@@ -12,11 +12,12 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, STORE_ORIGIN, startApp, type TestApp } from '../../../test/helpers/app.js';
 import { startViesStub, type ViesStub } from '../../../test/helpers/vies-stub.js';
+import { EXEMPTION_TEXT } from '../checkout/tax.js';
 import { BUSINESS, type FinanceShop, financeShop } from './finance.fixtures.js';
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 const VALIDATE = join(REPO, '..', 'shared', 'einvoice', 'validate.sh');
-const JAVA = ['/usr/bin/java', '/usr/share/java/Saxon-HE.jar'];
+const JAVA = ['/usr/bin/java', '/usr/share/java/Saxon-HE.jar', '/usr/bin/pdftotext'];
 const missing = [VALIDATE, ...JAVA].filter((p) => !existsSync(p));
 const CI = process.env.CI === 'true';
 if (missing.length > 0 && !CI) {
@@ -150,6 +151,15 @@ async function save(kind: string, path: string) {
   writeFileSync(join(dir, `${kind}.zugferd.pdf`), pdf.rawPayload);
 }
 
+/** The text of a PDF (poppler's pdftotext, installed with the validator's tools), whitespace collapsed. */
+function pdfText(file: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile('pdftotext', ['-enc', 'UTF-8', file, '-'], (err, stdout) =>
+      err ? reject(err) : resolve(stdout.replace(/\s+/g, ' ')),
+    );
+  });
+}
+
 function runValidator(): Promise<{ code: number; out: string }> {
   return new Promise((resolve) => {
     execFile('bash', [VALIDATE, dir], { maxBuffer: 16 * 1024 * 1024, timeout: 540_000 }, (err, stdout, stderr) => {
@@ -220,6 +230,16 @@ describe.skipIf(missing.length > 0 && !CI)('e-invoices pass the official validat
       ['credit-amount', `/api/admin/credit-notes/${byAmount.id}`],
     ];
     for (const [kind, path] of docs) await save(kind, path);
+
+    // the PDFs carry the exemption texts and, for reverse charge and intra-community supplies, the buyer's VAT ID
+    const kPdf = await pdfText(join(dir, 'k.zugferd.pdf'));
+    expect(kPdf).toContain(EXEMPTION_TEXT.K);
+    expect(kPdf).toContain('USt-IdNr. des Leistungsempfängers: ATU12345678');
+    const aePdf = await pdfText(join(dir, 'ae.zugferd.pdf'));
+    expect(aePdf).toContain(EXEMPTION_TEXT.AE);
+    expect(aePdf).toContain('USt-IdNr. des Leistungsempfängers: ATU12345678');
+    expect(await pdfText(join(dir, 'g.zugferd.pdf'))).toContain(EXEMPTION_TEXT.G);
+    expect(await pdfText(join(dir, 'o.zugferd.pdf'))).toContain(EXEMPTION_TEXT.O);
 
     const { code, out } = await runValidator();
     const last = out.trim().split('\n').pop() ?? '';
