@@ -1,7 +1,7 @@
 /**
  * A local stand-in for the EU VIES REST service (`POST /check-vat-number`), for tests: numbers in
- * `valid` are valid, `down` answers like VIES during an outage (503 MS_UNAVAILABLE), anything
- * else is invalid. Records every request.
+ * `valid` are valid, `down` answers like VIES during an outage (503 MS_UNAVAILABLE), `drop`
+ * closes the connection without an answer, anything else is invalid. Records every request.
  */
 import { createServer, type Server } from 'node:http';
 
@@ -10,17 +10,23 @@ export interface ViesStub {
   requests: { countryCode: string; vatNumber: string }[];
   /** When true every request is answered 503 (the service is down). */
   down: boolean;
+  /** When true every connection is dropped without an answer (network failure). */
+  drop: boolean;
   close(): Promise<void>;
 }
 
 export async function startViesStub(valid: string[]): Promise<ViesStub> {
-  const stub: ViesStub = { url: '', requests: [], down: false, close: async () => {} };
+  const stub: ViesStub = { url: '', requests: [], down: false, drop: false, close: async () => {} };
   const server: Server = createServer((req, res) => {
     let raw = '';
     req.on('data', (c) => {
       raw += c;
     });
     req.on('end', () => {
+      if (stub.drop) {
+        req.socket.destroy();
+        return;
+      }
       if (req.method !== 'POST' || req.url !== '/check-vat-number') {
         res.writeHead(404).end();
         return;
