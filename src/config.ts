@@ -33,6 +33,8 @@ export interface Config {
   /** Sender of e-mails (MAIL_FROM); default no-reply@<PUBLIC_URL host>. */
   mailFrom: string;
   lexwareApiUrl: string;
+  /** Base of the EU VIES REST service (VIES_API_URL); `POST {base}/check-vat-number`. */
+  viesApiUrl: string;
   adminOrigins: string[];
   webhookAllowPrivate: boolean;
   /** Days finished webhook deliveries and their events are kept (WEBHOOK_RETENTION_DAYS). */
@@ -239,6 +241,10 @@ export function loadConfig(env: Env = process.env): Config {
     smtpUrl: url(env, 'SMTP_URL', null, ['smtp:', 'smtps:']),
     mailFrom: optional(env, 'MAIL_FROM') ?? `no-reply@${new URL(publicUrl).hostname}`,
     lexwareApiUrl: url(env, 'LEXWARE_API_URL', 'https://api.lexware.io', ['http:', 'https:']) as string,
+    viesApiUrl: url(env, 'VIES_API_URL', 'https://ec.europa.eu/taxation_customs/vies/rest-api', [
+      'http:',
+      'https:',
+    ]) as string,
     adminOrigins,
     webhookAllowPrivate: flag(env, 'WEBHOOK_ALLOW_PRIVATE', false),
     webhookRetentionDays: integer(env, 'WEBHOOK_RETENTION_DAYS', 30, 1, 3650),

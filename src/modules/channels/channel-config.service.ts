@@ -90,6 +90,7 @@ interface EffectiveCountryRow {
   base_food_tax_rate: number | null;
   base_books_tax_rate: number | null;
   is_custom: boolean;
+  is_eu: boolean;
   selected: boolean | null;
   position: number | null;
   o_name: string | null;
@@ -110,6 +111,8 @@ function countryOut(r: EffectiveCountryRow) {
     food_tax_rate: pick(r.o_food_tax_rate, r.base_food_tax_rate),
     books_tax_rate: pick(r.o_books_tax_rate, r.base_books_tax_rate),
     is_custom: r.is_custom,
+    /** EU member state (shared country table; shop-owned countries are not). */
+    is_eu: r.is_eu === true,
     overrides: {
       name: r.o_name,
       currency: r.o_currency,
@@ -126,13 +129,13 @@ async function effectiveCountries(ctx: Pick<Ctx, 'db' | 'shopId'>, channelId: st
   return query<EffectiveCountryRow & { has_selection: boolean }>(
     ctx.db,
     sql`WITH base AS (
-          SELECT code, name, currency, tax_rate, food_tax_rate, books_tax_rate, false AS is_custom
+          SELECT code, name, currency, tax_rate, food_tax_rate, books_tax_rate, false AS is_custom, is_eu
           FROM countries WHERE is_active ${code ? sql`AND code = ${code}` : sql``}
           UNION ALL
-          SELECT code, name, currency, tax_rate, food_tax_rate, books_tax_rate, true AS is_custom
+          SELECT code, name, currency, tax_rate, food_tax_rate, books_tax_rate, true AS is_custom, false AS is_eu
           FROM shop_countries WHERE shop_id = ${ctx.shopId} ${code ? sql`AND code = ${code}` : sql``})
         SELECT b.code, b.name AS base_name, b.currency AS base_currency, b.tax_rate AS base_tax_rate,
-               b.food_tax_rate AS base_food_tax_rate, b.books_tax_rate AS base_books_tax_rate, b.is_custom,
+               b.food_tax_rate AS base_food_tax_rate, b.books_tax_rate AS base_books_tax_rate, b.is_custom, b.is_eu,
                cc.selected, cc.position, cc.name AS o_name, cc.currency AS o_currency, cc.tax_rate AS o_tax_rate,
                cc.food_tax_rate AS o_food_tax_rate, cc.books_tax_rate AS o_books_tax_rate,
                EXISTS (SELECT 1 FROM channel_countries s
@@ -165,6 +168,19 @@ export async function channelCountry(
   if (!row) return null;
   if (row.has_selection && !row.selected) return null;
   return countryOut(row);
+}
+
+/**
+ * A country's rates as the channel sees them, whether or not the channel sells there (the
+ * seller's own German rates price every order, DESIGN §5); null when the country is unknown.
+ */
+export async function channelCountryRates(
+  ctx: Pick<Ctx, 'db' | 'shopId'>,
+  channelId: string,
+  code: string,
+): Promise<EffectiveCountry | null> {
+  const [row] = await effectiveCountries(ctx, channelId, code);
+  return row ? countryOut(row) : null;
 }
 
 async function knownCodes(ctx: Ctx, codes: string[]): Promise<Set<string>> {

@@ -2,7 +2,12 @@
 import type { Module } from '../../app.js';
 import { channelRoutes } from './channels.routes.js';
 
-export { channelCountry, channelPaymentMethods, type EffectiveCountry } from './channel-config.service.js';
+export {
+  channelCountry,
+  channelCountryRates,
+  channelPaymentMethods,
+  type EffectiveCountry,
+} from './channel-config.service.js';
 export { registerChannelDependency } from './channel-dependencies.js';
 export { ChannelSchema, CountryCode, CurrencyCode } from './channels.schemas.js';
 export { type ChannelRow, channelOut, createDefaultChannel, getChannel, listChannels } from './channels.service.js';

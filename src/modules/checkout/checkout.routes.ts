@@ -9,6 +9,26 @@ import { CheckoutCreate, CheckoutSessionOut } from './checkout.schemas.js';
 import { type CheckoutInput, createCheckoutSession } from './checkout.service.js';
 import type { CheckoutSessionRow } from './checkout.tables.js';
 import { enforceLineQuantity } from './checkout-settings.js';
+import { exemptionText, type TaxCategory } from './tax.js';
+
+/** The shipping's tax and the VAT ID check of a session or an order (DESIGN §5). */
+export function pricingTaxOut(s: {
+  shippingTaxCents: number;
+  shippingTaxRate: number | null;
+  shippingTaxCategory: string | null;
+  vatIdStatus: string | null;
+  vatIdCheckedAt: Date | null;
+}) {
+  const category = s.shippingTaxCategory as TaxCategory | null;
+  return {
+    shipping_tax_cents: s.shippingTaxCents,
+    shipping_tax_rate: s.shippingTaxRate,
+    shipping_tax_category: category,
+    shipping_tax_exemption_reason: exemptionText(category),
+    vat_id_status: s.vatIdStatus,
+    vat_id_checked_at: s.vatIdCheckedAt ? s.vatIdCheckedAt.toISOString() : null,
+  };
+}
 
 export function sessionOut(s: CheckoutSessionRow, url: string | null) {
   return {
@@ -19,9 +39,14 @@ export function sessionOut(s: CheckoutSessionRow, url: string | null) {
     requires_shipping: s.requiresShipping,
     currency: s.currency,
     channel_id: s.channelId,
-    lines: s.lines,
+    lines: s.lines.map((l) => ({
+      ...l,
+      tax_category: l.tax_category ?? 'S',
+      tax_exemption_reason: l.tax_exemption_reason ?? null,
+    })),
     subtotal_cents: s.subtotalCents,
     shipping_cents: s.shippingCents,
+    ...pricingTaxOut(s),
     tax_cents: s.taxCents,
     total_cents: s.totalCents,
     order_id: s.orderId ?? null,

@@ -46,6 +46,34 @@ export const CheckoutCreate = Body({
   ),
 });
 
+const TaxCategoryOut = Type.Union(
+  ['S', 'Z', 'K', 'AE', 'G', 'O'].map((c) => Type.Literal(c)),
+  {
+    description: 'EN 16931 VAT category (DESIGN §5 "Which tax applies")',
+  },
+);
+
+/** Per line: which row of the tax table applied. */
+const lineTaxFields = {
+  tax_category: TaxCategoryOut,
+  tax_exemption_reason: Nullable(Type.String({ description: 'Text the invoice carries for a 0 % category' })),
+};
+
+/** The shipping's tax and the buyer's VAT ID check (DESIGN §5). */
+const pricingTaxFields = {
+  shipping_tax_cents: Type.Integer(),
+  shipping_tax_rate: Nullable(Type.Number()),
+  shipping_tax_category: Nullable(TaxCategoryOut),
+  shipping_tax_exemption_reason: Nullable(Type.String()),
+  vat_id_status: Nullable(
+    Type.String({
+      description:
+        'valid | invalid (VIES) | unverified (VIES unreachable, accepted) | unchecked (VIES unreachable, VAT charged); null when no VAT ID decided the tax',
+    }),
+  ),
+  vat_id_checked_at: Nullable(Timestamp),
+};
+
 export const PricedLineOut = Type.Object({
   product_id: Type.String(),
   variant_id: Nullable(Type.String()),
@@ -57,6 +85,7 @@ export const PricedLineOut = Type.Object({
   tax_rate: Type.Number(),
   tax_cents: Type.Integer(),
   net_cents: Type.Integer(),
+  ...lineTaxFields,
   tax_class: Type.String(),
   is_digital: Type.Boolean(),
 });
@@ -72,6 +101,7 @@ export const CheckoutSessionOut = Type.Object({
   lines: Type.Array(PricedLineOut),
   subtotal_cents: Type.Integer(),
   shipping_cents: Type.Integer(),
+  ...pricingTaxFields,
   tax_cents: Type.Integer(),
   total_cents: Type.Integer(),
   order_id: Nullable(Type.String()),
@@ -90,6 +120,7 @@ export const OrderLineOut = Type.Object({
   tax_rate: Type.Number(),
   tax_cents: Type.Integer(),
   net_cents: Type.Integer(),
+  ...lineTaxFields,
   tax_class: Type.String(),
   is_digital: Type.Boolean(),
 });
@@ -108,6 +139,7 @@ const orderFields = {
   currency: Type.String(),
   subtotal_cents: Type.Integer(),
   shipping_cents: Type.Integer(),
+  ...pricingTaxFields,
   tax_cents: Type.Integer(),
   total_cents: Type.Integer(),
   requires_shipping: Type.Boolean(),

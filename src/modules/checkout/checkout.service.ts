@@ -21,7 +21,7 @@ import { findShippingMethod, type ShippingMethod } from '../shipping/index.js';
 import { emitEvent } from '../webhooks/index.js';
 import { hostedReservationExpiry } from './abuse-limits.js';
 import { type CheckoutSessionRow, checkoutSessions, type PricedLine } from './checkout.tables.js';
-import { applyTax, type CartItem, destination, priceItems, totals } from './pricing.js';
+import { applyTax, type CartItem, destination, priceItems, taxContext, totals } from './pricing.js';
 
 export const EXPIRE_JOB = 'checkout.expire_session';
 export const EXPIRE_ORDER_JOB = 'orders.expire_pending';
@@ -136,8 +136,14 @@ export async function createCheckoutSession(
     }
     shippingCents = method.price_cents;
   }
-  const lines = applyTax(priced, country);
-  const sums = totals(lines, shippingCents, country);
+  const { lines, sums, tax } = await taxCart(
+    ctx,
+    channel.id,
+    country,
+    input.customer.billing_address,
+    priced,
+    shippingCents,
+  );
   const now = ctx.clock.now();
   // a hosted session holds stock for CHECKOUT_RESERVATION_MINUTES; a direct-flow unpaid order
   // keeps the channel's pending_payment_ttl_hours
@@ -162,6 +168,7 @@ export async function createCheckoutSession(
     subtotalCents: sums.subtotal_cents,
     shippingCents: sums.shipping_cents,
     shippingTaxCents: sums.shipping_tax_cents,
+    ...taxColumns(sums, tax),
     taxCents: sums.tax_cents,
     totalCents: sums.total_cents,
     requiresShipping,
@@ -258,6 +265,10 @@ export async function createCheckoutSession(
     shippingMethodId: values.shippingMethodId ?? null,
     shippingCents: sums.shipping_cents,
     shippingTaxCents: sums.shipping_tax_cents,
+    shippingTaxRate: values.shippingTaxRate ?? null,
+    shippingTaxCategory: values.shippingTaxCategory ?? null,
+    vatIdStatus: values.vatIdStatus ?? null,
+    vatIdCheckedAt: values.vatIdCheckedAt ?? null,
     widerrufVerzicht: input.widerruf_verzicht === true,
     widerrufVerzichtAt: values.widerrufVerzichtAt ?? null,
     affiliateCode: values.affiliateCode ?? null,
@@ -321,6 +332,33 @@ async function hostAtProvider(db: Db, session: CheckoutSessionRow, provider: Pay
   return hosted.url;
 }
 
+/**
+ * The tax part of pricing (DESIGN §5 "Which tax applies"): the buyer's VAT ID (format, VIES),
+ * the table row per line and for the shipping, and the totals as sums of rounded lines.
+ */
+async function taxCart(
+  ctx: Ctx,
+  channelId: string,
+  country: Awaited<ReturnType<typeof destination>>,
+  billing: Address | undefined,
+  priced: Parameters<typeof applyTax>[0],
+  shippingListCents: number,
+) {
+  const tax = await taxContext(ctx, channelId, country, billing, '/body/customer/billing_address/vat_id');
+  const lines = applyTax(priced, tax);
+  return { lines, sums: totals(lines, shippingListCents, tax), tax };
+}
+
+/** The session/order columns that record the shipping's tax and the VAT ID check. */
+export function taxColumns(sums: ReturnType<typeof totals>, tax: Awaited<ReturnType<typeof taxContext>>) {
+  return {
+    shippingTaxRate: sums.shipping_cents > 0 ? sums.shipping_tax_rate : null,
+    shippingTaxCategory: sums.shipping_cents > 0 ? sums.shipping_tax_category : null,
+    vatIdStatus: tax.vatId?.status ?? null,
+    vatIdCheckedAt: tax.vatId?.checked_at ?? null,
+  };
+}
+
 /** 409 out_of_stock naming the cart items (body indexes) the stock cannot serve. */
 function outOfStock(items: number[]): AppError {
   return new AppError(
@@ -342,6 +380,8 @@ export interface Completion {
   lines?: PricedLine[];
   taxCents?: number;
   shippingTaxCents?: number;
+  shippingTaxRate?: number | null;
+  shippingTaxCategory?: string | null;
   widerrufVerzicht?: boolean;
   orderExpiresAt?: Date | null;
 }
@@ -366,6 +406,10 @@ export async function completeInTx(tx: Db, session: CheckoutSessionRow, c: Compl
     subtotalCents: session.subtotalCents,
     shippingCents: session.shippingCents,
     shippingTaxCents: c.shippingTaxCents ?? session.shippingTaxCents,
+    shippingTaxRate: c.shippingTaxRate !== undefined ? c.shippingTaxRate : session.shippingTaxRate,
+    shippingTaxCategory: c.shippingTaxCategory !== undefined ? c.shippingTaxCategory : session.shippingTaxCategory,
+    vatIdStatus: session.vatIdStatus,
+    vatIdCheckedAt: session.vatIdCheckedAt,
     taxCents: c.taxCents ?? session.taxCents,
     totalCents: session.totalCents,
     requiresShipping: session.requiresShipping,

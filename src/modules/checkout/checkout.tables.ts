@@ -1,9 +1,10 @@
 /** Checkout sessions: a priced cart waiting for payment, with the stock it reserves. */
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, index, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, jsonb, numeric, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { channels } from '../channels/channels.tables.js';
 import type { Address } from '../orders/orders.tables.js';
 import { shops } from '../shops/shops.tables.js';
+import type { TaxCategory } from './tax.js';
 
 const cents = (name: string) => bigint(name, { mode: 'number' });
 const ts = (name: string) => timestamp(name, { withTimezone: true });
@@ -20,6 +21,12 @@ export interface PricedLine {
   tax_rate: number;
   tax_cents: number;
   net_cents: number;
+  /** EN 16931 VAT category of the line (DESIGN §5 "Which tax applies"); absent on lines priced before it: S. */
+  tax_category?: TaxCategory;
+  /** The text the invoice carries for a 0 % category (null for S). */
+  tax_exemption_reason?: string | null;
+  /** The gross list price (German rate included) the unit price was derived from; a 0 % row charges its net. */
+  list_unit_price_cents?: number;
   tax_class: string;
   is_digital: boolean;
   track_stock: boolean;
@@ -51,6 +58,12 @@ export const checkoutSessions = pgTable(
     subtotalCents: cents('subtotal_cents').notNull(),
     shippingCents: cents('shipping_cents').notNull().default(0),
     shippingTaxCents: cents('shipping_tax_cents').notNull().default(0),
+    /** The shipping's rate and VAT category (DESIGN §5; null before tax determination or without shipping). */
+    shippingTaxRate: numeric('shipping_tax_rate', { precision: 6, scale: 5, mode: 'number' }),
+    shippingTaxCategory: text('shipping_tax_category'),
+    /** The buyer's VAT ID check when it decided the tax: valid | invalid | unverified | unchecked. */
+    vatIdStatus: text('vat_id_status'),
+    vatIdCheckedAt: ts('vat_id_checked_at'),
     taxCents: cents('tax_cents').notNull(),
     totalCents: cents('total_cents').notNull(),
     requiresShipping: boolean('requires_shipping').notNull(),

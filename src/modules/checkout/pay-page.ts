@@ -11,7 +11,7 @@ import { AppError } from '../../platform/errors.js';
 import type { Address } from '../orders/orders.tables.js';
 import { completePaidSession, getSession } from './checkout.service.js';
 import type { CheckoutSessionRow } from './checkout.tables.js';
-import { applyTax, destination, totals } from './pricing.js';
+import { applyTax, destination, taxContext, totals } from './pricing.js';
 
 export const esc = (s: unknown) =>
   String(s ?? '').replace(
@@ -213,8 +213,21 @@ export function payPageRoutes(app: FastifyInstance, deps: AppDeps): void {
         } catch {
           return fail(`Wir liefern nicht nach ${country}.`);
         }
-        const lines = applyTax(s.lines, dest);
-        const sums = totals(lines, s.shippingCents, dest);
+        let tax: Awaited<ReturnType<typeof taxContext>>;
+        try {
+          const taxCtx = { db, shopId: s.shopId, config: deps.config, clock: deps.clock, log: request.log };
+          tax = await taxContext(taxCtx, s.channelId, dest, { country, vat_id: billing.vat_id }, '/body/country');
+        } catch {
+          return fail('Die USt-IdNr. der Bestellung passt nicht zu diesem Land.');
+        }
+        const lines = applyTax(s.lines, tax);
+        const sums = totals(lines, s.shippingCents, tax);
+        // a 0 % row charges net prices: the amount would differ from the session's, which was shown
+        if (sums.total_cents !== s.totalCents) {
+          return fail(
+            `Für ${country} gilt ein anderer Preis (${(sums.total_cents / 100).toFixed(2)} ${s.currency}); bitte den Kauf mit dieser Rechnungsadresse neu beginnen.`,
+          );
+        }
         retaxed = { lines, taxCents: sums.tax_cents, shippingTaxCents: sums.shipping_tax_cents };
       }
       const card = testCardOutcome(form.card_number ?? '');

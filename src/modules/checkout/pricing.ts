@@ -1,15 +1,26 @@
 /**
  * Prices a cart in a channel: prices and currency come from the channel (listing, variant,
- * product fallback), never from the client; tax per line from the destination country's rate
- * for the product's tax class, with the channel's country overrides (DESIGN §5).
+ * product fallback), never from the client; tax per line by the table "Which tax applies"
+ * (DESIGN §5, `tax.ts`) from the destination, the buyer's VAT ID and the channel's country rates.
  */
 import type { Ctx } from '../../platform/auth/types.js';
 import { AppError, type FieldError } from '../../platform/errors.js';
 import { taxFromGross } from '../../platform/money.js';
 import { storefrontVersionOf, VersionedMemo } from '../../platform/versioned-memo.js';
 import { channelPrices } from '../catalog/index.js';
-import { channelCountry, type EffectiveCountry } from '../channels/index.js';
+import { channelCountry, channelCountryRates, type EffectiveCountry } from '../channels/index.js';
+import { loadSettings } from '../finance/settings.service.js';
 import type { PricedLine } from './checkout.tables.js';
+import {
+  type CountryRates,
+  chargedPrice,
+  classRate,
+  determineTax,
+  SELLER_COUNTRY,
+  type TaxDecision,
+  type TaxSituation,
+} from './tax.js';
+import { checkVatIdFormat, type VatIdCheck, type ViesUnavailablePolicy, verifyVatId } from './vat-id.js';
 
 export interface CartItem {
   product_id: string;
@@ -19,10 +30,7 @@ export interface CartItem {
 
 /** The rate of a tax class in a country; a class without its own rate falls back to the standard rate. */
 export function rateFor(country: EffectiveCountry, taxClass: string): number {
-  const standard = country.tax_rate ?? 0;
-  if (taxClass === 'food') return country.food_tax_rate ?? standard;
-  if (taxClass === 'books') return country.books_tax_rate ?? standard;
-  return standard;
+  return classRate(country, taxClass);
 }
 
 /** Looks up the channel's view of a country, refusing one the channel does not sell to. */
@@ -91,36 +99,130 @@ export async function priceItems(
   return lines as Omit<PricedLine, 'tax_rate' | 'tax_cents' | 'net_cents'>[];
 }
 
-/** Adds tax per line for the destination country; totals are sums of rounded lines. */
+/** What decides the tax of a priced cart: the table's inputs and the buyer's VAT ID check. */
+export interface TaxContext {
+  situation: TaxSituation;
+  vatId: VatIdCheck | null;
+}
+
+const NO_RATES: CountryRates = { tax_rate: null, food_tax_rate: null, books_tax_rate: null };
+
+/**
+ * Loads the inputs of the tax table for a destination: the channel's rates there and in Germany,
+ * the shop's `oss_registered` and VIES policy, and the buyer's VAT ID (format-checked always,
+ * VIES-checked when it decides the tax: a destination in another EU state). `vatIdPath` names the
+ * field in a 400 vat_id_invalid.
+ */
+export async function taxContext(
+  ctx: Pick<Ctx, 'db' | 'shopId' | 'config' | 'clock' | 'log'>,
+  channelId: string,
+  country: EffectiveCountry,
+  billing: { country: string; vat_id?: string | null } | null | undefined,
+  vatIdPath: string,
+): Promise<TaxContext> {
+  const [settings, german] = await Promise.all([
+    loadSettings(ctx.db, ctx.shopId),
+    country.code === SELLER_COUNTRY ? country : channelCountryRates(ctx, channelId, SELLER_COUNTRY),
+  ]);
+  let vatId: VatIdCheck | null = null;
+  const raw = billing?.vat_id?.trim();
+  if (raw) {
+    const billingIsEu =
+      billing?.country === country.code
+        ? country.is_eu
+        : ((await channelCountryRates(ctx, channelId, billing?.country ?? ''))?.is_eu ?? false);
+    const normalized = checkVatIdFormat(raw, billingIsEu, vatIdPath);
+    if (country.is_eu && country.code !== SELLER_COUNTRY && billingIsEu) {
+      vatId = await verifyVatId(ctx, normalized, settings.viesUnavailable as ViesUnavailablePolicy);
+    }
+  }
+  return {
+    situation: {
+      destination: country,
+      german: german ?? NO_RATES,
+      ossRegistered: settings.ossRegistered,
+      business: vatId?.business ?? false,
+    },
+    vatId,
+  };
+}
+
+/**
+ * The table's row for a consumer buying a digital item of `taxClass` billed to `countryCode`
+ * (subscriptions: the hosted abo page takes no VAT ID); null for a country the shop does not know.
+ */
+export async function consumerDigitalTax(
+  ctx: Pick<Ctx, 'db' | 'shopId'>,
+  channelId: string,
+  countryCode: string,
+  taxClass: string,
+): Promise<TaxDecision | null> {
+  const [country, german, settings] = await Promise.all([
+    channelCountryRates(ctx, channelId, countryCode),
+    channelCountryRates(ctx, channelId, SELLER_COUNTRY),
+    loadSettings(ctx.db, ctx.shopId),
+  ]);
+  if (!country) return null;
+  return determineTax(
+    { destination: country, german: german ?? NO_RATES, ossRegistered: settings.ossRegistered, business: false },
+    { tax_class: taxClass, is_digital: true },
+  );
+}
+
+/** The line as priced under its decision: a 0 % row charges the net of the German gross price. */
+function taxedLine(l: Omit<PricedLine, 'tax_rate' | 'tax_cents' | 'net_cents'>, d: TaxDecision): PricedLine {
+  const list = l.list_unit_price_cents ?? l.unit_price_cents;
+  const unit = chargedPrice(list, d);
+  const gross = unit * l.quantity;
+  const tax = taxFromGross(gross, d.tax_rate);
+  return {
+    ...l,
+    list_unit_price_cents: list,
+    unit_price_cents: unit,
+    line_total_cents: gross,
+    tax_rate: d.tax_rate,
+    tax_cents: tax,
+    net_cents: gross - tax,
+    tax_category: d.tax_category,
+    tax_exemption_reason: d.tax_exemption_reason,
+  };
+}
+
+/** Adds tax per line by the table (DESIGN §5); totals are sums of rounded lines. */
 export function applyTax(
   lines: Omit<PricedLine, 'tax_rate' | 'tax_cents' | 'net_cents'>[],
-  country: EffectiveCountry,
+  tax: TaxContext,
 ): PricedLine[] {
-  return lines.map((l) => {
-    const rate = rateFor(country, l.tax_class);
-    const tax = taxFromGross(l.line_total_cents, rate);
-    return { ...l, tax_rate: rate, tax_cents: tax, net_cents: l.line_total_cents - tax };
-  });
+  return lines.map((l) => taxedLine(l, determineTax(tax.situation, l)));
 }
 
 export interface Totals {
   subtotal_cents: number;
   shipping_cents: number;
   shipping_tax_cents: number;
+  shipping_tax_rate: number;
+  shipping_tax_category: TaxDecision['tax_category'];
   tax_cents: number;
   total_cents: number;
 }
 
-/** Shipping is taxed at the destination's standard rate. */
-export function totals(lines: PricedLine[], shippingCents: number, country: EffectiveCountry): Totals {
+/**
+ * Shipping follows the goods it carries: a physical item of the standard class under the same
+ * table row (destination's standard rate in S, 0 % with the goods' category otherwise, charged net).
+ */
+export function totals(lines: PricedLine[], shippingListCents: number, tax: TaxContext): Totals {
+  const d = determineTax(tax.situation, { tax_class: 'standard', is_digital: false });
+  const shippingCents = chargedPrice(shippingListCents, d);
   const subtotal = lines.reduce((s, l) => s + l.line_total_cents, 0);
-  const shippingTax = taxFromGross(shippingCents, country.tax_rate ?? 0);
-  const tax = lines.reduce((s, l) => s + l.tax_cents, 0) + shippingTax;
+  const shippingTax = taxFromGross(shippingCents, d.tax_rate);
+  const taxCents = lines.reduce((s, l) => s + l.tax_cents, 0) + shippingTax;
   return {
     subtotal_cents: subtotal,
     shipping_cents: shippingCents,
     shipping_tax_cents: shippingTax,
-    tax_cents: tax,
+    shipping_tax_rate: d.tax_rate,
+    shipping_tax_category: d.tax_category,
+    tax_cents: taxCents,
     total_cents: subtotal + shippingCents,
   };
 }

@@ -7,8 +7,7 @@ import type { Db } from '../../platform/db/client.js';
 import { query } from '../../platform/db/tx.js';
 import { notFound } from '../../platform/errors.js';
 import { taxFromGross } from '../../platform/money.js';
-import { channelCountry } from '../channels/index.js';
-import { rateFor } from '../checkout/pricing.js';
+import { consumerDigitalTax } from '../checkout/pricing.js';
 import { createOrder, type OrderRow } from '../orders/index.js';
 import { emitEvent } from '../webhooks/index.js';
 import { intervalText } from './billing.js';
@@ -131,10 +130,12 @@ export async function createAboOrder(
         JOIN channels c ON c.id = ${a.channelId}
         WHERE pl.id = ${a.planId} AND pl.shop_id = ${a.shopId}`,
   );
-  const country = a.billingAddress
-    ? await channelCountry({ db: tx, shopId: a.shopId }, a.channelId, a.billingAddress.country)
+  // the row of the tax table (DESIGN §5) for the billing country at the time of this payment
+  const decision = a.billingAddress
+    ? await consumerDigitalTax({ db: tx, shopId: a.shopId }, a.channelId, a.billingAddress.country, a.taxClass)
     : null;
-  const rate = country ? rateFor(country, a.taxClass) : a.taxRate;
+  const rate = decision ? decision.tax_rate : a.taxRate;
+  const category = decision?.tax_category ?? (rate > 0 ? 'S' : 'Z');
   const tax = taxFromGross(opts.amountCents, rate);
   const name = info ? `${info.name} (${info.plan_name})` : 'Abo';
   return createOrder(tx, {
@@ -161,6 +162,8 @@ export async function createAboOrder(
         tax_rate: rate,
         tax_cents: tax,
         net_cents: opts.amountCents - tax,
+        tax_category: category,
+        tax_exemption_reason: decision?.tax_exemption_reason ?? null,
         tax_class: a.taxClass,
         is_digital: true,
         track_stock: false,

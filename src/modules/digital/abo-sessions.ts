@@ -25,7 +25,8 @@ import { channelFor } from '../checkout/checkout.routes.js';
 import { checkReturnUrl, EXPIRE_JOB } from '../checkout/checkout.service.js';
 import { type CheckoutSessionRow, checkoutSessions, type PricedLine } from '../checkout/checkout.tables.js';
 import { esc, type FormValues, money, page, registerHostedPage, returnTo } from '../checkout/pay-page.js';
-import { destination, rateFor } from '../checkout/pricing.js';
+import { consumerDigitalTax, destination, rateFor } from '../checkout/pricing.js';
+import { chargedPrice, type TaxDecision } from '../checkout/tax.js';
 import { accountForPurchase } from '../identity/index.js';
 import type { Address } from '../orders/orders.tables.js';
 import { emitEvent } from '../webhooks/index.js';
@@ -133,7 +134,8 @@ async function sellablePlan(db: Db, shopId: string, planId: string) {
   return row;
 }
 
-function planLine(plan: PlanRow, name: string, taxClass: string, amount: number, rate: number): PricedLine {
+function planLine(plan: PlanRow, name: string, taxClass: string, amount: number, d: TaxDecision | null): PricedLine {
+  const rate = d?.tax_rate ?? 0;
   const tax = taxFromGross(amount, rate);
   return {
     product_id: plan.productId,
@@ -146,6 +148,8 @@ function planLine(plan: PlanRow, name: string, taxClass: string, amount: number,
     tax_rate: rate,
     tax_cents: tax,
     net_cents: amount - tax,
+    tax_category: d?.tax_category ?? 'Z',
+    tax_exemption_reason: d?.tax_exemption_reason ?? null,
     tax_class: taxClass,
     is_digital: true,
     track_stock: false,
@@ -163,10 +167,10 @@ export async function createAboSession(
   refuseShortcuts(input);
   checkReturnUrl(ctx, input.return_url);
   const { plan, productName, taxClass } = await sellablePlan(ctx.db, ctx.shopId, input.plan_id);
-  const country = await channelCountry(ctx, channel.id, channel.default_country);
-  const rate = country ? rateFor(country, taxClass) : 0;
-  const amount = firstCharge(plan);
-  const line = planLine(plan, productName, taxClass, amount, rate);
+  // priced for the channel's default country until the hosted page knows the billing address
+  const decision = await consumerDigitalTax(ctx, channel.id, channel.default_country, taxClass);
+  const amount = decision ? chargedPrice(firstCharge(plan), decision) : firstCharge(plan);
+  const line = planLine(plan, productName, taxClass, amount, decision);
   const now = ctx.clock.now();
   const expiresAt = new Date(now.getTime() + SESSION_TTL_HOURS * 3600_000);
   const id = newId('checkoutSession');
@@ -241,6 +245,8 @@ export interface AboCompletion {
   now: Date;
   billing: Address | null;
   taxRate: number;
+  /** The tax table's row for the billing address (DESIGN §5): a 0 % row charges net prices. */
+  taxDecision?: TaxDecision;
   card: { last4: string; failsLater: boolean } | null;
   provider: 'test' | 'stripe';
   providerRef?: string | null;
@@ -293,7 +299,10 @@ export async function completeAboSession(
     const periodStart = c.stripe?.periodStart ?? now;
     const periodEnd =
       c.stripe?.periodEnd ?? (trial ? (trialEnd as Date) : addInterval(now, plan.intervalUnit, plan.intervalCount));
-    const intro = introPrice(plan.priceCents, plan.introDiscountPercent);
+    // in a 0 % row (a buyer outside the EU) every payment is the net of the plan's gross prices
+    const price = (gross: number) => (c.taxDecision ? chargedPrice(gross, c.taxDecision) : gross);
+    const introGross = introPrice(plan.priceCents, plan.introDiscountPercent);
+    const intro = introGross === null ? null : price(introGross);
     const token = newSecret('abolink');
     const [created] = await tx
       .insert(abos)
@@ -313,7 +322,7 @@ export async function completeAboSession(
         periodIndex: trial ? 0 : 1,
         currentPeriodStart: periodStart,
         currentPeriodEnd: periodEnd,
-        priceCents: plan.priceCents,
+        priceCents: price(plan.priceCents),
         currency: plan.currency,
         intervalUnit: plan.intervalUnit,
         intervalCount: plan.intervalCount,
@@ -338,7 +347,7 @@ export async function completeAboSession(
     let orderId: string | null = null;
     let amount = 0;
     if (!trial) {
-      amount = c.stripe?.paidAmount ?? intro ?? plan.priceCents;
+      amount = c.stripe?.paidAmount ?? intro ?? price(plan.priceCents);
       const order = await createAboOrder(tx, abo, {
         amountCents: amount,
         paymentNumber: 1,
@@ -493,10 +502,11 @@ export function registerAboHostedPage(deps: AppDeps): void {
       ) {
         return fail(400, 'Bitte Name und vollständige Rechnungsadresse angeben (Land als ISO-Code, z. B. DE).');
       }
-      let rate: number;
+      let decision: TaxDecision | null;
       try {
-        const dest = await destination({ db, shopId: s.shopId }, s.channelId, country, '/body/country');
-        rate = rateFor(dest, s.lines[0]?.tax_class ?? 'standard');
+        await destination({ db, shopId: s.shopId }, s.channelId, country, '/body/country');
+        const taxClass = s.lines[0]?.tax_class ?? 'standard';
+        decision = await consumerDigitalTax({ db, shopId: s.shopId }, s.channelId, country, taxClass);
       } catch {
         return fail(400, `In dieses Land (${country}) verkaufen wir leider nicht.`);
       }
@@ -512,7 +522,8 @@ export function registerAboHostedPage(deps: AppDeps): void {
       await completeAboSession(db, s.id, {
         now,
         billing,
-        taxRate: rate,
+        taxRate: decision?.tax_rate ?? 0,
+        ...(decision ? { taxDecision: decision } : {}),
         card: { last4: card.last4, failsLater: card.failsLater },
         provider: 'test',
         publicUrl: deps.config.publicUrl,

@@ -24,6 +24,8 @@ import {
   percent,
   sums,
   taxGroups,
+  taxKey,
+  withTaxCategory,
 } from './documents.js';
 import { assertEinvoiceReady } from './einvoice.js';
 import { creditNotes, type DocLine, invoices } from './finance.tables.js';
@@ -49,8 +51,8 @@ export function creditNoteOut(row: CreditNoteRow) {
     reason: row.reason,
     seller: row.seller ?? null,
     buyer: row.buyer,
-    lines: row.lines,
-    tax_breakdown: row.taxGroups,
+    lines: withTaxCategory(row.lines),
+    tax_breakdown: withTaxCategory(row.taxGroups),
     net_cents: row.netCents,
     tax_cents: row.taxCents,
     total_cents: row.totalCents,
@@ -92,7 +94,8 @@ export interface CreditNoteCreate {
 
 interface Credited {
   total: number;
-  byRate: Map<number, { gross: number; tax: number }>;
+  /** Per VAT category and rate (`taxKey`). */
+  byRate: Map<string, { gross: number; tax: number }>;
   byPosition: Map<number, { quantity: number; gross: number; tax: number }>;
   amountBased: boolean;
 }
@@ -102,10 +105,10 @@ function creditedSoFar(notes: CreditNoteRow[]): Credited {
   for (const n of notes) {
     c.total += n.totalCents;
     for (const l of n.lines) {
-      const r = c.byRate.get(l.tax_rate) ?? { gross: 0, tax: 0 };
+      const r = c.byRate.get(taxKey(l)) ?? { gross: 0, tax: 0 };
       r.gross += l.line_total_cents;
       r.tax += l.tax_cents;
-      c.byRate.set(l.tax_rate, r);
+      c.byRate.set(taxKey(l), r);
       if (l.invoice_position === null) c.amountBased = true;
       else {
         const p = c.byPosition.get(l.invoice_position) ?? { quantity: 0, gross: 0, tax: 0 };
@@ -149,6 +152,7 @@ function linesCredit(inv: InvoiceRow, credited: Credited, wanted: { position: nu
     const rest = w.quantity === left;
     const gross = rest ? src.line_total_cents - before.gross : mulDiv(src.line_total_cents, w.quantity, src.quantity);
     return line(i + 1, src.kind, src.name, w.quantity, gross, src.tax_rate, {
+      ...(src.tax_category ? { category: src.tax_category } : {}),
       sku: src.sku,
       unitPriceCents: src.unit_price_cents,
       invoicePosition: src.position,
@@ -160,7 +164,7 @@ function linesCredit(inv: InvoiceRow, credited: Credited, wanted: { position: nu
 /** A gross amount split over the invoice's tax rates in proportion to what is left at each. */
 function amountCredit(inv: InvoiceRow, credited: Credited, amount: number): DocLine[] {
   const groups = inv.taxGroups.map((g) => {
-    const done = credited.byRate.get(g.tax_rate) ?? { gross: 0, tax: 0 };
+    const done = credited.byRate.get(taxKey(g)) ?? { gross: 0, tax: 0 };
     return { ...g, leftGross: g.gross_cents - done.gross, leftTax: g.tax_cents - done.tax };
   });
   const parts = allocate(
@@ -174,6 +178,7 @@ function amountCredit(inv: InvoiceRow, credited: Credited, amount: number): DocL
     const label = `Gutschrift zu Rechnung ${inv.number}${groups.length > 1 ? ` (${percent(g.tax_rate)} % USt.)` : ''}`;
     out.push(
       line(out.length + 1, 'adjustment', label, 1, part, g.tax_rate, {
+        ...(g.tax_category ? { category: g.tax_category } : {}),
         invoicePosition: null,
         ...(part === g.leftGross ? { taxCents: g.leftTax } : {}),
       }),
@@ -232,8 +237,8 @@ export async function createCreditNote(ctx: Ctx, invoiceId: string, body: Credit
       throw exceeds('The credit notes of this invoice would exceed its total');
     }
     for (const g of taxGroups(lines)) {
-      const invGroup = inv.taxGroups.find((x) => x.tax_rate === g.tax_rate);
-      const done = credited.byRate.get(g.tax_rate)?.gross ?? 0;
+      const invGroup = inv.taxGroups.find((x) => taxKey(x) === taxKey(g));
+      const done = credited.byRate.get(taxKey(g))?.gross ?? 0;
       if (!invGroup || done + g.gross_cents > invGroup.gross_cents) {
         throw exceeds(`The credit notes would exceed the invoice's amount at ${percent(g.tax_rate)} % VAT`);
       }

@@ -9,18 +9,36 @@ import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client.js';
 import { notFound } from '../../platform/errors.js';
 import { taxFromGross } from '../../platform/money.js';
+import { exemptionText, type TaxCategory } from '../checkout/tax.js';
 import type { creditNotes, DocLine, invoices, TaxGroup } from './finance.tables.js';
 
+/** A line's or group's EN 16931 VAT category; documents made before tax determination: S, or Z at 0 %. */
+export function categoryOf(x: { tax_rate: number; tax_category?: TaxCategory }): TaxCategory {
+  const c = x.tax_category ?? 'S';
+  return c === 'S' && x.tax_rate === 0 ? 'Z' : c;
+}
+
+/** The VAT breakdown key (BG-23): category and rate. */
+export const taxKey = (x: { tax_rate: number; tax_category?: TaxCategory }): string => `${categoryOf(x)}|${x.tax_rate}`;
+
+/** Per category and rate (BG-23), with the exemption text of a 0 % category. */
 export function taxGroups(lines: DocLine[]): TaxGroup[] {
-  const by = new Map<number, TaxGroup>();
+  const by = new Map<string, TaxGroup>();
   for (const l of lines) {
-    const g = by.get(l.tax_rate) ?? { tax_rate: l.tax_rate, net_cents: 0, tax_cents: 0, gross_cents: 0 };
+    const key = taxKey(l);
+    const g = by.get(key) ?? {
+      tax_rate: l.tax_rate,
+      ...(l.tax_category ? { tax_category: l.tax_category, tax_exemption_reason: l.tax_exemption_reason ?? null } : {}),
+      net_cents: 0,
+      tax_cents: 0,
+      gross_cents: 0,
+    };
     g.net_cents += l.net_cents;
     g.tax_cents += l.tax_cents;
     g.gross_cents += l.line_total_cents;
-    by.set(l.tax_rate, g);
+    by.set(key, g);
   }
-  return [...by.values()].sort((a, b) => b.tax_rate - a.tax_rate);
+  return [...by.values()].sort((a, b) => b.tax_rate - a.tax_rate || taxKey(a).localeCompare(taxKey(b)));
 }
 
 export function sums(lines: DocLine[]) {
@@ -38,10 +56,18 @@ export function line(
   quantity: number,
   grossCents: number,
   rate: number,
-  opts: { sku?: string | null; unitPriceCents?: number; taxCents?: number; invoicePosition?: number | null } = {},
+  opts: {
+    sku?: string | null;
+    unitPriceCents?: number;
+    taxCents?: number;
+    invoicePosition?: number | null;
+    /** The VAT category (DESIGN §5); its exemption text comes with it. */
+    category?: TaxCategory;
+  } = {},
 ): DocLine {
   const tax = opts.taxCents ?? taxFromGross(grossCents, rate);
   return {
+    ...(opts.category ? { tax_category: opts.category, tax_exemption_reason: exemptionText(opts.category) } : {}),
     position,
     kind,
     name,
@@ -54,6 +80,16 @@ export function line(
     net_cents: grossCents - tax,
     invoice_position: opts.invoicePosition ?? null,
   };
+}
+
+/** Lines or VAT groups as the API shows them: every one with its category and exemption text. */
+export function withTaxCategory<
+  T extends { tax_rate: number; tax_category?: TaxCategory; tax_exemption_reason?: string | null },
+>(rows: T[]): (T & { tax_category: TaxCategory; tax_exemption_reason: string | null })[] {
+  return rows.map((r) => {
+    const category = categoryOf(r);
+    return { ...r, tax_category: category, tax_exemption_reason: r.tax_exemption_reason ?? exemptionText(category) };
+  });
 }
 
 /** round-half-up(a × num / den) for non-negative integers. */

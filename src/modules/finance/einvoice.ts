@@ -6,7 +6,8 @@
  */
 import type { Invoice } from '@e-invoice-eu/core';
 import { AppError, type FieldError } from '../../platform/errors.js';
-import { decimal, percent } from './documents.js';
+import { EXEMPTION_CODE } from '../checkout/tax.js';
+import { categoryOf, decimal, percent } from './documents.js';
 import type { BuyerData, DocLine, SellerData, TaxGroup } from './finance.tables.js';
 
 /** The frozen content of an invoice or credit note (what `invoiceContent`/`creditNoteContent` return). */
@@ -77,6 +78,18 @@ export function einvoiceProblems(doc: DocContent, kind: 'invoice' | 'credit_note
   if (kind === 'credit_note') {
     need(doc.invoice_number, '/invoice_number'); // BT-25
   }
+  const categories = new Set(doc.lines.map((l) => categoryOf(l)));
+  if (categories.has('O')) {
+    // BR-O-02 forbids the VAT IDs: the seller is identified by its tax number (BR-DE-16, BR-CO-26)
+    need(s?.tax_number, '/seller/tax_number', 'is required for a document not subject to German VAT (category O)');
+    // BR-O-11..14: a document "not subject to VAT" holds no other category
+    need(categories.size === 1, '/lines', 'category O (not subject to VAT) cannot be mixed with other categories');
+  }
+  if (categories.has('K') || categories.has('AE')) {
+    need(s?.vat_id, '/seller/vat_id', 'is required for reverse charge and intra-community supplies'); // BR-AE-02, BR-IC-02
+    need(b.vat_id, '/buyer/vat_id', 'is required for reverse charge and intra-community supplies'); // BT-48
+  }
+  if (categories.has('K')) need(b.delivery_address?.country, '/buyer/delivery_address'); // BR-IC-12 (BT-80)
   return errors;
 }
 
@@ -94,8 +107,25 @@ export function assertEinvoiceReady(doc: DocContent): void {
 
 const party = (name: string) => name;
 
-function vatCategory(rate: number): 'S' | 'Z' {
-  return rate > 0 ? 'S' : 'Z';
+/**
+ * BT-151 of a line (`group` false) or BT-118 of a VAT breakdown group with, for a 0 % category,
+ * its exemption reason (BT-120/121).
+ */
+function taxCategory(x: Pick<DocLine, 'tax_rate' | 'tax_category' | 'tax_exemption_reason'>, withReason: boolean) {
+  const id = categoryOf(x);
+  const exempt = id !== 'S' && id !== 'Z';
+  return {
+    'cbc:ID': id,
+    // a line "not subject to VAT" has no rate (BR-O-05); its VAT breakdown states 0 (BR-DE-14)
+    ...(id === 'O' && !withReason ? {} : { 'cbc:Percent': percent(x.tax_rate) }),
+    ...(withReason && exempt
+      ? {
+          'cbc:TaxExemptionReasonCode': EXEMPTION_CODE[id],
+          'cbc:TaxExemptionReason': x.tax_exemption_reason || EXEMPTION_CODE[id],
+        }
+      : {}),
+    'cac:TaxScheme': { 'cbc:ID': 'VAT' },
+  };
 }
 
 function lineOf(l: DocLine, currency: string): Invoice['ubl:Invoice']['cac:InvoiceLine'][number] {
@@ -111,11 +141,7 @@ function lineOf(l: DocLine, currency: string): Invoice['ubl:Invoice']['cac:Invoi
     'cac:Item': {
       'cbc:Name': l.name,
       ...(l.sku ? { 'cac:SellersItemIdentification': { 'cbc:ID': l.sku } } : {}),
-      'cac:ClassifiedTaxCategory': {
-        'cbc:ID': vatCategory(l.tax_rate),
-        'cbc:Percent': percent(l.tax_rate),
-        'cac:TaxScheme': { 'cbc:ID': 'VAT' },
-      },
+      'cac:ClassifiedTaxCategory': taxCategory(l, false) as never,
     },
     'cac:Price': exact
       ? { 'cbc:PriceAmount': decimal(l.net_cents / l.quantity), 'cbc:PriceAmount@currencyID': currency as never }
@@ -128,15 +154,24 @@ function lineOf(l: DocLine, currency: string): Invoice['ubl:Invoice']['cac:Invoi
   };
 }
 
+/** A document with lines "not subject to VAT" (category O). */
+const notSubjectToVat = (doc: DocContent) => doc.lines.some((l) => categoryOf(l) === 'O');
+
 /** The document in the library's internal format (UBL semantics, EN 16931 business terms). */
 export function toInternal(doc: DocContent): Invoice {
   const s = doc.seller as SellerData;
   const b = doc.buyer;
   const cur = doc.currency as never;
   const paid = doc.type === 'invoice' ? (doc.paid_cents ?? 0) : 0;
+  // one IncludedNote (CII) may hold one Content only (Factur-X XSD, CII-SR-030): the texts are joined
   const notes = [doc.note, doc.reason, doc.footer].filter((n): n is string => Boolean(n));
+  const note = notes.join('\n\n');
+  // "not subject to VAT" (O) documents carry neither VAT ID (BR-O-02); the tax number identifies the seller
+  const notSubject = notSubjectToVat(doc);
+  const buyerVatId = notSubject ? null : b.vat_id;
+  const ship = b.delivery_address ?? null;
   const sellerTax: { 'cbc:CompanyID': string; 'cac:TaxScheme': { 'cbc:ID': string } }[] = [];
-  if (s.vat_id) sellerTax.push({ 'cbc:CompanyID': s.vat_id, 'cac:TaxScheme': { 'cbc:ID': 'VAT' } });
+  if (s.vat_id && !notSubject) sellerTax.push({ 'cbc:CompanyID': s.vat_id, 'cac:TaxScheme': { 'cbc:ID': 'VAT' } });
   if (s.tax_number) sellerTax.push({ 'cbc:CompanyID': s.tax_number, 'cac:TaxScheme': { 'cbc:ID': 'FC' } });
   const invoice: Invoice = {
     'ubl:Invoice': {
@@ -144,7 +179,7 @@ export function toInternal(doc: DocContent): Invoice {
       'cbc:IssueDate': doc.issue_date as string,
       ...(doc.type === 'invoice' && doc.due_date ? { 'cbc:DueDate': doc.due_date } : {}),
       'cbc:InvoiceTypeCode': doc.type === 'invoice' ? '380' : '381',
-      ...(notes.length > 0 ? { 'cbc:Note': notes } : {}),
+      ...(note ? { 'cbc:Note': [note] } : {}),
       'cbc:DocumentCurrencyCode': cur,
       // BT-10 is mandatory in XRechnung; without a Leitweg-ID the order number identifies the purchase
       'cbc:BuyerReference': doc.buyer_reference || doc.order_number,
@@ -165,6 +200,8 @@ export function toInternal(doc: DocContent): Invoice {
         'cac:Party': {
           'cbc:EndpointID': s.email as string,
           'cbc:EndpointID@schemeID': 'EM',
+          // without the VAT ID (BR-O-02) the tax number identifies the seller (BT-29, BR-CO-26)
+          ...(notSubject && s.tax_number ? { 'cac:PartyIdentification': [{ 'cbc:ID': s.tax_number }] } : {}),
           'cac:PartyName': { 'cbc:Name': party(s.legal_name) },
           'cac:PostalAddress': {
             'cbc:StreetName': s.line1,
@@ -197,15 +234,34 @@ export function toInternal(doc: DocContent): Invoice {
             'cbc:PostalZone': b.postal_code,
             'cac:Country': { 'cbc:IdentificationCode': b.country as never },
           },
-          ...(b.vat_id
-            ? { 'cac:PartyTaxScheme': { 'cbc:CompanyID': b.vat_id, 'cac:TaxScheme': { 'cbc:ID': 'VAT' } } }
+          ...(buyerVatId
+            ? { 'cac:PartyTaxScheme': { 'cbc:CompanyID': buyerVatId, 'cac:TaxScheme': { 'cbc:ID': 'VAT' } } }
             : {}),
           'cac:PartyLegalEntity': { 'cbc:RegistrationName': b.company || b.name },
           'cac:Contact': { 'cbc:ElectronicMail': b.email },
         },
       },
       // BT-72 (CII needs ApplicableHeaderTradeDelivery, which this fills)
-      ...(doc.service_date ? { 'cac:Delivery': { 'cbc:ActualDeliveryDate': doc.service_date } } : {}),
+      // and BG-15, the deliver-to address of shipped goods (BT-80 for intra-community supplies, BR-IC-12)
+      ...(doc.service_date || ship
+        ? {
+            'cac:Delivery': {
+              ...(doc.service_date ? { 'cbc:ActualDeliveryDate': doc.service_date } : {}),
+              ...(ship
+                ? {
+                    'cac:DeliveryLocation': {
+                      'cac:Address': {
+                        ...(ship.line1 ? { 'cbc:StreetName': ship.line1 } : {}),
+                        'cbc:CityName': ship.city,
+                        'cbc:PostalZone': ship.postal_code,
+                        'cac:Country': { 'cbc:IdentificationCode': ship.country as never },
+                      },
+                    },
+                  }
+                : {}),
+            },
+          }
+        : {}),
       'cac:PaymentMeans': [
         {
           'cbc:PaymentMeansCode': '58',
@@ -218,16 +274,15 @@ export function toInternal(doc: DocContent): Invoice {
           },
         },
       ],
-      ...(doc.type === 'invoice'
-        ? {
-            'cac:PaymentTerms': {
-              'cbc:Note':
-                paid >= doc.total_cents
-                  ? 'Bereits bezahlt.'
-                  : `Zahlbar ohne Abzug bis ${doc.due_date ?? doc.issue_date}.`,
-            },
-          }
-        : {}),
+      // BT-20 on every document (BR-CO-25: needed whenever the amount due is positive, credit notes too)
+      'cac:PaymentTerms': {
+        'cbc:Note':
+          doc.type === 'credit_note'
+            ? `Der Betrag von ${decimal(doc.total_cents)} ${doc.currency} wird Ihnen erstattet.`
+            : paid >= doc.total_cents
+              ? 'Bereits bezahlt.'
+              : `Zahlbar ohne Abzug bis ${doc.due_date ?? doc.issue_date}.`,
+      },
       'cac:TaxTotal': [
         {
           'cbc:TaxAmount': decimal(doc.tax_cents),
@@ -237,11 +292,7 @@ export function toInternal(doc: DocContent): Invoice {
             'cbc:TaxableAmount@currencyID': cur,
             'cbc:TaxAmount': decimal(g.tax_cents),
             'cbc:TaxAmount@currencyID': cur,
-            'cac:TaxCategory': {
-              'cbc:ID': vatCategory(g.tax_rate),
-              'cbc:Percent': percent(g.tax_rate),
-              'cac:TaxScheme': { 'cbc:ID': 'VAT' },
-            },
+            'cac:TaxCategory': taxCategory(g, true) as never,
           })),
         },
       ],
@@ -268,10 +319,117 @@ export class EInvoiceError extends Error {
   override name = 'EInvoiceError';
 }
 
+type CiiNode = Record<string, unknown>;
+
+/**
+ * Puts `key` into a CII element after the children that precede it in the schema (`before`, in
+ * schema order), keeping the element order the XSD demands; the library renders keys in order.
+ */
+function insertInOrder(parent: CiiNode, key: string, value: unknown, before: string[]): void {
+  if (parent[key] !== undefined) return;
+  const entries = Object.entries(parent);
+  const base = (k: string) => k.split('@')[0] as string;
+  let at = 0;
+  entries.forEach(([k], i) => {
+    if (before.includes(base(k))) at = i + 1;
+  });
+  entries.splice(at, 0, [key, value]);
+  for (const k of Object.keys(parent)) delete parent[k];
+  Object.assign(parent, Object.fromEntries(entries));
+}
+
+/**
+ * The thin post-processing step for what @e-invoice-eu/core 2.3.4 does not write into CII (and
+ * so into the Factur-X XML): BT-13 (BuyerOrderReferencedDocument, masked out of its Factur-X
+ * EN 16931 mapping) and BT-25/26 (InvoiceReferencedDocument; its mapping reads the UBL
+ * BillingReference one level too high). Runs on the library's CII tree before it is rendered.
+ */
+export function patchCii(cii: CiiNode, doc: DocContent): void {
+  const tx = (cii['rsm:CrossIndustryInvoice'] as CiiNode | undefined)?.['rsm:SupplyChainTradeTransaction'] as
+    | CiiNode
+    | undefined;
+  if (!tx) return;
+  const agreement = tx['ram:ApplicableHeaderTradeAgreement'] as CiiNode | undefined;
+  const seller = agreement?.['ram:SellerTradeParty'] as CiiNode | undefined;
+  if (seller && notSubjectToVat(doc) && doc.seller?.tax_number) {
+    // BT-29 (the library maps the seller's PartyIdentification to UBL only): see toInternal
+    insertInOrder(seller, 'ram:ID', doc.seller.tax_number, []);
+  }
+  if (agreement && doc.order_number) {
+    insertInOrder(agreement, 'ram:BuyerOrderReferencedDocument', { 'ram:IssuerAssignedID': doc.order_number }, [
+      'ram:BuyerReference',
+      'ram:SellerTradeParty',
+      'ram:BuyerTradeParty',
+      'ram:SalesAgentTradeParty',
+      'ram:BuyerTaxRepresentativeTradeParty',
+      'ram:SellerTaxRepresentativeTradeParty',
+      'ram:ProductEndUserTradeParty',
+      'ram:ApplicableTradeDeliveryTerms',
+      'ram:SellerOrderReferencedDocument',
+    ]);
+  }
+  const settlement = tx['ram:ApplicableHeaderTradeSettlement'] as CiiNode | undefined;
+  if (settlement && doc.type === 'credit_note' && doc.invoice_number) {
+    insertInOrder(
+      settlement,
+      'ram:InvoiceReferencedDocument',
+      {
+        'ram:IssuerAssignedID': doc.invoice_number,
+        ...(doc.invoice_issue_date
+          ? {
+              'ram:FormattedIssueDateTime': {
+                'qdt:DateTimeString': doc.invoice_issue_date.replaceAll('-', ''),
+                'qdt:DateTimeString@format': '102',
+              },
+            }
+          : {}),
+      },
+      [
+        'ram:CreditorReferenceID',
+        'ram:PaymentReference',
+        'ram:TaxCurrencyCode',
+        'ram:InvoiceCurrencyCode',
+        'ram:InvoiceIssuerReference',
+        'ram:InvoicerTradeParty',
+        'ram:InvoiceeTradeParty',
+        'ram:PayeeTradeParty',
+        'ram:PayerTradeParty',
+        'ram:TaxApplicableTradeCurrencyExchange',
+        'ram:SpecifiedTradeSettlementPaymentMeans',
+        'ram:ApplicableTradeTax',
+        'ram:BillingSpecifiedPeriod',
+        'ram:SpecifiedTradeAllowanceCharge',
+        'ram:SubtotalCalculatedTradeTax',
+        'ram:SpecifiedLogisticsServiceCharge',
+        'ram:SpecifiedTradePaymentTerms',
+        'ram:SpecifiedTradeSettlementHeaderMonetarySummation',
+        'ram:SpecifiedFinancialAdjustment',
+      ],
+    );
+  }
+}
+
+/** The library's format classes, by lower-case name (what its factory looks up). */
+type FormatClass = new (...args: never[]) => { postProcess?: (cii: CiiNode) => void };
+
 async function generate(doc: DocContent, format: EInvoiceFormat, pdf?: Buffer): Promise<string | Uint8Array> {
   // loaded on first use: the library is large and most processes never render an e-invoice
   const { InvoiceService } = await import('@e-invoice-eu/core');
   const service = new InvoiceService(silent);
+  if (format !== 'xrechnung-ubl') {
+    // this service's own factory gets a subclass of the CII format with the post-processing step
+    const factory = (
+      service as unknown as { formatFactoryService: { formatServicesLookup: Record<string, FormatClass> } }
+    ).formatFactoryService;
+    const name = LIBRARY_FORMAT[format].toLowerCase();
+    const Base = factory.formatServicesLookup[name] as FormatClass;
+    factory.formatServicesLookup[name] = class extends (Base as new (...args: never[]) => CiiNode) {
+      postProcess(cii: CiiNode) {
+        (Base.prototype as { postProcess(c: CiiNode): void }).postProcess.call(this, cii);
+        patchCii(cii, doc);
+      }
+    } as unknown as FormatClass;
+  }
   try {
     return await service.generate(toInternal(doc), {
       format: LIBRARY_FORMAT[format],

@@ -39,6 +39,8 @@ export const CompanySettings = Type.Object({
   credit_note_number_format: Type.String(),
   payment_terms_days: Type.Integer(),
   time_zone: Type.String(),
+  oss_registered: Type.Boolean(),
+  vies_unavailable: Type.Union([Type.Literal('charge_vat'), Type.Literal('accept_unverified')]),
   missing_for_invoices: Type.Array(Type.String(), { description: 'Fields finalization still needs' }),
   missing_for_e_invoices: Type.Array(Type.String(), { description: 'Fields e-invoices to businesses still need' }),
   updated_at: Nullable(Timestamp),
@@ -66,6 +68,15 @@ export const CompanySettingsPut = Body(
     credit_note_number_format: Type.Optional(NumberFormat),
     payment_terms_days: Type.Optional(Type.Integer({ minimum: 0, maximum: 365 })),
     time_zone: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'IANA, e.g. Europe/Berlin' })),
+    oss_registered: Type.Optional(
+      Type.Boolean({ description: 'Registered for the EU One-Stop-Shop (default true): EU consumers pay their rate' }),
+    ),
+    vies_unavailable: Type.Optional(
+      Type.Union([Type.Literal('charge_vat'), Type.Literal('accept_unverified')], {
+        description:
+          'When VIES cannot be reached while a business buyer is priced: charge VAT as for a consumer (default) or accept the VAT ID and mark the order vat_id_unverified',
+      }),
+    ),
   },
   { description: 'Sets the given fields; omitted fields keep their value, null clears one' },
 );
@@ -102,6 +113,12 @@ const Buyer = Type.Object({
   email: Type.String(),
 });
 
+/** Which row of the tax table applied (DESIGN §5): EN 16931 category (BT-151/118) and exemption text (BT-120). */
+const docTaxFields = {
+  tax_category: Type.String({ description: 'S | Z | K | AE | G | O' }),
+  tax_exemption_reason: Nullable(Type.String()),
+};
+
 const DocLine = Type.Object({
   position: Type.Integer(),
   kind: Type.String({ description: 'item | shipping | adjustment' }),
@@ -113,11 +130,13 @@ const DocLine = Type.Object({
   tax_rate: Type.Number(),
   tax_cents: Type.Integer(),
   net_cents: Type.Integer(),
+  ...docTaxFields,
   invoice_position: Nullable(Type.Integer({ description: 'credit notes: the credited invoice line' })),
 });
 
 const TaxGroup = Type.Object({
   tax_rate: Type.Number(),
+  ...docTaxFields,
   net_cents: Type.Integer(),
   tax_cents: Type.Integer(),
   gross_cents: Type.Integer(),

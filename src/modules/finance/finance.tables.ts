@@ -4,6 +4,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import type { TaxCategory } from '../checkout/tax.js';
 import { orders } from '../orders/orders.tables.js';
 import { shops } from '../shops/shops.tables.js';
 
@@ -40,6 +41,8 @@ export interface BuyerData {
   city: string;
   country: string;
   email: string;
+  /** Deliver-to address (BG-15) when goods were shipped; absent on documents made before it. */
+  delivery_address?: { line1: string; postal_code: string; city: string; country: string } | null;
 }
 
 /** One line of a document. Amounts are gross (prices are gross, DESIGN §5); net = gross − tax. */
@@ -54,6 +57,10 @@ export interface DocLine {
   tax_rate: number;
   tax_cents: number;
   net_cents: number;
+  /** EN 16931 VAT category (DESIGN §5); absent on documents made before it: S (or Z at 0 %). */
+  tax_category?: TaxCategory;
+  /** BT-120 for a 0 % category. */
+  tax_exemption_reason?: string | null;
   /** Credit notes: the invoice line this line credits (null for an amount credit). */
   invoice_position: number | null;
 }
@@ -61,6 +68,8 @@ export interface DocLine {
 /** Per tax rate: sums of the rounded lines, so the document adds up to the cent. */
 export interface TaxGroup {
   tax_rate: number;
+  tax_category?: TaxCategory;
+  tax_exemption_reason?: string | null;
   net_cents: number;
   tax_cents: number;
   gross_cents: number;
@@ -89,6 +98,10 @@ export const companySettings = pgTable('company_settings', {
   invoiceNumberFormat: text('invoice_number_format').notNull().default('RE-{YYYY}-{NNNNN}'),
   creditNoteNumberFormat: text('credit_note_number_format').notNull().default('GS-{YYYY}-{NNNNN}'),
   paymentTermsDays: integer('payment_terms_days').notNull().default(14),
+  /** Registered for the EU One-Stop-Shop: EU consumers pay their state's VAT (DESIGN §5). */
+  ossRegistered: boolean('oss_registered').notNull().default(true),
+  /** When VIES cannot be reached: `charge_vat` (price as a consumer) | `accept_unverified`. */
+  viesUnavailable: text('vies_unavailable').notNull().default('charge_vat'),
   timeZone: text('time_zone').notNull().default('Europe/Berlin'),
   createdAt: ts('created_at').notNull().defaultNow(),
   updatedAt: ts('updated_at').notNull().defaultNow(),

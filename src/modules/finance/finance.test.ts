@@ -108,8 +108,22 @@ describe('invoices', () => {
     const t19 = taxFromGross(9900, 0.19) + taxFromGross(490, 0.19);
     const t7 = taxFromGross(3998, 0.07) + taxFromGross(2997, 0.07);
     expect(inv.tax_breakdown).toEqual([
-      { tax_rate: 0.19, gross_cents: 10390, tax_cents: t19, net_cents: 10390 - t19 },
-      { tax_rate: 0.07, gross_cents: 6995, tax_cents: t7, net_cents: 6995 - t7 },
+      {
+        tax_rate: 0.19,
+        tax_category: 'S',
+        tax_exemption_reason: null,
+        gross_cents: 10390,
+        tax_cents: t19,
+        net_cents: 10390 - t19,
+      },
+      {
+        tax_rate: 0.07,
+        tax_category: 'S',
+        tax_exemption_reason: null,
+        gross_cents: 6995,
+        tax_cents: t7,
+        net_cents: 6995 - t7,
+      },
     ]);
     expect(inv).toMatchObject({
       total_cents: 17385,
@@ -350,9 +364,10 @@ describe('e-invoices', () => {
     expect(one(xml, 'cbc:DocumentCurrencyCode')).toBe('EUR'); // BT-5
     expect(one(xml, 'cbc:BuyerReference')).toBeTruthy(); // BT-10 (BR-DE-15)
     expect(tags(xml, 'cbc:RegistrationName')).toEqual([SELLER.legal_name, 'Beispiel AG']); // BT-27, BT-44
-    expect(tags(xml, 'cbc:IdentificationCode')).toEqual(['DE', 'DE']); // BT-40, BT-55
-    expect(tags(xml, 'cbc:CityName')).toEqual(['Hamburg', 'Berlin']); // BR-DE-3, BR-DE-8
-    expect(tags(xml, 'cbc:PostalZone')).toEqual(['20095', '10115']); // BR-DE-4, BR-DE-9
+    // seller, buyer and the deliver-to address of the shipped goods (BG-15)
+    expect(tags(xml, 'cbc:IdentificationCode')).toEqual(['DE', 'DE', 'DE']); // BT-40, BT-55, BT-80
+    expect(tags(xml, 'cbc:CityName')).toEqual(['Hamburg', 'Berlin', 'Berlin']); // BR-DE-3, BR-DE-8, BR-DE-10
+    expect(tags(xml, 'cbc:PostalZone')).toEqual(['20095', '10115', '10115']); // BR-DE-4, BR-DE-9, BR-DE-11
     expect(tags(xml, 'cbc:CompanyID')).toEqual(expect.arrayContaining(['DE123456789', 'DE987654321'])); // BT-31, BT-48
     expect(one(xml, 'cbc:Telephone')).toBe(SELLER.phone); // BR-DE-6
     expect(tags(xml, 'cbc:ElectronicMail')).toContain(SELLER.email); // BR-DE-7

@@ -7,10 +7,20 @@ import { AppError, conflict, type FieldError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { taxFromGross } from '../../platform/money.js';
 import { channelCountry } from '../channels/index.js';
+import type { TaxCategory } from '../checkout/tax.js';
 import { getOrder } from '../orders/index.js';
 import { scheduleAccountingSync } from './accounting.service.js';
 import { assertInvoiceAction, invoiceTransition } from './document-states.js';
-import { contentHash, type DocumentFilters, getDocument, line, listDocuments, sums, taxGroups } from './documents.js';
+import {
+  contentHash,
+  type DocumentFilters,
+  getDocument,
+  line,
+  listDocuments,
+  sums,
+  taxGroups,
+  withTaxCategory,
+} from './documents.js';
 import { assertEinvoiceReady } from './einvoice.js';
 import { type BuyerData, type DocLine, invoices } from './finance.tables.js';
 import { addDays, localDate, nextDocumentNumber } from './numbering.js';
@@ -38,8 +48,8 @@ export function invoiceOut(row: InvoiceRow) {
     note: row.note,
     seller: row.seller ?? null,
     buyer: row.buyer,
-    lines: row.lines,
-    tax_breakdown: row.taxGroups,
+    lines: withTaxCategory(row.lines),
+    tax_breakdown: withTaxCategory(row.taxGroups),
     net_cents: row.netCents,
     tax_cents: row.taxCents,
     total_cents: row.totalCents,
@@ -111,17 +121,23 @@ export async function createInvoice(ctx: Ctx, orderId: string, body: InvoiceCrea
   if (!INVOICEABLE.includes(o.status)) {
     throw conflict('order_not_invoiceable', `An order in state ${o.status} cannot be invoiced`);
   }
+  // the rate and category the order was priced with (DESIGN §5 "Which tax applies")
   const docLines: DocLine[] = order.lines.map((l, i) =>
     line(i + 1, 'item', l.name, l.quantity, l.lineTotalCents, l.taxRate, {
       sku: l.sku,
       unitPriceCents: l.unitPriceCents,
       taxCents: l.taxCents,
+      category: l.taxCategory as TaxCategory,
     }),
   );
   if (o.shippingCents > 0) {
-    const rate = await shippingRate(ctx, order);
+    const rate = o.shippingTaxRate ?? (await shippingRate(ctx, order));
+    const category = (o.shippingTaxCategory ?? 'S') as TaxCategory;
     docLines.push(
-      line(docLines.length + 1, 'shipping', 'Versand', 1, o.shippingCents, rate, { taxCents: o.shippingTaxCents }),
+      line(docLines.length + 1, 'shipping', 'Versand', 1, o.shippingCents, rate, {
+        taxCents: o.shippingTaxCents,
+        ...(o.shippingTaxRate !== null || rate > 0 ? { category } : {}),
+      }),
     );
   }
   const address = o.billingAddress ?? o.shippingAddress;
@@ -135,6 +151,16 @@ export async function createInvoice(ctx: Ctx, orderId: string, body: InvoiceCrea
     city: address?.city ?? '',
     country: address?.country ?? '',
     email: o.customerEmail,
+    ...(o.shippingAddress
+      ? {
+          delivery_address: {
+            line1: o.shippingAddress.line1,
+            postal_code: o.shippingAddress.postal_code,
+            city: o.shippingAddress.city,
+            country: o.shippingAddress.country,
+          },
+        }
+      : {}),
   };
   const totals = sums(docLines);
   const now = ctx.clock.now();

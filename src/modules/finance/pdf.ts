@@ -6,7 +6,7 @@
  */
 import { draftWatermark, openA4Pdf } from '../../platform/pdf.js';
 
-import { decimal, percent } from './documents.js';
+import { categoryOf, decimal, percent, withTaxCategory } from './documents.js';
 import type { DocContent } from './einvoice.js';
 
 export interface RenderInput {
@@ -175,6 +175,14 @@ export function renderPdf({ doc, draft, stamp }: RenderInput): Promise<Buffer> {
     else closing.push('Bitte überweisen Sie den Betrag nach Erhalt der Rechnung.');
   } else {
     closing.push('Der Gutschriftsbetrag wird Ihnen erstattet.');
+  }
+  // the texts the tax table requires (DESIGN §5, § 14a UStG): exemption reason per 0 % category and,
+  // for reverse charge and intra-community supplies, the buyer's VAT ID beside the seller's (footer)
+  const reasons = [...new Set(withTaxCategory(doc.tax_breakdown).map((g) => g.tax_exemption_reason))];
+  for (const reason of reasons) if (reason) closing.push(reason);
+  const categories = new Set(doc.tax_breakdown.map((g) => categoryOf(g)));
+  if ((categories.has('K') || categories.has('AE')) && doc.buyer.vat_id) {
+    closing.push(`USt-IdNr. des Leistungsempfängers: ${doc.buyer.vat_id}`);
   }
   if (doc.note) closing.push(doc.note);
   pdf.text(closing.join('\n'), LEFT, y, { width: WIDTH });

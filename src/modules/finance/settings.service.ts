@@ -13,6 +13,8 @@ const DEFAULTS = {
   creditNoteNumberFormat: 'GS-{YYYY}-{NNNNN}',
   paymentTermsDays: 14,
   timeZone: 'Europe/Berlin',
+  ossRegistered: true,
+  viesUnavailable: 'charge_vat',
 };
 
 export async function loadSettings(db: Db, shopId: string): Promise<SettingsRow> {
@@ -115,6 +117,8 @@ export function settingsOut(s: SettingsRow) {
     credit_note_number_format: s.creditNoteNumberFormat,
     payment_terms_days: s.paymentTermsDays,
     time_zone: s.timeZone,
+    oss_registered: s.ossRegistered,
+    vies_unavailable: s.viesUnavailable,
     missing_for_invoices: missingSellerData(s, false),
     missing_for_e_invoices: missingSellerData(s, true),
     updated_at: s.updatedAt.getTime() === 0 ? null : s.updatedAt.toISOString(),
@@ -152,6 +156,8 @@ export interface SettingsPut {
   credit_note_number_format?: string;
   payment_terms_days?: number;
   time_zone?: string;
+  oss_registered?: boolean;
+  vies_unavailable?: 'charge_vat' | 'accept_unverified';
 }
 
 const COLUMN: Record<keyof SettingsPut, keyof SettingsRow> = {
@@ -175,6 +181,8 @@ const COLUMN: Record<keyof SettingsPut, keyof SettingsRow> = {
   credit_note_number_format: 'creditNoteNumberFormat',
   payment_terms_days: 'paymentTermsDays',
   time_zone: 'timeZone',
+  oss_registered: 'ossRegistered',
+  vies_unavailable: 'viesUnavailable',
 };
 
 /** Sets the given fields (omitted fields keep their value, null clears one). */

@@ -6,7 +6,9 @@ import { likeAnywhere, query, withTx } from '../../platform/db/tx.js';
 import { notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { releaseStock } from '../catalog/stock.js';
+import { pricingTaxOut } from '../checkout/checkout.routes.js';
 import type { PricedLine } from '../checkout/checkout.tables.js';
+import { exemptionText, type TaxCategory } from '../checkout/tax.js';
 import { creditOrderEarnings, reverseOrderEarnings } from '../partners/earnings.js';
 import { assertTransition, type OrderStatus } from './order-states.js';
 import { type Address, orderLines, orders } from './orders.tables.js';
@@ -41,6 +43,11 @@ export interface NewOrder {
   subtotalCents: number;
   shippingCents: number;
   shippingTaxCents: number;
+  /** The shipping's rate and VAT category; the buyer's VAT ID check (DESIGN §5). */
+  shippingTaxRate?: number | null;
+  shippingTaxCategory?: string | null;
+  vatIdStatus?: string | null;
+  vatIdCheckedAt?: Date | null;
   taxCents: number;
   totalCents: number;
   requiresShipping: boolean;
@@ -79,6 +86,10 @@ export async function createOrder(tx: Db, o: NewOrder): Promise<OrderRow> {
       subtotalCents: o.subtotalCents,
       shippingCents: o.shippingCents,
       shippingTaxCents: o.shippingTaxCents,
+      shippingTaxRate: o.shippingTaxRate ?? null,
+      shippingTaxCategory: o.shippingTaxCategory ?? null,
+      vatIdStatus: o.vatIdStatus ?? null,
+      vatIdCheckedAt: o.vatIdCheckedAt ?? null,
       taxCents: o.taxCents,
       totalCents: o.totalCents,
       requiresShipping: o.requiresShipping,
@@ -113,6 +124,7 @@ export async function createOrder(tx: Db, o: NewOrder): Promise<OrderRow> {
         taxRate: l.tax_rate,
         taxCents: l.tax_cents,
         netCents: l.net_cents,
+        taxCategory: l.tax_category ?? 'S',
         taxClass: l.tax_class,
         isDigital: l.is_digital,
         vendorId: l.vendor_id,
@@ -136,6 +148,8 @@ export const lineOut = (l: OrderLineRow) => ({
   tax_rate: l.taxRate,
   tax_cents: l.taxCents,
   net_cents: l.netCents,
+  tax_category: l.taxCategory as TaxCategory,
+  tax_exemption_reason: exemptionText(l.taxCategory as TaxCategory),
   tax_class: l.taxClass,
   is_digital: l.isDigital,
 });
@@ -157,6 +171,7 @@ export function orderOut(o: OrderRow, lines?: OrderLineRow[]) {
     currency: o.currency,
     subtotal_cents: o.subtotalCents,
     shipping_cents: o.shippingCents,
+    ...pricingTaxOut(o),
     tax_cents: o.taxCents,
     total_cents: o.totalCents,
     requires_shipping: o.requiresShipping,

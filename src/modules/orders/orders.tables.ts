@@ -54,6 +54,12 @@ export const orders = pgTable(
     subtotalCents: cents('subtotal_cents').notNull(),
     shippingCents: cents('shipping_cents').notNull().default(0),
     shippingTaxCents: cents('shipping_tax_cents').notNull().default(0),
+    /** The shipping's rate and VAT category (DESIGN §5; null on orders priced before tax determination). */
+    shippingTaxRate: numeric('shipping_tax_rate', { precision: 6, scale: 5, mode: 'number' }),
+    shippingTaxCategory: text('shipping_tax_category'),
+    /** The buyer's VAT ID check when the order was priced: valid | invalid | unverified | unchecked. */
+    vatIdStatus: text('vat_id_status'),
+    vatIdCheckedAt: ts('vat_id_checked_at'),
     taxCents: cents('tax_cents').notNull(),
     totalCents: cents('total_cents').notNull(),
     requiresShipping: boolean('requires_shipping').notNull(),
@@ -108,6 +114,8 @@ export const orderLines = pgTable(
     taxRate: numeric('tax_rate', { precision: 6, scale: 5, mode: 'number' }).notNull(),
     taxCents: cents('tax_cents').notNull(),
     netCents: cents('net_cents').notNull(),
+    /** EN 16931 VAT category (S, K, AE, G, O; DESIGN §5). */
+    taxCategory: text('tax_category').notNull().default('S'),
     taxClass: text('tax_class').notNull(),
     isDigital: boolean('is_digital').notNull(),
     vendorId: text('vendor_id'),

@@ -1,0 +1,378 @@
+/**
+ * DESIGN §5 "Which tax applies" over HTTP: checkout sessions, orders and invoices priced by every
+ * row of the table; VAT IDs checked by format always and against VIES (a local stub) when they
+ * decide the tax; the shop settings oss_registered and vies_unavailable.
+ */
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  call,
+  expectProblem,
+  PLATFORM_TOKEN,
+  STORE_ORIGIN,
+  startApp,
+  type TestApp,
+} from '../../../test/helpers/app.js';
+import { startViesStub, type ViesStub } from '../../../test/helpers/vies-stub.js';
+import { query } from '../../platform/db/tx.js';
+import { taxFromGross } from '../../platform/money.js';
+import { type FinanceShop, financeShop } from '../finance/finance.fixtures.js';
+import { EXEMPTION_TEXT, netOfGross } from './tax.js';
+
+let t: TestApp;
+let f: FinanceShop;
+let vies: ViesStub;
+let world: string;
+
+const AT_BIZ = {
+  name: 'Anna Huber',
+  company: 'Wiener Handel GmbH',
+  vat_id: 'ATU 1234 5678',
+  line1: 'Kärntner Str. 1',
+  postal_code: '1010',
+  city: 'Wien',
+  country: 'AT',
+};
+const AT_CONSUMER = { ...AT_BIZ, company: null, vat_id: null };
+const CH = { name: 'Urs Meier', line1: 'Bahnhofstr. 10', postal_code: '8001', city: 'Zürich', country: 'CH' };
+const US = { name: 'Jane Doe', line1: '1 Main St', postal_code: '10001', city: 'New York', country: 'US' };
+
+beforeAll(async () => {
+  vies = await startViesStub(['ATU12345678']);
+  t = await startApp({ VIES_API_URL: vies.url });
+  f = await financeShop(t);
+  const m = await call(t.app, 'POST', '/api/admin/shipping-methods', {
+    token: f.owner,
+    body: { name: 'Welt', price_cents: 1190, countries: ['CH', 'US'] },
+  });
+  world = m.data.id;
+});
+afterAll(async () => {
+  await t?.close();
+  await vies?.close();
+});
+beforeEach(() => {
+  vies.down = false;
+  vies.drop = false;
+  vies.requests.length = 0;
+});
+
+const settings = (body: Record<string, unknown>) =>
+  call(t.app, 'PUT', '/api/admin/settings/company', { token: f.owner, body });
+
+/** A checkout session for `billing`; physical items are shipped there. */
+function checkout(billing: Record<string, unknown>, items: { product_id: string; quantity: number }[]) {
+  const physical = items.some((i) => i.product_id === f.products.cheese);
+  const shipping = ['CH', 'US'].includes(String(billing.country)) ? world : f.shipping;
+  return call(t.app, 'POST', '/api/store/checkout-sessions', {
+    token: f.shop.publishableKey,
+    headers: { origin: STORE_ORIGIN },
+    body: {
+      items,
+      customer: { email: `b-${Math.random().toString(36).slice(2, 8)}@firma.test`, billing_address: billing },
+      ...(physical ? { shipping_address: { ...billing, vat_id: null }, shipping_method_id: shipping } : {}),
+      return_url: `${STORE_ORIGIN}/danke`,
+    },
+  });
+}
+
+async function pay(session: { id: string }, billing: Record<string, unknown>) {
+  const form = {
+    name: String(billing.name),
+    line1: String(billing.line1),
+    postal_code: String(billing.postal_code),
+    city: String(billing.city),
+    country: String(billing.country),
+    card_number: '4242424242424242',
+    widerruf_verzicht: 'on',
+  };
+  const paid = await call(t.app, 'POST', `/pay/${session.id}`, {
+    body: new URLSearchParams(form).toString(),
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  });
+  expect(paid.statusCode, paid.body).toBe(303);
+  const [row] = await query<{ order_id: string }>(
+    t.db.database.db,
+    sql`SELECT order_id FROM checkout_sessions WHERE id = ${session.id}`,
+  );
+  const order = await call(t.app, 'GET', `/api/admin/orders/${row?.order_id}`, { token: f.owner });
+  expect(order.statusCode).toBe(200);
+  return order.data.order;
+}
+
+const sessionCount = async () =>
+  Number((await query<{ n: number }>(t.db.database.db, sql`SELECT count(*)::int AS n FROM checkout_sessions`))[0]?.n);
+
+describe('checkout prices every row of the table', () => {
+  it('Germany: the German rate of the class, category S, totals sums of rounded lines', async () => {
+    const s = await checkout({ ...CH, country: 'DE', postal_code: '10115', city: 'Berlin' }, [
+      { product_id: f.products.course, quantity: 1 },
+      { product_id: f.products.cheese, quantity: 2 },
+    ]);
+    expect(s.statusCode, s.body).toBe(201);
+    expect(s.data.lines).toMatchObject([
+      { tax_rate: 0.19, tax_category: 'S', tax_exemption_reason: null, unit_price_cents: 9900 },
+      { tax_rate: 0.07, tax_category: 'S', tax_exemption_reason: null, unit_price_cents: 999 },
+    ]);
+    expect(s.data).toMatchObject({
+      shipping_cents: 490,
+      shipping_tax_rate: 0.19,
+      shipping_tax_category: 'S',
+      shipping_tax_cents: taxFromGross(490, 0.19),
+      vat_id_status: null,
+      total_cents: 9900 + 1998 + 490,
+      tax_cents: taxFromGross(9900, 0.19) + taxFromGross(1998, 0.07) + taxFromGross(490, 0.19),
+    });
+  });
+
+  it('an EU consumer pays their state rate (OSS), the German rate when the shop is not OSS-registered', async () => {
+    const items = [{ product_id: f.products.cheese, quantity: 1 }];
+    const oss = await checkout(AT_CONSUMER, items);
+    expect(oss.data.lines[0]).toMatchObject({ tax_rate: 0.1, tax_category: 'S', line_total_cents: 999 });
+    expect(oss.data).toMatchObject({ shipping_tax_rate: 0.2, shipping_tax_category: 'S' });
+    expect((await settings({ oss_registered: false })).data.oss_registered).toBe(false);
+    try {
+      const home = await checkout(AT_CONSUMER, items);
+      expect(home.data.lines[0]).toMatchObject({ tax_rate: 0.07, tax_category: 'S', line_total_cents: 999 });
+      expect(home.data.shipping_tax_rate).toBe(0.19);
+    } finally {
+      await settings({ oss_registered: true });
+    }
+    expect(vies.requests).toEqual([]); // no VAT ID, no VIES
+  });
+
+  it('a channel override of the destination rate wins in the S rows', async () => {
+    const put = await call(t.app, 'PATCH', `/api/admin/channels/${f.channel}/countries/AT`, {
+      token: f.owner,
+      body: { food_tax_rate: 0.13 },
+    });
+    expect(put.statusCode, put.body).toBe(200);
+    try {
+      const s = await checkout(AT_CONSUMER, [{ product_id: f.products.cheese, quantity: 1 }]);
+      expect(s.data.lines[0]).toMatchObject({ tax_rate: 0.13, tax_category: 'S' });
+    } finally {
+      await call(t.app, 'PATCH', `/api/admin/channels/${f.channel}/countries/AT`, {
+        token: f.owner,
+        body: { food_tax_rate: null },
+      });
+    }
+  });
+
+  it('an EU business with a valid VAT ID: goods K, digital AE, 0 % and the net price; stored on the order and invoice', async () => {
+    const s = await checkout(AT_BIZ, [
+      { product_id: f.products.course, quantity: 1 },
+      { product_id: f.products.cheese, quantity: 3 },
+    ]);
+    expect(s.statusCode, s.body).toBe(201);
+    expect(vies.requests).toEqual([{ countryCode: 'AT', vatNumber: 'U12345678' }]);
+    const course = netOfGross(9900, 0.19);
+    const cheese = netOfGross(999, 0.07);
+    const ship = netOfGross(490, 0.19);
+    expect(s.data.lines).toMatchObject([
+      {
+        tax_rate: 0,
+        tax_category: 'AE',
+        tax_exemption_reason: EXEMPTION_TEXT.AE,
+        unit_price_cents: course,
+        line_total_cents: course,
+        tax_cents: 0,
+        net_cents: course,
+      },
+      {
+        tax_rate: 0,
+        tax_category: 'K',
+        tax_exemption_reason: EXEMPTION_TEXT.K,
+        unit_price_cents: cheese,
+        line_total_cents: 3 * cheese,
+      },
+    ]);
+    expect(s.data).toMatchObject({
+      shipping_cents: ship,
+      shipping_tax_rate: 0,
+      shipping_tax_category: 'K',
+      shipping_tax_exemption_reason: EXEMPTION_TEXT.K,
+      tax_cents: 0,
+      total_cents: course + 3 * cheese + ship,
+      vat_id_status: 'valid',
+    });
+    expect(s.data.vat_id_checked_at).toBeTruthy();
+    const order = await pay(s.data, AT_BIZ);
+    expect(order).toMatchObject({
+      total_cents: course + 3 * cheese + ship,
+      tax_cents: 0,
+      shipping_tax_category: 'K',
+      vat_id_status: 'valid',
+      vat_id_checked_at: s.data.vat_id_checked_at,
+    });
+    expect(order.lines.map((l: { tax_category: string }) => l.tax_category)).toEqual(['AE', 'K']);
+    expect(order.lines[0].tax_exemption_reason).toBe(EXEMPTION_TEXT.AE);
+    const inv = await call(t.app, 'POST', `/api/admin/orders/${order.id}/invoice`, { token: f.owner, body: {} });
+    expect(inv.statusCode, inv.body).toBe(201);
+    expect(inv.data.lines.map((l: { tax_category: string }) => l.tax_category)).toEqual(['AE', 'K', 'K']);
+    expect(inv.data.lines[2]).toMatchObject({ kind: 'shipping', line_total_cents: ship, tax_rate: 0 });
+    expect(inv.data.tax_breakdown).toMatchObject([
+      { tax_rate: 0, tax_category: 'AE', tax_exemption_reason: EXEMPTION_TEXT.AE, tax_cents: 0, gross_cents: course },
+      { tax_rate: 0, tax_category: 'K', tax_exemption_reason: EXEMPTION_TEXT.K, gross_cents: 3 * cheese + ship },
+    ]);
+    expect(inv.data.total_cents).toBe(order.total_cents);
+  });
+
+  it('outside the EU: goods G, digital O, at the net price', async () => {
+    const g = await checkout(CH, [{ product_id: f.products.cheese, quantity: 2 }]);
+    expect(g.statusCode, g.body).toBe(201);
+    expect(g.data.lines[0]).toMatchObject({
+      tax_rate: 0,
+      tax_category: 'G',
+      tax_exemption_reason: EXEMPTION_TEXT.G,
+      line_total_cents: 2 * netOfGross(999, 0.07),
+    });
+    expect(g.data).toMatchObject({ shipping_cents: 1000, shipping_tax_category: 'G', tax_cents: 0 });
+    const o = await checkout(US, [{ product_id: f.products.ebook, quantity: 1 }]);
+    expect(o.data.lines[0]).toMatchObject({
+      tax_rate: 0,
+      tax_category: 'O',
+      tax_exemption_reason: EXEMPTION_TEXT.O,
+      line_total_cents: netOfGross(1999, 0.07),
+    });
+    expect(o.data.total_cents).toBe(1868);
+    expect(vies.requests).toEqual([]);
+  });
+});
+
+describe('VAT IDs', () => {
+  it('a malformed EU VAT ID is 400 vat_id_invalid naming the field, and nothing is created', async () => {
+    const before = await sessionCount();
+    for (const vat_id of ['ATU1234', 'DE12345678', 'XX123', 'FR1234']) {
+      const res = await checkout({ ...AT_BIZ, vat_id }, [{ product_id: f.products.course, quantity: 1 }]);
+      expectProblem(res, 400, 'vat_id_invalid');
+      expect(res.data.errors).toEqual([{ path: '/body/customer/billing_address/vat_id', message: expect.any(String) }]);
+    }
+    // checked by format even where it does not decide the tax (Germany)
+    const de = await checkout({ ...AT_BIZ, country: 'DE', vat_id: 'DE12' }, [
+      { product_id: f.products.course, quantity: 1 },
+    ]);
+    expectProblem(de, 400, 'vat_id_invalid');
+    expect(await sessionCount()).toBe(before);
+    expect(vies.requests).toEqual([]);
+  });
+
+  it('outside the EU another tax number is kept and changes nothing', async () => {
+    const res = await checkout({ ...US, vat_id: '12-3456789' }, [{ product_id: f.products.course, quantity: 1 }]);
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.data.lines[0].tax_category).toBe('O');
+    expect(res.data.vat_id_status).toBeNull();
+  });
+
+  it('VIES says invalid: priced as a consumer (OSS rate) and the result is stored', async () => {
+    const res = await checkout({ ...AT_BIZ, vat_id: 'ATU99999999' }, [{ product_id: f.products.course, quantity: 1 }]);
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.data.lines[0]).toMatchObject({ tax_rate: 0.2, tax_category: 'S', line_total_cents: 9900 });
+    expect(res.data.vat_id_status).toBe('invalid');
+  });
+
+  it('VIES unreachable: VAT as for a consumer by default, or accepted and marked unverified by the shop setting', async () => {
+    vies.down = true;
+    const items = [{ product_id: f.products.course, quantity: 1 }];
+    const charged = await checkout(AT_BIZ, items);
+    expect(charged.data.lines[0]).toMatchObject({ tax_rate: 0.2, tax_category: 'S' });
+    expect(charged.data.vat_id_status).toBe('unchecked');
+    expect((await settings({ vies_unavailable: 'accept_unverified' })).data.vies_unavailable).toBe('accept_unverified');
+    try {
+      const accepted = await checkout(AT_BIZ, items);
+      expect(accepted.data.lines[0]).toMatchObject({ tax_rate: 0, tax_category: 'AE' });
+      expect(accepted.data.vat_id_status).toBe('unverified');
+      const order = await pay(accepted.data, AT_BIZ);
+      expect(order.vat_id_status).toBe('unverified');
+    } finally {
+      await settings({ vies_unavailable: 'charge_vat' });
+    }
+    expect(vies.requests).toHaveLength(2);
+  });
+
+  it('a VIES that drops the connection counts as unreachable', async () => {
+    vies.drop = true;
+    const res = await checkout(AT_BIZ, [{ product_id: f.products.course, quantity: 1 }]);
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.data).toMatchObject({ vat_id_status: 'unchecked', lines: [{ tax_rate: 0.2, tax_category: 'S' }] });
+  });
+});
+
+describe('tax settings', () => {
+  it('default oss_registered true and vies_unavailable charge_vat; bad values are 400 and change nothing', async () => {
+    const got = await call(t.app, 'GET', '/api/admin/settings/company', { token: f.owner });
+    expect(got.data).toMatchObject({ oss_registered: true, vies_unavailable: 'charge_vat' });
+    for (const body of [{ oss_registered: 'yes' }, { vies_unavailable: 'ignore' }, { oss_registered: null }]) {
+      const res = await settings(body);
+      expect(res.statusCode, res.body).toBe(400);
+    }
+    const after = await call(t.app, 'GET', '/api/admin/settings/company', { token: f.owner });
+    expect(after.data).toMatchObject({ oss_registered: true, vies_unavailable: 'charge_vat' });
+  });
+});
+
+describe('subscriptions', () => {
+  it('abo payments and renewals follow the table: the OSS rate in AT, O at the net price outside the EU', async () => {
+    await call(t.app, 'PUT', '/api/admin/digital/status', { token: f.owner, body: { aktiv: true } });
+    const plan = await call(t.app, 'POST', '/api/admin/digital/plaene', {
+      token: f.owner,
+      body: { product_id: f.products.course, name: 'Monat', price_cents: 1190, interval_unit: 'month' },
+    });
+    expect(plan.statusCode, plan.body).toBe(201);
+    const subscribe = async (billing: Record<string, string>) => {
+      const email = `abo-${Math.random().toString(36).slice(2, 8)}@kunde.test`;
+      const s = await call(t.app, 'POST', '/api/store/abo-sessions', {
+        token: f.shop.publishableKey,
+        headers: { origin: STORE_ORIGIN },
+        body: { plan_id: plan.data.id, return_url: `${STORE_ORIGIN}/abo`, customer_email: email },
+      });
+      expect(s.statusCode, s.body).toBe(201);
+      const paid = await call(t.app, 'POST', `/pay/${s.data.id}`, {
+        body: new URLSearchParams({ ...billing, card_number: '4242424242424242' }).toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
+      expect(paid.statusCode, paid.body).toBe(303);
+      const orders = await call(t.app, 'GET', `/api/admin/orders?q=${encodeURIComponent(email)}`, { token: f.owner });
+      return orders.data.orders as { id: string }[];
+    };
+    const lineOf = async (orderId: string) =>
+      (await call(t.app, 'GET', `/api/admin/orders/${orderId}`, { token: f.owner })).data.order;
+
+    const [at] = await subscribe({ name: 'A', line1: 'Ring 1', postal_code: '1010', city: 'Wien', country: 'AT' });
+    const atOrder = await lineOf(at?.id as string);
+    expect(atOrder.total_cents).toBe(1190);
+    expect(atOrder.lines[0]).toMatchObject({ tax_rate: 0.2, tax_category: 'S', tax_cents: taxFromGross(1190, 0.2) });
+
+    const [us] = await subscribe({
+      name: 'J',
+      line1: '1 Main St',
+      postal_code: '10001',
+      city: 'New York',
+      country: 'US',
+    });
+    const usOrder = await lineOf(us?.id as string);
+    expect(usOrder.total_cents).toBe(netOfGross(1190, 0.19));
+    expect(usOrder.lines[0]).toMatchObject({
+      tax_rate: 0,
+      tax_category: 'O',
+      tax_exemption_reason: EXEMPTION_TEXT.O,
+      line_total_cents: 1000,
+    });
+
+    // the renewal a month later is priced the same way
+    const adv = await call(t.app, 'POST', '/api/platform/clock/advance', {
+      token: PLATFORM_TOKEN,
+      body: { seconds: 32 * 86_400, run_jobs: true },
+    });
+    expect(adv.statusCode, adv.body).toBe(200);
+    await t.app.deps.worker.drain();
+    const renewals = await query<{ id: string; total_cents: number; subscription_payment_number: number }>(
+      t.db.database.db,
+      sql`SELECT o.id, o.total_cents, o.subscription_payment_number FROM orders o
+          WHERE o.subscription_id = (SELECT subscription_id FROM orders WHERE id = ${us?.id as string})
+          ORDER BY o.subscription_payment_number`,
+    );
+    expect(renewals.map((r) => Number(r.total_cents))).toEqual([1000, 1000]);
+    const renewal = await lineOf(renewals[1]?.id as string);
+    expect(renewal.lines[0]).toMatchObject({ tax_rate: 0, tax_category: 'O' });
+  });
+});
