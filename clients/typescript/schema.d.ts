@@ -368,7 +368,7 @@ export interface paths {
         /** List sales channels */
         get: operations["listChannels"];
         put?: never;
-        /** Create a channel (owner only); the first channel becomes the default, later ones never do */
+        /** Create a channel (owner only); never the default (the shop has one from its creation; see set-default) */
         post: operations["createChannel"];
         delete?: never;
         options?: never;
@@ -578,7 +578,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send a failed or dead delivery again now, with the same webhook-id (succeeded: 409) */
+        /** Send a delivery again now (a succeeded one too), with the same webhook-id and body (queued: 409) */
         post: operations["retryWebhookDelivery"];
         delete?: never;
         options?: never;
@@ -1189,6 +1189,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/orders/{id}/refunds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The refunds of an order, oldest first */
+        get: operations["listOrdersRefunds"];
+        put?: never;
+        /** Refund a paid order, all that is left or amount_cents of it (409 refund_exceeds_paid, 409 invalid_state when never paid) */
+        post: operations["refundsOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/orders/{orderId}/invoice": {
         parameters: {
             query?: never;
@@ -1200,6 +1218,23 @@ export interface paths {
         put?: never;
         /** Create a draft invoice from an order (one open invoice per order: 409 invoice_exists) */
         post: operations["createInvoiceFromOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/payment-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the payment provider events of this shop, newest first (status=rejected: paid but not applied) */
+        get: operations["listPaymentEvents"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1274,6 +1309,24 @@ export interface paths {
         head?: never;
         /** Rename a key or change its allowed origins */
         patch: operations["updatePublishableKey"];
+        trace?: never;
+    };
+    "/api/admin/settings/checkout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The shop's checkout settings */
+        get: operations["listSettingsCheckout"];
+        /** Set the shop's checkout settings (owner or admin) */
+        put: operations["setSettingsCheckout"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/admin/settings/company": {
@@ -1747,6 +1800,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/affiliate/auth/password-reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Request a affiliate password-reset e-mail (202 whether or not the account exists) */
+        post: operations["createAffiliateAuthPasswordReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/affiliate/auth/password-reset/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Set a new affiliate password with the e-mailed token (one use, 1 h); every session ends */
+        post: operations["createAffiliateAuthPasswordResetConfirm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/affiliate/content": {
         parameters: {
             query?: never;
@@ -2070,6 +2157,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/customer/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Change the password; every session ends and a new one is returned */
+        post: operations["createCustomerPassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/customer/password-reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Request a password-reset e-mail (answered 202 whether or not the account exists) */
+        post: operations["createCustomerPasswordReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/customer/password-reset/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Set a new password with the token of the reset e-mail (one use, 1 h); every session ends */
+        post: operations["createCustomerPasswordResetConfirm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/customer/register": {
         parameters: {
             query?: never;
@@ -2079,8 +2217,25 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a customer account in the shop of the publishable key */
+        /** Create a customer account in the shop of the publishable key; a verification e-mail is sent, and guest purchases of the e-mail show only after verification */
         post: operations["registerCustomer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/customer/verify-email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Verify the e-mail of a customer account with the token of the verification e-mail (one use) */
+        post: operations["createCustomerVerifyEmail"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2114,7 +2269,7 @@ export interface paths {
         /** List shops */
         get: operations["listShops"];
         put?: never;
-        /** Create a shop with its owner and a publishable key */
+        /** Create a shop with its owner, a publishable key and its default channel */
         post: operations["createShop"];
         delete?: never;
         options?: never;
@@ -2347,6 +2502,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/vendor/auth/password-reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Request a vendor password-reset e-mail (202 whether or not the account exists) */
+        post: operations["createVendorAuthPasswordReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vendor/auth/password-reset/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Set a new vendor password with the e-mailed token (one use, 1 h); every session ends */
+        post: operations["createVendorAuthPasswordResetConfirm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/vendor/dashboard": {
         parameters: {
             query?: never;
@@ -2560,7 +2749,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Stripe webhook endpoint (Stripe-Signature verified) */
+        /** Stripe webhook endpoint for every payment, subscription and refund event (Stripe-Signature verified) */
         post: operations["receiveStripeWebhook"];
         delete?: never;
         options?: never;
@@ -2577,7 +2766,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Stripe webhook endpoint for subscription events (Stripe-Signature verified) */
+        /**
+         * Deprecated alias of POST /api/webhooks/stripe (kept for one release; point the Stripe endpoint at /api/webhooks/stripe)
+         * @deprecated
+         */
         post: operations["receiveStripeAboWebhook"];
         delete?: never;
         options?: never;
@@ -8874,7 +9066,10 @@ export interface operations {
                                 position: number;
                                 quantity: number;
                                 sku: string | null;
+                                /** @description S | Z | K | AE | G | O */
+                                tax_category: string;
                                 tax_cents: number;
+                                tax_exemption_reason: string | null;
                                 tax_rate: number;
                                 /** @description gross */
                                 unit_price_cents: number;
@@ -8904,7 +9099,10 @@ export interface operations {
                             tax_breakdown: {
                                 gross_cents: number;
                                 net_cents: number;
+                                /** @description S | Z | K | AE | G | O */
+                                tax_category: string;
                                 tax_cents: number;
+                                tax_exemption_reason: string | null;
                                 tax_rate: number;
                             }[];
                             tax_cents: number;
@@ -9044,7 +9242,10 @@ export interface operations {
                             position: number;
                             quantity: number;
                             sku: string | null;
+                            /** @description S | Z | K | AE | G | O */
+                            tax_category: string;
                             tax_cents: number;
+                            tax_exemption_reason: string | null;
                             tax_rate: number;
                             /** @description gross */
                             unit_price_cents: number;
@@ -9074,7 +9275,10 @@ export interface operations {
                         tax_breakdown: {
                             gross_cents: number;
                             net_cents: number;
+                            /** @description S | Z | K | AE | G | O */
+                            tax_category: string;
                             tax_cents: number;
+                            tax_exemption_reason: string | null;
                             tax_rate: number;
                         }[];
                         tax_cents: number;
@@ -9303,7 +9507,10 @@ export interface operations {
                             position: number;
                             quantity: number;
                             sku: string | null;
+                            /** @description S | Z | K | AE | G | O */
+                            tax_category: string;
                             tax_cents: number;
+                            tax_exemption_reason: string | null;
                             tax_rate: number;
                             /** @description gross */
                             unit_price_cents: number;
@@ -9333,7 +9540,10 @@ export interface operations {
                         tax_breakdown: {
                             gross_cents: number;
                             net_cents: number;
+                            /** @description S | Z | K | AE | G | O */
+                            tax_category: string;
                             tax_cents: number;
+                            tax_exemption_reason: string | null;
                             tax_rate: number;
                         }[];
                         tax_cents: number;
@@ -9866,6 +10076,10 @@ export interface operations {
                             } | null;
                             shipping_cents: number;
                             shipping_method_id: string | null;
+                            shipping_tax_category: ("S" | "Z" | "K" | "AE" | "G" | "O") | null;
+                            shipping_tax_cents: number;
+                            shipping_tax_exemption_reason: string | null;
+                            shipping_tax_rate: number | null;
                             status: string;
                             subscription_id: string | null;
                             subtotal_cents: number;
@@ -9873,6 +10087,10 @@ export interface operations {
                             total_cents: number;
                             /** Format: date-time */
                             updated_at: string;
+                            /** Format: date-time */
+                            vat_id_checked_at: string | null;
+                            /** @description valid | invalid (VIES) | unverified (VIES unreachable, accepted) | unchecked (VIES unreachable, VAT charged); null when no VAT ID decided the tax */
+                            vat_id_status: string | null;
                             widerruf_verzicht: boolean;
                             /** Format: date-time */
                             widerruf_verzicht_at: string | null;
@@ -11196,6 +11414,8 @@ export interface operations {
                     "application/json": {
                         employees: {
                             channel_ids: string[];
+                            /** @description true: the employee works only in channel_ids (an empty list = no channel); false: every channel */
+                            channel_restricted: boolean;
                             /** Format: date-time */
                             created_at: string;
                             email: string;
@@ -11290,7 +11510,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    channel_ids?: string[];
+                    channel_ids?: string[] | null;
                     /** Format: email */
                     email: string;
                     name?: string;
@@ -11308,6 +11528,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         channel_ids: string[];
+                        /** @description true: the employee works only in channel_ids (an empty list = no channel); false: every channel */
+                        channel_restricted: boolean;
                         /** Format: date-time */
                         created_at: string;
                         email: string;
@@ -11495,7 +11717,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    channel_ids?: string[];
+                    channel_ids?: string[] | null;
                     name?: string | null;
                     password?: string;
                     role?: "owner" | "admin" | "catalog_editor" | "viewer";
@@ -11511,6 +11733,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         channel_ids: string[];
+                        /** @description true: the employee works only in channel_ids (an empty list = no channel); false: every channel */
+                        channel_restricted: boolean;
                         /** Format: date-time */
                         created_at: string;
                         email: string;
@@ -11664,7 +11888,10 @@ export interface operations {
                                 position: number;
                                 quantity: number;
                                 sku: string | null;
+                                /** @description S | Z | K | AE | G | O */
+                                tax_category: string;
                                 tax_cents: number;
+                                tax_exemption_reason: string | null;
                                 tax_rate: number;
                                 /** @description gross */
                                 unit_price_cents: number;
@@ -11701,7 +11928,10 @@ export interface operations {
                             tax_breakdown: {
                                 gross_cents: number;
                                 net_cents: number;
+                                /** @description S | Z | K | AE | G | O */
+                                tax_category: string;
                                 tax_cents: number;
+                                tax_exemption_reason: string | null;
                                 tax_rate: number;
                             }[];
                             tax_cents: number;
@@ -11845,7 +12075,10 @@ export interface operations {
                             position: number;
                             quantity: number;
                             sku: string | null;
+                            /** @description S | Z | K | AE | G | O */
+                            tax_category: string;
                             tax_cents: number;
+                            tax_exemption_reason: string | null;
                             tax_rate: number;
                             /** @description gross */
                             unit_price_cents: number;
@@ -11882,7 +12115,10 @@ export interface operations {
                         tax_breakdown: {
                             gross_cents: number;
                             net_cents: number;
+                            /** @description S | Z | K | AE | G | O */
+                            tax_category: string;
                             tax_cents: number;
+                            tax_exemption_reason: string | null;
                             tax_rate: number;
                         }[];
                         tax_cents: number;
@@ -12136,7 +12372,10 @@ export interface operations {
                             position: number;
                             quantity: number;
                             sku: string | null;
+                            /** @description S | Z | K | AE | G | O */
+                            tax_category: string;
                             tax_cents: number;
+                            tax_exemption_reason: string | null;
                             tax_rate: number;
                             /** @description gross */
                             unit_price_cents: number;
@@ -12173,7 +12412,10 @@ export interface operations {
                         tax_breakdown: {
                             gross_cents: number;
                             net_cents: number;
+                            /** @description S | Z | K | AE | G | O */
+                            tax_category: string;
                             tax_cents: number;
+                            tax_exemption_reason: string | null;
                             tax_rate: number;
                         }[];
                         tax_cents: number;
@@ -12324,7 +12566,10 @@ export interface operations {
                             position: number;
                             quantity: number;
                             sku: string | null;
+                            /** @description S | Z | K | AE | G | O */
+                            tax_category: string;
                             tax_cents: number;
+                            tax_exemption_reason: string | null;
                             tax_rate: number;
                             /** @description gross */
                             unit_price_cents: number;
@@ -12354,7 +12599,10 @@ export interface operations {
                         tax_breakdown: {
                             gross_cents: number;
                             net_cents: number;
+                            /** @description S | Z | K | AE | G | O */
+                            tax_category: string;
                             tax_cents: number;
+                            tax_exemption_reason: string | null;
                             tax_rate: number;
                         }[];
                         tax_cents: number;
@@ -12495,7 +12743,10 @@ export interface operations {
                             position: number;
                             quantity: number;
                             sku: string | null;
+                            /** @description S | Z | K | AE | G | O */
+                            tax_category: string;
                             tax_cents: number;
+                            tax_exemption_reason: string | null;
                             tax_rate: number;
                             /** @description gross */
                             unit_price_cents: number;
@@ -12532,7 +12783,10 @@ export interface operations {
                         tax_breakdown: {
                             gross_cents: number;
                             net_cents: number;
+                            /** @description S | Z | K | AE | G | O */
+                            tax_category: string;
                             tax_cents: number;
+                            tax_exemption_reason: string | null;
                             tax_rate: number;
                         }[];
                         tax_cents: number;
@@ -12785,7 +13039,10 @@ export interface operations {
                                 position: number;
                                 quantity: number;
                                 sku: string | null;
+                                /** @description S | Z | K | AE | G | O */
+                                tax_category: string;
                                 tax_cents: number;
+                                tax_exemption_reason: string | null;
                                 tax_rate: number;
                                 /** @description gross */
                                 unit_price_cents: number;
@@ -12822,7 +13079,10 @@ export interface operations {
                             tax_breakdown: {
                                 gross_cents: number;
                                 net_cents: number;
+                                /** @description S | Z | K | AE | G | O */
+                                tax_category: string;
                                 tax_cents: number;
+                                tax_exemption_reason: string | null;
                                 tax_rate: number;
                             }[];
                             tax_cents: number;
@@ -13015,7 +13275,7 @@ export interface operations {
                 offset?: number;
                 /** @description Order number or part of the e-mail */
                 q?: string;
-                status?: "pending_payment" | "paid" | "fulfilled" | "cancelled" | "refunded";
+                status?: "pending_payment" | "paid" | "fulfilled" | "cancelled" | "partially_refunded" | "refunded";
             };
             header?: never;
             path?: never;
@@ -13075,6 +13335,10 @@ export interface operations {
                             } | null;
                             shipping_cents: number;
                             shipping_method_id: string | null;
+                            shipping_tax_category: ("S" | "Z" | "K" | "AE" | "G" | "O") | null;
+                            shipping_tax_cents: number;
+                            shipping_tax_exemption_reason: string | null;
+                            shipping_tax_rate: number | null;
                             status: string;
                             subscription_id: string | null;
                             subtotal_cents: number;
@@ -13082,6 +13346,10 @@ export interface operations {
                             total_cents: number;
                             /** Format: date-time */
                             updated_at: string;
+                            /** Format: date-time */
+                            vat_id_checked_at: string | null;
+                            /** @description valid | invalid (VIES) | unverified (VIES unreachable, accepted) | unchecked (VIES unreachable, VAT charged); null when no VAT ID decided the tax */
+                            vat_id_status: string | null;
                             widerruf_verzicht: boolean;
                             /** Format: date-time */
                             widerruf_verzicht_at: string | null;
@@ -13221,8 +13489,12 @@ export interface operations {
                                 product_id: string;
                                 quantity: number;
                                 sku: string | null;
+                                /** @description EN 16931 VAT category (DESIGN §5 "Which tax applies") */
+                                tax_category: "S" | "Z" | "K" | "AE" | "G" | "O";
                                 tax_cents: number;
                                 tax_class: string;
+                                /** @description Text the invoice carries for a 0 % category */
+                                tax_exemption_reason: string | null;
                                 tax_rate: number;
                                 unit_price_cents: number;
                                 variant_id: string | null;
@@ -13244,6 +13516,10 @@ export interface operations {
                             } | null;
                             shipping_cents: number;
                             shipping_method_id: string | null;
+                            shipping_tax_category: ("S" | "Z" | "K" | "AE" | "G" | "O") | null;
+                            shipping_tax_cents: number;
+                            shipping_tax_exemption_reason: string | null;
+                            shipping_tax_rate: number | null;
                             status: string;
                             subscription_id: string | null;
                             subtotal_cents: number;
@@ -13251,6 +13527,10 @@ export interface operations {
                             total_cents: number;
                             /** Format: date-time */
                             updated_at: string;
+                            /** Format: date-time */
+                            vat_id_checked_at: string | null;
+                            /** @description valid | invalid (VIES) | unverified (VIES unreachable, accepted) | unchecked (VIES unreachable, VAT charged); null when no VAT ID decided the tax */
+                            vat_id_status: string | null;
                             widerruf_verzicht: boolean;
                             /** Format: date-time */
                             widerruf_verzicht_at: string | null;
@@ -13391,6 +13671,10 @@ export interface operations {
                         } | null;
                         shipping_cents: number;
                         shipping_method_id: string | null;
+                        shipping_tax_category: ("S" | "Z" | "K" | "AE" | "G" | "O") | null;
+                        shipping_tax_cents: number;
+                        shipping_tax_exemption_reason: string | null;
+                        shipping_tax_rate: number | null;
                         status: string;
                         subscription_id: string | null;
                         subtotal_cents: number;
@@ -13398,6 +13682,10 @@ export interface operations {
                         total_cents: number;
                         /** Format: date-time */
                         updated_at: string;
+                        /** Format: date-time */
+                        vat_id_checked_at: string | null;
+                        /** @description valid | invalid (VIES) | unverified (VIES unreachable, accepted) | unchecked (VIES unreachable, VAT charged); null when no VAT ID decided the tax */
+                        vat_id_status: string | null;
                         widerruf_verzicht: boolean;
                         /** Format: date-time */
                         widerruf_verzicht_at: string | null;
@@ -13537,6 +13825,10 @@ export interface operations {
                         } | null;
                         shipping_cents: number;
                         shipping_method_id: string | null;
+                        shipping_tax_category: ("S" | "Z" | "K" | "AE" | "G" | "O") | null;
+                        shipping_tax_cents: number;
+                        shipping_tax_exemption_reason: string | null;
+                        shipping_tax_rate: number | null;
                         status: string;
                         subscription_id: string | null;
                         subtotal_cents: number;
@@ -13544,6 +13836,10 @@ export interface operations {
                         total_cents: number;
                         /** Format: date-time */
                         updated_at: string;
+                        /** Format: date-time */
+                        vat_id_checked_at: string | null;
+                        /** @description valid | invalid (VIES) | unverified (VIES unreachable, accepted) | unchecked (VIES unreachable, VAT charged); null when no VAT ID decided the tax */
+                        vat_id_status: string | null;
                         widerruf_verzicht: boolean;
                         /** Format: date-time */
                         widerruf_verzicht_at: string | null;
@@ -14001,6 +14297,10 @@ export interface operations {
                         } | null;
                         shipping_cents: number;
                         shipping_method_id: string | null;
+                        shipping_tax_category: ("S" | "Z" | "K" | "AE" | "G" | "O") | null;
+                        shipping_tax_cents: number;
+                        shipping_tax_exemption_reason: string | null;
+                        shipping_tax_rate: number | null;
                         status: string;
                         subscription_id: string | null;
                         subtotal_cents: number;
@@ -14008,9 +14308,231 @@ export interface operations {
                         total_cents: number;
                         /** Format: date-time */
                         updated_at: string;
+                        /** Format: date-time */
+                        vat_id_checked_at: string | null;
+                        /** @description valid | invalid (VIES) | unverified (VIES unreachable, accepted) | unchecked (VIES unreachable, VAT charged); null when no VAT ID decided the tax */
+                        vat_id_status: string | null;
                         widerruf_verzicht: boolean;
                         /** Format: date-time */
                         widerruf_verzicht_at: string | null;
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listOrdersRefunds: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        refunds: {
+                            amount_cents: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            credit_note_id: string | null;
+                            currency: string;
+                            id: string;
+                            order_id: string;
+                            reason: string;
+                            status: "pending" | "succeeded" | "failed";
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    refundsOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Default: all that is still refundable */
+                    amount_cents?: number;
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        amount_cents: number;
+                        /** Format: date-time */
+                        created_at: string;
+                        credit_note_id: string | null;
+                        currency: string;
+                        id: string;
+                        order_id: string;
+                        reason: string;
+                        status: "pending" | "succeeded" | "failed";
                     };
                 };
             };
@@ -14155,7 +14677,10 @@ export interface operations {
                             position: number;
                             quantity: number;
                             sku: string | null;
+                            /** @description S | Z | K | AE | G | O */
+                            tax_category: string;
                             tax_cents: number;
+                            tax_exemption_reason: string | null;
                             tax_rate: number;
                             /** @description gross */
                             unit_price_cents: number;
@@ -14192,13 +14717,130 @@ export interface operations {
                         tax_breakdown: {
                             gross_cents: number;
                             net_cents: number;
+                            /** @description S | Z | K | AE | G | O */
+                            tax_category: string;
                             tax_cents: number;
+                            tax_exemption_reason: string | null;
                             tax_rate: number;
                         }[];
                         tax_cents: number;
                         total_cents: number;
                         /** Format: date-time */
                         updated_at: string;
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listPaymentEvents: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                status?: "processed" | "ignored" | "rejected" | "refunded";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        limit: number;
+                        offset: number;
+                        payment_events: {
+                            amount_cents: number | null;
+                            checkout_session_id: string | null;
+                            currency: string | null;
+                            event_id: string;
+                            order_id: string | null;
+                            provider: string;
+                            provider_session_id: string | null;
+                            reason: string | null;
+                            /** Format: date-time */
+                            received_at: string;
+                            status: "processed" | "ignored" | "rejected" | "refunded";
+                            type: string;
+                        }[];
                     };
                 };
             };
@@ -15016,6 +15658,202 @@ export interface operations {
             };
         };
     };
+    listSettingsCheckout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The most units one checkout line may hold (default 20) */
+                        max_line_quantity: number;
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    setSettingsCheckout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    max_line_quantity: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The most units one checkout line may hold (default 20) */
+                        max_line_quantity: number;
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     getCompanySettings: {
         parameters: {
             query?: never;
@@ -15049,6 +15887,7 @@ export interface operations {
                         missing_for_e_invoices: string[];
                         /** @description Fields finalization still needs */
                         missing_for_invoices: string[];
+                        oss_registered: boolean;
                         payment_terms_days: number;
                         phone: string | null;
                         postal_code: string | null;
@@ -15058,6 +15897,7 @@ export interface operations {
                         /** Format: date-time */
                         updated_at: string | null;
                         vat_id: string | null;
+                        vies_unavailable: "charge_vat" | "accept_unverified";
                     };
                 };
             };
@@ -15163,6 +16003,8 @@ export interface operations {
                     legal_name?: string | null;
                     line1?: string | null;
                     line2?: string | null;
+                    /** @description Registered for the EU One-Stop-Shop (default true): EU consumers pay their rate */
+                    oss_registered?: boolean;
                     payment_terms_days?: number;
                     phone?: string | null;
                     postal_code?: string | null;
@@ -15171,6 +16013,8 @@ export interface operations {
                     /** @description IANA, e.g. Europe/Berlin */
                     time_zone?: string;
                     vat_id?: string | null;
+                    /** @description When VIES cannot be reached while a business buyer is priced: charge VAT as for a consumer (default) or accept the VAT ID and mark the order vat_id_unverified */
+                    vies_unavailable?: "charge_vat" | "accept_unverified";
                 };
             };
         };
@@ -15199,6 +16043,7 @@ export interface operations {
                         missing_for_e_invoices: string[];
                         /** @description Fields finalization still needs */
                         missing_for_invoices: string[];
+                        oss_registered: boolean;
                         payment_terms_days: number;
                         phone: string | null;
                         postal_code: string | null;
@@ -15208,6 +16053,7 @@ export interface operations {
                         /** Format: date-time */
                         updated_at: string | null;
                         vat_id: string | null;
+                        vies_unavailable: "charge_vat" | "accept_unverified";
                     };
                 };
             };
@@ -19671,6 +20517,217 @@ export interface operations {
             };
         };
     };
+    createAffiliateAuthPasswordReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    email: string;
+                    /** @description Only the account at this shop */
+                    shop_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "accepted";
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createAffiliateAuthPasswordResetConfirm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    password: string;
+                    /** @description The token of the invitation link */
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        affiliate: {
+                            email: string;
+                            id: string;
+                            name: string;
+                            shop_id: string;
+                            status: string;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     listMyAffiliateContent: {
         parameters: {
             query?: {
@@ -20411,6 +21468,8 @@ export interface operations {
                         token: string;
                         user: {
                             channel_ids: string[];
+                            /** @description true: the employee works only in channel_ids (an empty list = no channel); false: every channel */
+                            channel_restricted: boolean;
                             /** Format: date-time */
                             created_at: string;
                             email: string;
@@ -20610,6 +21669,8 @@ export interface operations {
                         };
                         user: {
                             channel_ids: string[];
+                            /** @description true: the employee works only in channel_ids (an empty list = no channel); false: every channel */
+                            channel_restricted: boolean;
                             /** Format: date-time */
                             created_at: string;
                             email: string;
@@ -21549,6 +22610,8 @@ export interface operations {
                             /** Format: date-time */
                             created_at: string;
                             email: string;
+                            /** @description Guest orders and subscriptions of this e-mail show in the account only once it is verified */
+                            email_verified: boolean;
                             id: string;
                             name: string | null;
                         };
@@ -21742,6 +22805,8 @@ export interface operations {
                             /** Format: date-time */
                             created_at: string;
                             email: string;
+                            /** @description Guest orders and subscriptions of this e-mail show in the account only once it is verified */
+                            email_verified: boolean;
                             id: string;
                             name: string | null;
                         };
@@ -21886,6 +22951,10 @@ export interface operations {
                             } | null;
                             shipping_cents: number;
                             shipping_method_id: string | null;
+                            shipping_tax_category: ("S" | "Z" | "K" | "AE" | "G" | "O") | null;
+                            shipping_tax_cents: number;
+                            shipping_tax_exemption_reason: string | null;
+                            shipping_tax_rate: number | null;
                             status: string;
                             subscription_id: string | null;
                             subtotal_cents: number;
@@ -21893,10 +22962,337 @@ export interface operations {
                             total_cents: number;
                             /** Format: date-time */
                             updated_at: string;
+                            /** Format: date-time */
+                            vat_id_checked_at: string | null;
+                            /** @description valid | invalid (VIES) | unverified (VIES unreachable, accepted) | unchecked (VIES unreachable, VAT charged); null when no VAT ID decided the tax */
+                            vat_id_status: string | null;
                             widerruf_verzicht: boolean;
                             /** Format: date-time */
                             widerruf_verzicht_at: string | null;
                         }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createCustomerPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    current_password: string;
+                    new_password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        customer: {
+                            /** Format: date-time */
+                            created_at: string;
+                            email: string;
+                            /** @description Guest orders and subscriptions of this e-mail show in the account only once it is verified */
+                            email_verified: boolean;
+                            id: string;
+                            name: string | null;
+                        };
+                        /** Format: date-time */
+                        expires_at: string;
+                        token: string;
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createCustomerPasswordReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    email: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "accepted";
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createCustomerPasswordResetConfirm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    password: string;
+                    /** @description The token of the e-mailed link */
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        customer: {
+                            /** Format: date-time */
+                            created_at: string;
+                            email: string;
+                            /** @description Guest orders and subscriptions of this e-mail show in the account only once it is verified */
+                            email_verified: boolean;
+                            id: string;
+                            name: string | null;
+                        };
                     };
                 };
             };
@@ -22003,12 +23399,123 @@ export interface operations {
                             /** Format: date-time */
                             created_at: string;
                             email: string;
+                            /** @description Guest orders and subscriptions of this e-mail show in the account only once it is verified */
+                            email_verified: boolean;
                             id: string;
                             name: string | null;
                         };
                         /** Format: date-time */
                         expires_at: string;
                         token: string;
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createCustomerVerifyEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The token of the e-mailed link */
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        customer: {
+                            /** Format: date-time */
+                            created_at: string;
+                            email: string;
+                            /** @description Guest orders and subscriptions of this e-mail show in the account only once it is verified */
+                            email_verified: boolean;
+                            id: string;
+                            name: string | null;
+                        };
                     };
                 };
             };
@@ -22309,6 +23816,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description The default channel's country (default DE) */
+                    country?: string;
+                    /** @description The default channel's currency (default EUR) */
+                    currency?: "EUR" | "USD" | "GBP" | "CHF" | "SEK" | "DKK" | "NOK" | "PLN" | "CZK" | "HUF" | "RON" | "CAD" | "AUD" | "NZD" | "SGD" | "HKD" | "MXN" | "BRL" | "ZAR" | "AED" | "ILS" | "TRY" | "INR" | "CNY" | "RSD" | "BAM" | "MKD" | "ALL" | "MDL" | "GEL" | "UAH";
                     digital_allowed?: boolean;
                     name: string;
                     /** Format: email */
@@ -22327,8 +23838,28 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        default_channel: {
+                            allocation_strategy: string;
+                            allow_unpaid_orders: boolean;
+                            auto_confirm_orders: boolean;
+                            /** Format: date-time */
+                            created_at: string;
+                            currency: string;
+                            default_country: string;
+                            id: string;
+                            is_active: boolean;
+                            is_default: boolean;
+                            name: string;
+                            path_prefix: string | null;
+                            pending_payment_ttl_hours: number;
+                            slug: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
                         owner: {
                             channel_ids: string[];
+                            /** @description true: the employee works only in channel_ids (an empty list = no channel); false: every channel */
+                            channel_restricted: boolean;
                             /** Format: date-time */
                             created_at: string;
                             email: string;
@@ -23507,8 +25038,12 @@ export interface operations {
                             product_id: string;
                             quantity: number;
                             sku: string | null;
+                            /** @description EN 16931 VAT category (DESIGN §5 "Which tax applies") */
+                            tax_category: "S" | "Z" | "K" | "AE" | "G" | "O";
                             tax_cents: number;
                             tax_class: string;
+                            /** @description Text the invoice carries for a 0 % category */
+                            tax_exemption_reason: string | null;
                             tax_rate: number;
                             unit_price_cents: number;
                             variant_id: string | null;
@@ -23516,11 +25051,19 @@ export interface operations {
                         order_id: string | null;
                         requires_shipping: boolean;
                         shipping_cents: number;
+                        shipping_tax_category: ("S" | "Z" | "K" | "AE" | "G" | "O") | null;
+                        shipping_tax_cents: number;
+                        shipping_tax_exemption_reason: string | null;
+                        shipping_tax_rate: number | null;
                         status: string;
                         subtotal_cents: number;
                         tax_cents: number;
                         total_cents: number;
                         url: string | null;
+                        /** Format: date-time */
+                        vat_id_checked_at: string | null;
+                        /** @description valid | invalid (VIES) | unverified (VIES unreachable, accepted) | unchecked (VIES unreachable, VAT charged); null when no VAT ID decided the tax */
+                        vat_id_status: string | null;
                     };
                 };
             };
@@ -24231,6 +25774,217 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createVendorAuthPasswordReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    email: string;
+                    /** @description Only the account at this shop */
+                    shop_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "accepted";
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createVendorAuthPasswordResetConfirm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    password: string;
+                    /** @description The token of the invitation link */
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        vendor: {
+                            email: string;
+                            id: string;
+                            name: string;
+                            shop_id: string;
+                            status: string;
+                        };
+                    };
+                };
             };
             /** @description RFC 9457 problem details */
             400: {
