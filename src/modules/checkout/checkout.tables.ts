@@ -1,6 +1,17 @@
 /** Checkout sessions: a priced cart waiting for payment, with the stock it reserves. */
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, index, jsonb, numeric, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  index,
+  jsonb,
+  numeric,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { channels } from '../channels/channels.tables.js';
 import type { Address } from '../orders/orders.tables.js';
 import { shops } from '../shops/shops.tables.js';
