@@ -80,7 +80,7 @@ const BIG = 'x'.repeat(100_000);
  * Hostile JSON values for one body field: the CORE ones always, SAMPLE of the others per field
  * (seeded), which keeps the run well under a minute while every value is used across the routes.
  */
-const BODY_CORE: Json[] = [null, -1, 2 ** 31, 1e20, '\u0000', 'x\uDC00y', BIG, [], {}, DEEP_OBJECT];
+const BODY_CORE: Json[] = [null, -1, 2 ** 31, 1e20, '\u0000', 'x\uDC00y', BIG, [], {}];
 const BODY_OTHERS: Json[] = [
   true,
   0,
@@ -100,6 +100,7 @@ const BODY_OTHERS: Json[] = [
   [null, 1, 'x'],
   { a: { b: [1] } },
   DEEP_ARRAY,
+  DEEP_OBJECT,
 ];
 /** Hostile bodies as a whole. */
 const WHOLE_BODIES: Json[] = [[], 'text', 42, null, [{}], DEEP_ARRAY, DEEP_OBJECT];
@@ -362,7 +363,7 @@ async function fuzzOperation(path: string, method: string, op: Operation, next: 
       if (inner && typeOf(inner) === 'object' && inner.properties) {
         const innerBase = plausible(inner) as Record<string, Json>;
         for (const innerField of Object.keys(inner.properties)) {
-          for (const value of ['\u0000', '\uD800', BIG, 1e20, []]) {
+          for (const value of ['\u0000', BIG, 1e20, []]) {
             const item = { ...innerBase, [innerField]: value };
             const wrapped = typeOf(sub ?? {}) === 'array' ? [item] : item;
             await send(method, url(), cred, { json: { ...baseBody, [field]: wrapped } }, `body ${field}.${innerField}`);
