@@ -71,12 +71,7 @@ beforeAll(async () => {
   stubUrl = `http://127.0.0.1:${(stub.address() as AddressInfo).port}`;
   t = await startApp({ PAYMENT_PROVIDER: 'stripe', STRIPE_SECRET_KEY: 'sk_test_crash', STRIPE_API_BASE: stubUrl });
   shop = await createShop(t.app);
-  const channel = (
-    await call(t.app, 'POST', '/api/admin/channels', {
-      token: shop.ownerToken,
-      body: { name: 'DE', default_country: 'DE', currency: 'EUR' },
-    })
-  ).data.id;
+  const channel = shop.defaultChannelId;
   product = (
     await call(t.app, 'POST', '/api/products', {
       token: shop.ownerToken,

@@ -73,12 +73,7 @@ beforeAll(async () => {
   shop = await createShop(t.app);
   const owner = shop.ownerToken;
   await call(t.app, 'PUT', '/api/admin/digital/status', { token: owner, body: { aktiv: true } });
-  const channel = (
-    await call(t.app, 'POST', '/api/admin/channels', {
-      token: owner,
-      body: { name: 'DE', default_country: 'DE', currency: 'EUR' },
-    })
-  ).data.id;
+  const channel = shop.defaultChannelId;
   productId = (
     await call(t.app, 'POST', '/api/products', {
       token: owner,
