@@ -138,6 +138,38 @@ export type PaymentEventKind = PaymentEvent['kind'];
 /** The webhook could not be authenticated (400 signature_invalid). */
 export class WebhookSignatureError extends Error {}
 
+/**
+ * The payment method the provider stored at the first payment, as the subscription keeps it
+ * (`abos.card_last4`, `abos.card_fails_later`). Opaque to the modules: they store what the
+ * provider's hosted page returned and hand it back to `chargeRenewal`.
+ */
+export interface StoredPaymentMethod {
+  last4: string | null;
+  /** The test provider's 4000000000000341: it succeeded once and declines every later charge. */
+  failsLater: boolean;
+}
+
+export interface RenewalChargeInput {
+  /** Our subscription id. */
+  subscriptionId: string;
+  /** The payment number this charge would be (payments so far + 1). */
+  paymentNumber: number;
+  amountCents: number;
+  currency: string;
+  paymentMethod: StoredPaymentMethod;
+}
+
+export type RenewalChargeResult = { ok: true; paymentRef: string } | { ok: false; message: string };
+
+/**
+ * Who charges a subscription's renewals (trial end, period end, dunning retries):
+ * - `charged_by_us`: our worker's lifecycle engine (modules/digital/renewals.ts) calls
+ *   `chargeRenewal` when a payment is due (the test provider);
+ * - `provider_managed`: the provider charges and retries by itself and reports each attempt by
+ *   webhook (`invoice.paid` / `invoice.failed`); `chargeRenewal` is never called (Stripe).
+ */
+export type RenewalBilling = 'charged_by_us' | 'provider_managed';
+
 export interface PaymentProvider {
   readonly name: 'test' | 'stripe';
   /** Payments through this provider are test payments (`is_test`). */
@@ -154,6 +186,14 @@ export interface PaymentProvider {
   cancelSubscription(ref: string, when: 'now' | 'period_end'): Promise<void>;
   /** Withdraws a scheduled cancellation. */
   resumeSubscription(ref: string): Promise<void>;
+  /** Who charges renewals; see RenewalBilling. */
+  readonly renewalBilling: RenewalBilling;
+  /**
+   * Charges one renewal (or dunning retry) of a subscription with its stored payment method.
+   * Only called when `renewalBilling` is `charged_by_us`; a provider-managed provider throws.
+   * A declined charge is a result (`ok: false`), not an exception.
+   */
+  chargeRenewal(input: RenewalChargeInput): Promise<RenewalChargeResult>;
   /** Moves money back to the buyer; idempotent on `refundId`. */
   refund(input: RefundInput): Promise<RefundResult>;
   /**
@@ -165,23 +205,4 @@ export interface PaymentProvider {
     headers: Record<string, string | string[] | undefined>,
     secrets: string[],
   ): Promise<PaymentEvent>;
-}
-
-/** Test cards of the built-in provider (DESIGN §6). */
-export const TEST_CARDS = {
-  success: '4242424242424242',
-  declined: '4000000000000002',
-  /** Succeeds now, fails every later charge (renewals go past_due). */
-  failsLater: '4000000000000341',
-} as const;
-
-export type CardOutcome = { ok: true; failsLater: boolean; last4: string } | { ok: false; message: string };
-
-/** What the test provider does with a card number. */
-export function testCardOutcome(raw: string): CardOutcome {
-  const number = raw.replace(/[\s-]/g, '');
-  if (number === TEST_CARDS.success) return { ok: true, failsLater: false, last4: '4242' };
-  if (number === TEST_CARDS.failsLater) return { ok: true, failsLater: true, last4: '0341' };
-  if (number === TEST_CARDS.declined) return { ok: false, message: 'Your card was declined.' };
-  return { ok: false, message: 'Use a test card: 4242 4242 4242 4242 succeeds, 4000 0000 0000 0002 is declined.' };
 }

@@ -13,6 +13,8 @@ import {
   type ProviderSubscription,
   type RefundInput,
   type RefundResult,
+  type RenewalBilling,
+  type RenewalChargeResult,
   type SubscriptionCheckoutInput,
   WebhookSignatureError,
 } from './port.js';
@@ -50,9 +52,15 @@ function stripeExpiry(expiresAt: Date): number {
 }
 
 export class StripePaymentProvider implements PaymentProvider {
+  /**
+   * Stripe Billing charges renewals and runs its own retries (Smart Retries / the dunning
+   * settings of the account); we learn of each attempt by `invoice.paid` / `invoice.payment_failed`.
+   */
+  static readonly renewalBilling: RenewalBilling = 'provider_managed';
   readonly name = 'stripe' as const;
   readonly isTest: boolean;
   readonly hasWebhooks = true;
+  readonly renewalBilling = StripePaymentProvider.renewalBilling;
   readonly stripe: Stripe;
 
   constructor(opts: StripeOptions) {
@@ -153,6 +161,14 @@ export class StripePaymentProvider implements PaymentProvider {
   }
 
   /** The charge or payment intent behind our payment reference (subscription orders keep the invoice id). */
+  /**
+   * Never called (`renewalBilling` is `provider_managed`): charging a Stripe subscription from
+   * here would bill the customer twice.
+   */
+  async chargeRenewal(): Promise<RenewalChargeResult> {
+    throw new Error('Stripe charges subscription renewals itself and reports them by invoice webhooks');
+  }
+
   private async refundTarget(ref: string): Promise<{ charge: string } | { payment_intent: string }> {
     if (ref.startsWith('ch_')) return { charge: ref };
     if (!ref.startsWith('in_')) return { payment_intent: ref };

@@ -7,15 +7,44 @@ import type {
   PaymentProvider,
   RefundInput,
   RefundResult,
+  RenewalBilling,
+  RenewalChargeInput,
+  RenewalChargeResult,
   SubscriptionCheckoutInput,
 } from './port.js';
 import { WebhookSignatureError } from './port.js';
 
+/** Test cards of the built-in provider (DESIGN §6). */
+export const TEST_CARDS = {
+  success: '4242424242424242',
+  declined: '4000000000000002',
+  /** Succeeds now, fails every later charge (renewals go past_due). */
+  failsLater: '4000000000000341',
+} as const;
+
+export type CardOutcome = { ok: true; failsLater: boolean; last4: string } | { ok: false; message: string };
+
+/**
+ * What the test provider does with a card number entered on its hosted page (`/pay/:id`). On
+ * success, `{last4, failsLater}` is the stored payment method a subscription keeps for
+ * `chargeRenewal`.
+ */
+export function testCardOutcome(raw: string): CardOutcome {
+  const number = raw.replace(/[\s-]/g, '');
+  if (number === TEST_CARDS.success) return { ok: true, failsLater: false, last4: '4242' };
+  if (number === TEST_CARDS.failsLater) return { ok: true, failsLater: true, last4: '0341' };
+  if (number === TEST_CARDS.declined) return { ok: false, message: 'Your card was declined.' };
+  return { ok: false, message: 'Use a test card: 4242 4242 4242 4242 succeeds, 4000 0000 0000 0002 is declined.' };
+}
+
 export class TestPaymentProvider implements PaymentProvider {
+  /** The worker charges the test provider's renewals (modules/digital/renewals.ts). */
+  static readonly renewalBilling: RenewalBilling = 'charged_by_us';
   readonly name = 'test' as const;
   readonly isTest = true;
   /** The hosted page completes in-process: there is nothing to receive. */
   readonly hasWebhooks = false;
+  readonly renewalBilling = TestPaymentProvider.renewalBilling;
 
   constructor(private readonly publicUrl: string) {}
 
@@ -31,6 +60,19 @@ export class TestPaymentProvider implements PaymentProvider {
   async cancelSubscription(): Promise<void> {}
 
   async resumeSubscription(): Promise<void> {}
+
+  /**
+   * A renewal charge of the stored test card: 4242… always succeeds; 4000000000000341 succeeded
+   * at the first payment and declines every later charge (DESIGN §6). The payment reference is
+   * deterministic per subscription and payment number.
+   */
+  async chargeRenewal(input: RenewalChargeInput): Promise<RenewalChargeResult> {
+    if (input.paymentMethod.failsLater) return { ok: false, message: 'Your card was declined.' };
+    return {
+      ok: true,
+      paymentRef: `test_${input.paymentMethod.last4 ?? '0000'}_${input.subscriptionId}_${input.paymentNumber}`,
+    };
+  }
 
   /** Test money goes back at once. */
   async refund(input: RefundInput): Promise<RefundResult> {

@@ -5,7 +5,7 @@
 
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { testCardOutcome } from '../../adapters/payment/port.js';
+import { testCardOutcome } from '../../adapters/payment/test-provider.js';
 import type { AppDeps } from '../../app.js';
 import { AppError } from '../../platform/errors.js';
 import type { Address } from '../orders/orders.tables.js';

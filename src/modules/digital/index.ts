@@ -35,8 +35,8 @@ export const digitalModule: Module = {
     aboRoutes(app);
     customerAboRoutes(app, deps);
   },
-  jobs(registry) {
-    registry.register(DUE_JOB, dueJob);
+  jobs(registry, deps) {
+    registry.register(DUE_JOB, dueJob(deps.config));
   },
 };
 

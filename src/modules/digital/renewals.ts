@@ -1,14 +1,19 @@
 /**
- * The lifecycle engine of the `test` provider: one job per subscription at its next due time
+ * The lifecycle engine of subscriptions whose renewals we charge (the provider's `renewalBilling`
+ * is `charged_by_us`: the test provider): one job per subscription at its next due time
  * (period end, trial end, dunning retry, end of an unpaid period). A run locks the subscription,
  * does what is due at the clock's now — at most one step — and schedules the next run, all in
  * one transaction with the order and the events. Running a job twice (two workers, a process
  * that died before marking the job done, duplicate jobs) finds nothing due the second time; the
  * unique (subscription, payment number) of orders makes a double charge impossible besides.
- * Stripe subscriptions are driven by Stripe's webhooks instead (stripe-abos.ts).
+ * Charges go through the payment port (`chargeRenewal`): this file knows no provider and no card.
+ * Provider-managed subscriptions (Stripe) are driven by the provider's webhooks instead
+ * (stripe-abos.ts).
  */
 
 import { eq } from 'drizzle-orm';
+import { type PaymentProvider, paymentProviderOf, renewalBillingOf } from '../../adapters/payment/index.js';
+import type { Config } from '../../config.js';
 import type { Db } from '../../platform/db/client.js';
 import { withTx } from '../../platform/db/tx.js';
 import { enqueue } from '../../platform/jobs/queue.js';
@@ -22,7 +27,7 @@ export const DUE_JOB = 'digital.abo_due';
 
 /** When the subscription next needs the engine; null when it has ended or the provider drives it. */
 export function nextDueAt(a: AboRow): Date | null {
-  if (a.provider !== 'test') return null;
+  if (renewalBillingOf(a.provider) !== 'charged_by_us') return null;
   switch (a.status) {
     case 'trialing':
     case 'active':
@@ -44,8 +49,16 @@ export async function scheduleDue(tx: Db, a: AboRow, now: Date): Promise<void> {
   await enqueue(tx, DUE_JOB, { shop_id: a.shopId, abo_id: a.id }, { now, runAt: at, shopId: a.shopId });
 }
 
-/** The `test` provider's charge of a stored card: 4000000000000341 fails every charge after the first. */
-const chargeSucceeds = (a: AboRow) => !a.cardFailsLater;
+/** Charges the next payment of the subscription with the payment method its provider stored. */
+function charge(provider: PaymentProvider, a: AboRow, amountCents: number) {
+  return provider.chargeRenewal({
+    subscriptionId: a.id,
+    paymentNumber: a.paymentsCount + 1,
+    amountCents,
+    currency: a.currency,
+    paymentMethod: { last4: a.cardLast4, failsLater: a.cardFailsLater },
+  });
+}
 
 async function save(tx: Db, id: string, patch: Partial<AboRow>, now: Date): Promise<AboRow> {
   const [row] = await tx
@@ -58,8 +71,18 @@ async function save(tx: Db, id: string, patch: Partial<AboRow>, now: Date): Prom
 
 export type DueOutcome = 'none' | 'ended' | 'renewed' | 'failed' | 'unpaid';
 
-/** Does what is due for one subscription at `now`. Idempotent: a second run finds nothing due. */
-export async function processDue(db: Db, shopId: string, aboId: string, now: Date): Promise<DueOutcome> {
+/**
+ * Does what is due for one subscription at `now`. Idempotent: a second run finds nothing due.
+ * The charge runs under the subscription's lock; only in-process providers (`charged_by_us`) are
+ * ever called here.
+ */
+export async function processDue(
+  db: Db,
+  shopId: string,
+  aboId: string,
+  now: Date,
+  config: Config,
+): Promise<DueOutcome> {
   return withTx(db, async (tx) => {
     let a: AboRow;
     try {
@@ -83,14 +106,15 @@ export async function processDue(db: Db, shopId: string, aboId: string, now: Dat
       return 'ended';
     }
 
-    const paymentRef = `test_${a.cardLast4 ?? '0000'}_${a.id}_${a.paymentsCount + 1}`;
+    const provider = paymentProviderOf(config, a.provider);
     if (a.status === 'trialing' || a.status === 'active') {
       // the period (or trial) is over: the next period starts and is charged
       const index = a.periodIndex + 1;
       const { start, end } = periodBounds(a.billingAnchor, a.intervalUnit, a.intervalCount, index);
       const amount = amountFor(a, start);
       const period = { periodIndex: index, currentPeriodStart: start, currentPeriodEnd: end };
-      if (chargeSucceeds(a)) {
+      const result = await charge(provider, a, amount);
+      if (result.ok) {
         const renewed = await save(
           tx,
           a.id,
@@ -101,7 +125,7 @@ export async function processDue(db: Db, shopId: string, aboId: string, now: Dat
           amountCents: amount,
           paymentNumber: renewed.paymentsCount,
           now,
-          paymentRef,
+          paymentRef: result.paymentRef,
         });
         if (a.status === 'trialing') await emitAbo(tx, renewed, 'abo.aktiv', now);
         await emitAbo(tx, renewed, 'abo.bezahlt', now, {
@@ -139,7 +163,8 @@ export async function processDue(db: Db, shopId: string, aboId: string, now: Dat
 
     // past_due: a dunning retry of the open period
     const amount = amountFor(a, a.currentPeriodStart);
-    if (chargeSucceeds(a)) {
+    const result = await charge(provider, a, amount);
+    if (result.ok) {
       const paid = await save(
         tx,
         a.id,
@@ -156,7 +181,7 @@ export async function processDue(db: Db, shopId: string, aboId: string, now: Dat
         amountCents: amount,
         paymentNumber: paid.paymentsCount,
         now,
-        paymentRef,
+        paymentRef: result.paymentRef,
       });
       await emitAbo(tx, paid, 'abo.aktiv', now);
       await emitAbo(tx, paid, 'abo.bezahlt', now, {
@@ -207,8 +232,11 @@ export async function processDue(db: Db, shopId: string, aboId: string, now: Dat
   });
 }
 
-export const dueJob: JobHandler = {
-  async run(payload, { db, clock }) {
-    await processDue(db, String(payload.shop_id), String(payload.abo_id), clock.now());
-  },
-};
+/** The worker's handler of DUE_JOB (the configuration picks the provider instances). */
+export function dueJob(config: Config): JobHandler {
+  return {
+    async run(payload, { db, clock }) {
+      await processDue(db, String(payload.shop_id), String(payload.abo_id), clock.now(), config);
+    },
+  };
+}
