@@ -223,6 +223,44 @@ describe('order sync', () => {
     expectProblem(await post(`/api/admin/orders/${inv.order_id}/lexware-cancel`), 409, 'invalid_state');
   });
 
+  it("a refund's credit note is booked by the sync like any other credit note", async () => {
+    const inv = await finalInvoice(t, f, { items: [{ product_id: f.products.course, quantity: 2 }] });
+    await drain();
+    expect((await syncOf(inv.order_id)).status).toBe('synced');
+    const refunded = await post(`/api/admin/orders/${inv.order_id}/refunds`, { amount_cents: 1234, reason: 'Teil' });
+    expect(refunded.statusCode).toBe(201);
+    expect(refunded.data.credit_note_id).toMatch(/^cn_/);
+    const cn = (await call(t.app, 'GET', `/api/admin/credit-notes/${refunded.data.credit_note_id}`, { token: f.owner }))
+      .data;
+    expect(cn).toMatchObject({ status: 'final', total_cents: 1234 });
+    expect((await syncOf(inv.order_id)).status).toBe('pending');
+    await drain();
+    expect((await syncOf(inv.order_id)).status).toBe('synced');
+    const credit = postsFor(cn.number);
+    expect(credit).toHaveLength(1);
+    expect(credit[0]?.auth).toBe(`Bearer ${GOOD_KEY}`);
+    expect(credit[0]?.body).toMatchObject({
+      type: 'salescreditnote',
+      voucherNumber: cn.number,
+      totalGrossAmount: 12.34,
+      taxType: 'gross',
+    });
+    expect(stub.booked.filter((b) => b.number === cn.number)).toEqual([
+      expect.objectContaining({ type: 'salescreditnote', totalGrossAmount: 12.34 }),
+    ]);
+    // the rest refunded: a second credit voucher for what was left, nothing booked twice
+    const total = inv.total_cents as number;
+    const rest = await post(`/api/admin/orders/${inv.order_id}/refunds`, { reason: 'Rest' });
+    expect(rest.data.amount_cents).toBe(total - 1234);
+    await drain();
+    const restCn = (await call(t.app, 'GET', `/api/admin/credit-notes/${rest.data.credit_note_id}`, { token: f.owner }))
+      .data;
+    expect(postsFor(restCn.number).map((x) => x.body.totalGrossAmount)).toEqual([(total - 1234) / 100]);
+    expect(postsFor(cn.number)).toHaveLength(1);
+    expect(postsFor(inv.number)).toHaveLength(1);
+    expect((await syncOf(inv.order_id)).status).toBe('synced');
+  });
+
   it("a rejected voucher fails with the provider's error; retry books it", async () => {
     const inv = await finalInvoice(t, f, { items: [{ product_id: f.products.course, quantity: 1 }] });
     stub.script.push({

@@ -3,7 +3,8 @@
  * then the provider moves the money (idempotent on the refund id), then the outcome is applied in
  * one transaction: the order becomes partially_refunded or refunded, a credit note for the amount
  * is created and finalized when the order has a final invoice (which also claws back partner
- * earnings and books it in the accounting sync), and `order.refunded` is sent. The test provider
+ * earnings and books it in the accounting sync) — without one the refunded share of the partner
+ * earnings is clawed back directly — and `order.refunded` is sent. The test provider
  * refunds at once; Stripe confirms by webhook (`refund.succeeded` / `refund.failed` events).
  */
 import { and, asc, eq, sql } from 'drizzle-orm';
@@ -16,7 +17,7 @@ import { AppError, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { type EventContext, type EventOutcome, registerPaymentEventHandler } from '../checkout/payment-webhook.js';
 import { createCreditNote, finalizeCreditNote } from '../finance/credit-notes.service.js';
-import { reverseOrderEarnings } from '../partners/earnings.js';
+import { reverseRefundedEarnings } from '../partners/earnings.js';
 import { emitEvent } from '../webhooks/index.js';
 import { assertTransition, type OrderStatus } from './order-states.js';
 import type { OrderRow } from './orders.service.js';
@@ -194,14 +195,15 @@ async function settleRefund(
   assertTransition(order.status as OrderStatus, to);
   await tx.update(orders).set({ status: to, updatedAt: o.now }).where(eq(orders.id, order.id));
   const creditNoteId = await creditTheRefund(tx, { ...ctx, db: tx, shopId: order.shopId }, order, refund);
-  // without an invoice there is no credit note to carry the clawback: a full refund takes back
-  // every earning of the order (earnings follow the order state)
-  if (!creditNoteId && to === 'refunded') await reverseOrderEarnings(tx, order.shopId, order.id, o.now);
   const [row] = await tx
     .update(refunds)
     .set({ status: 'succeeded', providerRef: o.providerRef ?? refund.providerRef, creditNoteId, updatedAt: o.now })
     .where(eq(refunds.id, refundId))
     .returning();
+  // the credit note claws back the partner earnings it credits (finalizeCreditNote); without an
+  // invoice there is none, and the refunded share of what was paid is clawed back here (all of
+  // it once the order is refunded), counting this refund, now succeeded
+  if (!creditNoteId) await reverseRefundedEarnings(tx, order.shopId, order.id, refund.id, o.now);
   await emitEvent(tx, {
     shopId: order.shopId,
     type: 'order.refunded',

@@ -12,7 +12,8 @@ import {
 } from '../../../test/helpers/app.js';
 import { query } from '../../platform/db/tx.js';
 import { BILLING, type FinanceShop, finalInvoice, financeShop, paidOrder } from '../finance/finance.fixtures.js';
-import { newVendor, vendorProduct } from '../partners/vendors.fixtures.js';
+import { reverseRefundedEarnings } from '../partners/earnings.js';
+import { expectLedgerMatches, newVendor, vendorProduct } from '../partners/vendors.fixtures.js';
 
 let t: TestApp;
 let f: FinanceShop;
@@ -201,5 +202,82 @@ describe('refunds', () => {
     expect(Math.abs((await earned()) - before / 2)).toBeLessThanOrEqual(1);
     await refund(inv.order_id, { reason: 'Rest' });
     expect(await earned()).toBe(0);
+  });
+
+  it('partial refunds without an invoice claw back the refunded share of each earning, exactly the whole at the end', async () => {
+    const a = await newVendor(t, f, 'Ohne Rechnung A');
+    const b = await newVendor(t, f, 'Ohne Rechnung B');
+    const pa = await vendorProduct(t, f, a.id, { base_price_cents: 999 });
+    const pb = await vendorProduct(t, f, b.id, { base_price_cents: 1234 });
+    const orderId = await paidOrder(t, f, {
+      items: [
+        { product_id: pa, quantity: 1 },
+        { product_id: pb, quantity: 1 },
+      ],
+    });
+    const total = (await order(orderId)).total_cents;
+    const earned = async (vendorId: string) =>
+      (await call(t.app, 'GET', `/api/admin/vendors/${vendorId}`, { token: f.owner })).data.balances[0]?.earned_cents ??
+      0;
+    const ea = await earned(a.id);
+    const eb = await earned(b.id);
+    expect(ea).toBeGreaterThan(0);
+    expect(eb).toBeGreaterThan(0);
+    const clawbacks = () =>
+      query<{ n: number }>(
+        t.app.deps.database.db,
+        sql`SELECT count(*)::int AS n FROM ledger_transactions WHERE order_id = ${orderId} AND kind = 'clawback'`,
+      );
+    let refunded = 0;
+    for (const amount of [333, 1000, 1]) {
+      const res = await refund(orderId, { amount_cents: amount, reason: `Teil ${amount}` });
+      expect(res.statusCode).toBe(201);
+      expect(res.data.credit_note_id).toBeNull();
+      refunded += amount;
+      expect((await order(orderId)).status).toBe('partially_refunded');
+      // cumulative target round(earning × refunded ÷ paid): no cent lost or doubled on the way
+      expect(await earned(a.id)).toBe(ea - Math.round((ea * refunded) / total));
+      expect(await earned(b.id)).toBe(eb - Math.round((eb * refunded) / total));
+      // settling the same refund again (a duplicate confirmation) books nothing more
+      const n = (await clawbacks())[0]?.n;
+      await t.app.deps.database.db.transaction(async (tx) =>
+        reverseRefundedEarnings(tx as never, f.shop.shopId, orderId, res.data.id, new Date()),
+      );
+      expect((await clawbacks())[0]?.n).toBe(n);
+      expect(await earned(a.id)).toBe(ea - Math.round((ea * refunded) / total));
+    }
+    const rest = await refund(orderId, { reason: 'Rest' });
+    expect(rest.data.amount_cents).toBe(total - refunded);
+    expect((await order(orderId)).status).toBe('refunded');
+    expect(await earned(a.id)).toBe(0);
+    expect(await earned(b.id)).toBe(0);
+    const sums = await query<{ earning_id: string; clawed: number | string; amount: number | string }>(
+      t.app.deps.database.db,
+      sql`SELECT t.earning_id, sum(p.amount_cents)::bigint AS clawed, max(e.amount_cents) AS amount
+          FROM ledger_transactions t JOIN ledger_postings p ON p.transaction_id = t.id AND p.account = 'expense'
+          JOIN partner_earnings e ON e.id = t.earning_id
+          WHERE t.order_id = ${orderId} AND t.kind = 'clawback' GROUP BY t.earning_id`,
+    );
+    expect(sums).toHaveLength(2);
+    for (const s of sums) expect(Number(s.clawed)).toBe(Number(s.amount));
+    await expectLedgerMatches(t, f, a.id);
+    await expectLedgerMatches(t, f, b.id);
+  });
+
+  it('a refund of an invoiced order claws back only through its credit note, never twice', async () => {
+    const v = await newVendor(t, f, 'Einmal');
+    const product = await vendorProduct(t, f, v.id, { base_price_cents: 7777 });
+    const inv = await finalInvoice(t, f, { items: [{ product_id: product, quantity: 1 }] });
+    const res = await refund(inv.order_id, { amount_cents: 2000, reason: 'Teil' });
+    expect(res.data.credit_note_id).toMatch(/^cn_/);
+    const rows = await query<{ credit_note_id: string | null; memo: string | null }>(
+      t.app.deps.database.db,
+      sql`SELECT credit_note_id, memo FROM ledger_transactions WHERE order_id = ${inv.order_id} AND kind = 'clawback'`,
+    );
+    expect(rows).toEqual([{ credit_note_id: res.data.credit_note_id, memo: 'credit note' }]);
+    await refund(inv.order_id, { reason: 'Rest' });
+    const detail = await call(t.app, 'GET', `/api/admin/vendors/${v.id}`, { token: f.owner });
+    expect(detail.data.balances[0]?.earned_cents).toBe(0);
+    await expectLedgerMatches(t, f, v.id);
   });
 });

@@ -11,9 +11,11 @@
  *   shipping. Subscription orders follow the shop's abo_provision: erste = the first paid order
  *   only, monate = the first abo_provision_monate paid orders, immer = every paid order.
  * - Clawbacks: a final credit note reverses the share of each earning it credits (per order line
- *   for vendors, of the order's item net for affiliates; amount credits proportionally); an
- *   order cancelled or refunded after payment reverses everything. The target is cumulative, so
- *   several partial credit notes end exactly at the full earning.
+ *   for vendors, of the order's item net for affiliates; amount credits proportionally); a
+ *   refund without a credit note (the order had no final invoice) reverses the refunded share of
+ *   what was paid (refunded ÷ order total, on every earning alike); an order cancelled or fully
+ *   refunded after payment reverses everything. The target is cumulative, so several partial
+ *   credit notes or refunds end exactly at the full earning.
  *
  * Everything runs in the caller's transaction and is idempotent: an earning per source
  * (`vendor:<order_line_id>`, `affiliate:<order_id>`) and a ledger entry per cause.
@@ -203,10 +205,33 @@ export async function reverseOrderEarnings(tx: Db, shopId: string, orderId: stri
 }
 
 /**
- * Brings every earning of the order to its cumulative clawback target: the credited share
- * (all final credit notes of the order) or everything when the order was cancelled/refunded.
+ * Claws back the refunded share of the order's earnings after a succeeded refund without a
+ * credit note (call it once the refund is `succeeded`, in the transaction that settles it).
+ * Idempotent: the target is cumulative over all such refunds of the order.
  */
-async function clawBack(tx: Db, shopId: string, orderId: string, creditNoteId: string | null, now: Date) {
+export async function reverseRefundedEarnings(
+  tx: Db,
+  shopId: string,
+  orderId: string,
+  refundId: string,
+  now: Date,
+): Promise<void> {
+  await clawBack(tx, shopId, orderId, null, now, refundId);
+}
+
+/**
+ * Brings every earning of the order to its cumulative clawback target: the credited share (all
+ * final credit notes of the order) plus the refunded share of what was paid (succeeded refunds
+ * without a credit note), at most the earning; everything when the order was cancelled/refunded.
+ */
+async function clawBack(
+  tx: Db,
+  shopId: string,
+  orderId: string,
+  creditNoteId: string | null,
+  now: Date,
+  refundId: string | null = null,
+) {
   const earnings = await tx
     .select()
     .from(partnerEarnings)
@@ -214,12 +239,14 @@ async function clawBack(tx: Db, shopId: string, orderId: string, creditNoteId: s
     .orderBy(asc(partnerEarnings.id))
     .for('update');
   if (earnings.length === 0) return;
-  const [order] = await query<{ status: string }>(
+  const [order] = await query<{ status: string; total_cents: number | string }>(
     tx,
-    sql`SELECT status FROM orders WHERE id = ${orderId} AND shop_id = ${shopId}`,
+    sql`SELECT status, total_cents FROM orders WHERE id = ${orderId} AND shop_id = ${shopId}`,
   );
   const reversedAll = order ? ['cancelled', 'refunded'].includes(order.status) : false;
   const share = reversedAll ? null : await creditedShare(tx, shopId, orderId);
+  const refunded = reversedAll ? null : await refundedWithoutCreditNote(tx, shopId, orderId);
+  const paid = Number(order?.total_cents ?? 0);
   const reversed = await reversedSoFar(
     tx,
     earnings.map((e) => e.id),
@@ -229,26 +256,40 @@ async function clawBack(tx: Db, shopId: string, orderId: string, creditNoteId: s
     let target = e.amountCents;
     if (share) {
       const fraction = e.orderLineId ? (share.byLine.get(e.orderLineId) ?? 0) : share.order;
-      target = Math.min(e.amountCents, Math.round(e.amountCents * fraction));
+      // integer product first: without credit notes the target is exactly
+      // round(earning × refunded ÷ paid), and refunded = paid gives the whole earning
+      const byRefunds = refunded && paid > 0 ? (e.amountCents * Math.min(refunded, paid)) / paid : 0;
+      target = Math.min(e.amountCents, Math.round(e.amountCents * fraction + byRefunds));
     }
     const claw = target - (reversed.get(e.id) ?? 0);
     if (claw <= 0) continue;
     const from = e.status === 'pending' ? 'pending' : 'available';
+    const cause = creditNoteId ?? (refundId ? `refund:${refundId}` : 'order');
     await post(tx, {
       shopId,
       partnerType: e.partnerType,
       partnerId: e.partnerId,
       currency: e.currency,
       kind: 'clawback',
-      idemKey: `clawback:${e.id}:${creditNoteId ?? 'order'}:${target}`,
+      idemKey: `clawback:${e.id}:${cause}:${target}`,
       earningId: e.id,
       orderId,
       creditNoteId,
-      memo: creditNoteId ? 'credit note' : `order ${order?.status ?? 'reversed'}`,
+      memo: creditNoteId ? 'credit note' : refundId ? `refund ${refundId}` : `order ${order?.status ?? 'reversed'}`,
       occurredAt: now,
       postings: move(from, 'expense', claw),
     });
   }
+}
+
+/** What succeeded refunds without a credit note (the order had no final invoice) paid back. */
+async function refundedWithoutCreditNote(tx: Db, shopId: string, orderId: string): Promise<number> {
+  const [row] = await query<{ total: number | string }>(
+    tx,
+    sql`SELECT coalesce(sum(amount_cents), 0)::bigint AS total FROM refunds
+        WHERE shop_id = ${shopId} AND order_id = ${orderId} AND status = 'succeeded' AND credit_note_id IS NULL`,
+  );
+  return Number(row?.total ?? 0);
 }
 
 /** Clawed back so far per earning (the expense side of its clawback entries). */

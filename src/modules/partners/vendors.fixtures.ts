@@ -104,7 +104,8 @@ export async function expectLedgerMatches(t: TestApp, f: FinanceShop, vendorId: 
       available_cents: sum('available'),
       in_payout_cents: sum('in_payout'),
       paid_out_cents: sum('paid_out'),
-      earned_cents: -sum('expense'),
+      // 0 − x, not −x: the API's JSON has no −0 once everything was clawed back
+      earned_cents: 0 - sum('expense'),
       owed_cents: sum('pending') + sum('available') + sum('in_payout'),
     });
     const all = rows.filter((r) => r.currency === currency).reduce((s, r) => s + Number(r.total), 0);
