@@ -235,7 +235,10 @@ function pricesOnPatch(
 
 /** Applies a partial change to a live product; see products.plan.ts for the list semantics. */
 export async function updateProduct(ctx: Ctx, id: string, input: ProductPatchInput): Promise<ProductOut> {
-  const policy = boundByPolicy(ctx) ? await getWritePolicy(ctx) : null;
+  // The policy binds tokens only, but its window also sets how far back every write's recorded
+  // price history starts (catalog_price_changes).
+  const policy = await getWritePolicy(ctx);
+  const bound = boundByPolicy(ctx);
   let slug = input.slug ?? '';
   try {
     return await withTx(ctx.db, async (tx) => {
@@ -266,14 +269,12 @@ export async function updateProduct(ctx: Ctx, id: string, input: ProductPatchInp
 
       const nextBase = input.base_price_cents ?? current.basePriceCents;
       const prices = pricesOnPatch(current, input, variants, currentVariants, nextBase);
-      if (policy) {
+      if (prices.length > 0) await loadWindowStarts(tx, ctx, id, policy.price_change_window_hours, prices);
+      if (bound) {
         const status = input.status !== undefined && input.status !== current.status ? '/body/status' : null;
         const vendorTax: string[] = [];
         if (input.vendor_id !== undefined && input.vendor_id !== current.vendorId) vendorTax.push('/body/vendor_id');
         if (input.tax_class !== undefined && input.tax_class !== current.taxClass) vendorTax.push('/body/tax_class');
-        if (policy.max_price_change_percent !== null) {
-          await loadWindowStarts(tx, ctx, id, policy.price_change_window_hours, prices);
-        }
         enforcePolicy(policy, status, prices, vendorTax);
       }
 
