@@ -16560,7 +16560,9 @@ export interface operations {
                     "application/json": {
                         allow_price_changes: boolean;
                         allow_status_changes: boolean;
+                        allow_vendor_tax_changes: boolean;
                         max_price_change_percent: number | null;
+                        price_change_window_hours: number;
                     };
                 };
             };
@@ -16652,8 +16654,12 @@ export interface operations {
                     allow_price_changes: boolean;
                     /** @description May API tokens change the status (default true) */
                     allow_status_changes: boolean;
-                    /** @description Largest relative change of one price by a token, in percent; null = unlimited */
+                    /** @description May API tokens change a product's vendor_id or tax_class (default false; omitted = false) */
+                    allow_vendor_tax_changes?: boolean;
+                    /** @description Largest relative change of one price by a token, in percent, measured against both the current price and the price at the start of the window; null = unlimited */
                     max_price_change_percent: number | null;
+                    /** @description Window of max_price_change_percent, in hours (default 24; omitted = default) */
+                    price_change_window_hours?: number;
                 };
             };
         };
@@ -16667,7 +16673,9 @@ export interface operations {
                     "application/json": {
                         allow_price_changes: boolean;
                         allow_status_changes: boolean;
+                        allow_vendor_tax_changes: boolean;
                         max_price_change_percent: number | null;
+                        price_change_window_hours: number;
                     };
                 };
             };

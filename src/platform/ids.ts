@@ -15,6 +15,7 @@ export const ID_PREFIXES = {
   publishableKey: 'pkid',
   customer: 'cus',
   product: 'prod',
+  priceChange: 'pchg',
   variant: 'var',
   image: 'img',
   category: 'cat',

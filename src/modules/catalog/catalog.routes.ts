@@ -257,6 +257,6 @@ export function catalogRoutes(app: FastifyInstance): void {
         response: { 200: S.WritePolicySchema },
       },
     },
-    async (request) => putWritePolicy(request.ctx, request.body as S.WritePolicy),
+    async (request) => putWritePolicy(request.ctx, request.body as S.WritePolicyInput),
   );
 }

@@ -297,6 +297,8 @@ export const WritePolicySchema = Type.Object({
   allow_price_changes: Type.Boolean(),
   allow_status_changes: Type.Boolean(),
   max_price_change_percent: Nullable(Type.Integer()),
+  price_change_window_hours: Type.Integer(),
+  allow_vendor_tax_changes: Type.Boolean(),
 });
 export const WritePolicyPut = Body({
   allow_price_changes: Type.Boolean({ description: 'May API tokens change prices (default true)' }),
@@ -305,8 +307,23 @@ export const WritePolicyPut = Body({
     Type.Integer({
       minimum: 0,
       maximum: 10_000,
-      description: 'Largest relative change of one price by a token, in percent; null = unlimited',
+      description:
+        'Largest relative change of one price by a token, in percent, measured against both the current price ' +
+        'and the price at the start of the window; null = unlimited',
+    }),
+  ),
+  price_change_window_hours: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: 8760,
+      description: 'Window of max_price_change_percent, in hours (default 24; omitted = default)',
+    }),
+  ),
+  allow_vendor_tax_changes: Type.Optional(
+    Type.Boolean({
+      description: "May API tokens change a product's vendor_id or tax_class (default false; omitted = false)",
     }),
   ),
 });
 export type WritePolicy = Static<typeof WritePolicySchema>;
+export type WritePolicyInput = Static<typeof WritePolicyPut>;

@@ -253,5 +253,31 @@ export const catalogSettings = pgTable('catalog_settings', {
   allowStatusChanges: boolean('allow_status_changes').notNull().default(true),
   /** null = unlimited */
   maxPriceChangePercent: integer('max_price_change_percent'),
+  /** The percent limit measures against the price at the start of this many hours back. */
+  priceWindowHours: integer('price_window_hours').notNull().default(24),
+  /** May API tokens change a product's vendor_id or tax_class (default: no, sessions only). */
+  allowVendorTaxChanges: boolean('allow_vendor_tax_changes').notNull().default(false),
   updatedAt: ts('updated_at').notNull().defaultNow(),
 });
+
+/**
+ * Every product price change (any actor), written in the same transaction as the change: the
+ * token policy reads the price at the start of its window from the earliest row inside it.
+ * `price_key` is `base`, `cost`, `variant:<id>:price` or `variant:<id>:cost`; `before_cents` is
+ * the window-start price the change was measured from (for a new variant, the price it replaces).
+ */
+export const catalogPriceChanges = pgTable(
+  'catalog_price_changes',
+  {
+    id: text('id').primaryKey(),
+    shopId: text('shop_id')
+      .notNull()
+      .references(() => shops.id, { onDelete: 'cascade' }),
+    productId: text('product_id').notNull(),
+    priceKey: text('price_key').notNull(),
+    beforeCents: cents('before_cents'),
+    afterCents: cents('after_cents'),
+    changedAt: ts('changed_at').notNull().defaultNow(),
+  },
+  (t) => [index('catalog_price_changes_lookup_idx').on(t.shopId, t.productId, t.priceKey, t.changedAt)],
+);

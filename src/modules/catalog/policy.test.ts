@@ -1,4 +1,5 @@
 /** The token write policy: GET/PUT /api/admin/settings/token-write-policy and its effect on token writes. */
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   apiToken,
@@ -10,6 +11,7 @@ import {
   startApp,
   type TestApp,
 } from '../../../test/helpers/app.js';
+import { advance, DAY } from '../partners/vendors.fixtures.js';
 
 let t: TestApp;
 let shop: ShopFixture;
@@ -46,16 +48,33 @@ describe('token write policy settings', () => {
   it('defaults to allowing everything without a limit', async () => {
     const res = await call(t.app, 'GET', URL, { token: owner });
     expect(res.statusCode).toBe(200);
-    expect(res.data).toEqual({ allow_price_changes: true, allow_status_changes: true, max_price_change_percent: null });
+    expect(res.data).toEqual({
+      allow_price_changes: true,
+      allow_status_changes: true,
+      max_price_change_percent: null,
+      price_change_window_hours: 24,
+      allow_vendor_tax_changes: false,
+    });
   });
 
   it('is replaced by PUT and read back', async () => {
-    const body = { allow_price_changes: false, allow_status_changes: true, max_price_change_percent: 15 };
+    const body = {
+      allow_price_changes: false,
+      allow_status_changes: true,
+      max_price_change_percent: 15,
+      price_change_window_hours: 48,
+      allow_vendor_tax_changes: true,
+    };
     expect(await setPolicy(body)).toEqual(body);
     expect((await call(t.app, 'GET', URL, { token: owner })).data).toEqual(body);
     const admin = await employeeToken(t.app, shop, 'admin');
+    // the newer fields may be omitted: they fall back to their defaults
     const reset = { allow_price_changes: true, allow_status_changes: true, max_price_change_percent: null };
-    expect((await call(t.app, 'PUT', URL, { token: admin, body: reset })).data).toEqual(reset);
+    expect((await call(t.app, 'PUT', URL, { token: admin, body: reset })).data).toEqual({
+      ...reset,
+      price_change_window_hours: 24,
+      allow_vendor_tax_changes: false,
+    });
   });
 
   it('rejects incomplete or invalid bodies', async () => {
@@ -66,6 +85,24 @@ describe('token write policy settings', () => {
       { allow_price_changes: true, allow_status_changes: true, max_price_change_percent: -1 },
       { allow_price_changes: true, allow_status_changes: true, max_price_change_percent: 12.5 },
       { allow_price_changes: true, allow_status_changes: true, max_price_change_percent: null, extra: 1 },
+      {
+        allow_price_changes: true,
+        allow_status_changes: true,
+        max_price_change_percent: 5,
+        price_change_window_hours: 0,
+      },
+      {
+        allow_price_changes: true,
+        allow_status_changes: true,
+        max_price_change_percent: 5,
+        price_change_window_hours: 1.5,
+      },
+      {
+        allow_price_changes: true,
+        allow_status_changes: true,
+        max_price_change_percent: 5,
+        allow_vendor_tax_changes: 1,
+      },
     ]) {
       expectProblem(await call(t.app, 'PUT', URL, { token: owner, body }), 400, 'validation_failed');
     }
@@ -88,6 +125,8 @@ describe('token write policy settings', () => {
       allow_price_changes: true,
       allow_status_changes: true,
       max_price_change_percent: null,
+      price_change_window_hours: 24,
+      allow_vendor_tax_changes: false,
     });
     await setPolicy({ allow_price_changes: true, allow_status_changes: true, max_price_change_percent: null });
   });
@@ -182,10 +221,10 @@ describe('token writes under the policy', () => {
         })
       ).statusCode,
     ).toBe(200);
-    // one variant over the limit refuses the whole write
+    // one variant over the limit refuses the whole write (1210 is +10 % on the 1100 at window start)
     const mixed = await patch(p.id, {
       variants: [
-        { id: v1.id, price_cents: 1250 },
+        { id: v1.id, price_cents: 1210 },
         { id: v2.id, price_cents: 100 },
       ],
     });
@@ -193,16 +232,148 @@ describe('token writes under the policy', () => {
     expect(mixed.data.errors.map((e: { path: string }) => e.path)).toEqual(['/body/variants/1/price_cents']);
     now = await read(p.id);
     expect(now.variants.map((v: { price_cents: number }) => v.price_cents)).toEqual([1200, 1900]);
-    // new variants and new products are not measured against a previous price
-    expect(
-      (await patch(p.id, { variants: [{ id: v1.id }, { id: v2.id }, { sku: 'LIM-3', price_cents: 99_999 }] }))
-        .statusCode,
-    ).toBe(200);
+    // new products are not measured against a previous price (new variants are: see below)
     expect((await create({ name: 'Neu mit Preis', base_price_cents: 123_456 })).statusCode).toBe(201);
     // from a price of 0 every change is beyond a percentage
     const free = await product({ name: 'Gratis' });
     expectProblem(await patch(free.id, { base_price_cents: 100 }), 403, 'policy_denied');
     await setPolicy({ allow_price_changes: true, allow_status_changes: true, max_price_change_percent: null });
     expect((await patch(free.id, { base_price_cents: 100 })).statusCode).toBe(200);
+  });
+});
+
+describe('the policy cannot be walked around', () => {
+  const limit = (percent: number, extra: Record<string, unknown> = {}) =>
+    setPolicy({ allow_price_changes: true, allow_status_changes: true, max_price_change_percent: percent, ...extra });
+  const unlimited = () =>
+    setPolicy({ allow_price_changes: true, allow_status_changes: true, max_price_change_percent: null });
+
+  it('measures a replacing variant against the price it replaces, a new one against the base price', async () => {
+    const p = await product({
+      name: 'Ersatzvariante',
+      base_price_cents: 1000,
+      options: [{ name: 'Größe', values: ['S', 'M', 'L'] }],
+      variants: [
+        { sku: 'ERS-S', option_values: { Größe: 'S' } },
+        { sku: 'ERS-M', price_cents: 2000, option_values: { Größe: 'M' } },
+      ],
+    });
+    const [s] = p.variants;
+    await limit(10);
+    // dropping M (2000) and adding a new M (same options) at any price: measured against 2000
+    const swap = await patch(p.id, {
+      variants: [{ id: s.id }, { sku: 'ERS-M2', price_cents: 9000, option_values: { Größe: 'M' } }],
+    });
+    expectProblem(swap, 403, 'policy_denied');
+    expect(swap.data.errors.map((e: { path: string }) => e.path)).toEqual(['/body/variants/1/price_cents']);
+    // a new variant that replaces nothing is measured against the base price (1000)
+    const fresh = await patch(p.id, {
+      variants: [
+        { id: s.id },
+        { id: p.variants[1].id },
+        { sku: 'ERS-L', price_cents: 99_999, option_values: { Größe: 'L' } },
+      ],
+    });
+    expectProblem(fresh, 403, 'policy_denied');
+    expect(fresh.data.errors[0].path).toBe('/body/variants/2/price_cents');
+    expect(await read(p.id)).toEqual(p);
+    // within the limit both pass
+    const ok = await patch(p.id, {
+      variants: [
+        { id: s.id },
+        { sku: 'ERS-M2', price_cents: 2200, option_values: { Größe: 'M' } },
+        { sku: 'ERS-L', price_cents: 1050, option_values: { Größe: 'L' } },
+      ],
+    });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.data.variants.map((v: { price_cents: number | null }) => v.price_cents)).toEqual([null, 2200, 1050]);
+    // replacing again cannot ratchet: the window still starts at the 2000 the first M had
+    const again = await patch(p.id, {
+      variants: [
+        { id: s.id },
+        { sku: 'ERS-M3', price_cents: 2400, option_values: { Größe: 'M' } },
+        { id: ok.data.variants[2].id },
+      ],
+    });
+    expectProblem(again, 403, 'policy_denied');
+    expect(again.data.errors[0].path).toBe('/body/variants/1/price_cents');
+    // the same SKU on a new variant names the variant it replaces
+    const bySku = await patch(p.id, {
+      variants: [{ id: s.id }, { sku: 'ERS-M2', price_cents: 2150, option_values: { Größe: 'M' } }],
+    });
+    expect(bySku.statusCode).toBe(200);
+    await unlimited();
+  });
+
+  it('limits the change from the price at the start of the window, not only from the last change', async () => {
+    const p = await product({
+      name: 'Ratsche',
+      base_price_cents: 1000,
+      variants: [{ sku: 'RAT-1', price_cents: 2000 }],
+    });
+    const v = p.variants[0].id;
+    await limit(10);
+    expect((await patch(p.id, { base_price_cents: 1100 })).statusCode).toBe(200);
+    // +9 % on the last change, but +20 % on the 1000 at the start of the window
+    const ratchet = await patch(p.id, { base_price_cents: 1200 });
+    expectProblem(ratchet, 403, 'policy_denied');
+    expect(ratchet.data.errors[0].path).toBe('/body/base_price_cents');
+    expect(ratchet.data.errors[0].message).toContain('window');
+    expect((await patch(p.id, { variants: [{ id: v, price_cents: 2150 }] })).statusCode).toBe(200);
+    expectProblem(await patch(p.id, { variants: [{ id: v, price_cents: 2300 }] }), 403, 'policy_denied');
+    // down and up again is measured the same way
+    expect((await patch(p.id, { base_price_cents: 1000 })).statusCode).toBe(200);
+    expectProblem(await patch(p.id, { base_price_cents: 1150 }), 403, 'policy_denied');
+    // a session's change inside the window moves no window start for tokens
+    const editor = await employeeToken(t.app, shop, 'catalog_editor');
+    expect((await patch(p.id, { base_price_cents: 1050 }, editor)).statusCode).toBe(200);
+    expectProblem(await patch(p.id, { base_price_cents: 1150 }), 403, 'policy_denied');
+    // once the window has passed, the current price is the start again
+    await advance(t, DAY + 60);
+    expect((await patch(p.id, { base_price_cents: 1150 })).statusCode).toBe(200);
+    expect((await patch(p.id, { variants: [{ id: v, price_cents: 2300 }] })).statusCode).toBe(200);
+    // a longer window reaches further back
+    await advance(t, DAY + 60);
+    expect((await patch(p.id, { base_price_cents: 1250 })).statusCode).toBe(200);
+    await limit(10, { price_change_window_hours: 72 });
+    expectProblem(await patch(p.id, { base_price_cents: 1300 }), 403, 'policy_denied');
+    await limit(10, { price_change_window_hours: 1 });
+    await advance(t, 2 * 3600);
+    expect((await patch(p.id, { base_price_cents: 1300 })).statusCode).toBe(200);
+    await unlimited();
+  });
+
+  it('lets tokens change vendor_id and tax_class only with the policy flag; sessions always', async () => {
+    await t.app.deps.database.db.execute(
+      sql`INSERT INTO vendors (id, shop_id, name, email, status) VALUES ('ven_policy', ${shop.shopId}, 'Händler', 'h@vendor.test', 'active')`,
+    );
+    const p = await product({ name: 'Zuordnung' });
+    const vendor = await patch(p.id, { vendor_id: 'ven_policy', name: 'Nicht übernommen' });
+    expectProblem(vendor, 403, 'policy_denied');
+    expect(vendor.data.errors).toEqual([{ path: '/body/vendor_id', message: expect.stringContaining('vendor_id') }]);
+    const tax = await patch(p.id, { tax_class: 'food' });
+    expectProblem(tax, 403, 'policy_denied');
+    expect(tax.data.errors[0].path).toBe('/body/tax_class');
+    expect(tax.data.detail).toContain('tax_class');
+    expect(await read(p.id)).toEqual(p);
+    // the current values again are no change
+    expect((await patch(p.id, { tax_class: 'standard', vendor_id: null })).statusCode).toBe(200);
+    // a session may
+    const editor = await employeeToken(t.app, shop, 'catalog_editor');
+    const bySession = await patch(p.id, { tax_class: 'food', vendor_id: 'ven_policy' }, editor);
+    expect(bySession.statusCode).toBe(200);
+    expectProblem(await patch(p.id, { vendor_id: null }), 403, 'policy_denied');
+    // with the flag, tokens may too
+    await setPolicy({
+      allow_price_changes: true,
+      allow_status_changes: true,
+      max_price_change_percent: null,
+      allow_vendor_tax_changes: true,
+    });
+    const byToken = await patch(p.id, { tax_class: 'standard', vendor_id: null });
+    expect(byToken.statusCode).toBe(200);
+    expect(byToken.data.tax_class).toBe('standard');
+    expect(byToken.data.vendor_id).toBeNull();
+    await unlimited();
   });
 });

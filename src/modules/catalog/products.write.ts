@@ -12,7 +12,14 @@ import { vendors } from '../partners/partners.tables.js';
 import type { ProductCreateInput, ProductOut, ProductPatchInput } from './catalog.schemas.js';
 import { catalogSkus, type ProductOption, products } from './catalog.tables.js';
 import { slugify, throwIfInvalid, uniqueConstraintOf } from './catalog.util.js';
-import { boundByPolicy, enforcePolicy, getWritePolicy, type PriceChange } from './policy.service.js';
+import {
+  boundByPolicy,
+  enforcePolicy,
+  getWritePolicy,
+  loadWindowStarts,
+  type PriceChange,
+  recordPriceChanges,
+} from './policy.service.js';
 import {
   checkOptions,
   checkVariantOptions,
@@ -22,7 +29,7 @@ import {
   settleDefault,
   type VariantPlan,
 } from './products.plan.js';
-import { loadChildren, loadProduct, type ProductRow } from './products.read.js';
+import { loadChildren, loadProduct, type ProductRow, type VariantRow } from './products.read.js';
 import {
   applyChildren,
   checkSkusFree,
@@ -135,39 +142,92 @@ export async function createProduct(ctx: Ctx, input: ProductCreateInput): Promis
   }
 }
 
+const sameOptions = (a: Record<string, string>, b: Record<string, string>) => {
+  const ka = Object.keys(a);
+  return ka.length > 0 && ka.length === Object.keys(b).length && ka.every((k) => b[k] === a[k]);
+};
+
+/**
+ * The dropped variant a new one replaces: the one with its SKU, else the one with its option
+ * values. A new variant that replaces none is measured against the product's base (cost) price.
+ */
+function replacedVariant(v: VariantPlan, dropped: VariantRow[]): VariantRow | undefined {
+  return (
+    (v.sku !== null ? dropped.find((d) => d.sku === v.sku) : undefined) ??
+    dropped.find((d) => sameOptions(d.optionValues, v.optionValues))
+  );
+}
+
 /** Prices a PATCH changes, each with its previous value (for the token write policy). */
 function pricesOnPatch(
   current: ProductRow,
   input: ProductPatchInput,
   variants: VariantPlan[],
+  currentVariants: VariantRow[],
   nextBase: number,
 ): PriceChange[] {
   const prices: PriceChange[] = [];
   if (input.base_price_cents !== undefined && input.base_price_cents !== current.basePriceCents) {
-    prices.push({ path: '/body/base_price_cents', before: current.basePriceCents, after: input.base_price_cents });
+    prices.push({
+      path: '/body/base_price_cents',
+      key: 'base',
+      before: current.basePriceCents,
+      after: input.base_price_cents,
+    });
   }
   if (input.cost_price_cents !== undefined && input.cost_price_cents !== current.costPriceCents) {
-    prices.push({ path: '/body/cost_price_cents', before: current.costPriceCents, after: input.cost_price_cents });
+    prices.push({
+      path: '/body/cost_price_cents',
+      key: 'cost',
+      before: current.costPriceCents,
+      after: input.cost_price_cents,
+    });
   }
   if (input.variants === undefined) return prices;
+  const kept = new Set(variants.map((v) => v.existing?.id).filter(Boolean));
+  const dropped = currentVariants.filter((d) => !kept.has(d.id));
   for (const v of variants) {
     const path = `/body/variants/${v.index}`;
     const old = v.existing;
     if (!old) {
-      if (v.priceCents !== null) prices.push({ path: `${path}/price_cents`, after: v.priceCents });
-      if (v.costPriceCents !== null) prices.push({ path: `${path}/cost_price_cents`, after: v.costPriceCents });
+      // A new variant is measured against the price it replaces, or the product's price.
+      const replaced = replacedVariant(v, dropped);
+      if (v.priceCents !== null) {
+        prices.push({
+          path: `${path}/price_cents`,
+          key: `variant:${v.id}:price`,
+          refKey: replaced ? `variant:${replaced.id}:price` : 'base',
+          before: replaced ? (replaced.priceCents ?? current.basePriceCents) : current.basePriceCents,
+          after: v.priceCents,
+        });
+      }
+      if (v.costPriceCents !== null) {
+        prices.push({
+          path: `${path}/cost_price_cents`,
+          key: `variant:${v.id}:cost`,
+          refKey: replaced ? `variant:${replaced.id}:cost` : 'cost',
+          before: replaced ? replaced.costPriceCents : current.costPriceCents,
+          after: v.costPriceCents,
+        });
+      }
       continue;
     }
     if (v.priceCents !== old.priceCents) {
       // A variant without its own price sells at the base price: compare what customers pay.
       prices.push({
         path: `${path}/price_cents`,
+        key: `variant:${old.id}:price`,
         before: old.priceCents ?? current.basePriceCents,
         after: v.priceCents ?? nextBase,
       });
     }
     if (v.costPriceCents !== old.costPriceCents) {
-      prices.push({ path: `${path}/cost_price_cents`, before: old.costPriceCents, after: v.costPriceCents });
+      prices.push({
+        path: `${path}/cost_price_cents`,
+        key: `variant:${old.id}:cost`,
+        before: old.costPriceCents,
+        after: v.costPriceCents,
+      });
     }
   }
   return prices;
@@ -175,7 +235,10 @@ function pricesOnPatch(
 
 /** Applies a partial change to a live product; see products.plan.ts for the list semantics. */
 export async function updateProduct(ctx: Ctx, id: string, input: ProductPatchInput): Promise<ProductOut> {
-  const policy = boundByPolicy(ctx) ? await getWritePolicy(ctx) : null;
+  // The policy binds tokens only, but its window also sets how far back every write's recorded
+  // price history starts (catalog_price_changes).
+  const policy = await getWritePolicy(ctx);
+  const bound = boundByPolicy(ctx);
   let slug = input.slug ?? '';
   try {
     return await withTx(ctx.db, async (tx) => {
@@ -205,9 +268,14 @@ export async function updateProduct(ctx: Ctx, id: string, input: ProductPatchInp
       const skus = collectSkus(sku, variants);
 
       const nextBase = input.base_price_cents ?? current.basePriceCents;
-      if (policy) {
+      const prices = pricesOnPatch(current, input, variants, currentVariants, nextBase);
+      if (prices.length > 0) await loadWindowStarts(tx, ctx, id, policy.price_change_window_hours, prices);
+      if (bound) {
         const status = input.status !== undefined && input.status !== current.status ? '/body/status' : null;
-        enforcePolicy(policy, status, pricesOnPatch(current, input, variants, nextBase));
+        const vendorTax: string[] = [];
+        if (input.vendor_id !== undefined && input.vendor_id !== current.vendorId) vendorTax.push('/body/vendor_id');
+        if (input.tax_class !== undefined && input.tax_class !== current.taxClass) vendorTax.push('/body/tax_class');
+        enforcePolicy(policy, status, prices, vendorTax);
       }
 
       await lockReferences(tx, ctx.shopId, {
@@ -248,6 +316,7 @@ export async function updateProduct(ctx: Ctx, id: string, input: ProductPatchInp
         })
         .where(and(eq(products.id, id), eq(products.shopId, ctx.shopId)));
       await applyChildren(tx, ctx.shopId, id, input.variants !== undefined ? variants : null, images, skus, now);
+      await recordPriceChanges(tx, ctx, id, prices);
       await refreshSearchText(tx, ctx.shopId, id);
       return loadProduct(tx, ctx.shopId, id);
     });
