@@ -150,7 +150,7 @@ describe('METRICS_PORT', () => {
     } finally {
       await other.close();
     }
-  });
+  }, 120_000);
 
   it('is configured with checked values', () => {
     expect(loadConfig({}).metricsToken).toBeNull();
@@ -168,5 +168,5 @@ describe('METRICS_PORT', () => {
     } finally {
       await plain.close();
     }
-  });
+  }, 120_000);
 });

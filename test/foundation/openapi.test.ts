@@ -29,7 +29,8 @@ beforeAll(async () => {
       }),
     );
   }
-});
+  // four apps: slow on a busy machine
+}, 180_000);
 afterAll(async () => {
   for (const app of others.values()) await app.close();
   await t.close();
