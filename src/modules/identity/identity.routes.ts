@@ -91,7 +91,7 @@ export function identityRoutes(app: FastifyInstance, deps: AppDeps): void {
     },
     async (request, reply) => {
       const body = request.body as { current_password: string; new_password: string };
-      await svc.changeOwnPassword(request.ctx, body.current_password, body.new_password);
+      await svc.changeOwnPassword(request.ctx, request.ip, body.current_password, body.new_password);
       return reply.code(204).send();
     },
   );

@@ -80,11 +80,13 @@ export async function getUserAndShop(ctx: Ctx, userId: string) {
 }
 
 /** Changes the caller's password and ends every other session of theirs. */
-export async function changeOwnPassword(ctx: Ctx, current: string, next: string) {
+/** Changes the signed-in employee's password; wrong current passwords count as failed sign-ins. */
+export async function changeOwnPassword(ctx: Ctx, ip: string, current: string, next: string) {
   if (ctx.actor?.kind !== 'admin') throw new AppError('credential_denied', 403, 'Admin session required');
   const actor = ctx.actor;
   const { user } = await getUserAndShop(ctx, actor.userId);
-  if (!(await verifyPassword(user.passwordHash, current))) {
+  const ok = await throttledVerify(ctx.db, 'admin', user.email, ip, () => verifyPassword(user.passwordHash, current));
+  if (!ok) {
     throw new AppError('invalid_credentials', 400, 'The current password is wrong', [
       { path: '/body/current_password', message: 'is wrong' },
     ]);

@@ -89,6 +89,32 @@ describe('login throttling', () => {
     expectProblem(await login(t.app, creds, '198.51.100.4'), 429, 'rate_limited');
   });
 
+  it('a wrong current password in POST /api/auth/password counts as a failed sign-in', async () => {
+    const s = await createShop(t.app);
+    const creds = { email: s.ownerEmail, password: 'owner-password-1' };
+    const signedIn = await login(t.app, creds, '198.51.100.11');
+    expect(signedIn.statusCode, signedIn.body).toBe(200);
+    const change = (current: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/auth/password',
+        payload: { current_password: current, new_password: 'another-password-1' },
+        remoteAddress: '198.51.100.11',
+        headers: { authorization: `Bearer ${signedIn.data.token}` },
+      });
+    for (let i = 0; i < 5; i++) {
+      const res = (await change('wrong-current-1')) as Response;
+      res.data = JSON.parse(res.body);
+      expectProblem(res, 400, 'invalid_credentials');
+    }
+    const blocked = (await change('owner-password-1')) as Response;
+    blocked.data = JSON.parse(blocked.body);
+    expectProblem(blocked, 429, 'rate_limited');
+    expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
+    // nothing changed: the old password still signs in from another address
+    expect((await login(t.app, creds, '198.51.100.12')).statusCode).toBe(200);
+  });
+
   it('failures per address across accounts are limited (LOGIN_IP_MAX_FAILURES)', async () => {
     for (let i = 0; i < 12; i++) {
       const res = await login(t.app, { email: `spray${i}@x.test`, password: 'whatever1' }, '198.51.100.5');
