@@ -82,21 +82,35 @@ async function shopName(tx: Db, shopId: string): Promise<string> {
 const storefrontBase = (ctx: Ctx): string =>
   ctx.actor?.kind === 'publishable' ? ctx.actor.origin : ctx.config.publicUrl;
 
-/** Queues the verification e-mail of a customer in `tx` (a new link ends the earlier one). */
-export async function sendVerificationEmail(tx: Db, ctx: Ctx, row: CustomerRow): Promise<void> {
-  const token = await issueAccountToken(tx, {
-    shopId: row.shopId,
-    subject: 'customer',
-    subjectId: row.id,
-    purpose: 'verify_email',
-  });
+/**
+ * Issues a one-use account token for `purpose` and queues its e-mail in `tx` (a new link ends the
+ * earlier one). `lines` builds the text from the shop's name and the token.
+ */
+async function mailAccountToken(
+  tx: Db,
+  ctx: Ctx,
+  row: CustomerRow,
+  purpose: 'verify_email' | 'password_reset',
+  mail: { kind: string; subject: (shop: string) => string; lines: (shop: string, token: string) => string[] },
+): Promise<void> {
+  const token = await issueAccountToken(tx, { shopId: row.shopId, subject: 'customer', subjectId: row.id, purpose });
   const name = await shopName(tx, row.shopId);
   await queueEmail(tx, {
     shopId: row.shopId,
-    kind: 'customer_verify_email',
+    kind: mail.kind,
     to: row.email,
-    subject: `Bitte bestätigen Sie Ihre E-Mail-Adresse bei ${name}`,
-    text: [
+    subject: mail.subject(name),
+    text: mail.lines(name, token).join('\n'),
+    now: ctx.clock.now(),
+  });
+}
+
+/** Queues the verification e-mail of a customer in `tx` (a new link ends the earlier one). */
+export async function sendVerificationEmail(tx: Db, ctx: Ctx, row: CustomerRow): Promise<void> {
+  await mailAccountToken(tx, ctx, row, 'verify_email', {
+    kind: 'customer_verify_email',
+    subject: (name) => `Bitte bestätigen Sie Ihre E-Mail-Adresse bei ${name}`,
+    lines: (name, token) => [
       `Willkommen bei ${name}!`,
       '',
       'Bitte bestätigen Sie Ihre E-Mail-Adresse über diesen Link:',
@@ -104,8 +118,7 @@ export async function sendVerificationEmail(tx: Db, ctx: Ctx, row: CustomerRow):
       `${storefrontBase(ctx)}/account/verify-email?token=${encodeURIComponent(token)}`,
       '',
       `Der Link ist 72 Stunden gültig. Token: ${token}`,
-    ].join('\n'),
-    now: ctx.clock.now(),
+    ],
   });
 }
 
@@ -151,30 +164,20 @@ export async function requestCustomerReset(ctx: Ctx, email: string): Promise<voi
       ),
     );
   if (!row || !(await resetMailAllowed(ctx.db, `customer:${row.id}`))) return;
-  await withTx(ctx.db, async (tx) => {
-    const token = await issueAccountToken(tx, {
-      shopId: row.shopId,
-      subject: 'customer',
-      subjectId: row.id,
-      purpose: 'password_reset',
-    });
-    const name = await shopName(tx, row.shopId);
-    await queueEmail(tx, {
-      shopId: row.shopId,
+  await withTx(ctx.db, (tx) =>
+    mailAccountToken(tx, ctx, row, 'password_reset', {
       kind: 'customer_password_reset',
-      to: row.email,
-      subject: `Passwort zurücksetzen bei ${name}`,
-      text: [
+      subject: (name) => `Passwort zurücksetzen bei ${name}`,
+      lines: (_name, token) => [
         'Sie haben ein neues Passwort angefordert. Legen Sie es über diesen Link fest:',
         '',
         `${storefrontBase(ctx)}/account/reset-password?token=${encodeURIComponent(token)}`,
         '',
         `Der Link ist 1 Stunde gültig und funktioniert einmal. Token: ${token}`,
         'Wenn Sie das nicht waren, ignorieren Sie diese E-Mail; Ihr Passwort bleibt unverändert.',
-      ].join('\n'),
-      now: ctx.clock.now(),
-    });
-  });
+      ],
+    }),
+  );
 }
 
 /**

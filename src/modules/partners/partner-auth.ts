@@ -69,6 +69,22 @@ export async function issueInvite(
   });
 }
 
+/** Signed-up (password set) partners of `kind` with this e-mail, in `shop_id`'s shop when given. */
+function signedUpByEmail(db: Db, kind: PartnerType, input: { email: string; shop_id?: string }, limit: number) {
+  const table = tableOf(kind);
+  return db
+    .select()
+    .from(table)
+    .where(
+      and(
+        sql`lower(${table.email}) = lower(${input.email})`,
+        input.shop_id ? eq(table.shopId, input.shop_id) : undefined,
+        isNotNull(table.passwordHash),
+      ),
+    )
+    .limit(limit);
+}
+
 /** Blocked states that may not sign in. */
 const locked = (kind: PartnerType, status: string) =>
   kind === 'vendor' ? status === 'suspended' : status === 'blocked';
@@ -119,18 +135,7 @@ export async function loginPartner(
   input: { email: string; password: string; shop_id?: string },
   ip: string,
 ) {
-  const table = tableOf(kind);
-  const rows = await db
-    .select()
-    .from(table)
-    .where(
-      and(
-        sql`lower(${table.email}) = lower(${input.email})`,
-        input.shop_id ? eq(table.shopId, input.shop_id) : undefined,
-        isNotNull(table.passwordHash),
-      ),
-    )
-    .limit(2);
+  const rows = await signedUpByEmail(db, kind, input, 2);
   if (rows.length > 1) {
     throw new AppError('shop_required', 400, 'This e-mail has accounts at several shops; send shop_id', [
       { path: '/body/shop_id', message: 'is required for this e-mail' },
@@ -154,18 +159,7 @@ export async function requestPartnerReset(
   input: { email: string; shop_id?: string },
   now: Date,
 ): Promise<void> {
-  const table = tableOf(kind);
-  const rows = await db
-    .select()
-    .from(table)
-    .where(
-      and(
-        sql`lower(${table.email}) = lower(${input.email})`,
-        input.shop_id ? eq(table.shopId, input.shop_id) : undefined,
-        isNotNull(table.passwordHash),
-      ),
-    )
-    .limit(20);
+  const rows = await signedUpByEmail(db, kind, input, 20);
   for (const row of rows) {
     if (locked(kind, row.status)) continue;
     if (!(await resetMailAllowed(db, `${kind}:${row.id}`))) continue;
