@@ -19,7 +19,6 @@ import { Body, Email } from '../../platform/http/schemas.js';
 import { newId, newSecret } from '../../platform/ids.js';
 import { enqueue } from '../../platform/jobs/queue.js';
 import { taxFromGross } from '../../platform/money.js';
-import { channelCountry } from '../channels/index.js';
 import { limitSessionCreation } from '../checkout/abuse-limits.js';
 import { channelFor } from '../checkout/checkout.routes.js';
 import { AddressSchema } from '../checkout/checkout.schemas.js';
