@@ -239,6 +239,63 @@ describe('checkout prices every row of the table', () => {
   });
 });
 
+describe('one-time orders: every row is invoiced as it was priced', () => {
+  /** Pays a checkout and finalizes its invoice; answers order and invoice. */
+  async function invoiced(billing: Record<string, unknown>, items: { product_id: string; quantity: number }[]) {
+    const s = await checkout(billing, items);
+    expect(s.statusCode, s.body).toBe(201);
+    const order = await pay(s.data, billing);
+    const draft = await call(t.app, 'POST', `/api/admin/orders/${order.id}/invoice`, { token: f.owner, body: {} });
+    expect(draft.statusCode, draft.body).toBe(201);
+    const fin = await call(t.app, 'POST', `/api/admin/invoices/${draft.data.id}/finalize`, { token: f.owner });
+    expect(fin.statusCode, fin.body).toBe(200);
+    expect(fin.data.total_cents).toBe(order.total_cents);
+    expect(fin.data.tax_cents).toBe(order.tax_cents);
+    return { order, inv: fin.data };
+  }
+  const rows = (lines: { tax_rate: number; tax_category: string; tax_exemption_reason: string | null }[]) =>
+    lines.map((l) => [l.tax_rate, l.tax_category, l.tax_exemption_reason]);
+
+  it('Germany S, EU consumer S (OSS and not), outside the EU G and O', async () => {
+    const de = await invoiced({ ...CH, country: 'DE', postal_code: '10115', city: 'Berlin' }, [
+      { product_id: f.products.course, quantity: 1 },
+      { product_id: f.products.cheese, quantity: 2 },
+    ]);
+    expect(rows(de.inv.lines)).toEqual([
+      [0.19, 'S', null],
+      [0.07, 'S', null],
+      [0.19, 'S', null],
+    ]);
+    const at = await invoiced(AT_CONSUMER, [{ product_id: f.products.cheese, quantity: 1 }]);
+    expect(rows(at.inv.lines)).toEqual([
+      [0.1, 'S', null],
+      [0.2, 'S', null],
+    ]);
+    expect(at.inv.tax_cents).toBe(taxFromGross(999, 0.1) + taxFromGross(490, 0.2));
+    await settings({ oss_registered: false });
+    try {
+      const home = await invoiced(AT_CONSUMER, [{ product_id: f.products.cheese, quantity: 1 }]);
+      expect(rows(home.inv.lines)).toEqual([
+        [0.07, 'S', null],
+        [0.19, 'S', null],
+      ]);
+    } finally {
+      await settings({ oss_registered: true });
+    }
+    const g = await invoiced(CH, [{ product_id: f.products.cheese, quantity: 2 }]);
+    expect(rows(g.inv.lines)).toEqual([
+      [0, 'G', EXEMPTION_TEXT.G],
+      [0, 'G', EXEMPTION_TEXT.G],
+    ]);
+    expect(g.inv.total_cents).toBe(2 * netOfGross(999, 0.07) + netOfGross(1190, 0.19));
+    const o = await invoiced(US, [{ product_id: f.products.ebook, quantity: 1 }]);
+    expect(rows(o.inv.lines)).toEqual([[0, 'O', EXEMPTION_TEXT.O]]);
+    expect(o.inv.tax_breakdown).toMatchObject([
+      { tax_category: 'O', tax_cents: 0, gross_cents: netOfGross(1999, 0.07) },
+    ]);
+  });
+});
+
 describe('VAT IDs', () => {
   it('a malformed EU VAT ID is 400 vat_id_invalid naming the field, and nothing is created', async () => {
     const before = await sessionCount();
@@ -553,12 +610,22 @@ describe('subscriptions: every row of the table, priced and invoiced', () => {
     expect(abo).toMatchObject({ tax_category: 'S', tax_rate: 0.19, vat_id_status: null, price_cents: 1190 });
     expect(order.lines[0]).toMatchObject({ tax_rate: 0.19, tax_category: 'S', tax_cents: taxFromGross(1190, 0.19) });
     expect(vies.requests).toEqual([]);
+    const inv = await call(t.app, 'POST', `/api/admin/orders/${order.id}/invoice`, { token: f.owner, body: {} });
+    expect(inv.statusCode, inv.body).toBe(201);
+    expect(inv.data.tax_breakdown).toMatchObject([
+      { tax_rate: 0.19, tax_category: 'S', tax_exemption_reason: null, tax_cents: taxFromGross(1190, 0.19) },
+    ]);
+    expect(inv.data.buyer).toMatchObject({ vat_id: 'DE123456789', company: 'Berlin GmbH' });
   });
 
   it('VIES says invalid: the consumer row (OSS rate), stored as invalid', async () => {
     const { abo, order } = await subscribe({ ...AT_FORM, vat_id: 'ATU99999999' });
     expect(abo).toMatchObject({ tax_category: 'S', tax_rate: 0.2, vat_id_status: 'invalid', price_cents: 1190 });
     expect(order.lines[0]).toMatchObject({ tax_rate: 0.2, tax_category: 'S', line_total_cents: 1190 });
+    const inv = await call(t.app, 'POST', `/api/admin/orders/${order.id}/invoice`, { token: f.owner, body: {} });
+    expect(inv.data.tax_breakdown).toMatchObject([
+      { tax_rate: 0.2, tax_category: 'S', tax_cents: taxFromGross(1190, 0.2), gross_cents: 1190 },
+    ]);
   });
 
   it('VIES unreachable: consumer VAT by default (unchecked), AE and vat_id_unverified by the shop setting', async () => {

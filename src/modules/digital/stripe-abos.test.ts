@@ -15,6 +15,7 @@ import {
 } from '../../../test/helpers/app.js';
 import { startViesStub, type ViesStub } from '../../../test/helpers/vies-stub.js';
 import { query } from '../../platform/db/tx.js';
+import { taxFromGross } from '../../platform/money.js';
 import { EXEMPTION_TEXT, netOfGross } from '../checkout/tax.js';
 
 const WEBHOOK_SECRET = 'whsec_test_abo_stub';
@@ -207,6 +208,7 @@ const aboOf = async (email: string) =>
   (await call(t.app, 'GET', '/api/admin/digital/abos', { token: shop.ownerToken, query: { q: email } })).data.abos[0];
 const ordersOf = async (id: string) =>
   (await call(t.app, 'GET', `/api/admin/digital/abos/${id}`, { token: shop.ownerToken })).data.bestellungen as {
+    id: string;
     total_cents: number;
   }[];
 const events = async (id: string) =>
@@ -464,6 +466,39 @@ describe('stripe subscriptions', () => {
     const abo = await aboOf('us@kunde.test');
     expect(abo).toMatchObject({ price_cents: net, tax_category: 'O', tax_rate: 0 });
     expect((await ordersOf(abo.id)).map((o) => o.total_cents)).toEqual([net]);
+  });
+
+  it('Stripe billing country other than the one named: that country’s consumer row, the amount Stripe charged', async () => {
+    const p = await plan({ price_cents: 1190 });
+    const net = netOfGross(1190, 0.19);
+    const s = await call(t.app, 'POST', '/api/store/abo-sessions', {
+      token: shop.publishableKey,
+      headers: { origin: STORE_ORIGIN },
+      body: {
+        plan_id: p.id,
+        return_url: `${STORE_ORIGIN}/ok`,
+        customer_email: 'umgezogen@kunde.test',
+        vat_id: 'ATU12345678',
+        billing_country: 'AT',
+      },
+    });
+    expect(s.statusCode, s.body).toBe(201);
+    subscription('sub_moved', 'active', {
+      latest_invoice: { id: 'in_sub_moved_1', object: 'invoice', status: 'paid', amount_paid: net },
+    });
+    // completed() bills to Berlin
+    await post('checkout.session.completed', completed(s.data.id, 'sub_moved'));
+    const abo = await aboOf('umgezogen@kunde.test');
+    expect(abo).toMatchObject({ price_cents: net, tax_category: 'S', tax_rate: 0.19, vat_id_status: null });
+    const [first] = await ordersOf(abo.id);
+    const order = (
+      await call(t.app, 'GET', `/api/admin/orders/${first?.id}`, {
+        token: shop.ownerToken,
+      })
+    ).data.order;
+    expect(order).toMatchObject({ total_cents: net, tax_cents: taxFromGross(net, 0.19) });
+    expect(order.billing_address.vat_id ?? null).toBeNull();
+    expect(order.lines[0]).toMatchObject({ tax_rate: 0.19, tax_category: 'S', tax_exemption_reason: null });
   });
 
   it('refuses a bad signature', async () => {
