@@ -33,7 +33,7 @@ import { esc, type FormValues, money, page, registerHostedPage, returnTo } from 
 import { type AboTax, aboTax, consumerDigitalTax } from '../checkout/pricing.js';
 import { chargedPrice, type TaxDecision } from '../checkout/tax.js';
 import { normalizeVatId, type VatIdCheck } from '../checkout/vat-id.js';
-import { accountForPurchase } from '../identity/index.js';
+import { accountForPurchase, signedInBuyer } from '../identity/index.js';
 import type { Address } from '../orders/orders.tables.js';
 import { emitEvent } from '../webhooks/index.js';
 import { createAboOrder, emitAbo } from './abo-common.js';
@@ -237,6 +237,9 @@ export async function createAboSession(
 ) {
   refuseShortcuts(input);
   checkReturnUrl(ctx, input.return_url);
+  // a signed-in buyer's subscription belongs to the account at once (DESIGN §2)
+  const buyer = await signedInBuyer(ctx, input.customer_email, '/body/customer_email');
+  const customerEmail = buyer?.email ?? input.customer_email;
   const { plan, productName, taxClass } = await sellablePlan(ctx.db, ctx.shopId, input.plan_id);
   const sessionTax = await sessionTaxOf(ctx, channel, input, taxClass);
   const decision = sessionTax.decision;
@@ -256,7 +259,8 @@ export async function createAboSession(
       kind: 'abo',
       flow: 'hosted',
       currency: plan.currency,
-      customerEmail: input.customer_email,
+      customerEmail,
+      customerId: buyer?.customerId ?? null,
       lines: [line],
       subtotalCents: amount,
       taxCents: line.tax_cents,
@@ -284,7 +288,7 @@ export async function createAboSession(
   const hosted = await provider.createSubscriptionCheckout({
     sessionId: id,
     shopId: ctx.shopId,
-    customerEmail: input.customer_email,
+    customerEmail,
     returnUrl: input.return_url,
     expiresAt,
     plan: {
@@ -646,7 +650,7 @@ export function aboSessionRoutes(app: FastifyInstance, deps: AppDeps): void {
     app.post(
       `${prefix}/api/store/abo-sessions`,
       {
-        config: { auth: { accepts: ['publishable'], gate: 'digital' } },
+        config: { auth: { accepts: ['publishable'], gate: 'digital', signedInCustomer: true } },
         schema: {
           tags: ['digital'],
           summary: 'Create a hosted subscription checkout session for a plan (spec §4.3 rules 1–6)',

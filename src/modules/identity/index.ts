@@ -2,8 +2,8 @@
 import type { Module } from '../../app.js';
 import { identityRoutes } from './identity.routes.js';
 
-export { registerAuthorization, requestOrigin } from './authorize.js';
-export { accountForPurchase } from './customer-accounts.js';
+export { CUSTOMER_SESSION_HEADER, registerAuthorization, requestOrigin } from './authorize.js';
+export { accountForPurchase, signedInBuyer } from './customer-accounts.js';
 export { createEmployee, createPublishableKey } from './identity.service.js';
 export { configureLoginThrottle } from './login-throttle.js';
 export { configureSessions } from './sessions.js';
