@@ -27,7 +27,7 @@ if (!config.databaseUrl) {
     process.exit(1);
   }
   if (['trace', 'debug', 'info'].includes(config.logLevel)) {
-    const msg = `listening on port ${starting.port} while starting: /health answers, the rest once the database is ready`;
+    const msg = `listening on port ${starting.port} while starting: /health answers, other requests wait for the database`;
     process.stdout.write(`${JSON.stringify({ level: 30, time: Date.now(), pid: process.pid, msg })}\n`);
   }
   if (config.dataDir !== 'memory') prepareDataDir(config.dataDir).catch(() => {});
@@ -46,8 +46,14 @@ if (config.demo) {
   if (creds) printDemo(creds, config.publicUrl, Boolean(config.platformToken));
 }
 
-await starting?.close();
-await app.listen({ port: starting?.port ?? config.port, host: config.host });
+if (starting) {
+  // the port stays the starting server's: held requests, then every request, go to the app
+  await app.ready();
+  starting.serve(app.routing);
+  app.log.info(`Server listening at http://${config.host}:${starting.port}`);
+} else {
+  await app.listen({ port: config.port, host: config.host });
+}
 const metricsServer = config.metricsPort
   ? await startMetricsServer(app.deps.metrics, config.metricsPort, config.host)
   : null;
@@ -73,6 +79,7 @@ async function shutdown(signal: string): Promise<void> {
   force.unref();
   try {
     metricsServer?.close();
+    await starting?.close();
     await app.close();
     process.exit(0);
   } catch (err) {

@@ -276,12 +276,17 @@ describe('the server process', () => {
       const health = await get(port, '/health');
       expect(health.status, first.out).toBe(200);
       expect(JSON.parse(health.body)).toEqual({ status: 'ok', role: 'all' });
+      // any other request made while starting is held and answered by the app, never refused
+      const heldDoc = get(port, '/openapi.json');
       const ready = await get(port, '/ready');
       // 503 `starting` until the app takes over the port (200 if it already has)
       if (ready.status === 503) expect(JSON.parse(ready.body).code).toBe('starting');
       else expect(ready.status).toBe(200);
       expect(Number((await waitFor(first, listening))[1])).toBe(port);
       expect(first.out).toContain('Demo shop created');
+      const doc = await heldDoc;
+      expect(doc.status).toBe(200);
+      expect(JSON.parse(doc.body).openapi).toMatch(/^3\./);
       expect((await get(port, '/ready')).status).toBe(200);
       expect((await get(port, '/health')).status).toBe(200);
       expect(existsSync(join(dataDir, 'PG_VERSION'))).toBe(true);
