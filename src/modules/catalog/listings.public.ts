@@ -9,7 +9,7 @@
  */
 import { and, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client.js';
-import { query } from '../../platform/db/tx.js';
+import { preparedQuery } from '../../platform/db/tx.js';
 import { VersionedMemo } from '../../platform/versioned-memo.js';
 import { searchConditions } from './catalog.util.js';
 
@@ -211,8 +211,9 @@ const largeCounts = new VersionedMemo<number>(5_000);
 /** The rows of `ids` (visible in the channel) with their variants and images, in the order given. */
 async function rowsByIds(db: Db, shopId: string, channelId: string, ids: string[]): Promise<PublicRow[]> {
   if (ids.length === 0) return [];
-  return query<PublicRow>(
+  return preparedQuery<PublicRow>(
     db,
+    'store_rows_by_ids',
     sql`WITH page AS (
           SELECT ${PRODUCT_COLUMNS}, o.n
           FROM unnest(string_to_array(${ids.join(',')}, ',')) WITH ORDINALITY AS o(id, n)
@@ -252,8 +253,9 @@ export async function publicProducts(
     return { products: rows.map((r) => publicOut(r, channel)), count: known.length };
   }
   const pageQuery = () =>
-    query<PublicRow>(
+    preparedQuery<PublicRow>(
       db,
+      'store_page',
       sql`WITH page AS (
             SELECT ${PRODUCT_COLUMNS} ${from}
             ORDER BY p.created_at DESC, p.id DESC
@@ -263,7 +265,7 @@ export async function publicProducts(
     );
   const countOf = () =>
     largeCounts.through(key, version, async () => {
-      const [n] = await query<{ n: number }>(db, sql`SELECT count(*)::int AS n ${from}`);
+      const [n] = await preparedQuery<{ n: number }>(db, 'store_count', sql`SELECT count(*)::int AS n ${from}`);
       return Number(n?.n ?? 0);
     });
   if (largeCounts.get(key, version) !== undefined) {
@@ -272,8 +274,9 @@ export async function publicProducts(
   }
   // One round trip: the filter's ordered ids (narrow, at most MAX_LIST_IDS + 1) and the page's
   // rows cut from them; the id list comes once, on the first row (or the only, empty-page row).
-  const rows = await query<PublicRow & { all_ids: string | null; n: number; ord: number | null }>(
+  const rows = await preparedQuery<PublicRow & { all_ids: string | null; n: number; ord: number | null }>(
     db,
+    'store_ids_page',
     sql`WITH ids AS (
           SELECT p.id, p.created_at ${from}
           ORDER BY p.created_at DESC, p.id DESC LIMIT ${MAX_LIST_IDS + 1}),
@@ -314,8 +317,9 @@ export async function publicProduct(
   channel: PublicChannel,
   idOrSlug: string,
 ): Promise<PublicProduct | null> {
-  const rows = await query<PublicRow>(
+  const rows = await preparedQuery<PublicRow>(
     db,
+    'store_product',
     sql`WITH page AS (
           SELECT ${PRODUCT_COLUMNS}
           ${visibleIn(shopId, channel.id, [sql`(p.id = ${idOrSlug} OR p.slug = ${idOrSlug})`])}
@@ -401,8 +405,9 @@ export async function channelPrices(
     refs.map((r, i) => sql`(${i}::int, ${r.product_id}::text, ${r.variant_id ?? null}::text)`),
     sql`, `,
   );
-  const rows = await query<PriceRow>(
+  const rows = await preparedQuery<PriceRow>(
     db,
+    'channel_prices',
     sql`WITH refs(idx, product_id, variant_id) AS (VALUES ${values})
         SELECT r.idx, p.id AS product_id, p.name, p.sku, p.is_digital, p.tax_class, p.track_stock,
                p.stock_quantity, p.base_price_cents, p.vendor_id,
