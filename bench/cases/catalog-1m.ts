@@ -71,7 +71,7 @@ export const catalogSearch1m: BenchCase = {
         SELECT 'prd_m' || lpad(g::text, 9, '0'), '${shop.shopId}', x.name, 'm-' || g, 'M-' || lpad(g::text, 7, '0'),
                CASE WHEN g % 10 < 7 THEN 'published' WHEN g % 10 < 9 THEN 'draft' ELSE 'archived' END,
                CASE g % 3 WHEN 0 THEN 'standard' WHEN 1 THEN 'food' ELSE 'books' END,
-               99 + (g * 7919) % 99900, false, true, g % 50,
+               99 + (g::bigint * 7919) % 99900, false, true, g % 50,
                lower(f_unaccent(x.name || ' ' || 'M-' || lpad(g::text, 7, '0') || ' m-' || g)),
                timestamptz '2023-01-01' + g * interval '1 second', timestamptz '2023-01-01' + g * interval '1 second'
         FROM generate_series(${from}, ${to}) g

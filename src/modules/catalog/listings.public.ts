@@ -204,7 +204,7 @@ class IdLists {
   }
 }
 
-const idLists = new IdLists(250_000);
+const idLists = new IdLists(100_000);
 /** Exact counts of filters too large for an id list, per storefront version (as the id lists). */
 const largeCounts = new VersionedMemo<number>(5_000);
 
