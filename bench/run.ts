@@ -17,7 +17,8 @@ import { cases as allCases } from './cases/index.js';
 import { compileServers } from './lib/compile.js';
 import { createContext } from './lib/context.js';
 import { cpuSnapshot, cpuUse } from './lib/cpu.js';
-import { runLoad, stopLoad, toWire, type WireRequest } from './lib/load.js';
+import { mixKey } from './lib/ipc.js';
+import { runLoad, stopLoad, toWire, type WireMix, type WireRequest } from './lib/load.js';
 import { dropDatabase, parseDatabaseUrl, recreateDatabase } from './lib/postgres.js';
 import {
   type CaseResult,
@@ -97,10 +98,66 @@ async function probe(baseUrl: string, req: WireRequest) {
 
 let interrupted = false;
 
+const keyOf = (r: WireRequest) => mixKey(r.method, r.path, r.headers.origin);
+
+/**
+ * A mix: probes every distinct request of the sequence once (a few at a time), fails on any
+ * non-2xx answer, and configures the bare server with each response. Returns the average body size.
+ */
+async function prepareMix(app: ServerProcess, bare: ServerProcess, sequence: WireRequest[]) {
+  const distinct = new Map<string, WireRequest>();
+  for (const r of sequence) {
+    if (r.body !== undefined) throw new Error('a mix may only hold requests without a body');
+    distinct.set(keyOf(r), r);
+  }
+  log(`  probing ${distinct.size} distinct requests of a sequence of ${sequence.length}`);
+  const items = [...distinct.entries()];
+  const responses: Awaited<ReturnType<typeof probe>>[] = new Array(items.length);
+  let nextItem = 0;
+  const worker = async () => {
+    while (nextItem < items.length && !interrupted) {
+      const i = nextItem++;
+      const [, req] = items[i] as [string, WireRequest];
+      const res = await probe(app.baseUrl, req);
+      if (res.status < 200 || res.status > 299) {
+        throw new Error(`${req.method} ${req.path} answered ${res.status}: ${res.body.toString('utf8').slice(0, 300)}`);
+      }
+      responses[i] = res;
+    }
+  };
+  await Promise.all(Array.from({ length: 8 }, worker));
+  if (interrupted) throw new Error('interrupted');
+  await bare.configureMix(
+    items.map(([key], i) => {
+      const r = responses[i] as Awaited<ReturnType<typeof probe>>;
+      return { key, status: r.status, contentType: r.contentType, bodyBase64: r.body.toString('base64') };
+    }),
+  );
+  for (let i = 0; i < items.length; i += Math.max(1, Math.floor(items.length / 20))) {
+    const expected = responses[i] as Awaited<ReturnType<typeof probe>>;
+    const check = await probe(bare.baseUrl, (items[i] as [string, WireRequest])[1]);
+    if (!check.body.equals(expected.body) || check.status !== expected.status) {
+      throw new Error('the bare server does not return the same bytes as the app');
+    }
+  }
+  // the average body on the wire over the sequence, as the servers will send it
+  const sizes = new Map(
+    items.map(([key], i) => [key, (responses[i] as Awaited<ReturnType<typeof probe>>).body.length]),
+  );
+  const total = sequence.reduce((sum, r) => sum + (sizes.get(keyOf(r)) ?? 0), 0);
+  const first = responses[0] as Awaited<ReturnType<typeof probe>>;
+  return {
+    status: first.status,
+    contentType: first.contentType,
+    bodyBytes: Math.round(total / sequence.length),
+    distinct: items.length,
+  };
+}
+
 /** Runs load against `server` while sampling its RSS; returns the summary with the highest RSS seen. */
 async function measure(
   server: ServerProcess,
-  req: WireRequest,
+  req: WireRequest | WireMix,
   connections: number,
   seconds: number,
 ): Promise<SideSummary> {
@@ -151,9 +208,24 @@ async function runCase(
   };
   try {
     log(`▶ ${c.name}: setup`);
-    const req = toWire(await c.setup(ctx));
+    const spec = await c.setup(ctx);
     // Fresh planner statistics after the case's data loading, as autovacuum would eventually give.
     await database.db.execute(sql`ANALYZE`);
+    if ('sequence' in spec) {
+      const sequence = spec.sequence.map(toWire);
+      const mixed = await prepareMix(app, bare, sequence);
+      result.request = { method: 'MIX', path: `${sequence.length} requests, ${mixed.distinct} distinct` };
+      result.response = { status: mixed.status, contentType: mixed.contentType, bodyBytes: mixed.bodyBytes };
+      await spec.afterProbe?.();
+      // each server walks the sequence from its start; its measurement continues after its warm-up
+      const cursors = { app: { next: 0 }, bare: { next: 0 } };
+      await measureBoth(c, result, app, bare, connections, durationSeconds, warmupSeconds, (side) => ({
+        sequence,
+        cursor: cursors[side],
+      }));
+      return finish(c, result);
+    }
+    const req = toWire(spec);
     result.request = { method: req.method, path: req.path };
     const first = await probe(app.baseUrl, req);
     result.response = { status: first.status, contentType: first.contentType, bodyBytes: first.body.length };
@@ -172,17 +244,44 @@ async function runCase(
       throw new Error('the bare server does not return the same bytes as the app');
     }
 
+    await measureBoth(c, result, app, bare, connections, durationSeconds, warmupSeconds, () => req);
+  } catch (err) {
+    result.error = err instanceof Error ? err.message : String(err);
+  }
+  return finish(c, result);
+}
+
+function finish(_c: BenchCase, result: CaseResult): CaseResult {
+  log(result.error ? `  ✗ ${result.error}` : '  done');
+  return result;
+}
+
+/** Warm-up and measurement of the app, then of the bare server; ratio, targets and problems. */
+async function measureBoth(
+  c: BenchCase,
+  result: CaseResult,
+  app: ServerProcess,
+  bare: ServerProcess,
+  connections: number,
+  durationSeconds: number,
+  warmupSeconds: number,
+  requestFor: (side: 'app' | 'bare') => WireRequest | WireMix,
+) {
+  try {
     for (const [label, server] of [
       ['app', app],
       ['bare', bare],
     ] as const) {
+      const req = requestFor(label);
       if (interrupted) throw new Error('interrupted');
       if (warmupSeconds > 0) {
         log(`  ${label}: warm-up ${warmupSeconds} s`);
         await runLoad(server.baseUrl, req, connections, warmupSeconds);
       }
       if (interrupted) throw new Error('interrupted');
-      log(`  ${label}: ${req.method} ${req.path}, ${connections} connections, ${durationSeconds} s`);
+      log(
+        `  ${label}: ${result.request.method} ${result.request.path}, ${connections} connections, ${durationSeconds} s`,
+      );
       result[label] = await measure(server, req, connections, durationSeconds);
       if (!server.alive) throw new Error(`the ${label} server process died during the run`);
     }
@@ -196,8 +295,6 @@ async function runCase(
   } catch (err) {
     result.error = err instanceof Error ? err.message : String(err);
   }
-  log(result.error ? `  ✗ ${result.error}` : '  done');
-  return result;
 }
 
 async function main(): Promise<number> {

@@ -30,7 +30,7 @@ export interface GeneratedCatalog {
 }
 
 /** mulberry32: a small, fast, seedable PRNG. */
-function prng(seed: number) {
+export function prng(seed: number) {
   let a = seed >>> 0;
   const next = () => {
     a = (a + 0x6d2b79f5) >>> 0;

@@ -10,8 +10,19 @@ export interface BareResponse {
   bodyBase64: string;
 }
 
+/** One response of a mix, with the key the bare server finds it by (see `mixKey`). */
+export interface MixResponse extends BareResponse {
+  key: string;
+}
+
+/** How the bare server finds the response of a mix request: method, path with query, Origin. */
+export function mixKey(method: string, path: string, origin: string | undefined): string {
+  return `${method} ${path}\u0000${origin ?? ''}`;
+}
+
 export type ToChild =
   | { type: 'stats'; id: number }
+  | { type: 'configure-mix'; id: number; reset: boolean; responses: MixResponse[] }
   | { type: 'configure'; id: number; response: BareResponse }
   | { type: 'shutdown' };
 

@@ -31,8 +31,13 @@ export interface AutocannonResult {
   throughput: Histogram;
 }
 
+interface AutocannonRequest {
+  setupRequest?: (req: Record<string, unknown>) => Record<string, unknown>;
+}
+
 interface AutocannonOptions {
   url: string;
+  requests?: AutocannonRequest[];
   method: string;
   headers: Record<string, string>;
   body?: string;
@@ -69,15 +74,40 @@ export function toWire(spec: RequestSpec): WireRequest {
 
 let current: Tracker | null = null;
 
-/** Fires `req` at `baseUrl` with `connections` keep-alive connections for `seconds`. */
-export function runLoad(baseUrl: string, req: WireRequest, connections: number, seconds: number) {
+/** A request mix on the wire: the sequence, and where the next request is taken from. */
+export interface WireMix {
+  sequence: WireRequest[];
+  /** Shared by every connection; kept between runs so a measurement continues after its warm-up. */
+  cursor: { next: number };
+}
+
+/**
+ * Fires `req` at `baseUrl` with `connections` keep-alive connections for `seconds`; for a mix,
+ * every connection takes the next request of the sequence.
+ */
+export function runLoad(baseUrl: string, req: WireRequest | WireMix, connections: number, seconds: number) {
+  const first = 'sequence' in req ? (req.sequence[0] as WireRequest) : req;
+  const mixed =
+    'sequence' in req
+      ? {
+          requests: [
+            {
+              setupRequest: (r: Record<string, unknown>) => {
+                const next = req.sequence[req.cursor.next++ % req.sequence.length] as WireRequest;
+                return { ...r, method: next.method, path: next.path, headers: next.headers, body: next.body ?? '' };
+              },
+            },
+          ],
+        }
+      : {};
   return new Promise<AutocannonResult>((resolve, reject) => {
     current = autocannon(
       {
-        url: baseUrl + req.path,
-        method: req.method,
-        headers: req.headers,
-        ...(req.body !== undefined ? { body: req.body } : {}),
+        url: baseUrl + first.path,
+        method: first.method,
+        headers: first.headers,
+        ...(first.body !== undefined ? { body: first.body } : {}),
+        ...mixed,
         connections,
         duration: seconds,
         pipelining: 1,

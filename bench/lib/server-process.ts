@@ -1,7 +1,7 @@
 /** Harness side of a server process: spawn, wait for its port, query it over IPC, stop it. */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
-import type { BareResponse, FromChild, ToChild } from './ipc.js';
+import type { BareResponse, FromChild, MixResponse, ToChild } from './ipc.js';
 
 /** The node flags of `npm start` (package.json `config.nodeFlags`), so the bench measures them. */
 function appNodeFlags(): string[] {
@@ -169,6 +169,17 @@ export class ServerProcess {
   /** Bare server only: serve these bytes from now on. */
   async configure(response: BareResponse): Promise<void> {
     await this.request({ type: 'configure', id: this.nextId++, response }, 'configured');
+  }
+
+  /** Bare server only: answer each request of a mix with its own bytes (sent in chunks). */
+  async configureMix(responses: MixResponse[]): Promise<void> {
+    const CHUNK = 500;
+    for (let i = 0; i < responses.length; i += CHUNK) {
+      await this.request(
+        { type: 'configure-mix', id: this.nextId++, reset: i === 0, responses: responses.slice(i, i + CHUNK) },
+        'configured',
+      );
+    }
   }
 
   /** Asks the process to close (drain, close pools) and kills it if it takes too long. */

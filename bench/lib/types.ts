@@ -13,6 +13,18 @@ export interface RequestSpec {
   body?: unknown;
 }
 
+/**
+ * Many requests instead of one (a realistic traffic mix): every connection takes the next request
+ * of `sequence` from one shared cursor, so the servers see the sequence in order, cycling. The
+ * harness probes each distinct request once (they must all answer 2xx) and the bare server answers
+ * each with the app's bytes for it (looked up by method, path and Origin).
+ */
+export interface RequestMix {
+  sequence: RequestSpec[];
+  /** Runs after the probes and before the measurement (e.g. to make the app's cache stale again). */
+  afterProbe?: () => Promise<void>;
+}
+
 export interface Targets {
   /** The app's 99th percentile latency must be at most this many milliseconds. */
   p99Ms?: number;
@@ -79,8 +91,8 @@ export interface BenchCase {
   /** Unique, used on the command line: `npm run bench -- <name>`. */
   name: string;
   description?: string;
-  /** Prepares data and returns the request to measure. Runs once, before the measurement. */
-  setup(ctx: BenchContext): Promise<RequestSpec>;
+  /** Prepares data and returns the request (or the mix) to measure. Runs once, before the measurement. */
+  setup(ctx: BenchContext): Promise<RequestSpec | RequestMix>;
   connections: number;
   durationSeconds: number;
   targets?: Targets;

@@ -9,7 +9,8 @@
  */
 import { and, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client.js';
-import { query } from '../../platform/db/tx.js';
+import { preparedQuery } from '../../platform/db/tx.js';
+import { VersionedMemo } from '../../platform/versioned-memo.js';
 import { searchConditions } from './catalog.util.js';
 
 export interface PublicVariant {
@@ -160,33 +161,153 @@ function publicOut(r: PublicRow, channel: PublicChannel): PublicProduct {
   };
 }
 
+/** A filter's whole ordered id list is remembered only up to this many products. */
+const MAX_LIST_IDS = 20_000;
+
 /**
- * One page of the products visible in the channel, newest first, with the exact count, in one
- * query: the page walks the ordered index and stops after `limit` rows; the count is a separate,
- * narrow scan (a window count would carry every matching row through the sort). A second query
- * runs only for a page past the end, where no row carries the count.
+ * The ordered ids of the products visible per (shop, channel, search, category), remembered per
+ * storefront version (docs/storefront.md): every page and page size of one filter is a slice of
+ * it, and its length is the exact count. The version (bumped by triggers in the transaction of
+ * every product, variant, image, listing and channel change) is read with the publishable key
+ * before the ids, so an entry is never newer than the data it lists; any change recomputes it, in
+ * every process. Per process, bounded by the number of ids held (about 64 bytes each).
  */
-export async function publicProducts(db: Db, shopId: string, channel: PublicChannel, input: PublicListInput) {
+class IdLists {
+  private readonly entries = new Map<string, { version: number; ids: string[] }>();
+  private held = 0;
+
+  constructor(private readonly maxIds: number) {}
+
+  get(key: string, version: number | null): string[] | undefined {
+    if (version === null) return undefined;
+    const hit = this.entries.get(key);
+    if (!hit || hit.version !== version) return undefined;
+    this.entries.delete(key); // most recently used last
+    this.entries.set(key, hit);
+    return hit.ids;
+  }
+
+  set(key: string, version: number | null, ids: string[]): void {
+    if (version === null || ids.length > this.maxIds / 4) return;
+    const old = this.entries.get(key);
+    if (old) {
+      this.entries.delete(key);
+      this.held -= old.ids.length;
+    }
+    this.entries.set(key, { version, ids });
+    this.held += ids.length;
+    for (const [k, e] of this.entries) {
+      if (this.held <= this.maxIds) break;
+      this.entries.delete(k);
+      this.held -= e.ids.length;
+    }
+  }
+}
+
+const idLists = new IdLists(100_000);
+/** Exact counts of filters too large for an id list, per storefront version (as the id lists). */
+const largeCounts = new VersionedMemo<number>(5_000);
+
+/** The rows of `ids` (visible in the channel) with their variants and images, in the order given. */
+async function rowsByIds(db: Db, shopId: string, channelId: string, ids: string[]): Promise<PublicRow[]> {
+  if (ids.length === 0) return [];
+  return preparedQuery<PublicRow>(
+    db,
+    'store_rows_by_ids',
+    sql`WITH page AS (
+          SELECT ${PRODUCT_COLUMNS}, o.n
+          FROM unnest(string_to_array(${ids.join(',')}, ',')) WITH ORDINALITY AS o(id, n)
+          JOIN products p ON p.id = o.id AND p.shop_id = ${shopId}
+          JOIN product_channel_listings l
+            ON l.shop_id = p.shop_id AND l.product_id = p.id AND l.channel_id = ${channelId}
+           AND l.variant_id IS NULL AND l.is_published
+          WHERE p.deleted_at IS NULL AND p.status = 'published')
+        SELECT page.*, ${children(shopId, channelId)} FROM page ORDER BY page.n`,
+  );
+}
+
+/**
+ * One page of the products visible in the channel, newest first, with the exact count. With the
+ * storefront `version` the request read (null: nothing is remembered), the filter's ordered id
+ * list is read once per version (one narrow index scan, at most MAX_LIST_IDS ids) and shared by
+ * all its pages and page sizes; a page is then a slice of it, read by id with its variants and
+ * images. A filter matching more products pages in SQL: the page walks the ordered index and
+ * stops after `limit` rows, and the count is remembered per version.
+ */
+export async function publicProducts(
+  db: Db,
+  shopId: string,
+  channel: PublicChannel,
+  input: PublicListInput,
+  version: number | null = null,
+) {
   const filters = [
     ...searchConditions(sql`p.search_text`, input.q),
     ...(input.category_id !== undefined ? [sql`p.category_id = ${input.category_id}`] : []),
   ];
   const from = visibleIn(shopId, channel.id, filters);
-  const rows = await query<PublicRow>(
-    db,
-    sql`WITH page AS (
-          SELECT ${PRODUCT_COLUMNS} ${from}
-          ORDER BY p.created_at DESC, p.id DESC
-          LIMIT ${input.limit} OFFSET ${input.offset})
-        SELECT page.*, (SELECT count(*)::int ${from}) AS total, ${children(shopId, channel.id)}
-        FROM page ORDER BY page.created_at DESC, page.id DESC`,
-  );
-  let count = Number(rows[0]?.total ?? 0);
-  if (rows.length === 0 && input.offset > 0) {
-    const [n] = await query<{ n: number }>(db, sql`SELECT count(*)::int AS n ${from}`);
-    count = n?.n ?? 0;
+  const key = JSON.stringify([shopId, channel.id, input.q ?? null, input.category_id ?? null]);
+  const known = idLists.get(key, version);
+  if (known !== undefined) {
+    const rows = await rowsByIds(db, shopId, channel.id, known.slice(input.offset, input.offset + input.limit));
+    return { products: rows.map((r) => publicOut(r, channel)), count: known.length };
   }
-  return { products: rows.map((r) => publicOut(r, channel)), count };
+  const pageQuery = () =>
+    preparedQuery<PublicRow>(
+      db,
+      'store_page',
+      sql`WITH page AS (
+            SELECT ${PRODUCT_COLUMNS} ${from}
+            ORDER BY p.created_at DESC, p.id DESC
+            LIMIT ${input.limit} OFFSET ${input.offset})
+          SELECT page.*, ${children(shopId, channel.id)}
+          FROM page ORDER BY page.created_at DESC, page.id DESC`,
+    );
+  const countOf = () =>
+    largeCounts.through(key, version, async () => {
+      const [n] = await preparedQuery<{ n: number }>(db, 'store_count', sql`SELECT count(*)::int AS n ${from}`);
+      return Number(n?.n ?? 0);
+    });
+  if (largeCounts.get(key, version) !== undefined) {
+    const [rows, count] = await Promise.all([pageQuery(), countOf()]);
+    return { products: rows.map((r) => publicOut(r, channel)), count };
+  }
+  // One round trip: the filter's ordered ids (narrow, at most MAX_LIST_IDS + 1) and the page's
+  // rows cut from them; the id list comes once, on the first row (or the only, empty-page row).
+  const rows = await preparedQuery<PublicRow & { all_ids: string | null; n: number; ord: number | null }>(
+    db,
+    'store_ids_page',
+    sql`WITH ids AS (
+          SELECT p.id, p.created_at ${from}
+          ORDER BY p.created_at DESC, p.id DESC LIMIT ${MAX_LIST_IDS + 1}),
+        agg AS (
+          SELECT string_agg(ids.id, ',' ORDER BY ids.created_at DESC, ids.id DESC) AS all_ids, count(*)::int AS n
+          FROM ids),
+        page AS (
+          SELECT ${PRODUCT_COLUMNS}, row_number() OVER (ORDER BY p.created_at DESC, p.id DESC) AS ord
+          FROM (SELECT ids.id FROM ids ORDER BY ids.created_at DESC, ids.id DESC
+                LIMIT ${input.limit} OFFSET ${input.offset}) o
+          JOIN products p ON p.id = o.id
+          JOIN product_channel_listings l
+            ON l.shop_id = p.shop_id AND l.product_id = p.id AND l.channel_id = ${channel.id}
+           AND l.variant_id IS NULL AND l.is_published)
+        SELECT CASE WHEN page.ord IS NULL OR page.ord = 1 THEN agg.all_ids END AS all_ids, agg.n, page.*,
+               ${children(shopId, channel.id)}
+        FROM agg LEFT JOIN page ON true ORDER BY page.ord`,
+  );
+  const pageRows = rows.filter((r) => r.ord !== null);
+  const n = Number(rows[0]?.n ?? 0);
+  if (n <= MAX_LIST_IDS) {
+    const ids = rows[0]?.all_ids ? rows[0].all_ids.split(',') : [];
+    idLists.set(key, version, ids);
+    return { products: pageRows.map((r) => publicOut(r, channel)), count: ids.length };
+  }
+  // more than an id list holds: the count is remembered instead, deep pages come from SQL
+  const [deep, count] = await Promise.all([
+    input.offset + input.limit > MAX_LIST_IDS ? pageQuery() : Promise.resolve(pageRows),
+    countOf(),
+  ]);
+  return { products: deep.map((r) => publicOut(r, channel)), count };
 }
 
 /** One product visible in the channel, by id or slug; null when it is not visible there. */
@@ -196,8 +317,9 @@ export async function publicProduct(
   channel: PublicChannel,
   idOrSlug: string,
 ): Promise<PublicProduct | null> {
-  const rows = await query<PublicRow>(
+  const rows = await preparedQuery<PublicRow>(
     db,
+    'store_product',
     sql`WITH page AS (
           SELECT ${PRODUCT_COLUMNS}
           ${visibleIn(shopId, channel.id, [sql`(p.id = ${idOrSlug} OR p.slug = ${idOrSlug})`])}
@@ -283,8 +405,9 @@ export async function channelPrices(
     refs.map((r, i) => sql`(${i}::int, ${r.product_id}::text, ${r.variant_id ?? null}::text)`),
     sql`, `,
   );
-  const rows = await query<PriceRow>(
+  const rows = await preparedQuery<PriceRow>(
     db,
+    'channel_prices',
     sql`WITH refs(idx, product_id, variant_id) AS (VALUES ${values})
         SELECT r.idx, p.id AS product_id, p.name, p.sku, p.is_digital, p.tax_class, p.track_stock,
                p.stock_quantity, p.base_price_cents, p.vendor_id,

@@ -16,6 +16,7 @@ import {
   startApp,
   type TestApp,
 } from '../../../test/helpers/app.js';
+import { type App, buildApp } from '../../app.js';
 
 let t: TestApp;
 let shop: ShopFixture;
@@ -25,7 +26,7 @@ let lastUnit: string;
 const billing = { name: 'Erika Muster', line1: 'Hauptstr. 1', postal_code: '10115', city: 'Berlin', country: 'DE' };
 
 /** A hosted checkout session from one client address. */
-async function checkout(address: string, items: unknown[]): Promise<Response> {
+async function checkout(address: string, items: unknown[], app: App = t.app): Promise<Response> {
   const req: InjectOptions = {
     method: 'POST',
     url: '/api/store/checkout-sessions',
@@ -39,7 +40,7 @@ async function checkout(address: string, items: unknown[]): Promise<Response> {
       return_url: `${STORE_ORIGIN}/danke`,
     },
   };
-  const res = (await t.app.inject(req)) as Response;
+  const res = (await app.inject(req)) as Response;
   res.data = res.body ? JSON.parse(res.body) : null;
   return res;
 }
@@ -157,5 +158,22 @@ describe('session creation limit per publishable key and client address', () => 
     expect(abo.headers['retry-after']).toBeDefined();
     // another client address has its own count
     expect((await checkout('203.0.113.8', items)).statusCode).not.toBe(429);
+  });
+
+  it('counts exactly across concurrent requests and processes (the count commits asynchronously)', async () => {
+    const other = await buildApp({ config: t.config, database: t.db.database, skipMigrations: true, logger: false });
+    try {
+      const items = [{ product_id: lastUnit, quantity: 1 }];
+      const c = '203.0.113.9';
+      const first = await Promise.all([checkout(c, items), checkout(c, items, other), checkout(c, items)]);
+      expect(first.map((r) => r.statusCode)).not.toContain(429);
+      // the fourth, through either process, is over the limit of three
+      expectProblem(await checkout(c, items, other), 429, 'rate_limited');
+      expectProblem(await checkout(c, items), 429, 'rate_limited');
+      // a line above the maximum from a refused address is still refused by the limit first
+      expectProblem(await checkout(c, [{ product_id: lastUnit, quantity: 1000 }]), 429, 'rate_limited');
+    } finally {
+      await other.close();
+    }
   });
 });

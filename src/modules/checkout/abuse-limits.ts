@@ -15,13 +15,19 @@ export function hostedReservationExpiry(ctx: Ctx, now: Date): Date {
  * Counts one checkout or abo session creation per publishable key and client address, and
  * refuses with 429 and Retry-After past CHECKOUT_SESSION_RATE_LIMIT a minute. Counted in the
  * database, so every process agrees. A headless storefront's server creates sessions for many
- * shoppers from one address, hence the generous default (120).
+ * shoppers from one address, hence the generous default (120). Its statement commits
+ * asynchronously (see `consume`): that bucket is one hot row under such a server's load.
  */
 export async function limitSessionCreation(ctx: Ctx, clientAddress: string): Promise<void> {
   if (ctx.actor?.kind !== 'publishable') return;
-  await consume(ctx.db, {
-    bucket: `checkout-session:${ctx.actor.keyId}:${clientAddress}`,
-    max: ctx.config.checkoutSessionRateLimit,
-    windowSeconds: 60,
-  });
+  await consume(
+    ctx.db,
+    {
+      bucket: `checkout-session:${ctx.actor.keyId}:${clientAddress}`,
+      max: ctx.config.checkoutSessionRateLimit,
+      windowSeconds: 60,
+    },
+    // ctx.db is the pool here (never a transaction): see consume
+    { asyncCommit: true },
+  );
 }

@@ -78,9 +78,18 @@ export function checkoutRoutes(app: FastifyInstance, _deps: AppDeps, provider: P
         },
       },
       async (request, reply) => {
-        await limitSessionCreation(request.ctx, request.ip);
-        await enforceLineQuantity(request.ctx, (request.body as CheckoutInput).items);
-        const channel = await channelFor(request);
+        // Three independent steps in one round trip's time; their refusals keep their order
+        // (429 before a line above the maximum before channel_not_found), and the creation is
+        // counted whatever the outcome, as before.
+        const [limited, quantity, resolved] = await Promise.allSettled([
+          limitSessionCreation(request.ctx, request.ip),
+          enforceLineQuantity(request.ctx, (request.body as CheckoutInput).items),
+          channelFor(request),
+        ]);
+        if (limited.status === 'rejected') throw limited.reason;
+        if (quantity.status === 'rejected') throw quantity.reason;
+        if (resolved.status === 'rejected') throw resolved.reason;
+        const channel = resolved.value;
         reply.header('x-channel-id', channel.id);
         const claim = request.idempotency;
         const { session, url } = await createCheckoutSession(

@@ -4,6 +4,7 @@
  */
 import type { Ctx } from '../../platform/auth/types.js';
 import { notFound } from '../../platform/errors.js';
+import { storefrontVersionOf } from '../../platform/versioned-memo.js';
 import { type PublicChannel, publicProduct, publicProducts } from '../catalog/index.js';
 import { resolveChannel } from '../channels/index.js';
 import type { StoreListInput } from './storefront.schemas.js';
@@ -27,12 +28,18 @@ export const DEFAULT_LIMIT = 50;
 export async function listStoreProducts(ctx: Ctx, channel: PublicChannel, input: StoreListInput) {
   const limit = input.limit ?? DEFAULT_LIMIT;
   const offset = input.offset ?? 0;
-  const page = await publicProducts(ctx.db, ctx.shopId, channel, {
-    ...(input.q !== undefined ? { q: input.q } : {}),
-    ...(input.category_id !== undefined ? { category_id: input.category_id } : {}),
-    limit,
-    offset,
-  });
+  const page = await publicProducts(
+    ctx.db,
+    ctx.shopId,
+    channel,
+    {
+      ...(input.q !== undefined ? { q: input.q } : {}),
+      ...(input.category_id !== undefined ? { category_id: input.category_id } : {}),
+      limit,
+      offset,
+    },
+    storefrontVersionOf(ctx.actor),
+  );
   return { products: page.products, count: page.count, limit, offset };
 }
 

@@ -604,6 +604,51 @@ describe('caching: a change shows on the next request after it commits', () => {
     expectProblem(await store(`/${extra.id}`, { key: shop3.publishableKey }), 404, 'not_found');
   });
 
+  it('pages of one filter share its id list: a change shows on the next request for any page, size or filter', async () => {
+    const page = (query: string, app?: App) => ok(query, { key: shop3.publishableKey, ...(app ? { app } : {}) });
+    const cat = await write('POST', '/api/admin/categories', { name: 'Geteilt' });
+    const a = await product({ name: 'Geteilt A', category_id: cat.id }, token);
+    await write('PATCH', `/api/products/${a.id}/channels/${main}`, { is_published: true });
+    // fill the id lists of the whole list and of the category (one page size each)
+    const all = (await page('?limit=1')).data.count;
+    expect(ids(await page(`?category_id=${cat.id}&limit=1`))).toEqual([a.id]);
+
+    // a new product: first on pages of other sizes and offsets, counted everywhere
+    const b = await product({ name: 'Geteilt B', category_id: cat.id }, token);
+    await write('PATCH', `/api/products/${b.id}/channels/${main}`, { is_published: true });
+    const two = await page('?limit=2');
+    expect(two.data.count).toBe(all + 1);
+    expect(ids(two)[0]).toBe(b.id);
+    expect(ids(await page('?limit=1&offset=1'))).toEqual([ids(two)[1]]);
+    expect((await page(`?category_id=${cat.id}&limit=5`)).data).toMatchObject({ count: 2 });
+    expect(ids(await page(`?category_id=${cat.id}&limit=1&offset=1`))).toEqual([a.id]);
+
+    // leaving the category, unpublishing the listing, and a search that matches
+    await write('PATCH', `/api/products/${a.id}`, { category_id: null });
+    expect(ids(await page(`?category_id=${cat.id}&limit=3`))).toEqual([b.id]);
+    expect(ids(await page('?q=geteilt&limit=4'))).toEqual([b.id, a.id]);
+    await write('PATCH', `/api/products/${b.id}/channels/${main}`, { is_published: false });
+    expect((await page(`?category_id=${cat.id}&limit=4`)).data).toMatchObject({ products: [], count: 0 });
+    expect(ids(await page('?q=geteilt&limit=5'))).toEqual([a.id]);
+    expect((await page('?limit=3')).data.count).toBe(all);
+
+    // in every process: the second app's id lists follow writes made through the first
+    const other = await buildApp({ config: t.config, database: t.db.database, skipMigrations: true, logger: false });
+    try {
+      expect(ids(await page('?q=geteilt&limit=6', other))).toEqual([a.id]);
+      expect((await page('?limit=6', other)).data.count).toBe(all);
+      await write('PATCH', `/api/products/${b.id}/channels/${main}`, { is_published: true });
+      expect(ids(await page('?q=geteilt&limit=7', other))).toEqual([b.id, a.id]);
+      expect((await page('?limit=7', other)).data.count).toBe(all + 1);
+      await write('DELETE', `/api/products/${a.id}`);
+      expect(ids(await page('?q=geteilt&limit=8', other))).toEqual([b.id]);
+      expect((await page('?limit=8', other)).data.count).toBe(all);
+    } finally {
+      await other.close();
+    }
+    await write('DELETE', `/api/products/${b.id}`);
+  });
+
   it('in every process: a second app on the same database sees a write made through the first', async () => {
     const other = await buildApp({ config: t.config, database: t.db.database, skipMigrations: true, logger: false });
     try {

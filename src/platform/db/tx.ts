@@ -1,5 +1,7 @@
 /** The one transaction helper, and raw-SQL helpers that behave the same on both drivers. */
+import { createHash } from 'node:crypto';
 import type { SQL } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Db } from './client.js';
 
 /** A database handle or an open transaction: services accept either. */
@@ -69,4 +71,43 @@ export function prepared<T>(db: Db, name: string, build: (db: Db, name: string) 
     byName.set(name, statement);
   }
   return statement;
+}
+
+const dialect = new PgDialect();
+/** Statement names by SQL text: one name per distinct text, so a name never changes its text. */
+const namesByText = new Map<string, string>();
+const MAX_NAMED_TEXTS = 500;
+
+/**
+ * Runs a raw query (as `query`) as a named prepared statement: PostgreSQL parses it once per
+ * connection and, after a few executions, reuses a generic plan, which saves the planning of
+ * wide queries (many indexes, correlated subqueries) on every call. The name is `name` and a
+ * hash of the text, so queries whose text varies with their shape (number of search words, a
+ * filter present or not) each get their own statement; past MAX_NAMED_TEXTS distinct texts a
+ * query runs unnamed. PGlite ignores the name.
+ */
+export async function preparedQuery<T = Record<string, unknown>>(db: Tx, name: string, q: SQL): Promise<T[]> {
+  const compiled = dialect.sqlToQuery(q);
+  let statement = namesByText.get(compiled.sql);
+  if (statement === undefined && namesByText.size < MAX_NAMED_TEXTS) {
+    statement = `${name}_${createHash('sha1').update(compiled.sql).digest('hex').slice(0, 12)}`;
+    namesByText.set(compiled.sql, statement);
+  }
+  // Through `db.execute` (what every raw query goes through, and what tests count), with the
+  // session's prepareQuery given the name for this one synchronous call: execute prepares the
+  // query before it returns, so no other query can run in between.
+  const session = db._.session as unknown as { prepareQuery: (...args: unknown[]) => unknown };
+  const own = Object.hasOwn(session, 'prepareQuery');
+  const original = session.prepareQuery;
+  session.prepareQuery = (query: unknown, fields: unknown, _name: unknown, ...rest: unknown[]) =>
+    original.call(session, query, fields, statement, ...rest);
+  let pending: ReturnType<Tx['execute']>;
+  try {
+    pending = db.execute(q);
+  } finally {
+    if (own) session.prepareQuery = original;
+    else delete (session as { prepareQuery?: unknown }).prepareQuery;
+  }
+  const res = (await pending) as unknown as { rows: T[] };
+  return res.rows;
 }
