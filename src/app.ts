@@ -39,17 +39,10 @@ import { registerServedElsewhere, roleConstraint } from './platform/http/role-ro
 import { registerTextSafety, validatorCompiler } from './platform/http/validation.js';
 import { registerMaintenanceJobs } from './platform/jobs/maintenance.js';
 import { JobRegistry, Worker } from './platform/jobs/worker.js';
-import { createMetrics, type Metrics, registerMetricsRoute } from './platform/metrics.js';
+import { createMetrics, registerMetricsRoute } from './platform/metrics.js';
+import type { AppDeps, Module } from './platform/module.js';
 
-export interface AppDeps {
-  config: Config;
-  database: Database;
-  clock: Clock;
-  jobs: JobRegistry;
-  worker: Worker;
-  /** Prometheus metrics of this process (platform/metrics.ts). */
-  metrics: Metrics;
-}
+export type { AppDeps, Module } from './platform/module.js';
 
 export type App = FastifyInstance & { deps: AppDeps };
 
@@ -62,14 +55,6 @@ export interface BuildOptions {
   skipMigrations?: boolean;
   /** Adds routes before the app is sealed (tests use it for failure cases). */
   extend?: (app: FastifyInstance, deps: AppDeps) => void;
-}
-
-/** A module: its routes and jobs. `group` decides which ROLE serves it. */
-export interface Module {
-  name: string;
-  group: 'shop' | 'checkout' | 'always';
-  routes(app: FastifyInstance, deps: AppDeps): Promise<void> | void;
-  jobs?(registry: JobRegistry, deps: AppDeps): void;
 }
 
 const MODULES: Module[] = [

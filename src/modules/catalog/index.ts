@@ -2,7 +2,7 @@
  * The catalog: products, variants, images, categories, brands, suppliers, channel listings and the
  * token write policy; the public (storefront) view of a channel's catalog and its channel prices.
  */
-import type { Module } from '../../app.js';
+import type { Module } from '../../platform/module.js';
 import { catalogRoutes } from './catalog.routes.js';
 
 export { seedDemoCatalog } from './catalog.demo.js';

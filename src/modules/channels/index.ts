@@ -1,5 +1,5 @@
 /** Sales channels: what other modules may use. */
-import type { Module } from '../../app.js';
+import type { Module } from '../../platform/module.js';
 import { channelRoutes } from './channels.routes.js';
 
 export {

@@ -2,7 +2,7 @@
 
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { PaymentProvider } from '../../adapters/payment/port.js';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../platform/module.js';
 import { resolveChannel } from '../channels/index.js';
 import { limitSessionCreation } from './abuse-limits.js';
 import { CheckoutCreate, CheckoutSessionOut } from './checkout.schemas.js';

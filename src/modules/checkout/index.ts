@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { paymentProviderFor } from '../../adapters/payment/index.js';
-/** Checkout: sessions, the hosted payment page, provider webhooks, completion into orders. */
-import type { Module } from '../../app.js';
 import { query } from '../../platform/db/tx.js';
+/** Checkout: sessions, the hosted payment page, provider webhooks, completion into orders. */
+import type { Module } from '../../platform/module.js';
 import { registerChannelDependency } from '../channels/index.js';
 import { expirePendingOrder } from '../orders/orders.service.js';
 import { checkoutRoutes } from './checkout.routes.js';

@@ -14,10 +14,10 @@ import {
   type PaymentProvider,
   WebhookSignatureError,
 } from '../../adapters/payment/port.js';
-import type { AppDeps } from '../../app.js';
 import type { Db } from '../../platform/db/client.js';
 import { query, withTx } from '../../platform/db/tx.js';
 import { AppError } from '../../platform/errors.js';
+import type { AppDeps } from '../../platform/module.js';
 import { paymentEvents } from './checkout.tables.js';
 
 /** What applying an event did; stored on its payment_events row. */

@@ -5,8 +5,8 @@
  * the checkout role; the lifecycle jobs run in the worker.
  */
 import { sql } from 'drizzle-orm';
-import type { Module } from '../../app.js';
 import { query } from '../../platform/db/tx.js';
+import type { Module } from '../../platform/module.js';
 import { registerChannelDependency } from '../channels/index.js';
 import { aboSessionRoutes, registerAboHostedPage } from './abo-sessions.js';
 import { aboRoutes } from './abos.routes.js';

@@ -1,5 +1,5 @@
 /** Finance: invoices, credit notes, company settings and the accounting integration. */
-import type { Module } from '../../app.js';
+import type { Module } from '../../platform/module.js';
 import { SYNC_JOB, syncJob } from './accounting.service.js';
 import { financeRoutes } from './finance.routes.js';
 

@@ -1,5 +1,5 @@
 /** Identity: who may call the service, and the authorization layer every route plugs into. */
-import type { Module } from '../../app.js';
+import type { Module } from '../../platform/module.js';
 import { identityRoutes } from './identity.routes.js';
 
 export { registerAuthorization, requestOrigin } from './authorize.js';

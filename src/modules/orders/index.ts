@@ -1,8 +1,8 @@
 /** Orders: what other modules may use. */
 
 import { sql } from 'drizzle-orm';
-import type { Module } from '../../app.js';
 import { query } from '../../platform/db/tx.js';
+import type { Module } from '../../platform/module.js';
 import { registerChannelDependency } from '../channels/index.js';
 import { orderRoutes } from './orders.routes.js';
 import { refundRoutes } from './refunds.routes.js';

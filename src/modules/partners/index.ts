@@ -2,7 +2,7 @@
  * Partners: marketplace vendors and affiliates, their commissions, the one earnings ledger,
  * payouts, statements and both portals (spec §4.7).
  */
-import type { Module } from '../../app.js';
+import type { Module } from '../../platform/module.js';
 import { acceptPageRoutes } from './accept-page.js';
 import { affiliateRoutes } from './affiliates.routes.js';
 import { partnerAuthRoutes } from './partner-auth.routes.js';

@@ -1,8 +1,8 @@
 /** Portal sign-in for vendors and affiliates: accept an invite, log in, reset the password, log out. */
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../app.js';
 import { Body, NoContent, Timestamp } from '../../platform/http/schemas.js';
+import type { AppDeps } from '../../platform/module.js';
 import { limitAccountCalls } from '../identity/customer-accounts.js';
 import { clearSessionCookie, setSessionCookie } from '../identity/identity.routes.js';
 import { revokeSession } from '../identity/sessions.js';
