@@ -17,6 +17,7 @@ export {
   publicProduct,
   publicProducts,
 } from './listings.public.js';
+export { listingsChannelDependency } from './listings.service.js';
 export { getProduct, listProducts } from './products.read.js';
 
 export const catalogModule: Module = {

@@ -1,33 +1,26 @@
 import { sql } from 'drizzle-orm';
 import { paymentProviderFor } from '../../adapters/payment/index.js';
 import { query } from '../../platform/db/tx.js';
+import type { ChannelDependency } from '../../platform/hooks.js';
 /** Checkout: sessions, the hosted payment page, provider webhooks, completion into orders. */
 import type { Module } from '../../platform/module.js';
-import { registerChannelDependency } from '../channels/index.js';
 import { expirePendingOrder } from '../orders/orders.service.js';
 import { checkoutRoutes } from './checkout.routes.js';
 import { EXPIRE_JOB, EXPIRE_ORDER_JOB, expireSession } from './checkout.service.js';
 import { checkoutSettingsRoutes } from './checkout-settings.js';
 import { payPageRoutes } from './pay-page.js';
-import { completeOrderFromEvent } from './payment-completion.js';
 import { paymentEventRoutes } from './payment-events.routes.js';
-import { paymentWebhookRoutes, registerPaymentEventHandler } from './payment-webhook.js';
+import { paymentWebhookRoutes } from './payment-webhook.js';
 
 export { completePaidSession, getSession } from './checkout.service.js';
 export type { PricedLine } from './checkout.tables.js';
 export { esc, page } from './pay-page.js';
-export {
-  applyPaymentEvent,
-  type EventContext,
-  type EventOutcome,
-  type PaymentEventHandler,
-  registerPaymentEventHandler,
-} from './payment-webhook.js';
+/** One-time sessions complete from the provider's session.paid event (wired in app.ts). */
+export { completeOrderFromEvent } from './payment-completion.js';
+export { applyPaymentEvent } from './payment-webhook.js';
 
-// one-time sessions complete from the provider's session.paid event
-registerPaymentEventHandler(['session.paid'], completeOrderFromEvent);
-
-registerChannelDependency({
+/** Checkout sessions keep their channel from being deleted and lock its currency. */
+export const checkoutChannelDependency: ChannelDependency = {
   what: 'checkout sessions',
   kinds: ['commerce', 'reference'],
   exists: async (db, shopId, channelId) =>
@@ -37,7 +30,7 @@ registerChannelDependency({
         sql`SELECT 1 FROM checkout_sessions WHERE shop_id = ${shopId} AND channel_id = ${channelId} LIMIT 1`,
       )
     ).length > 0,
-});
+};
 
 export const checkoutModule: Module = {
   name: 'checkout',

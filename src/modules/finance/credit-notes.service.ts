@@ -5,12 +5,12 @@
  * the invoice — in total, per tax rate, and per line quantity — checked under the invoice's row
  * lock, and checked again at finalization.
  */
-import { and, eq, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import { likeAnywhere, withTx } from '../../platform/db/tx.js';
 import { AppError, conflict, type FieldError } from '../../platform/errors.js';
+import { runHook, type SucceededRefund } from '../../platform/hooks.js';
 import { newId } from '../../platform/ids.js';
-import { reverseCreditNoteEarnings } from '../partners/earnings.js';
 import { scheduleAccountingSync } from './accounting.service.js';
 import { assertCreditNoteAction, assertInvoiceAction, creditedState, creditNoteTransition } from './document-states.js';
 import {
@@ -355,11 +355,37 @@ export async function finalizeCreditNote(ctx: Ctx, id: string): Promise<CreditNo
       .update(invoices)
       .set({ creditedCents: credited, status: creditedState(inv.status, credited, inv.totalCents), updatedAt: now })
       .where(eq(invoices.id, inv.id));
-    // the commissions this credit note takes back from vendors and the affiliate
-    await reverseCreditNoteEarnings(tx, ctx.shopId, id, now);
+    // the commissions this credit note takes back from vendors and the affiliate (partners, via app.ts)
+    await runHook(tx, 'creditNote.finalized', { shopId: ctx.shopId, orderId: inv.orderId, creditNoteId: id, now });
     await scheduleAccountingSync(tx, ctx.shopId, inv.orderId, now);
     return updated as CreditNoteRow;
   });
 }
 
 export { assertCreditNoteAction };
+
+/**
+ * The credit note for a succeeded refund, finalized at once, when the order has a final invoice
+ * (the `creditRefund` port of orders' refunds); its id, else null. `ctx.db` is the refund's transaction.
+ */
+export async function creditRefund(ctx: Ctx, refund: SucceededRefund): Promise<string | null> {
+  const [invoice] = await ctx.db
+    .select({ id: invoices.id })
+    .from(invoices)
+    .where(
+      and(
+        eq(invoices.shopId, refund.shopId),
+        eq(invoices.orderId, refund.orderId),
+        inArray(invoices.status, ['final', 'partially_credited']),
+      ),
+    )
+    .orderBy(desc(invoices.createdAt))
+    .limit(1);
+  if (!invoice) return null;
+  const note = await createCreditNote(ctx, invoice.id, {
+    amount_cents: refund.amountCents,
+    reason: `Erstattung ${refund.refundId}: ${refund.reason}`,
+  });
+  const final = await finalizeCreditNote(ctx, note.id);
+  return final.id;
+}

@@ -3,6 +3,8 @@ import type { Module } from '../../platform/module.js';
 import { SYNC_JOB, syncJob } from './accounting.service.js';
 import { financeRoutes } from './finance.routes.js';
 
+export { creditRefund } from './credit-notes.service.js';
+
 export const financeModule: Module = {
   name: 'finance',
   group: 'shop',

@@ -184,19 +184,18 @@ async function book(tx: Db, e: NewEarning): Promise<void> {
   });
 }
 
-/** Claws back what the order's final credit notes take back from its earnings. Idempotent. */
+/**
+ * Claws back what the order's final credit notes take back from its earnings, once credit note
+ * `creditNoteId` of the order is final (finance's `creditNote.finalized` hook). Idempotent.
+ */
 export async function reverseCreditNoteEarnings(
   tx: Db,
   shopId: string,
+  orderId: string,
   creditNoteId: string,
   now: Date,
 ): Promise<void> {
-  const [cn] = await query<{ order_id: string }>(
-    tx,
-    sql`SELECT order_id FROM credit_notes WHERE id = ${creditNoteId} AND shop_id = ${shopId} AND status <> 'draft'`,
-  );
-  if (!cn) return;
-  await clawBack(tx, shopId, cn.order_id, creditNoteId, now);
+  await clawBack(tx, shopId, orderId, creditNoteId, now);
 }
 
 /** Claws back every earning of an order that was cancelled or refunded after payment. Idempotent. */

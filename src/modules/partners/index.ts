@@ -9,7 +9,12 @@ import { partnerAuthRoutes } from './partner-auth.routes.js';
 import { payoutRoutes } from './payouts.routes.js';
 import { vendorRoutes } from './vendors.routes.js';
 
-export { creditOrderEarnings, reverseCreditNoteEarnings, reverseOrderEarnings } from './earnings.js';
+export {
+  creditOrderEarnings,
+  reverseCreditNoteEarnings,
+  reverseOrderEarnings,
+  reverseRefundedEarnings,
+} from './earnings.js';
 
 export const partnersModule: Module = {
   name: 'partners',
