@@ -39,6 +39,7 @@ import {
   reverseCreditNoteEarnings,
   reverseOrderEarnings,
   reverseRefundedEarnings,
+  vendorExists,
 } from './modules/partners/index.js';
 import { platformModule } from './modules/platform-admin/index.js';
 import { shippingModule } from './modules/shipping/index.js';
@@ -108,7 +109,7 @@ function wireHooks(): void {
       'refund.uncredited': [(tx, e) => reverseRefundedEarnings(tx, e.shopId, e.orderId, e.refundId, e.now)],
       'creditNote.finalized': [(tx, e) => reverseCreditNoteEarnings(tx, e.shopId, e.orderId, e.creditNoteId, e.now)],
     },
-    ports: { creditRefund },
+    ports: { creditRefund, vendorExists },
     lists: {
       channelDependencies: [
         listingsChannelDependency,

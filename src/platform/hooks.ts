@@ -47,6 +47,11 @@ export interface HookPorts {
    * invoice; its id, else null. `ctx.db` is the refund's transaction.
    */
   creditRefund(ctx: Ctx, refund: SucceededRefund): Promise<string | null>;
+  /**
+   * partners: whether `vendorId` is a vendor of the shop (any status), locking its row against
+   * deletion (`FOR KEY SHARE`) until `tx` ends. Catalog asks it before a product names a vendor.
+   */
+  vendorExists(tx: Db, shopId: string, vendorId: string): Promise<boolean>;
 }
 
 export type ChannelDependencyKind = 'commerce' | 'reference';

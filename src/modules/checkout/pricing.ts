@@ -10,7 +10,6 @@ import { storefrontVersionOf, VersionedMemo } from '../../platform/versioned-mem
 import { channelPrices } from '../catalog/index.js';
 import { channelCountry, channelCountryRates, type EffectiveCountry } from '../channels/index.js';
 import { loadSettings } from '../finance/settings.service.js';
-import type { PricedLine } from './checkout.tables.js';
 import {
   type CountryRates,
   chargedPrice,
@@ -19,7 +18,8 @@ import {
   SELLER_COUNTRY,
   type TaxDecision,
   type TaxSituation,
-} from './tax.js';
+} from '../tax/index.js';
+import type { PricedLine } from './checkout.tables.js';
 import { checkVatIdFormat, type VatIdCheck, type ViesUnavailablePolicy, verifyVatId } from './vat-id.js';
 
 export interface CartItem {

@@ -7,8 +7,9 @@ import type { Module } from '../../platform/module.js';
 import { orderRoutes } from './orders.routes.js';
 import { refundRoutes } from './refunds.routes.js';
 
+export { AddressOut, OrderDetail, OrderSummary } from './orders.schemas.js';
 export { createOrder, getOrder, type NewOrder, nextCounter, type OrderRow, orderOut } from './orders.service.js';
-export type { Address } from './orders.tables.js';
+export type { Address, PricedLine } from './orders.tables.js';
 export { refundPaymentEventHandler } from './refunds.service.js';
 
 // Orders lock a channel's currency and keep the channel from being deleted.

@@ -7,11 +7,9 @@ import { notFound } from '../../platform/errors.js';
 import { runHook } from '../../platform/hooks.js';
 import { newId } from '../../platform/ids.js';
 import { releaseStock } from '../catalog/stock.js';
-import { pricingTaxOut } from '../checkout/checkout.routes.js';
-import type { PricedLine } from '../checkout/checkout.tables.js';
-import { exemptionText, type TaxCategory } from '../checkout/tax.js';
+import { exemptionText, pricingTaxOut, type TaxCategory } from '../tax/index.js';
 import { assertTransition, type OrderStatus } from './order-states.js';
-import { type Address, orderLines, orders } from './orders.tables.js';
+import { type Address, orderLines, orders, type PricedLine } from './orders.tables.js';
 
 export type OrderRow = typeof orders.$inferSelect;
 export type OrderLineRow = typeof orderLines.$inferSelect;

@@ -15,6 +15,7 @@ export {
   reverseOrderEarnings,
   reverseRefundedEarnings,
 } from './earnings.js';
+export { vendorExists } from './vendors.service.js';
 
 export const partnersModule: Module = {
   name: 'partners',

@@ -92,6 +92,16 @@ export function parseRange(q: { from?: string; to?: string }) {
 
 // ---- vendors ----
 
+/** Whether `vendorId` is a vendor of the shop (any status), its row locked against deletion until `tx` ends. */
+export async function vendorExists(tx: Db, shopId: string, vendorId: string): Promise<boolean> {
+  const [row] = await tx
+    .select({ id: vendors.id })
+    .from(vendors)
+    .where(and(eq(vendors.id, vendorId), eq(vendors.shopId, shopId)))
+    .for('key share');
+  return row !== undefined;
+}
+
 export async function loadVendor(db: Db, shopId: string, id: string, lock = false): Promise<VendorRow> {
   const q = db
     .select()

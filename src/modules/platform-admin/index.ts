@@ -6,7 +6,10 @@ import type { Module } from '../../platform/module.js';
 import { ChannelSchema, CountryCode, CurrencyCode, channelOut } from '../channels/index.js';
 import { PublishableKeySchema, UserSchema } from '../identity/identity.schemas.js';
 import { keyOut, userOut } from '../identity/identity.service.js';
-import { createShop, listShops, platformShopOut, updateShop } from '../shops/index.js';
+import { listShops, platformShopOut, updateShop } from '../shops/index.js';
+import { createShop } from './create-shop.js';
+
+export { type CreateShopInput, createShop } from './create-shop.js';
 
 const PlatformShop = Type.Object({
   id: Type.String(),
