@@ -120,7 +120,8 @@ export function checkBoundaries(graph: Graph): Finding[] {
       const edge = `${from} → ${to}`;
       if (to === 'app.ts' && fu !== 'root') findings.push({ rule: 'app-import', detail: edge });
       if (fu === 'platform' && tu.startsWith('modules/')) {
-        if (!(from === 'platform/db/schema.ts' && isTables(to))) findings.push({ rule: 'platform-import', detail: edge });
+        if (!(from === 'platform/db/schema.ts' && isTables(to)))
+          findings.push({ rule: 'platform-import', detail: edge });
       }
       if (isComponent(fu) && isComponent(tu) && fu !== tu) {
         const viaIndex = to === `${tu}/index.ts`;

@@ -6,6 +6,8 @@ import type { Module } from '../../platform/module.js';
 import { catalogRoutes } from './catalog.routes.js';
 
 export { seedDemoCatalog } from './catalog.demo.js';
+// Tables other modules still read directly (listed in docs/ARCHITECTURE.md, "Cross-module table reads").
+export { categories, products } from './catalog.tables.js';
 export { slugify } from './catalog.util.js';
 export {
   type ChannelPrice,
@@ -19,7 +21,7 @@ export {
 } from './listings.public.js';
 export { listingsChannelDependency } from './listings.service.js';
 export { getProduct, listProducts } from './products.read.js';
-
+export { releaseStock, reserveMany, reserveWith, shortRefs } from './stock.js';
 export const catalogModule: Module = {
   name: 'catalog',
   group: 'shop',

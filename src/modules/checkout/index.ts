@@ -1,10 +1,10 @@
+/** Checkout: sessions, the hosted payment page, provider webhooks, completion into orders. */
 import { sql } from 'drizzle-orm';
 import { paymentProviderFor } from '../../adapters/payment/index.js';
 import { query } from '../../platform/db/tx.js';
 import type { ChannelDependency } from '../../platform/hooks.js';
-/** Checkout: sessions, the hosted payment page, provider webhooks, completion into orders. */
 import type { Module } from '../../platform/module.js';
-import { expirePendingOrder } from '../orders/orders.service.js';
+import { expirePendingOrder } from '../orders/index.js';
 import { checkoutRoutes } from './checkout.routes.js';
 import { EXPIRE_JOB, EXPIRE_ORDER_JOB, expireSession } from './checkout.service.js';
 import { checkoutSettingsRoutes } from './checkout-settings.js';
@@ -12,12 +12,16 @@ import { payPageRoutes } from './pay-page.js';
 import { paymentEventRoutes } from './payment-events.routes.js';
 import { paymentWebhookRoutes } from './payment-webhook.js';
 
-export { completePaidSession, getSession } from './checkout.service.js';
-export type { PricedLine } from './checkout.tables.js';
-export { esc, page } from './pay-page.js';
+export { limitSessionCreation } from './abuse-limits.js';
+export { channelFor } from './checkout.routes.js';
+export { checkReturnUrl, completePaidSession, EXPIRE_JOB, getSession } from './checkout.service.js';
+// digital's abo sessions are checkout sessions of flow 'subscription' (docs/ARCHITECTURE.md)
+export { type CheckoutSessionRow, checkoutSessions, type PricedLine } from './checkout.tables.js';
+export { esc, type FormValues, money, page, registerHostedPage, returnTo } from './pay-page.js';
 /** One-time sessions complete from the provider's session.paid event (wired in app.ts). */
 export { completeOrderFromEvent } from './payment-completion.js';
 export { applyPaymentEvent } from './payment-webhook.js';
+export { consumerDigitalTax, destination, rateFor } from './pricing.js';
 
 /** Checkout sessions keep their channel from being deleted and lock its currency. */
 export const checkoutChannelDependency: ChannelDependency = {

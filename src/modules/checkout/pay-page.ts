@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { testCardOutcome } from '../../adapters/payment/test-provider.js';
 import { AppError } from '../../platform/errors.js';
 import type { AppDeps } from '../../platform/module.js';
-import type { Address } from '../orders/orders.tables.js';
+import type { Address } from '../orders/index.js';
 import { completePaidSession, getSession } from './checkout.service.js';
 import type { CheckoutSessionRow } from './checkout.tables.js';
 import { applyTax, destination, taxContext, totals } from './pricing.js';

@@ -9,7 +9,7 @@ import { taxFromGross } from '../../platform/money.js';
 import { storefrontVersionOf, VersionedMemo } from '../../platform/versioned-memo.js';
 import { channelPrices } from '../catalog/index.js';
 import { channelCountry, channelCountryRates, type EffectiveCountry } from '../channels/index.js';
-import { loadSettings } from '../finance/settings.service.js';
+import { loadSettings } from '../finance/index.js';
 import {
   type CountryRates,
   chargedPrice,

@@ -7,7 +7,7 @@ import type { Db } from '../../platform/db/client.js';
 import { query } from '../../platform/db/tx.js';
 import { notFound } from '../../platform/errors.js';
 import { taxFromGross } from '../../platform/money.js';
-import { consumerDigitalTax } from '../checkout/pricing.js';
+import { consumerDigitalTax } from '../checkout/index.js';
 import { createOrder, type OrderRow } from '../orders/index.js';
 import { emitEvent } from '../webhooks/index.js';
 import { intervalText } from './billing.js';

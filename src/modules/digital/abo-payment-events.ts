@@ -18,7 +18,7 @@ import type { Db } from '../../platform/db/client.js';
 import { query } from '../../platform/db/tx.js';
 import type { EventContext, EventOutcome, HookLists } from '../../platform/hooks.js';
 import { channelCountry } from '../channels/index.js';
-import { rateFor } from '../checkout/pricing.js';
+import { rateFor } from '../checkout/index.js';
 import { createAboOrder, emitAbo } from './abo-common.js';
 import { completeAboSession } from './abo-sessions.js';
 import { transition } from './abo-states.js';

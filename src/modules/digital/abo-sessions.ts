@@ -20,14 +20,26 @@ import { enqueue } from '../../platform/jobs/queue.js';
 import type { AppDeps } from '../../platform/module.js';
 import { taxFromGross } from '../../platform/money.js';
 import { channelCountry } from '../channels/index.js';
-import { limitSessionCreation } from '../checkout/abuse-limits.js';
-import { channelFor } from '../checkout/checkout.routes.js';
-import { checkReturnUrl, EXPIRE_JOB } from '../checkout/checkout.service.js';
-import { type CheckoutSessionRow, checkoutSessions, type PricedLine } from '../checkout/checkout.tables.js';
-import { esc, type FormValues, money, page, registerHostedPage, returnTo } from '../checkout/pay-page.js';
-import { consumerDigitalTax, destination, rateFor } from '../checkout/pricing.js';
+import {
+  type CheckoutSessionRow,
+  channelFor,
+  checkoutSessions,
+  checkReturnUrl,
+  consumerDigitalTax,
+  destination,
+  EXPIRE_JOB,
+  esc,
+  type FormValues,
+  limitSessionCreation,
+  money,
+  type PricedLine,
+  page,
+  rateFor,
+  registerHostedPage,
+  returnTo,
+} from '../checkout/index.js';
 import { accountForPurchase } from '../identity/index.js';
-import type { Address } from '../orders/orders.tables.js';
+import type { Address } from '../orders/index.js';
 import { chargedPrice, type TaxDecision } from '../tax/index.js';
 import { emitEvent } from '../webhooks/index.js';
 import { createAboOrder, emitAbo } from './abo-common.js';

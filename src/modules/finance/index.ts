@@ -5,6 +5,8 @@ import { financeRoutes } from './finance.routes.js';
 
 export { creditRefund } from './credit-notes.service.js';
 
+export type { DocLine } from './finance.tables.js';
+export { loadSettings } from './settings.service.js';
 export const financeModule: Module = {
   name: 'finance',
   group: 'shop',

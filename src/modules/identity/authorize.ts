@@ -14,7 +14,7 @@ import { prepared, query } from '../../platform/db/tx.js';
 import { AppError } from '../../platform/errors.js';
 import { registerIdempotency } from '../../platform/http/idempotency.js';
 import type { AppDeps } from '../../platform/module.js';
-import { storefrontVersions } from '../storefront/storefront.tables.js';
+import { storefrontVersions } from '../storefront/index.js';
 import { publishableKeys } from './identity.tables.js';
 import { findSession, SESSION_COOKIE, type SessionKind } from './sessions.js';
 

@@ -8,10 +8,19 @@ import { orderRoutes } from './orders.routes.js';
 import { refundRoutes } from './refunds.routes.js';
 
 export { AddressOut, OrderDetail, OrderSummary } from './orders.schemas.js';
-export { createOrder, getOrder, type NewOrder, nextCounter, type OrderRow, orderOut } from './orders.service.js';
+export {
+  createOrder,
+  expirePendingOrder,
+  getOrder,
+  type NewOrder,
+  nextCounter,
+  type OrderRow,
+  orderOut,
+} from './orders.service.js';
 export type { Address, PricedLine } from './orders.tables.js';
+// Tables other modules still read directly (listed in docs/ARCHITECTURE.md, "Cross-module table reads").
+export { orderLines, orders } from './orders.tables.js';
 export { refundPaymentEventHandler } from './refunds.service.js';
-
 // Orders lock a channel's currency and keep the channel from being deleted.
 export const ordersChannelDependency: ChannelDependency = {
   what: 'orders',

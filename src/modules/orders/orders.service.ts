@@ -6,7 +6,7 @@ import { likeAnywhere, query, withTx } from '../../platform/db/tx.js';
 import { notFound } from '../../platform/errors.js';
 import { runHook } from '../../platform/hooks.js';
 import { newId } from '../../platform/ids.js';
-import { releaseStock } from '../catalog/stock.js';
+import { releaseStock } from '../catalog/index.js';
 import { exemptionText, pricingTaxOut, type TaxCategory } from '../tax/index.js';
 import { assertTransition, type OrderStatus } from './order-states.js';
 import { type Address, orderLines, orders, type PricedLine } from './orders.tables.js';

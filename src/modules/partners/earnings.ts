@@ -25,7 +25,7 @@ import type { Db } from '../../platform/db/client.js';
 import { pgDate, query } from '../../platform/db/tx.js';
 import { AppError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
-import type { DocLine } from '../finance/finance.tables.js';
+import type { DocLine } from '../finance/index.js';
 import { move, post } from './ledger.js';
 import { type PartnerType, partnerEarnings } from './partners.tables.js';
 

@@ -3,9 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { Body, NoContent, Timestamp } from '../../platform/http/schemas.js';
 import type { AppDeps } from '../../platform/module.js';
-import { limitAccountCalls } from '../identity/customer-accounts.js';
-import { clearSessionCookie, setSessionCookie } from '../identity/identity.routes.js';
-import { revokeSession } from '../identity/sessions.js';
+import { clearSessionCookie, limitAccountCalls, revokeSession, setSessionCookie } from '../identity/index.js';
 import { acceptInvite, confirmPartnerReset, loginPartner, requestPartnerReset } from './partner-auth.js';
 import type { PartnerType } from './partners.tables.js';
 
