@@ -7,7 +7,8 @@
  */
 import { and, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
-import { likeAnywhere, withTx } from '../../platform/db/tx.js';
+import type { Db } from '../../platform/db/client.js';
+import { likeAnywhere, query, withTx } from '../../platform/db/tx.js';
 import { AppError, conflict, type FieldError } from '../../platform/errors.js';
 import { runHook, type SucceededRefund } from '../../platform/hooks.js';
 import { newId } from '../../platform/ids.js';
@@ -363,6 +364,19 @@ export async function finalizeCreditNote(ctx: Ctx, id: string): Promise<CreditNo
 }
 
 export { assertCreditNoteAction };
+
+/** The lines of the order's credit notes that are not drafts, each with its invoice's total (partner clawbacks). */
+export async function creditNoteLinesOfOrder(
+  tx: Db,
+  shopId: string,
+  orderId: string,
+): Promise<{ lines: DocLine[]; invoice_total: number | string }[]> {
+  return query<{ lines: DocLine[]; invoice_total: number | string }>(
+    tx,
+    sql`SELECT cn.lines, i.total_cents AS invoice_total FROM credit_notes cn JOIN invoices i ON i.id = cn.invoice_id
+        WHERE cn.shop_id = ${shopId} AND cn.order_id = ${orderId} AND cn.status <> 'draft'`,
+  );
+}
 
 /**
  * The credit note for a succeeded refund, finalized at once, when the order has a final invoice

@@ -3,7 +3,7 @@ import type { Module } from '../../platform/module.js';
 import { SYNC_JOB, syncJob } from './accounting.service.js';
 import { financeRoutes } from './finance.routes.js';
 
-export { creditRefund } from './credit-notes.service.js';
+export { creditNoteLinesOfOrder, creditRefund } from './credit-notes.service.js';
 
 export type { DocLine } from './finance.tables.js';
 export { loadSettings } from './settings.service.js';

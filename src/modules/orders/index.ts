@@ -20,7 +20,7 @@ export {
 export type { Address, PricedLine } from './orders.tables.js';
 // Tables other modules still read directly (listed in docs/ARCHITECTURE.md, "Cross-module table reads").
 export { orderLines, orders } from './orders.tables.js';
-export { refundPaymentEventHandler } from './refunds.service.js';
+export { refundedWithoutCreditNote, refundPaymentEventHandler } from './refunds.service.js';
 // Orders lock a channel's currency and keep the channel from being deleted.
 export const ordersChannelDependency: ChannelDependency = {
   what: 'orders',

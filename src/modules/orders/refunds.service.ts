@@ -238,6 +238,16 @@ async function settleRefund(
   return row as RefundRow;
 }
 
+/** What succeeded refunds without a credit note (the order had no final invoice) paid back. */
+export async function refundedWithoutCreditNote(tx: Db, shopId: string, orderId: string): Promise<number> {
+  const [row] = await query<{ total: number | string }>(
+    tx,
+    sql`SELECT coalesce(sum(amount_cents), 0)::bigint AS total FROM refunds
+        WHERE shop_id = ${shopId} AND order_id = ${orderId} AND status = 'succeeded' AND credit_note_id IS NULL`,
+  );
+  return Number(row?.total ?? 0);
+}
+
 /** The provider's confirmation (or failure) of a refund that was pending. */
 async function onRefundEvent(tx: Db, event: PaymentEvent, c: EventContext): Promise<EventOutcome | null> {
   if (event.kind !== 'refund.succeeded' && event.kind !== 'refund.failed') return null;
