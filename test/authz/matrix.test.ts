@@ -17,13 +17,25 @@ import {
   startApp,
   type TestApp,
 } from '../helpers/app.js';
-import { CREDENTIALS, type Credential, type MatrixFixture, type MatrixRow } from './matrix.types.js';
+import {
+  type AnyCredential,
+  CREDENTIALS,
+  type CredentialExpectation,
+  DERIVED_CREDENTIALS,
+  type DerivedCredential,
+  type MatrixFixture,
+  type MatrixRow,
+} from './matrix.types.js';
 import { ALL_ROWS } from './rows/index.js';
 
 let t: TestApp;
 let shop: ShopFixture;
+let other: ShopFixture;
 let fixture: MatrixFixture;
-const creds = {} as Record<Credential, { token?: string; origin?: string }>;
+type Cred = { token?: string; origin?: string; headers?: Record<string, string> };
+const creds = {} as Record<AnyCredential, Cred>;
+const DERIVED = Object.keys(DERIVED_CREDENTIALS) as DerivedCredential[];
+const isDerived = (c: AnyCredential): c is DerivedCredential => c in DERIVED_CREDENTIALS;
 
 async function sessionOf(kind: 'vendor' | 'affiliate'): Promise<string> {
   const s = await createSession(t.app.deps.database.db, {
@@ -34,8 +46,40 @@ async function sessionOf(kind: 'vendor' | 'affiliate'): Promise<string> {
   return s.token;
 }
 
-async function mint(c: Credential): Promise<{ token?: string; origin?: string }> {
+/** The publishable key with a customer session in X-Customer-Session. */
+const withSession = (session: string): Cred => ({
+  token: shop.publishableKey,
+  origin: STORE_ORIGIN,
+  headers: { 'x-customer-session': session },
+});
+
+async function mint(c: AnyCredential): Promise<Cred> {
   switch (c) {
+    case 'restricted_admin':
+      return { token: await employeeToken(t.app, shop, 'admin', [shop.defaultChannelId]) };
+    case 'emptied_admin': {
+      // restricted to one channel, which is then deleted: the restriction stays, with no channel
+      const owner = creds.owner.token;
+      const channel = await call(t.app, 'POST', '/api/admin/channels', {
+        token: owner,
+        body: { name: `Weg ${Math.random().toString(36).slice(2, 8)}`, default_country: 'DE', currency: 'EUR' },
+      });
+      if (channel.statusCode !== 201) throw new Error(`channel creation failed: ${channel.body}`);
+      const token = await employeeToken(t.app, shop, 'admin', [channel.data.id]);
+      const gone = await call(t.app, 'DELETE', `/api/admin/channels/${channel.data.id}`, { token: owner });
+      if (gone.statusCode !== 204) throw new Error(`channel deletion failed: ${gone.body}`);
+      return { token };
+    }
+    case 'pk_signed_in':
+      return withSession(await customerToken(t.app, shop, { verified: false }));
+    case 'pk_foreign_session':
+      return withSession(await customerToken(t.app, other));
+    case 'pk_revoked_session': {
+      const session = await customerToken(t.app, shop);
+      const out = await call(t.app, 'POST', '/api/customer/logout', { token: session });
+      if (out.statusCode !== 204) throw new Error(`logout failed: ${out.body}`);
+      return withSession(session);
+    }
     case 'none':
       return {};
     case 'unknown_bearer':
@@ -86,18 +130,42 @@ beforeAll(async () => {
     sql`INSERT INTO affiliates (id, shop_id, name, email, code, commission_percent, status)
         VALUES ('aff_matrix', ${shop.shopId}, 'Matrix Affiliate', 'affiliate@matrix.test', 'MATRIX', 10, 'active')`,
   );
-  for (const c of CREDENTIALS) creds[c] = await mint(c);
+  other = await createShop(t.app);
+  for (const c of [...CREDENTIALS, ...DERIVED]) creds[c] = await mint(c);
 });
 afterAll(() => t.close());
 
-async function attempt(row: MatrixRow, c: Credential, cred: { token?: string; origin?: string }) {
+async function attempt(row: MatrixRow, cred: Cred) {
   const url = typeof row.url === 'function' ? row.url(fixture) : row.url;
   return call(t.app, row.method, url, {
     token: cred.token,
-    headers: cred.origin ? { origin: cred.origin } : {},
+    headers: { ...(cred.origin ? { origin: cred.origin } : {}), ...cred.headers },
     ...(row.body !== undefined ? { body: row.body } : {}),
   });
 }
+
+/** What a credential must get on a row: the row's override, else its base's (derived), else allow/refuse. */
+function expectationOf(row: MatrixRow, c: AnyCredential): CredentialExpectation {
+  const own = row.expect?.[c];
+  if (own) return own;
+  if (isDerived(c)) {
+    if (row.signedInCustomer && (c === 'pk_foreign_session' || c === 'pk_revoked_session')) {
+      return { status: 401, code: 'customer_session_invalid' };
+    }
+    return expectationOf(row, DERIVED_CREDENTIALS[c]);
+  }
+  const allowed = row.allow.includes(c);
+  return {
+    status: allowed ? (row.ok ?? 200) : c === 'none' || c === 'unknown_bearer' ? 401 : 403,
+    ...(row.codes?.[c] ? { code: row.codes[c] } : {}),
+  };
+}
+
+/** The credentials a row runs: every base one, and the derived ones whose base it allows or that it names. */
+const credentialsOf = (row: MatrixRow): AnyCredential[] => [
+  ...CREDENTIALS,
+  ...DERIVED.filter((c) => row.allow.includes(DERIVED_CREDENTIALS[c]) || row.expect?.[c] !== undefined),
+];
 
 describe('authorization matrix', () => {
   for (const { module, rows } of ALL_ROWS) {
@@ -111,18 +179,25 @@ describe('authorization matrix', () => {
         await row.setup?.({
           fixture,
           asOwner: (method, url, body) => call(t.app, method, url, { token: creds.owner.token, body }),
+          call: (method, url, opts) => call(t.app, method, url, opts),
+          publishableKey: shop.publishableKey,
+          defaultChannelId: shop.defaultChannelId,
         });
-        for (const c of CREDENTIALS) {
-          const cred = row.consumesSession && row.allow.includes(c) ? await mint(c) : creds[c];
-          const res = await attempt(row, c, cred);
-          const allowed = row.allow.includes(c);
-          const expected = allowed ? (row.ok ?? 200) : c === 'none' || c === 'unknown_bearer' ? 401 : 403;
-          if (res.statusCode !== expected) {
-            problems.push(`${c}: expected ${expected}, got ${res.statusCode} ${res.body.slice(0, 160)}`);
+        for (const c of credentialsOf(row)) {
+          const base = isDerived(c) ? DERIVED_CREDENTIALS[c] : c;
+          const cred = row.consumesSession && row.allow.includes(base) ? await mint(c) : creds[c];
+          const res = await attempt(row, cred);
+          const expected = expectationOf(row, c);
+          if (res.statusCode !== expected.status) {
+            problems.push(`${c}: expected ${expected.status}, got ${res.statusCode} ${res.body.slice(0, 160)}`);
             continue;
           }
-          const code = row.codes?.[c];
-          if (code && res.data?.code !== code) problems.push(`${c}: expected code ${code}, got ${res.data?.code}`);
+          if (expected.code && res.data?.code !== expected.code) {
+            problems.push(`${c}: expected code ${expected.code}, got ${res.data?.code}`);
+          }
+          if (expected.body && !expected.body(res.data, fixture)) {
+            problems.push(`${c}: unexpected body ${res.body.slice(0, 300)}`);
+          }
         }
         expect(problems).toEqual([]);
       });
@@ -132,6 +207,12 @@ describe('authorization matrix', () => {
   it('counts the matrix', () => {
     const routes = ALL_ROWS.reduce((n, m) => n + m.rows.length, 0);
     expect(routes * CREDENTIALS.length).toBeGreaterThan(0);
+    // the derived credentials meet rows that tell them apart from their base
+    const rows = ALL_ROWS.flatMap((m) => m.rows);
+    expect(rows.filter((r) => r.signedInCustomer).length).toBeGreaterThanOrEqual(2);
+    for (const c of ['restricted_admin', 'emptied_admin'] as const) {
+      expect(rows.some((r) => r.expect?.[c] !== undefined)).toBe(true);
+    }
   });
 });
 

@@ -25,6 +25,33 @@ export const CREDENTIALS = [
 ] as const;
 export type Credential = (typeof CREDENTIALS)[number];
 
+/**
+ * Credentials derived from a base one. Each runs on the rows that allow its base credential (and
+ * on rows that name it in `expect`) and must answer like its base unless the row says otherwise.
+ */
+export const DERIVED_CREDENTIALS = {
+  /** An admin restricted to the matrix shop's default channel (DESIGN §2 channel restriction). */
+  restricted_admin: 'admin',
+  /** An admin restricted to one channel that was then deleted: restricted to no channel. */
+  emptied_admin: 'admin',
+  /** The publishable key plus X-Customer-Session of a live (unverified) customer of the shop. */
+  pk_signed_in: 'pk_allowed_origin',
+  /** The publishable key plus X-Customer-Session of a customer of another shop. */
+  pk_foreign_session: 'pk_allowed_origin',
+  /** The publishable key plus X-Customer-Session of a signed-out (revoked) session. */
+  pk_revoked_session: 'pk_allowed_origin',
+} as const satisfies Record<string, Credential>;
+export type DerivedCredential = keyof typeof DERIVED_CREDENTIALS;
+export type AnyCredential = Credential | DerivedCredential;
+
+/** An expectation for one credential on one row that differs from the row's general rule. */
+export interface CredentialExpectation {
+  status: number;
+  code?: string;
+  /** A check of the answer's body (e.g. what a list holds for a channel-restricted employee). */
+  body?: (data: any, f: MatrixFixture) => boolean;
+}
+
 /** What a row may use to build its URL or body: ids of records that exist in the matrix's shop. */
 export interface MatrixFixture {
   shopId: string;
@@ -48,11 +75,28 @@ export interface MatrixRow {
   setup?: (api: MatrixSetup) => Promise<void>;
   /** Expected error code for specific refused credentials (checked when given). */
   codes?: Partial<Record<Credential, string>>;
+  /** Per-credential expectations (base or derived) that override the rule above. */
+  expect?: Partial<Record<AnyCredential, CredentialExpectation>>;
+  /**
+   * The route takes a signed-in customer behind the publishable key (AuthSpec.signedInCustomer):
+   * a customer session that is not a live session of the key's shop is refused 401
+   * customer_session_invalid; elsewhere X-Customer-Session is ignored.
+   */
+  signedInCustomer?: true;
 }
 
 export interface MatrixSetup {
   fixture: MatrixFixture;
   asOwner(method: MatrixRow['method'], url: string, body?: unknown): Promise<{ statusCode: number; data: any }>;
+  /** Any HTTP call to the app (storefront checkout, hosted payment page). */
+  call(
+    method: string,
+    url: string,
+    opts: { token?: string; body?: unknown; headers?: Record<string, string> },
+  ): Promise<{ statusCode: number; data: any; body: string }>;
+  /** The matrix shop's publishable key and default channel. */
+  publishableKey: string;
+  defaultChannelId: string;
 }
 
 /** Shorthands for allow-lists used by many rows. */

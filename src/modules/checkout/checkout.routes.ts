@@ -49,7 +49,7 @@ export function checkoutRoutes(app: FastifyInstance, _deps: AppDeps, provider: P
     app.post(
       `${prefix}/api/store/checkout-sessions`,
       {
-        config: { auth: { accepts: ['publishable'] } },
+        config: { auth: { accepts: ['publishable'], signedInCustomer: true } },
         schema: {
           tags: ['checkout'],
           summary: 'Create a one-time checkout session (prices, currency and tax from the resolved channel)',

@@ -14,9 +14,8 @@ import { enqueue, enqueueStatement } from '../../platform/jobs/queue.js';
 import { storefrontVersionOf, VersionedMemo } from '../../platform/versioned-memo.js';
 import { releaseStock, reserveMany, reserveWith, shortRefs } from '../catalog/index.js';
 import type { ResolvedChannel } from '../channels/index.js';
-import { accountForPurchase } from '../identity/index.js';
-import type { Address } from '../orders/index.js';
-import { createOrder, type OrderRow } from '../orders/index.js';
+import { accountForPurchase, signedInBuyer } from '../identity/index.js';
+import { type Address, createOrder, type OrderRow } from '../orders/index.js';
 import { findShippingMethod, type ShippingMethod } from '../shipping/index.js';
 import { emitEvent } from '../webhooks/index.js';
 import { hostedReservationExpiry } from './abuse-limits.js';
@@ -83,6 +82,8 @@ export async function createCheckoutSession(
     ]);
   }
   checkReturnUrl(ctx, input.return_url);
+  // a signed-in buyer's purchase belongs to the account at once (DESIGN §2)
+  const buyer = await signedInBuyer(ctx, input.customer.email, '/body/customer/email');
   const priced = await priceItems(ctx, channel.id, input.items);
   const requiresShipping = priced.some((l) => !l.is_digital);
   const hasDigital = priced.some((l) => l.is_digital);
@@ -150,7 +151,7 @@ export async function createCheckoutSession(
   const expiresAt =
     flow === 'direct' ? new Date(now.getTime() + ttlHours(channel) * 3600_000) : hostedReservationExpiry(ctx, now);
   const id = newId('checkoutSession');
-  const customerId = ctx.actor?.kind === 'customer' ? ctx.actor.customerId : null;
+  const customerId = buyer?.customerId ?? null;
 
   const values: typeof checkoutSessions.$inferInsert = {
     id,
@@ -159,7 +160,7 @@ export async function createCheckoutSession(
     kind: 'order',
     flow,
     currency: channel.currency,
-    customerEmail: input.customer.email,
+    customerEmail: buyer?.email ?? input.customer.email,
     customerId,
     billingAddress: input.customer.billing_address ?? null,
     shippingAddress: input.shipping_address ?? null,

@@ -38,7 +38,7 @@ import {
   registerHostedPage,
   returnTo,
 } from '../checkout/index.js';
-import { accountForPurchase } from '../identity/index.js';
+import { accountForPurchase, signedInBuyer } from '../identity/index.js';
 import type { Address } from '../orders/index.js';
 import { chargedPrice, type TaxDecision } from '../tax/index.js';
 import { emitEvent } from '../webhooks/index.js';
@@ -178,6 +178,9 @@ export async function createAboSession(
 ) {
   refuseShortcuts(input);
   checkReturnUrl(ctx, input.return_url);
+  // a signed-in buyer's subscription belongs to the account at once (DESIGN §2)
+  const buyer = await signedInBuyer(ctx, input.customer_email, '/body/customer_email');
+  const customerEmail = buyer?.email ?? input.customer_email;
   const { plan, productName, taxClass } = await sellablePlan(ctx.db, ctx.shopId, input.plan_id);
   // priced for the channel's default country until the hosted page knows the billing address
   const decision = await consumerDigitalTax(ctx, channel.id, channel.default_country, taxClass);
@@ -195,7 +198,8 @@ export async function createAboSession(
       kind: 'abo',
       flow: 'hosted',
       currency: plan.currency,
-      customerEmail: input.customer_email,
+      customerEmail,
+      customerId: buyer?.customerId ?? null,
       lines: [line],
       subtotalCents: amount,
       taxCents: line.tax_cents,
@@ -220,7 +224,7 @@ export async function createAboSession(
   const hosted = await provider.createSubscriptionCheckout({
     sessionId: id,
     shopId: ctx.shopId,
-    customerEmail: input.customer_email,
+    customerEmail,
     returnUrl: input.return_url,
     expiresAt,
     plan: {
@@ -550,7 +554,7 @@ export function aboSessionRoutes(app: FastifyInstance, deps: AppDeps): void {
     app.post(
       `${prefix}/api/store/abo-sessions`,
       {
-        config: { auth: { accepts: ['publishable'], gate: 'digital' } },
+        config: { auth: { accepts: ['publishable'], gate: 'digital', signedInCustomer: true } },
         schema: {
           tags: ['digital'],
           summary: 'Create a hosted subscription checkout session for a plan (spec §4.3 rules 1–6)',

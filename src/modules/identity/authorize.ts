@@ -16,7 +16,7 @@ import { registerIdempotency } from '../../platform/http/idempotency.js';
 import type { AppDeps } from '../../platform/module.js';
 import { storefrontVersions } from '../storefront/index.js';
 import { publishableKeys } from './identity.tables.js';
-import { findSession, SESSION_COOKIE, type SessionKind } from './sessions.js';
+import { findSession, SESSION_COOKIE, SESSION_PREFIX, type SessionKind } from './sessions.js';
 
 const SESSION_KINDS: SessionKind[] = ['admin', 'customer', 'vendor', 'affiliate'];
 
@@ -168,6 +168,40 @@ async function identifyPublishable(db: Db, key: string, origin: string): Promise
       storefrontVersion: Number(row.storefront_version ?? 0),
     },
   };
+}
+
+/** The header a server-side storefront sends its shopper's customer session in (AuthSpec.signedInCustomer). */
+export const CUSTOMER_SESSION_HEADER = 'x-customer-session';
+
+/**
+ * On a route that takes a signed-in customer behind the publishable key: the customer session of
+ * `X-Customer-Session` (server-side storefronts) or else of the customer cookie (browsers). Absent
+ * = a guest. Sent but not a live customer session of the key's shop = 401 customer_session_invalid
+ * (nothing is created); a stale cookie is cleared with that answer so the shopper can go on as a guest.
+ */
+async function attachSignedInCustomer(request: FastifyRequest, reply: FastifyReply, found: Identified, deps: AppDeps) {
+  const actor = found.actor;
+  if (actor.kind !== 'publishable') return;
+  const header = request.headers[CUSTOMER_SESSION_HEADER];
+  const cookie = request.cookies[SESSION_COOKIE.customer];
+  const token = header !== undefined ? header : cookie;
+  if (token === undefined) return;
+  const session =
+    typeof token === 'string' && token.startsWith(`${SESSION_PREFIX.customer}_`)
+      ? await findSession(deps.database.db, 'customer', token.trim())
+      : null;
+  if (!session || session.shop_id !== found.shopId) {
+    if (header === undefined) {
+      const secure = deps.config.publicUrl.startsWith('https:');
+      reply.clearCookie(SESSION_COOKIE.customer, { httpOnly: true, sameSite: 'lax', secure, path: '/' });
+    }
+    throw new AppError(
+      'customer_session_invalid',
+      401,
+      'The customer session is unknown, expired, revoked or of another shop; sign in again or buy as a guest',
+    );
+  }
+  actor.customer = { customerId: session.subject_id, sessionId: session.id };
 }
 
 /** The request's Origin, normalised; falls back to nothing (Referer is not an origin proof). */
@@ -367,6 +401,7 @@ export function registerAuthorization(app: FastifyInstance, deps: AppDeps): void
     if (spec.gate === 'digital') await digitalGate(deps.database.db, found.shopId);
     ctx.shopId = found.shopId;
     ctx.actor = found.actor;
+    if (spec.signedInCustomer) await attachSignedInCustomer(request, reply, found, deps);
     await enforceChannelRestriction(request, found.actor, deps.database.db);
     if (found.actor.kind === 'publishable') allowCors(reply, found.actor.origin);
     else if (['customer', 'vendor', 'affiliate'].includes(found.actor.kind)) {
@@ -389,7 +424,7 @@ export function registerAuthorization(app: FastifyInstance, deps: AppDeps): void
     }
     allowCors(reply, origin);
     reply.header('access-control-allow-methods', 'GET, POST, PUT, PATCH, DELETE');
-    reply.header('access-control-allow-headers', 'authorization, content-type, idempotency-key');
+    reply.header('access-control-allow-headers', 'authorization, content-type, idempotency-key, x-customer-session');
     reply.header('access-control-max-age', '600');
     return reply.code(204).send();
   });

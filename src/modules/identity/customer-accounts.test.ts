@@ -368,3 +368,160 @@ describe('session lifetimes', () => {
     expect(rows.rows[0]).toEqual({ capped: true, alive: true });
   });
 });
+
+describe('buying while signed in (publishable key + customer session)', () => {
+  const checkoutBody = (email: string) => ({
+    items: [{ product_id: productId, quantity: 1 }],
+    customer: { email, billing_address: billing },
+    return_url: RETURN,
+  });
+  const aboBody = (email: string) => ({ plan_id: planId, return_url: RETURN, customer_email: email });
+  const signedIn = (url: string, body: unknown, session: string) =>
+    call(t.app, 'POST', url, {
+      token: shop.publishableKey,
+      headers: { ...headers, 'x-customer-session': session },
+      body,
+    });
+  const sessionCount = async () => {
+    const res = (await t.app.deps.database.db.execute(
+      sql`SELECT count(*)::int AS n FROM checkout_sessions WHERE shop_id = ${shop.shopId}`,
+    )) as unknown as { rows: { n: number }[] };
+    return res.rows[0]?.n ?? 0;
+  };
+
+  it('a one-time purchase (X-Customer-Session) belongs to the unverified account at once, with its e-mail', async () => {
+    const email = `kaeufer-${Date.now()}@mail.test`;
+    const me = await register(email);
+    expect(me.customer.email_verified).toBe(false);
+    // the body's e-mail may differ in case only; the order carries the account's spelling
+    const s = await signedIn('/api/store/checkout-sessions', checkoutBody(email.toUpperCase()), me.token);
+    expect(s.statusCode, s.body).toBe(201);
+    expect((await pay(s.data.id)).statusCode).toBe(303);
+    const orders = await call(t.app, 'GET', '/api/customer/orders', { token: me.token });
+    expect(orders.data.count).toBe(1);
+    const order = await call(t.app, 'GET', `/api/admin/orders/${orders.data.orders[0].id}`, {
+      token: shop.ownerToken,
+    });
+    expect(order.data.order).toMatchObject({ customer_id: me.customer.id, customer_email: email });
+    // a guest purchase of the same e-mail still waits for verification
+    await guestOrder(email);
+    expect((await call(t.app, 'GET', '/api/customer/orders', { token: me.token })).data.count).toBe(1);
+  });
+
+  it('a subscription (customer cookie) belongs to the unverified account at once', async () => {
+    const email = `abo-kaeufer-${Date.now()}@mail.test`;
+    const me = await register(email);
+    const s = await call(t.app, 'POST', '/api/store/abo-sessions', {
+      token: shop.publishableKey,
+      headers,
+      cookies: { csid: me.token },
+      body: aboBody(email),
+    });
+    expect(s.statusCode, s.body).toBe(201);
+    expect((await pay(s.data.id)).statusCode).toBe(303);
+    await t.app.deps.worker.drain();
+    const abos = await call(t.app, 'GET', '/api/customer/abos', { token: me.token });
+    expect(abos.data.abos).toHaveLength(1);
+    // the abo's first order too
+    expect((await call(t.app, 'GET', '/api/customer/orders', { token: me.token })).data.count).toBe(1);
+    // and the signed-in account may manage it
+    const cancel = await call(t.app, 'POST', `/api/customer/abos/${abos.data.abos[0].id}/kuendigen`, {
+      token: me.token,
+    });
+    expect(cancel.statusCode, cancel.body).toBe(200);
+  });
+
+  it("a body e-mail other than the account's is refused (409 customer_email_mismatch), nothing created", async () => {
+    const me = await register(`eigen-${Date.now()}@mail.test`);
+    const before = await sessionCount();
+    const one = await signedIn('/api/store/checkout-sessions', checkoutBody('fremd@mail.test'), me.token);
+    expectProblem(one, 409, 'customer_email_mismatch');
+    expect(one.data.errors[0].path).toBe('/body/customer/email');
+    const abo = await signedIn('/api/store/abo-sessions', aboBody('fremd@mail.test'), me.token);
+    expectProblem(abo, 409, 'customer_email_mismatch');
+    expect(abo.data.errors[0].path).toBe('/body/customer_email');
+    expect(await sessionCount()).toBe(before);
+  });
+
+  it("refuses another shop's, a revoked, an expired and a malformed session with 401 customer_session_invalid", async () => {
+    const other = await createShop(t.app);
+    const foreignEmail = `fremdshop-${Date.now()}@mail.test`;
+    const foreign = await customerToken(t.app, other, { email: foreignEmail });
+    const revokedEmail = `abgemeldet-${Date.now()}@mail.test`;
+    const revoked = (await register(revokedEmail)).token;
+    expect((await call(t.app, 'POST', '/api/customer/logout', { token: revoked })).statusCode).toBe(204);
+    const expiredEmail = `abgelaufen-${Date.now()}@mail.test`;
+    const expired = (await register(expiredEmail)).token;
+    await t.app.deps.database.db.execute(
+      sql`UPDATE sessions SET expires_at = now() - interval '1 minute' WHERE token_hash = ${sha256(expired)}`,
+    );
+    const cases: [string, string][] = [
+      [foreign, foreignEmail],
+      [revoked, revokedEmail],
+      [expired, expiredEmail],
+      ['csess_does-not-exist', 'x@mail.test'],
+      [shop.ownerToken, shop.ownerEmail],
+      ['', 'x@mail.test'],
+    ];
+    const before = await sessionCount();
+    for (const [session, email] of cases) {
+      expectProblem(
+        await signedIn('/api/store/checkout-sessions', checkoutBody(email), session),
+        401,
+        'customer_session_invalid',
+      );
+      expectProblem(
+        await signedIn('/api/store/abo-sessions', aboBody(email), session),
+        401,
+        'customer_session_invalid',
+      );
+    }
+    // a stale browser cookie is refused and cleared, so the shopper can go on as a guest
+    const stale = await call(t.app, 'POST', '/api/store/checkout-sessions', {
+      token: shop.publishableKey,
+      headers,
+      cookies: { csid: revoked },
+      body: checkoutBody(revokedEmail),
+    });
+    expectProblem(stale, 401, 'customer_session_invalid');
+    expect(String(stale.headers['set-cookie'])).toMatch(/^csid=;/);
+    expect(await sessionCount()).toBe(before);
+    // the shop B session still works at shop B, and shop A's guest checkout without it
+    const atB = await call(t.app, 'POST', '/api/store/checkout-sessions', {
+      token: other.publishableKey,
+      headers: { ...headers, 'x-customer-session': foreign },
+      body: { ...checkoutBody(foreignEmail), items: [] },
+    });
+    expect(atB.statusCode).not.toBe(401);
+    expect((await store('POST', '/api/store/checkout-sessions', checkoutBody(revokedEmail))).statusCode).toBe(201);
+  });
+
+  it('is documented in the OpenAPI document and allowed by the CORS preflight', async () => {
+    const doc = (await call(t.app, 'GET', '/openapi.json')).data;
+    expect(doc.components.securitySchemes.customerSessionHeader).toMatchObject({
+      type: 'apiKey',
+      in: 'header',
+      name: 'X-Customer-Session',
+    });
+    expect(doc.components.securitySchemes.customerSessionCookie).toMatchObject({ in: 'cookie', name: 'csid' });
+    for (const path of ['/api/store/checkout-sessions', '/api/store/abo-sessions']) {
+      expect(doc.paths[path].post.security).toEqual([
+        { publishableKey: [] },
+        { publishableKey: [], customerSessionHeader: [] },
+        { publishableKey: [], customerSessionCookie: [] },
+      ]);
+    }
+    const preflight = await call(t.app, 'OPTIONS', '/api/store/checkout-sessions', {
+      headers: { origin: STORE_ORIGIN, 'access-control-request-method': 'POST' },
+    });
+    expect(preflight.statusCode).toBe(204);
+    expect(String(preflight.headers['access-control-allow-headers'])).toContain('x-customer-session');
+  });
+
+  it('the customer session alone (without the publishable key) still cannot create sessions', async () => {
+    const me = await register(`allein-${Date.now()}@mail.test`);
+    for (const url of ['/api/store/checkout-sessions', '/api/store/abo-sessions']) {
+      expectProblem(await call(t.app, 'POST', url, { token: me.token, headers, body: {} }), 403, 'credential_denied');
+    }
+  });
+});

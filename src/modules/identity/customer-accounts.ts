@@ -49,6 +49,39 @@ export async function accountForPurchase(
   return row?.email_verified ? row.id : null;
 }
 
+/**
+ * The signed-in buyer of a storefront checkout or abo session (AuthSpec.signedInCustomer), or
+ * null for a guest. The purchase carries the account's e-mail: a body e-mail that differs (case
+ * aside) is refused with 409 customer_email_mismatch rather than silently replaced, so an order's
+ * receipts never go where the shopper did not expect (docs/decisions.md).
+ */
+export async function signedInBuyer(
+  ctx: Ctx,
+  bodyEmail: string,
+  path: string,
+): Promise<{ customerId: string; email: string } | null> {
+  const actor = ctx.actor;
+  const customerId =
+    actor?.kind === 'publishable' ? actor.customer?.customerId : actor?.kind === 'customer' ? actor.customerId : null;
+  if (!customerId) return null;
+  const [row] = await ctx.db
+    .select({ id: customers.id, email: customers.email })
+    .from(customers)
+    .where(and(eq(customers.id, customerId), eq(customers.shopId, ctx.shopId)));
+  if (!row) {
+    throw new AppError('customer_session_invalid', 401, 'The customer session names no account of this shop');
+  }
+  if (row.email.toLowerCase() !== bodyEmail.toLowerCase()) {
+    throw new AppError(
+      'customer_email_mismatch',
+      409,
+      "A signed-in purchase uses the account's e-mail; send that address or buy as a guest",
+      [{ path, message: "differs from the signed-in account's e-mail" }],
+    );
+  }
+  return { customerId: row.id, email: row.email };
+}
+
 /** Gives the verified account its e-mail's guest orders and subscriptions (in `tx`, after the row is locked). */
 async function claimGuestPurchases(tx: Db, shopId: string, customerId: string, email: string): Promise<void> {
   // Raw SQL on the orders and abos tables: this must run inside the verifying transaction.

@@ -3,8 +3,8 @@ import type { Module } from '../../platform/module.js';
 import { identityRoutes } from './identity.routes.js';
 
 export { findAccountToken, issueAccountToken, tokenInvalid, useAccountToken } from './account-tokens.js';
-export { registerAuthorization, requestOrigin } from './authorize.js';
-export { accountForPurchase, limitAccountCalls, resetMailAllowed } from './customer-accounts.js';
+export { CUSTOMER_SESSION_HEADER, registerAuthorization, requestOrigin } from './authorize.js';
+export { accountForPurchase, limitAccountCalls, resetMailAllowed, signedInBuyer } from './customer-accounts.js';
 export { clearSessionCookie, setSessionCookie } from './identity.routes.js';
 export { PublishableKeySchema, UserSchema } from './identity.schemas.js';
 export {

@@ -213,6 +213,36 @@ describe.each(['vendor', 'affiliate'] as const)('%s portal access', (kind) => {
     expect(login.statusCode).toBe(200);
     expect((await submit('partner-pass-again')).statusCode).toBe(400);
   });
+
+  it('failed logins are throttled per account and address; the same account signs in from another address', async () => {
+    // fixed 15-minute windows: start well inside one so the six attempts share it
+    const left = 900_000 - (Date.now() % 900_000);
+    if (left < 8000) await new Promise((r) => setTimeout(r, left + 50));
+    const email = `${kind}${n}-throttle@partner.test`;
+    await invited(kind, a, email);
+    const token = await inviteTokenFor(t, kind, email);
+    const accepted = await call(t.app, 'POST', `/api/${kind}/auth/accept`, {
+      body: { token, password: 'partner-pass-1' },
+    });
+    expect(accepted.statusCode, accepted.body).toBe(200);
+    const attempt = async (password: string, remoteAddress: string) => {
+      const res = (await t.app.inject({
+        method: 'POST',
+        url: `/api/${kind}/auth/login`,
+        payload: { email, password },
+        remoteAddress,
+      })) as Awaited<ReturnType<typeof call>>;
+      res.data = res.body ? JSON.parse(res.body) : null;
+      return res;
+    };
+    for (let i = 0; i < 5; i++)
+      expectProblem(await attempt('wrong-password', '198.51.100.21'), 401, 'invalid_credentials');
+    const blocked = await attempt('partner-pass-1', '198.51.100.21');
+    expectProblem(blocked, 429, 'rate_limited');
+    expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
+    const elsewhere = await attempt('partner-pass-1', '198.51.100.22');
+    expect(elsewhere.statusCode, elsewhere.body).toBe(200);
+  });
 });
 
 describe.each(['vendor', 'affiliate'] as const)('%s password reset', (kind) => {

@@ -42,6 +42,18 @@ export interface AuthSpec {
   tokenBlocked?: boolean;
   /** Add-on gates and other per-route checks run after authentication. */
   gate?: 'digital';
+  /**
+   * A publishable-key route that also takes a signed-in customer (DESIGN §2 "purchases made while
+   * logged in"): the customer session comes in `X-Customer-Session: csess_…` or the customer
+   * cookie; when sent it must be a live session of the key's shop (else 401 customer_session_invalid).
+   */
+  signedInCustomer?: true;
+}
+
+/** The customer signed in behind a storefront's publishable-key call (AuthSpec.signedInCustomer). */
+export interface SignedInCustomer {
+  customerId: string;
+  sessionId: string;
 }
 
 export type Actor =
@@ -66,6 +78,8 @@ export type Actor =
       allowedOrigins: string[];
       /** The shop's storefront cache version, read with the key in the same query. */
       storefrontVersion: number;
+      /** The signed-in customer the storefront buys for, on routes that take one. */
+      customer?: SignedInCustomer;
     }
   | { kind: 'customer'; customerId: string; sessionId: string }
   | { kind: 'vendor'; vendorId: string; sessionId: string }
@@ -93,7 +107,8 @@ export function principalOf(actor: Actor | null): string {
     case 'token':
       return `token:${actor.tokenId}`;
     case 'publishable':
-      return `pk:${actor.keyId}`;
+      // a signed-in buyer's retries never resume a guest's (or another buyer's) session
+      return actor.customer ? `pk:${actor.keyId}:customer:${actor.customer.customerId}` : `pk:${actor.keyId}`;
     case 'customer':
       return `customer:${actor.customerId}`;
     case 'vendor':

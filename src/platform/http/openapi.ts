@@ -44,6 +44,24 @@ export async function registerOpenApi(app: FastifyInstance, publicUrl: string): 
           customerSession: { type: 'http', scheme: 'bearer', description: 'csess_…' },
           vendorSession: { type: 'http', scheme: 'bearer', description: 'vsess_…' },
           affiliateSession: { type: 'http', scheme: 'bearer', description: 'asess_…' },
+          // with the publishable key, on checkout and abo session creation: buy as the signed-in customer
+          customerSessionHeader: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'X-Customer-Session',
+            description:
+              'csess_… of a signed-in customer of the same shop, sent with the publishable key (server-side ' +
+              'storefronts): the purchase belongs to that account at once and uses its e-mail. Unknown, ' +
+              'expired, revoked or other-shop sessions: 401 customer_session_invalid.',
+          },
+          customerSessionCookie: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: 'csid',
+            description:
+              'The customer session cookie (browsers), with the publishable key; same meaning as X-Customer-Session, ' +
+              'which wins when both are sent. A stale cookie is answered 401 customer_session_invalid and cleared.',
+          },
         },
       },
     },
@@ -72,6 +90,13 @@ export function documentRoute(route: RouteOptions): void {
   const schema = route.schema as Record<string, unknown>;
   // A public operation says so (`security: []`) rather than leaving it unstated.
   schema.security = auth.accepts === 'public' ? [] : auth.accepts.map((k) => ({ [SECURITY[k]]: [] }));
+  if (auth.signedInCustomer) {
+    // the publishable key alone (a guest) or with a customer session (a signed-in buyer)
+    (schema.security as Record<string, string[]>[]).push(
+      { publishableKey: [], customerSessionHeader: [] },
+      { publishableKey: [], customerSessionCookie: [] },
+    );
+  }
   schema.response ??= {};
   const response = schema.response as Record<string, unknown>;
   for (const status of ERROR_STATUSES) {

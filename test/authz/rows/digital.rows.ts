@@ -57,6 +57,9 @@ export const digitalRows: MatrixRow[] = [
     method: 'POST',
     url: '/api/store/abo-sessions',
     body: {},
+    // a storefront may buy as its signed-in customer: X-Customer-Session must then be a live
+    // session of the key's shop (pk_signed_in passes; foreign and revoked sessions: 401)
+    signedInCustomer: true,
     allow: ['pk_allowed_origin'],
     ok: 400,
     codes: { pk_other_origin: 'origin_denied', customer: 'credential_denied', owner: 'credential_denied' },

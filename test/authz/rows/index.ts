@@ -2,6 +2,7 @@
 import type { MatrixRow } from '../matrix.types.js';
 import { affiliatesRows } from './affiliates.rows.js';
 import { catalogRows } from './catalog.rows.js';
+import { channelRestrictionRows } from './channel-restriction.rows.js';
 import { channelRows } from './channels.rows.js';
 import { checkoutSettingsRows } from './checkout-settings.rows.js';
 import { digitalRows } from './digital.rows.js';
@@ -30,4 +31,6 @@ export const ALL_ROWS: { module: string; rows: MatrixRow[] }[] = [
   { module: 'affiliates', rows: affiliatesRows },
   { module: 'payouts', rows: payoutsRows },
   { module: 'checkout-settings', rows: checkoutSettingsRows },
+  // last: its setup adds a second channel, products and orders to the matrix shop
+  { module: 'channel-restriction', rows: channelRestrictionRows },
 ];
