@@ -9886,10 +9886,20 @@ export interface operations {
                             provider: string;
                             /** @description Provider-style status */
                             status: "trialing" | "active" | "past_due" | "unpaid" | "canceled";
+                            /** @description EN 16931 category S, Z, K, AE, G or O; null: determined per payment (older abos) */
+                            tax_category: string | null;
+                            /** @description Invoice text of a 0 % row */
+                            tax_exemption_reason: string | null;
+                            /** @description Rate of the tax row determined at checkout (DESIGN §5) */
+                            tax_rate: number;
                             /** Format: date-time */
                             trial_end: string | null;
                             /** Format: date-time */
                             updated_at: string;
+                            /** Format: date-time */
+                            vat_id_checked_at: string | null;
+                            /** @description VIES result when the buyer’s VAT ID decided the tax */
+                            vat_id_status: string | null;
                         }[];
                         /** @description How many match (the list holds at most 500, newest first) */
                         count: number;
@@ -10029,10 +10039,20 @@ export interface operations {
                             provider: string;
                             /** @description Provider-style status */
                             status: "trialing" | "active" | "past_due" | "unpaid" | "canceled";
+                            /** @description EN 16931 category S, Z, K, AE, G or O; null: determined per payment (older abos) */
+                            tax_category: string | null;
+                            /** @description Invoice text of a 0 % row */
+                            tax_exemption_reason: string | null;
+                            /** @description Rate of the tax row determined at checkout (DESIGN §5) */
+                            tax_rate: number;
                             /** Format: date-time */
                             trial_end: string | null;
                             /** Format: date-time */
                             updated_at: string;
+                            /** Format: date-time */
+                            vat_id_checked_at: string | null;
+                            /** @description VIES result when the buyer’s VAT ID decided the tax */
+                            vat_id_status: string | null;
                         };
                         bestellungen: {
                             affiliate_code: string | null;
@@ -10230,10 +10250,20 @@ export interface operations {
                         provider: string;
                         /** @description Provider-style status */
                         status: "trialing" | "active" | "past_due" | "unpaid" | "canceled";
+                        /** @description EN 16931 category S, Z, K, AE, G or O; null: determined per payment (older abos) */
+                        tax_category: string | null;
+                        /** @description Invoice text of a 0 % row */
+                        tax_exemption_reason: string | null;
+                        /** @description Rate of the tax row determined at checkout (DESIGN §5) */
+                        tax_rate: number;
                         /** Format: date-time */
                         trial_end: string | null;
                         /** Format: date-time */
                         updated_at: string;
+                        /** Format: date-time */
+                        vat_id_checked_at: string | null;
+                        /** @description VIES result when the buyer’s VAT ID decided the tax */
+                        vat_id_status: string | null;
                     };
                 };
             };
@@ -10380,10 +10410,20 @@ export interface operations {
                         provider: string;
                         /** @description Provider-style status */
                         status: "trialing" | "active" | "past_due" | "unpaid" | "canceled";
+                        /** @description EN 16931 category S, Z, K, AE, G or O; null: determined per payment (older abos) */
+                        tax_category: string | null;
+                        /** @description Invoice text of a 0 % row */
+                        tax_exemption_reason: string | null;
+                        /** @description Rate of the tax row determined at checkout (DESIGN §5) */
+                        tax_rate: number;
                         /** Format: date-time */
                         trial_end: string | null;
                         /** Format: date-time */
                         updated_at: string;
+                        /** Format: date-time */
+                        vat_id_checked_at: string | null;
+                        /** @description VIES result when the buyer’s VAT ID decided the tax */
+                        vat_id_status: string | null;
                     };
                 };
             };
@@ -21919,10 +21959,20 @@ export interface operations {
                             provider: string;
                             /** @description Provider-style status */
                             status: "trialing" | "active" | "past_due" | "unpaid" | "canceled";
+                            /** @description EN 16931 category S, Z, K, AE, G or O; null: determined per payment (older abos) */
+                            tax_category: string | null;
+                            /** @description Invoice text of a 0 % row */
+                            tax_exemption_reason: string | null;
+                            /** @description Rate of the tax row determined at checkout (DESIGN §5) */
+                            tax_rate: number;
                             /** Format: date-time */
                             trial_end: string | null;
                             /** Format: date-time */
                             updated_at: string;
+                            /** Format: date-time */
+                            vat_id_checked_at: string | null;
+                            /** @description VIES result when the buyer’s VAT ID decided the tax */
+                            vat_id_status: string | null;
                         };
                         /** @description A scheduled cancellation can be withdrawn */
                         kann_fortsetzen: boolean;
@@ -22066,10 +22116,20 @@ export interface operations {
                             provider: string;
                             /** @description Provider-style status */
                             status: "trialing" | "active" | "past_due" | "unpaid" | "canceled";
+                            /** @description EN 16931 category S, Z, K, AE, G or O; null: determined per payment (older abos) */
+                            tax_category: string | null;
+                            /** @description Invoice text of a 0 % row */
+                            tax_exemption_reason: string | null;
+                            /** @description Rate of the tax row determined at checkout (DESIGN §5) */
+                            tax_rate: number;
                             /** Format: date-time */
                             trial_end: string | null;
                             /** Format: date-time */
                             updated_at: string;
+                            /** Format: date-time */
+                            vat_id_checked_at: string | null;
+                            /** @description VIES result when the buyer’s VAT ID decided the tax */
+                            vat_id_status: string | null;
                         };
                         /** @description A scheduled cancellation can be withdrawn */
                         kann_fortsetzen: boolean;
@@ -22219,10 +22279,20 @@ export interface operations {
                             provider: string;
                             /** @description Provider-style status */
                             status: "trialing" | "active" | "past_due" | "unpaid" | "canceled";
+                            /** @description EN 16931 category S, Z, K, AE, G or O; null: determined per payment (older abos) */
+                            tax_category: string | null;
+                            /** @description Invoice text of a 0 % row */
+                            tax_exemption_reason: string | null;
+                            /** @description Rate of the tax row determined at checkout (DESIGN §5) */
+                            tax_rate: number;
                             /** Format: date-time */
                             trial_end: string | null;
                             /** Format: date-time */
                             updated_at: string;
+                            /** Format: date-time */
+                            vat_id_checked_at: string | null;
+                            /** @description VIES result when the buyer’s VAT ID decided the tax */
+                            vat_id_status: string | null;
                         };
                         /** @description A scheduled cancellation can be withdrawn */
                         kann_fortsetzen: boolean;
@@ -22364,10 +22434,20 @@ export interface operations {
                             provider: string;
                             /** @description Provider-style status */
                             status: "trialing" | "active" | "past_due" | "unpaid" | "canceled";
+                            /** @description EN 16931 category S, Z, K, AE, G or O; null: determined per payment (older abos) */
+                            tax_category: string | null;
+                            /** @description Invoice text of a 0 % row */
+                            tax_exemption_reason: string | null;
+                            /** @description Rate of the tax row determined at checkout (DESIGN §5) */
+                            tax_rate: number;
                             /** Format: date-time */
                             trial_end: string | null;
                             /** Format: date-time */
                             updated_at: string;
+                            /** Format: date-time */
+                            vat_id_checked_at: string | null;
+                            /** @description VIES result when the buyer’s VAT ID decided the tax */
+                            vat_id_status: string | null;
                         }[];
                     };
                 };
@@ -22510,10 +22590,20 @@ export interface operations {
                         provider: string;
                         /** @description Provider-style status */
                         status: "trialing" | "active" | "past_due" | "unpaid" | "canceled";
+                        /** @description EN 16931 category S, Z, K, AE, G or O; null: determined per payment (older abos) */
+                        tax_category: string | null;
+                        /** @description Invoice text of a 0 % row */
+                        tax_exemption_reason: string | null;
+                        /** @description Rate of the tax row determined at checkout (DESIGN §5) */
+                        tax_rate: number;
                         /** Format: date-time */
                         trial_end: string | null;
                         /** Format: date-time */
                         updated_at: string;
+                        /** Format: date-time */
+                        vat_id_checked_at: string | null;
+                        /** @description VIES result when the buyer’s VAT ID decided the tax */
+                        vat_id_status: string | null;
                     };
                 };
             };
@@ -24864,8 +24954,12 @@ export interface operations {
                     affiliate_code?: string;
                     /** @description Refused: no address prefill */
                     billing_address?: unknown;
+                    /** @description ISO country of the billing address; decides the tax row (default: the channel’s default country) */
+                    billing_country?: string;
                     /** @description Ignored: the channel is resolved from the request (rule 6) */
                     channel_id?: string;
+                    /** @description Business buyer: company name (shown on the hosted page and the invoice) */
+                    company?: string | null;
                     /** @description Refused: no customer or address prefill */
                     customer?: unknown;
                     /** Format: email */
@@ -24883,6 +24977,8 @@ export interface operations {
                     return_url: string;
                     /** @description Refused: no address prefill */
                     shipping_address?: unknown;
+                    /** @description Business buyer: EU VAT ID, checked by format and against VIES (needs billing_country) */
+                    vat_id?: string | null;
                 };
             };
         };
@@ -27999,10 +28095,14 @@ export interface operations {
                 "application/x-www-form-urlencoded": {
                     card_number?: string;
                     city?: string;
+                    /** @description Abo page: company (business buyer) */
+                    company?: string;
                     country?: string;
                     line1?: string;
                     name?: string;
                     postal_code?: string;
+                    /** @description Abo page: VAT ID (business buyer) */
+                    vat_id?: string;
                     widerruf_verzicht?: string;
                 };
             };

@@ -14,14 +14,16 @@ import { paymentWebhookRoutes } from './payment-webhook.js';
 
 export { limitSessionCreation } from './abuse-limits.js';
 export { channelFor } from './checkout.routes.js';
+export { AddressSchema } from './checkout.schemas.js';
 export { checkReturnUrl, completePaidSession, EXPIRE_JOB, getSession } from './checkout.service.js';
 // digital's abo sessions are checkout sessions of flow 'subscription' (docs/ARCHITECTURE.md)
-export { type CheckoutSessionRow, checkoutSessions, type PricedLine } from './checkout.tables.js';
+export { type AboSessionTax, type CheckoutSessionRow, checkoutSessions, type PricedLine } from './checkout.tables.js';
 export { esc, type FormValues, money, page, registerHostedPage, returnTo } from './pay-page.js';
 /** One-time sessions complete from the provider's session.paid event (wired in app.ts). */
 export { completeOrderFromEvent } from './payment-completion.js';
 export { applyPaymentEvent } from './payment-webhook.js';
-export { consumerDigitalTax, destination, rateFor } from './pricing.js';
+export { type AboTax, aboTax, consumerDigitalTax, destination, rateFor } from './pricing.js';
+export { normalizeVatId, type VatIdCheck } from './vat-id.js';
 
 /** Checkout sessions keep their channel from being deleted and lock its currency. */
 export const checkoutChannelDependency: ChannelDependency = {
