@@ -9,11 +9,22 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { mailModule } from './adapters/mail/index.js';
 import type { Config } from './config.js';
-import { catalogModule } from './modules/catalog/index.js';
+import { catalogModule, listingsChannelDependency } from './modules/catalog/index.js';
 import { channelsModule } from './modules/channels/index.js';
-import { checkoutModule, checkoutSettingsModule, paymentsAdminModule } from './modules/checkout/index.js';
-import { digitalCheckoutModule, digitalModule } from './modules/digital/index.js';
-import { financeModule } from './modules/finance/index.js';
+import {
+  checkoutChannelDependency,
+  checkoutModule,
+  checkoutSettingsModule,
+  completeOrderFromEvent,
+  paymentsAdminModule,
+} from './modules/checkout/index.js';
+import {
+  aboPaymentEventHandlers,
+  digitalCheckoutModule,
+  digitalModule,
+  subscriptionsChannelDependency,
+} from './modules/digital/index.js';
+import { creditRefund, financeModule } from './modules/finance/index.js';
 import { healthModule } from './modules/health/index.js';
 import {
   configureLoginThrottle,
@@ -21,8 +32,15 @@ import {
   identityModule,
   registerAuthorization,
 } from './modules/identity/index.js';
-import { ordersModule } from './modules/orders/index.js';
-import { partnersModule } from './modules/partners/index.js';
+import { ordersChannelDependency, ordersModule, refundPaymentEventHandler } from './modules/orders/index.js';
+import {
+  creditOrderEarnings,
+  partnersModule,
+  reverseCreditNoteEarnings,
+  reverseOrderEarnings,
+  reverseRefundedEarnings,
+  vendorExists,
+} from './modules/partners/index.js';
 import { platformModule } from './modules/platform-admin/index.js';
 import { shippingModule } from './modules/shipping/index.js';
 import { storefrontModule } from './modules/storefront/index.js';
@@ -31,6 +49,7 @@ import { Clock } from './platform/clock.js';
 import { configurePasswordHashing } from './platform/crypto.js';
 import { type Database, openDatabase } from './platform/db/client.js';
 import { migrate } from './platform/db/migrate.js';
+import { installHooks } from './platform/hooks.js';
 import { registerErrorHandling } from './platform/http/errors-plugin.js';
 import { loggerOptions } from './platform/http/log-redaction.js';
 import { documentRoute, registerOpenApi } from './platform/http/openapi.js';
@@ -39,17 +58,10 @@ import { registerServedElsewhere, roleConstraint } from './platform/http/role-ro
 import { registerTextSafety, validatorCompiler } from './platform/http/validation.js';
 import { registerMaintenanceJobs } from './platform/jobs/maintenance.js';
 import { JobRegistry, Worker } from './platform/jobs/worker.js';
-import { createMetrics, type Metrics, registerMetricsRoute } from './platform/metrics.js';
+import { createMetrics, registerMetricsRoute } from './platform/metrics.js';
+import type { AppDeps, Module } from './platform/module.js';
 
-export interface AppDeps {
-  config: Config;
-  database: Database;
-  clock: Clock;
-  jobs: JobRegistry;
-  worker: Worker;
-  /** Prometheus metrics of this process (platform/metrics.ts). */
-  metrics: Metrics;
-}
+export type { AppDeps, Module } from './platform/module.js';
 
 export type App = FastifyInstance & { deps: AppDeps };
 
@@ -62,14 +74,6 @@ export interface BuildOptions {
   skipMigrations?: boolean;
   /** Adds routes before the app is sealed (tests use it for failure cases). */
   extend?: (app: FastifyInstance, deps: AppDeps) => void;
-}
-
-/** A module: its routes and jobs. `group` decides which ROLE serves it. */
-export interface Module {
-  name: string;
-  group: 'shop' | 'checkout' | 'always';
-  routes(app: FastifyInstance, deps: AppDeps): Promise<void> | void;
-  jobs?(registry: JobRegistry, deps: AppDeps): void;
 }
 
 const MODULES: Module[] = [
@@ -92,8 +96,39 @@ const MODULES: Module[] = [
   partnersModule,
 ];
 
+/**
+ * Who answers which cross-module hook (platform/hooks.ts; the map is in docs/ARCHITECTURE.md).
+ * Order matters in lists: the first payment-event handler with an outcome wins, and channel
+ * dependencies are named in this order in error messages.
+ */
+function wireHooks(): void {
+  installHooks({
+    events: {
+      'order.paid': [(tx, e) => creditOrderEarnings(tx, e.shopId, e.orderId, e.now)],
+      'order.reversed': [(tx, e) => reverseOrderEarnings(tx, e.shopId, e.orderId, e.now)],
+      'refund.uncredited': [(tx, e) => reverseRefundedEarnings(tx, e.shopId, e.orderId, e.refundId, e.now)],
+      'creditNote.finalized': [(tx, e) => reverseCreditNoteEarnings(tx, e.shopId, e.orderId, e.creditNoteId, e.now)],
+    },
+    ports: { creditRefund, vendorExists },
+    lists: {
+      channelDependencies: [
+        listingsChannelDependency,
+        ordersChannelDependency,
+        checkoutChannelDependency,
+        subscriptionsChannelDependency,
+      ],
+      paymentEventHandlers: [
+        refundPaymentEventHandler,
+        { kinds: ['session.paid'], handle: completeOrderFromEvent },
+        ...aboPaymentEventHandlers,
+      ],
+    },
+  });
+}
+
 export async function buildApp(opts: BuildOptions): Promise<App> {
   const { config } = opts;
+  wireHooks();
   const database =
     opts.database ??
     (await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize }));

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { count } from 'drizzle-orm';
 import type { App } from './app.js';
 import { seedDemoCatalog } from './modules/catalog/index.js';
-import { createShop } from './modules/shops/index.js';
+import { createShop } from './modules/platform-admin/index.js';
 import { shops } from './modules/shops/shops.tables.js';
 import { sha256 } from './platform/crypto.js';
 import { platformSecrets } from './platform/db/platform.tables.js';

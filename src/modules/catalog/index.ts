@@ -2,10 +2,12 @@
  * The catalog: products, variants, images, categories, brands, suppliers, channel listings and the
  * token write policy; the public (storefront) view of a channel's catalog and its channel prices.
  */
-import type { Module } from '../../app.js';
+import type { Module } from '../../platform/module.js';
 import { catalogRoutes } from './catalog.routes.js';
 
 export { seedDemoCatalog } from './catalog.demo.js';
+// Tables other modules still read directly (listed in docs/ARCHITECTURE.md, "Cross-module table reads").
+export { categories, products } from './catalog.tables.js';
 export { slugify } from './catalog.util.js';
 export {
   type ChannelPrice,
@@ -17,8 +19,9 @@ export {
   publicProduct,
   publicProducts,
 } from './listings.public.js';
+export { listingsChannelDependency } from './listings.service.js';
 export { getProduct, listProducts } from './products.read.js';
-
+export { releaseStock, reserveMany, reserveWith, shortRefs } from './stock.js';
 export const catalogModule: Module = {
   name: 'catalog',
   group: 'shop',

@@ -11,13 +11,14 @@ import type { Ctx } from '../../platform/auth/types.js';
 import type { Db } from '../../platform/db/client.js';
 import { pgDate, query, withTx } from '../../platform/db/tx.js';
 import { invalidField, notFound } from '../../platform/errors.js';
-import { getChannel, listChannels, registerChannelDependency } from '../channels/index.js';
+import type { ChannelDependency } from '../../platform/hooks.js';
+import { getChannel, listChannels } from '../channels/index.js';
 import type { ListingOut, ListingPatchInput } from './listings.schemas.js';
 import { boundByPolicy, enforcePolicy, getWritePolicy, type PriceChange } from './policy.service.js';
 
 // Amounts in a channel are in its currency and are never converted: a custom price (or
 // compare-at price) of a live product locks the channel's currency (spec §4.5 rule 1).
-registerChannelDependency({
+export const listingsChannelDependency: ChannelDependency = {
   what: 'listings with custom prices',
   kinds: ['commerce'],
   async exists(db: Db, shopId: string, channelId: string) {
@@ -31,7 +32,7 @@ registerChannelDependency({
     );
     return rows.length > 0;
   },
-});
+};
 
 interface ListingRow {
   channel_id: string;

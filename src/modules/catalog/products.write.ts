@@ -7,8 +7,8 @@ import { and, eq, isNull } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import { type Tx, withTx } from '../../platform/db/tx.js';
 import { AppError, type FieldError, notFound } from '../../platform/errors.js';
+import { callPort } from '../../platform/hooks.js';
 import { newId } from '../../platform/ids.js';
-import { vendors } from '../partners/partners.tables.js';
 import type { ProductCreateInput, ProductOut, ProductPatchInput } from './catalog.schemas.js';
 import { catalogSkus, type ProductOption, products } from './catalog.tables.js';
 import { slugify, throwIfInvalid, uniqueConstraintOf } from './catalog.util.js';
@@ -46,12 +46,7 @@ import {
 /** `vendor_id` must name a vendor of the shop (any status): 400 unknown_vendor otherwise. */
 async function checkVendor(tx: Tx, shopId: string, vendorId: string | null | undefined): Promise<void> {
   if (!vendorId) return;
-  const [row] = await tx
-    .select({ id: vendors.id })
-    .from(vendors)
-    .where(and(eq(vendors.id, vendorId), eq(vendors.shopId, shopId)))
-    .for('key share');
-  if (!row) {
+  if (!(await callPort('vendorExists')(tx, shopId, vendorId))) {
     throw new AppError('unknown_vendor', 400, 'vendor_id is not a vendor of this shop', [
       { path: '/body/vendor_id', message: 'is not a vendor of this shop' },
     ]);

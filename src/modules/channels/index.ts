@@ -1,5 +1,5 @@
 /** Sales channels: what other modules may use. */
-import type { Module } from '../../app.js';
+import type { Module } from '../../platform/module.js';
 import { channelRoutes } from './channels.routes.js';
 
 export {
@@ -8,7 +8,6 @@ export {
   channelPaymentMethods,
   type EffectiveCountry,
 } from './channel-config.service.js';
-export { registerChannelDependency } from './channel-dependencies.js';
 export { ChannelSchema, CountryCode, CurrencyCode } from './channels.schemas.js';
 export { type ChannelRow, channelOut, createDefaultChannel, getChannel, listChannels } from './channels.service.js';
 export { hostOf, type ResolvedChannel, resolveChannel } from './resolve.js';

@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Ctx } from '../../platform/auth/types.js';
 import { AppError, type FieldError } from '../../platform/errors.js';
 import { Body } from '../../platform/http/schemas.js';
-import { shops } from '../shops/shops.tables.js';
+import { shops } from '../shops/index.js';
 
 export const CheckoutSettingsSchema = Type.Object({
   max_line_quantity: Type.Integer({ description: 'The most units one checkout line may hold (default 20)' }),

@@ -2,33 +2,14 @@
 
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { PaymentProvider } from '../../adapters/payment/port.js';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../platform/module.js';
 import { resolveChannel } from '../channels/index.js';
+import { pricingTaxOut } from '../tax/index.js';
 import { limitSessionCreation } from './abuse-limits.js';
 import { CheckoutCreate, CheckoutSessionOut } from './checkout.schemas.js';
 import { type CheckoutInput, createCheckoutSession } from './checkout.service.js';
 import type { CheckoutSessionRow } from './checkout.tables.js';
 import { enforceLineQuantity } from './checkout-settings.js';
-import { exemptionText, type TaxCategory } from './tax.js';
-
-/** The shipping's tax and the VAT ID check of a session or an order (DESIGN §5). */
-export function pricingTaxOut(s: {
-  shippingTaxCents: number;
-  shippingTaxRate: number | null;
-  shippingTaxCategory: string | null;
-  vatIdStatus: string | null;
-  vatIdCheckedAt: Date | null;
-}) {
-  const category = s.shippingTaxCategory as TaxCategory | null;
-  return {
-    shipping_tax_cents: s.shippingTaxCents,
-    shipping_tax_rate: s.shippingTaxRate,
-    shipping_tax_category: category,
-    shipping_tax_exemption_reason: exemptionText(category),
-    vat_id_status: s.vatIdStatus,
-    vat_id_checked_at: s.vatIdCheckedAt ? s.vatIdCheckedAt.toISOString() : null,
-  };
-}
 
 export function sessionOut(s: CheckoutSessionRow, url: string | null) {
   return {

@@ -13,14 +13,14 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { channels } from '../channels/channels.tables.js';
-import type { Address } from '../orders/orders.tables.js';
+import type { Address, PricedLine } from '../orders/orders.tables.js';
 import { shops } from '../shops/shops.tables.js';
-import type { TaxCategory } from './tax.js';
 
 const cents = (name: string) => bigint(name, { mode: 'number' });
 const ts = (name: string) => timestamp(name, { withTimezone: true });
 
-/** A priced line as stored on the session and copied to the order. */
+// A priced line as stored on the session and copied to the order: orders owns its shape.
+export type { PricedLine } from '../orders/orders.tables.js';
 /**
  * An abo session's tax determination: the buyer fields the API took (the one-time checkout's
  * billing_address names) or, without them, the channel's default country as a consumer. With a
@@ -42,29 +42,6 @@ export interface AboSessionTax {
   vat_id_status: string | null;
   /** ISO time of the VIES check. */
   vat_id_checked_at: string | null;
-}
-
-export interface PricedLine {
-  product_id: string;
-  variant_id: string | null;
-  name: string;
-  sku: string | null;
-  quantity: number;
-  unit_price_cents: number;
-  line_total_cents: number;
-  tax_rate: number;
-  tax_cents: number;
-  net_cents: number;
-  /** EN 16931 VAT category of the line (DESIGN §5 "Which tax applies"); absent on lines priced before it: S. */
-  tax_category?: TaxCategory;
-  /** The text the invoice carries for a 0 % category (null for S). */
-  tax_exemption_reason?: string | null;
-  /** The gross list price (German rate included) the unit price was derived from; a 0 % row charges its net. */
-  list_unit_price_cents?: number;
-  tax_class: string;
-  is_digital: boolean;
-  track_stock: boolean;
-  vendor_id: string | null;
 }
 
 export const checkoutSessions = pgTable(

@@ -6,9 +6,9 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { testCardOutcome } from '../../adapters/payment/test-provider.js';
-import type { AppDeps } from '../../app.js';
 import { AppError } from '../../platform/errors.js';
-import type { Address } from '../orders/orders.tables.js';
+import type { AppDeps } from '../../platform/module.js';
+import type { Address } from '../orders/index.js';
 import { completePaidSession, getSession } from './checkout.service.js';
 import type { CheckoutSessionRow } from './checkout.tables.js';
 import { applyTax, destination, taxContext, totals } from './pricing.js';

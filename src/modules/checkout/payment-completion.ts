@@ -8,7 +8,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { PaymentEvent } from '../../adapters/payment/port.js';
 import type { Db } from '../../platform/db/client.js';
 import { query, withTx } from '../../platform/db/tx.js';
-import { reserveMany } from '../catalog/stock.js';
+import { reserveMany } from '../catalog/index.js';
 import { completeInTx } from './checkout.service.js';
 import { checkoutSessions } from './checkout.tables.js';
 import type { EventContext, EventOutcome } from './payment-webhook.js';

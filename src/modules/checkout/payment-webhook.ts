@@ -7,47 +7,18 @@
  */
 import { Type } from '@sinclair/typebox';
 import { sql } from 'drizzle-orm';
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import {
-  type PaymentEvent,
-  type PaymentEventKind,
-  type PaymentProvider,
-  WebhookSignatureError,
-} from '../../adapters/payment/port.js';
-import type { AppDeps } from '../../app.js';
+import type { FastifyInstance } from 'fastify';
+import { type PaymentEvent, type PaymentProvider, WebhookSignatureError } from '../../adapters/payment/port.js';
 import type { Db } from '../../platform/db/client.js';
 import { query, withTx } from '../../platform/db/tx.js';
 import { AppError } from '../../platform/errors.js';
+import { type EventContext, type EventOutcome, hookList } from '../../platform/hooks.js';
+import type { AppDeps } from '../../platform/module.js';
 import { paymentEvents } from './checkout.tables.js';
 
-/** What applying an event did; stored on its payment_events row. */
-export interface EventOutcome {
-  status: 'processed' | 'ignored' | 'rejected' | 'refunded';
-  reason: string;
-  shopId?: string | null;
-  checkoutSessionId?: string | null;
-  providerSessionId?: string | null;
-  orderId?: string | null;
-  amountCents?: number | null;
-  currency?: string | null;
-}
-
-export interface EventContext {
-  provider: PaymentProvider;
-  now: Date;
-  deps: AppDeps;
-  log: FastifyBaseLogger;
-}
-
-/** Applies an event inside the recording transaction, or returns null when it is not its business. */
-export type PaymentEventHandler = (tx: Db, event: PaymentEvent, c: EventContext) => Promise<EventOutcome | null>;
-
-const handlers: { kinds: PaymentEventKind[]; handle: PaymentEventHandler }[] = [];
-
-/** Modules contribute handlers (checkout: one-time completion; digital: subscriptions; orders: refunds). */
-export function registerPaymentEventHandler(kinds: PaymentEventKind[], handle: PaymentEventHandler): void {
-  handlers.push({ kinds, handle });
-}
+// The handlers are the `paymentEventHandlers` hook list (platform/hooks.ts), wired in app.ts:
+// checkout's one-time completion, digital's subscriptions, orders' refunds.
+export type { EventContext, EventOutcome, PaymentEventHandler } from '../../platform/hooks.js';
 
 /**
  * Records and applies one normalized event exactly once. Returns `duplicate: true` when the
@@ -67,7 +38,7 @@ export async function applyPaymentEvent(
     );
     if (fresh.length === 0) return { duplicate: true, outcome: null };
     let outcome: EventOutcome | null = null;
-    for (const h of handlers) {
+    for (const h of hookList('paymentEventHandlers')) {
       if (!h.kinds.includes(event.kind)) continue;
       outcome = await h.handle(tx, event, c);
       if (outcome) break;

@@ -9,8 +9,7 @@ import { taxFromGross } from '../../platform/money.js';
 import { storefrontVersionOf, VersionedMemo } from '../../platform/versioned-memo.js';
 import { channelPrices } from '../catalog/index.js';
 import { channelCountry, channelCountryRates, type EffectiveCountry } from '../channels/index.js';
-import { loadSettings } from '../finance/settings.service.js';
-import type { PricedLine } from './checkout.tables.js';
+import { loadSettings } from '../finance/index.js';
 import {
   type CountryRates,
   chargedPrice,
@@ -19,7 +18,8 @@ import {
   SELLER_COUNTRY,
   type TaxDecision,
   type TaxSituation,
-} from './tax.js';
+} from '../tax/index.js';
+import type { PricedLine } from './checkout.tables.js';
 import { checkVatIdFormat, type VatIdCheck, type ViesUnavailablePolicy, verifyVatId } from './vat-id.js';
 
 export interface CartItem {

@@ -17,7 +17,7 @@ import { startViesStub, type ViesStub } from '../../../test/helpers/vies-stub.js
 import { query } from '../../platform/db/tx.js';
 import { taxFromGross } from '../../platform/money.js';
 import { type FinanceShop, financeShop } from '../finance/finance.fixtures.js';
-import { EXEMPTION_TEXT, netOfGross } from './tax.js';
+import { EXEMPTION_TEXT, netOfGross } from '../tax/index.js';
 
 let t: TestApp;
 let f: FinanceShop;

@@ -16,10 +16,10 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { PaymentEvent, ProviderSubscription } from '../../adapters/payment/port.js';
 import type { Db } from '../../platform/db/client.js';
 import { query } from '../../platform/db/tx.js';
-import type { AboSessionTax } from '../checkout/checkout.tables.js';
-import { type EventContext, type EventOutcome, registerPaymentEventHandler } from '../checkout/index.js';
-import { consumerDigitalTax } from '../checkout/pricing.js';
-import type { TaxDecision } from '../checkout/tax.js';
+import type { EventContext, EventOutcome, HookLists } from '../../platform/hooks.js';
+import { channelCountry } from '../channels/index.js';
+import { type AboSessionTax, consumerDigitalTax, rateFor } from '../checkout/index.js';
+import type { TaxDecision } from '../tax/index.js';
 import { createAboOrder, emitAbo } from './abo-common.js';
 import { completeAboSession } from './abo-sessions.js';
 import { transition } from './abo-states.js';
@@ -295,7 +295,10 @@ async function onSubscriptionChanged(tx: Db, event: PaymentEvent, c: EventContex
   return { ...out, status: 'processed', reason: 'abo_updated' };
 }
 
-registerPaymentEventHandler(['session.paid'], onSessionPaid);
-registerPaymentEventHandler(['invoice.paid'], onInvoicePaid);
-registerPaymentEventHandler(['invoice.failed'], onInvoiceFailed);
-registerPaymentEventHandler(['subscription.updated', 'subscription.deleted'], onSubscriptionChanged);
+/** The subscription events of the provider webhook, in the order app.ts offers them. */
+export const aboPaymentEventHandlers: HookLists['paymentEventHandlers'][] = [
+  { kinds: ['session.paid'], handle: onSessionPaid },
+  { kinds: ['invoice.paid'], handle: onInvoicePaid },
+  { kinds: ['invoice.failed'], handle: onInvoiceFailed },
+  { kinds: ['subscription.updated', 'subscription.deleted'], handle: onSubscriptionChanged },
+];

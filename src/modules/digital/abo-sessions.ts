@@ -9,7 +9,6 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { queueEmail } from '../../adapters/mail/index.js';
 import { paymentProviderFor } from '../../adapters/payment/index.js';
 import { testCardOutcome } from '../../adapters/payment/test-provider.js';
-import type { AppDeps } from '../../app.js';
 import type { Ctx } from '../../platform/auth/types.js';
 import { sha256 } from '../../platform/crypto.js';
 import type { Db } from '../../platform/db/client.js';
@@ -18,23 +17,36 @@ import { AppError, type FieldError, notFound } from '../../platform/errors.js';
 import { Body, Email } from '../../platform/http/schemas.js';
 import { newId, newSecret } from '../../platform/ids.js';
 import { enqueue } from '../../platform/jobs/queue.js';
+import type { AppDeps } from '../../platform/module.js';
 import { taxFromGross } from '../../platform/money.js';
-import { limitSessionCreation } from '../checkout/abuse-limits.js';
-import { channelFor } from '../checkout/checkout.routes.js';
-import { AddressSchema } from '../checkout/checkout.schemas.js';
-import { checkReturnUrl, EXPIRE_JOB } from '../checkout/checkout.service.js';
+import { channelCountry } from '../channels/index.js';
 import {
   type AboSessionTax,
+  type AboTax,
+  AddressSchema,
+  aboTax,
   type CheckoutSessionRow,
+  channelFor,
   checkoutSessions,
+  checkReturnUrl,
+  consumerDigitalTax,
+  destination,
+  EXPIRE_JOB,
+  esc,
+  type FormValues,
+  limitSessionCreation,
+  money,
+  normalizeVatId,
   type PricedLine,
-} from '../checkout/checkout.tables.js';
-import { esc, type FormValues, money, page, registerHostedPage, returnTo } from '../checkout/pay-page.js';
-import { type AboTax, aboTax, consumerDigitalTax } from '../checkout/pricing.js';
-import { chargedPrice, type TaxDecision } from '../checkout/tax.js';
-import { normalizeVatId, type VatIdCheck } from '../checkout/vat-id.js';
+  page,
+  rateFor,
+  registerHostedPage,
+  returnTo,
+  type VatIdCheck,
+} from '../checkout/index.js';
 import { accountForPurchase, signedInBuyer } from '../identity/index.js';
-import type { Address } from '../orders/orders.tables.js';
+import type { Address } from '../orders/index.js';
+import { chargedPrice, type TaxDecision } from '../tax/index.js';
 import { emitEvent } from '../webhooks/index.js';
 import { createAboOrder, emitAbo } from './abo-common.js';
 import { transition } from './abo-states.js';

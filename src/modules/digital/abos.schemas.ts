@@ -1,7 +1,7 @@
 /** Response and request schemas of the subscription routes (spec §2.4, §4.2, §4.4; DESIGN §9). */
 import { Type } from '@sinclair/typebox';
 import { Body, Nullable, Timestamp } from '../../platform/http/schemas.js';
-import { OrderSummary } from '../checkout/checkout.schemas.js';
+import { OrderSummary } from '../orders/index.js';
 import { STATUS_FILTERS } from './abos.service.js';
 
 export const AboOut = Type.Object({

@@ -7,7 +7,7 @@ import type { Ctx } from '../../platform/auth/types.js';
 import type { Db } from '../../platform/db/client.js';
 import { likeAnywhere, withTx } from '../../platform/db/tx.js';
 import { AppError, notFound } from '../../platform/errors.js';
-import { orders } from '../orders/orders.tables.js';
+import { orders } from '../orders/index.js';
 import { amountFor, emitAbo, lockAbo } from './abo-common.js';
 import { RUNNING, transition } from './abo-states.js';
 import { monthlyShare } from './billing.js';

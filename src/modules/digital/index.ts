@@ -5,27 +5,27 @@
  * the checkout role; the lifecycle jobs run in the worker.
  */
 import { sql } from 'drizzle-orm';
-import type { Module } from '../../app.js';
 import { query } from '../../platform/db/tx.js';
-import { registerChannelDependency } from '../channels/index.js';
+import type { ChannelDependency } from '../../platform/hooks.js';
+import type { Module } from '../../platform/module.js';
 import { aboSessionRoutes, registerAboHostedPage } from './abo-sessions.js';
 import { aboRoutes } from './abos.routes.js';
 import { planRoutes } from './plans.routes.js';
 import { DUE_JOB, dueJob } from './renewals.js';
 import { customerAboRoutes, tokenAboRoutes } from './self-service.js';
-// subscription events of the provider webhook (registered with the checkout module's route)
-import './abo-payment-events.js';
 
+/** Subscription events of the provider webhook (wired in app.ts into checkout's webhook route). */
+export { aboPaymentEventHandlers } from './abo-payment-events.js';
 export { processDue } from './renewals.js';
 
 // Subscriptions bill in their channel: it cannot be deleted while they exist.
-registerChannelDependency({
+export const subscriptionsChannelDependency: ChannelDependency = {
   what: 'subscriptions',
   kinds: ['commerce', 'reference'],
   exists: async (db, shopId, channelId) =>
     (await query(db, sql`SELECT 1 FROM abos WHERE shop_id = ${shopId} AND channel_id = ${channelId} LIMIT 1`)).length >
     0,
-});
+};
 
 export const digitalModule: Module = {
   name: 'digital',

@@ -7,11 +7,11 @@
 import { Type } from '@sinclair/typebox';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AppDeps } from '../../app.js';
 import { sha256 } from '../../platform/crypto.js';
 import { query } from '../../platform/db/tx.js';
 import { notFound } from '../../platform/errors.js';
 import { check, consume, type Limit } from '../../platform/http/rate-limit.js';
+import type { AppDeps } from '../../platform/module.js';
 import { aboOut } from './abo-common.js';
 import { canTransition } from './abo-states.js';
 import { emptyBody } from './abos.routes.js';

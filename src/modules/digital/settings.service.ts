@@ -2,7 +2,7 @@
 import { eq } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import { AppError, notFound } from '../../platform/errors.js';
-import { shops } from '../shops/shops.tables.js';
+import { shops } from '../shops/index.js';
 
 type Provision = 'erste' | 'monate' | 'immer';
 type ShopRow = typeof shops.$inferSelect;

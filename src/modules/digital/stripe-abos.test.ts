@@ -16,7 +16,7 @@ import {
 import { startViesStub, type ViesStub } from '../../../test/helpers/vies-stub.js';
 import { query } from '../../platform/db/tx.js';
 import { taxFromGross } from '../../platform/money.js';
-import { EXEMPTION_TEXT, netOfGross } from '../checkout/tax.js';
+import { EXEMPTION_TEXT, netOfGross } from '../tax/index.js';
 
 const WEBHOOK_SECRET = 'whsec_test_abo_stub';
 const requests: { method: string; path: string; body: URLSearchParams }[] = [];

@@ -5,12 +5,13 @@
  * the invoice — in total, per tax rate, and per line quantity — checked under the invoice's row
  * lock, and checked again at finalization.
  */
-import { and, eq, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
-import { likeAnywhere, withTx } from '../../platform/db/tx.js';
+import type { Db } from '../../platform/db/client.js';
+import { likeAnywhere, query, withTx } from '../../platform/db/tx.js';
 import { AppError, conflict, type FieldError } from '../../platform/errors.js';
+import { runHook, type SucceededRefund } from '../../platform/hooks.js';
 import { newId } from '../../platform/ids.js';
-import { reverseCreditNoteEarnings } from '../partners/earnings.js';
 import { scheduleAccountingSync } from './accounting.service.js';
 import { assertCreditNoteAction, assertInvoiceAction, creditedState, creditNoteTransition } from './document-states.js';
 import {
@@ -355,11 +356,50 @@ export async function finalizeCreditNote(ctx: Ctx, id: string): Promise<CreditNo
       .update(invoices)
       .set({ creditedCents: credited, status: creditedState(inv.status, credited, inv.totalCents), updatedAt: now })
       .where(eq(invoices.id, inv.id));
-    // the commissions this credit note takes back from vendors and the affiliate
-    await reverseCreditNoteEarnings(tx, ctx.shopId, id, now);
+    // the commissions this credit note takes back from vendors and the affiliate (partners, via app.ts)
+    await runHook(tx, 'creditNote.finalized', { shopId: ctx.shopId, orderId: inv.orderId, creditNoteId: id, now });
     await scheduleAccountingSync(tx, ctx.shopId, inv.orderId, now);
     return updated as CreditNoteRow;
   });
 }
 
 export { assertCreditNoteAction };
+
+/** The lines of the order's credit notes that are not drafts, each with its invoice's total (partner clawbacks). */
+export async function creditNoteLinesOfOrder(
+  tx: Db,
+  shopId: string,
+  orderId: string,
+): Promise<{ lines: DocLine[]; invoice_total: number | string }[]> {
+  return query<{ lines: DocLine[]; invoice_total: number | string }>(
+    tx,
+    sql`SELECT cn.lines, i.total_cents AS invoice_total FROM credit_notes cn JOIN invoices i ON i.id = cn.invoice_id
+        WHERE cn.shop_id = ${shopId} AND cn.order_id = ${orderId} AND cn.status <> 'draft'`,
+  );
+}
+
+/**
+ * The credit note for a succeeded refund, finalized at once, when the order has a final invoice
+ * (the `creditRefund` port of orders' refunds); its id, else null. `ctx.db` is the refund's transaction.
+ */
+export async function creditRefund(ctx: Ctx, refund: SucceededRefund): Promise<string | null> {
+  const [invoice] = await ctx.db
+    .select({ id: invoices.id })
+    .from(invoices)
+    .where(
+      and(
+        eq(invoices.shopId, refund.shopId),
+        eq(invoices.orderId, refund.orderId),
+        inArray(invoices.status, ['final', 'partially_credited']),
+      ),
+    )
+    .orderBy(desc(invoices.createdAt))
+    .limit(1);
+  if (!invoice) return null;
+  const note = await createCreditNote(ctx, invoice.id, {
+    amount_cents: refund.amountCents,
+    reason: `Erstattung ${refund.refundId}: ${refund.reason}`,
+  });
+  const final = await finalizeCreditNote(ctx, note.id);
+  return final.id;
+}

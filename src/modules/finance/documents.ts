@@ -9,7 +9,7 @@ import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client.js';
 import { notFound } from '../../platform/errors.js';
 import { taxFromGross } from '../../platform/money.js';
-import { exemptionText, type TaxCategory } from '../checkout/tax.js';
+import { exemptionText, type TaxCategory } from '../tax/index.js';
 import type { creditNotes, DocLine, invoices, TaxGroup } from './finance.tables.js';
 
 /** A line's or group's EN 16931 VAT category; documents made before tax determination: S, or Z at 0 %. */

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, STORE_ORIGIN, startApp, type TestApp } from '../../../test/helpers/app.js';
 import { startViesStub, type ViesStub } from '../../../test/helpers/vies-stub.js';
-import { EXEMPTION_TEXT } from '../checkout/tax.js';
+import { EXEMPTION_TEXT } from '../tax/index.js';
 import { BUSINESS, type FinanceShop, financeShop } from './finance.fixtures.js';
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));

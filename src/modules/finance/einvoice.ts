@@ -6,7 +6,7 @@
  */
 import type { Invoice } from '@e-invoice-eu/core';
 import { AppError, type FieldError } from '../../platform/errors.js';
-import { EXEMPTION_CODE } from '../checkout/tax.js';
+import { EXEMPTION_CODE } from '../tax/index.js';
 import { categoryOf, decimal, percent } from './documents.js';
 import type { BuyerData, DocLine, SellerData, TaxGroup } from './finance.tables.js';
 

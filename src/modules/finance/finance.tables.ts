@@ -4,9 +4,9 @@
  */
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
-import type { TaxCategory } from '../checkout/tax.js';
 import { orders } from '../orders/orders.tables.js';
 import { shops } from '../shops/shops.tables.js';
+import type { TaxCategory } from '../tax/index.js';
 
 const cents = (name: string) => bigint(name, { mode: 'number' });
 const ts = (name: string) => timestamp(name, { withTimezone: true });

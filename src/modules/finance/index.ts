@@ -1,8 +1,12 @@
 /** Finance: invoices, credit notes, company settings and the accounting integration. */
-import type { Module } from '../../app.js';
+import type { Module } from '../../platform/module.js';
 import { SYNC_JOB, syncJob } from './accounting.service.js';
 import { financeRoutes } from './finance.routes.js';
 
+export { creditNoteLinesOfOrder, creditRefund } from './credit-notes.service.js';
+
+export type { DocLine } from './finance.tables.js';
+export { loadSettings } from './settings.service.js';
 export const financeModule: Module = {
   name: 'finance',
   group: 'shop',

@@ -7,8 +7,8 @@ import { AppError, conflict, type FieldError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { taxFromGross } from '../../platform/money.js';
 import { channelCountry } from '../channels/index.js';
-import type { TaxCategory } from '../checkout/tax.js';
 import { getOrder } from '../orders/index.js';
+import type { TaxCategory } from '../tax/index.js';
 import { scheduleAccountingSync } from './accounting.service.js';
 import { assertInvoiceAction, invoiceTransition } from './document-states.js';
 import {

@@ -1,9 +1,9 @@
 /** Liveness and readiness probes. */
 import { Type } from '@sinclair/typebox';
 import { sql } from 'drizzle-orm';
-import type { Module } from '../../app.js';
 import { migrationsApplied } from '../../platform/db/migrate.js';
 import { AppError } from '../../platform/errors.js';
+import type { Module } from '../../platform/module.js';
 
 export const healthModule: Module = {
   name: 'health',

@@ -5,7 +5,6 @@
  */
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppDeps } from '../../app.js';
 import { normalizeOrigin } from '../../config.js';
 import type { Actor, AuthSpec, CredentialKind, Ctx, EmployeeRole, Scope } from '../../platform/auth/types.js';
 import { safeEqual, sha256 } from '../../platform/crypto.js';
@@ -14,7 +13,8 @@ import type { Db } from '../../platform/db/client.js';
 import { prepared, query } from '../../platform/db/tx.js';
 import { AppError } from '../../platform/errors.js';
 import { registerIdempotency } from '../../platform/http/idempotency.js';
-import { storefrontVersions } from '../storefront/storefront.tables.js';
+import type { AppDeps } from '../../platform/module.js';
+import { storefrontVersions } from '../storefront/index.js';
 import { publishableKeys } from './identity.tables.js';
 import { findSession, SESSION_COOKIE, SESSION_PREFIX, type SessionKind } from './sessions.js';
 

@@ -13,7 +13,7 @@ import type { Db } from '../../platform/db/client.js';
 import { query, withTx } from '../../platform/db/tx.js';
 import { AppError } from '../../platform/errors.js';
 import { consume } from '../../platform/http/rate-limit.js';
-import { shops } from '../shops/shops.tables.js';
+import { shops } from '../shops/index.js';
 import { findAccountToken, issueAccountToken, useAccountToken } from './account-tokens.js';
 import { customers } from './identity.tables.js';
 import { throttledVerify } from './login-throttle.js';

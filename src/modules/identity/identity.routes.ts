@@ -1,9 +1,9 @@
 /** Routes of admin login, employees, API tokens, publishable keys and customer accounts. */
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { AppDeps } from '../../app.js';
 import { MANAGERS } from '../../platform/auth/types.js';
 import { IdParams, NoContent } from '../../platform/http/schemas.js';
+import type { AppDeps } from '../../platform/module.js';
 import * as accounts from './customer-accounts.js';
 import * as S from './identity.schemas.js';
 import * as svc from './identity.service.js';

@@ -7,7 +7,7 @@ import type { Db } from '../../platform/db/client.js';
 import { isUniqueViolation, withTx } from '../../platform/db/tx.js';
 import { AppError, conflict, type FieldError, notFound } from '../../platform/errors.js';
 import { newId, newSecret } from '../../platform/ids.js';
-import { shops } from '../shops/shops.tables.js';
+import { shops } from '../shops/index.js';
 import { sendVerificationEmail } from './customer-accounts.js';
 import { apiTokens, customers, publishableKeys, users } from './identity.tables.js';
 import { throttledVerify } from './login-throttle.js';

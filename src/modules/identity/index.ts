@@ -1,13 +1,22 @@
 /** Identity: who may call the service, and the authorization layer every route plugs into. */
-import type { Module } from '../../app.js';
+import type { Module } from '../../platform/module.js';
 import { identityRoutes } from './identity.routes.js';
 
+export { findAccountToken, issueAccountToken, tokenInvalid, useAccountToken } from './account-tokens.js';
 export { CUSTOMER_SESSION_HEADER, registerAuthorization, requestOrigin } from './authorize.js';
-export { accountForPurchase, signedInBuyer } from './customer-accounts.js';
-export { createEmployee, createPublishableKey } from './identity.service.js';
+export { accountForPurchase, limitAccountCalls, resetMailAllowed, signedInBuyer } from './customer-accounts.js';
+export { clearSessionCookie, setSessionCookie } from './identity.routes.js';
+export { PublishableKeySchema, UserSchema } from './identity.schemas.js';
+export {
+  checkPassword,
+  createEmployee,
+  createPublishableKey,
+  INVALID_LOGIN,
+  keyOut,
+  userOut,
+} from './identity.service.js';
 export { configureLoginThrottle } from './login-throttle.js';
-export { configureSessions } from './sessions.js';
-
+export { configureSessions, createSession, revokeSession, revokeSessionsOf } from './sessions.js';
 export const identityModule: Module = {
   name: 'identity',
   group: 'shop',

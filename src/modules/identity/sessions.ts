@@ -8,7 +8,7 @@ import { sha256 } from '../../platform/crypto.js';
 import type { Db } from '../../platform/db/client.js';
 import { prepared } from '../../platform/db/tx.js';
 import { newId, newSecret } from '../../platform/ids.js';
-import { storefrontVersions } from '../storefront/storefront.tables.js';
+import { storefrontVersions } from '../storefront/index.js';
 import { sessions, users } from './identity.tables.js';
 
 export type SessionKind = 'admin' | 'customer' | 'vendor' | 'affiliate';

@@ -1,23 +1,34 @@
 /** Orders: what other modules may use. */
 
 import { sql } from 'drizzle-orm';
-import type { Module } from '../../app.js';
 import { query } from '../../platform/db/tx.js';
-import { registerChannelDependency } from '../channels/index.js';
+import type { ChannelDependency } from '../../platform/hooks.js';
+import type { Module } from '../../platform/module.js';
 import { orderRoutes } from './orders.routes.js';
 import { refundRoutes } from './refunds.routes.js';
 
-export { createOrder, getOrder, type NewOrder, nextCounter, type OrderRow, orderOut } from './orders.service.js';
-export type { Address } from './orders.tables.js';
-
+export { AddressOut, OrderDetail, OrderSummary } from './orders.schemas.js';
+export {
+  createOrder,
+  expirePendingOrder,
+  getOrder,
+  type NewOrder,
+  nextCounter,
+  type OrderRow,
+  orderOut,
+} from './orders.service.js';
+export type { Address, PricedLine } from './orders.tables.js';
+// Tables other modules still read directly (listed in docs/ARCHITECTURE.md, "Cross-module table reads").
+export { orderLines, orders } from './orders.tables.js';
+export { refundedWithoutCreditNote, refundPaymentEventHandler } from './refunds.service.js';
 // Orders lock a channel's currency and keep the channel from being deleted.
-registerChannelDependency({
+export const ordersChannelDependency: ChannelDependency = {
   what: 'orders',
   kinds: ['commerce', 'reference'],
   exists: async (db, shopId, channelId) =>
     (await query(db, sql`SELECT 1 FROM orders WHERE shop_id = ${shopId} AND channel_id = ${channelId} LIMIT 1`))
       .length > 0,
-});
+};
 
 export const ordersModule: Module = {
   name: 'orders',

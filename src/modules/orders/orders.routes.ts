@@ -3,8 +3,8 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { MANAGERS } from '../../platform/auth/types.js';
 import { PageMeta, Pagination, Timestamp } from '../../platform/http/schemas.js';
-import { OrderDetail, OrderSummary } from '../checkout/checkout.schemas.js';
 import { ORDER_STATUSES, type OrderStatus } from './order-states.js';
+import { OrderDetail, OrderSummary } from './orders.schemas.js';
 import { getOrder, listOrders, orderOut, transitionOrder } from './orders.service.js';
 
 const tags = ['orders'];

@@ -4,14 +4,12 @@ import type { Ctx } from '../../platform/auth/types.js';
 import type { Db } from '../../platform/db/client.js';
 import { likeAnywhere, query, withTx } from '../../platform/db/tx.js';
 import { notFound } from '../../platform/errors.js';
+import { runHook } from '../../platform/hooks.js';
 import { newId } from '../../platform/ids.js';
-import { releaseStock } from '../catalog/stock.js';
-import { pricingTaxOut } from '../checkout/checkout.routes.js';
-import type { PricedLine } from '../checkout/checkout.tables.js';
-import { exemptionText, type TaxCategory } from '../checkout/tax.js';
-import { creditOrderEarnings, reverseOrderEarnings } from '../partners/earnings.js';
+import { releaseStock } from '../catalog/index.js';
+import { exemptionText, pricingTaxOut, type TaxCategory } from '../tax/index.js';
 import { assertTransition, type OrderStatus } from './order-states.js';
-import { type Address, orderLines, orders } from './orders.tables.js';
+import { type Address, orderLines, orders, type PricedLine } from './orders.tables.js';
 
 export type OrderRow = typeof orders.$inferSelect;
 export type OrderLineRow = typeof orderLines.$inferSelect;
@@ -132,7 +130,7 @@ export async function createOrder(tx: Db, o: NewOrder): Promise<OrderRow> {
     );
   }
   // a paid order earns its vendors and affiliate in the same transaction
-  if (o.status === 'paid') await creditOrderEarnings(tx, o.shopId, id, o.now);
+  if (o.status === 'paid') await runHook(tx, 'order.paid', { shopId: o.shopId, orderId: id, now: o.now });
   return row as OrderRow;
 }
 
@@ -271,9 +269,9 @@ export async function transitionOrder(ctx: Ctx, id: string, to: OrderStatus) {
       .set({ status: to, updatedAt: now, ...(to === 'paid' ? { paidAt: now, expiresAt: null } : {}) })
       .where(eq(orders.id, id))
       .returning();
-    if (to === 'paid') await creditOrderEarnings(tx, ctx.shopId, id, now);
+    if (to === 'paid') await runHook(tx, 'order.paid', { shopId: ctx.shopId, orderId: id, now });
     if ((to === 'cancelled' || to === 'refunded') && row.status !== 'pending_payment') {
-      await reverseOrderEarnings(tx, ctx.shopId, id, now);
+      await runHook(tx, 'order.reversed', { shopId: ctx.shopId, orderId: id, now });
     }
     return updated as OrderRow;
   });

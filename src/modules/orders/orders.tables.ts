@@ -14,6 +14,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { channels } from '../channels/channels.tables.js';
 import { shops } from '../shops/shops.tables.js';
+import type { TaxCategory } from '../tax/index.js';
 
 const cents = (name: string) => bigint(name, { mode: 'number' });
 const ts = (name: string) => timestamp(name, { withTimezone: true });
@@ -27,6 +28,30 @@ export interface Address {
   postal_code: string;
   city: string;
   country: string;
+}
+
+/** A priced line as stored on the session and copied to the order. */
+export interface PricedLine {
+  product_id: string;
+  variant_id: string | null;
+  name: string;
+  sku: string | null;
+  quantity: number;
+  unit_price_cents: number;
+  line_total_cents: number;
+  tax_rate: number;
+  tax_cents: number;
+  net_cents: number;
+  /** EN 16931 VAT category of the line (DESIGN §5 "Which tax applies"); absent on lines priced before it: S. */
+  tax_category?: TaxCategory;
+  /** The text the invoice carries for a 0 % category (null for S). */
+  tax_exemption_reason?: string | null;
+  /** The gross list price (German rate included) the unit price was derived from; a 0 % row charges its net. */
+  list_unit_price_cents?: number;
+  tax_class: string;
+  is_digital: boolean;
+  track_stock: boolean;
+  vendor_id: string | null;
 }
 
 export const orders = pgTable(

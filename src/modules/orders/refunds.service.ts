@@ -14,10 +14,8 @@ import type { Ctx } from '../../platform/auth/types.js';
 import type { Db } from '../../platform/db/client.js';
 import { query, withTx } from '../../platform/db/tx.js';
 import { AppError, notFound } from '../../platform/errors.js';
+import { callPort, type EventContext, type EventOutcome, type HookLists, runHook } from '../../platform/hooks.js';
 import { newId } from '../../platform/ids.js';
-import { type EventContext, type EventOutcome, registerPaymentEventHandler } from '../checkout/payment-webhook.js';
-import { createCreditNote, finalizeCreditNote } from '../finance/credit-notes.service.js';
-import { reverseRefundedEarnings } from '../partners/earnings.js';
 import { emitEvent } from '../webhooks/index.js';
 import { assertTransition, type OrderStatus } from './order-states.js';
 import type { OrderRow } from './orders.service.js';
@@ -194,7 +192,14 @@ async function settleRefund(
   const to: OrderStatus = refundedTotal >= order.totalCents ? 'refunded' : 'partially_refunded';
   assertTransition(order.status as OrderStatus, to);
   await tx.update(orders).set({ status: to, updatedAt: o.now }).where(eq(orders.id, order.id));
-  const creditNoteId = await creditTheRefund(tx, { ...ctx, db: tx, shopId: order.shopId }, order, refund);
+  // finance writes the credit note when the order has a final invoice (platform/hooks.ts, creditRefund)
+  const creditNoteId = await callPort('creditRefund')({ ...ctx, db: tx, shopId: order.shopId } as Ctx, {
+    shopId: order.shopId,
+    orderId: order.id,
+    refundId: refund.id,
+    amountCents: refund.amountCents,
+    reason: refund.reason,
+  });
   const [row] = await tx
     .update(refunds)
     .set({ status: 'succeeded', providerRef: o.providerRef ?? refund.providerRef, creditNoteId, updatedAt: o.now })
@@ -203,7 +208,14 @@ async function settleRefund(
   // the credit note claws back the partner earnings it credits (finalizeCreditNote); without an
   // invoice there is none, and the refunded share of what was paid is clawed back here (all of
   // it once the order is refunded), counting this refund, now succeeded
-  if (!creditNoteId) await reverseRefundedEarnings(tx, order.shopId, order.id, refund.id, o.now);
+  if (!creditNoteId) {
+    await runHook(tx, 'refund.uncredited', {
+      shopId: order.shopId,
+      orderId: order.id,
+      refundId: refund.id,
+      now: o.now,
+    });
+  }
   await emitEvent(tx, {
     shopId: order.shopId,
     type: 'order.refunded',
@@ -226,26 +238,14 @@ async function settleRefund(
   return row as RefundRow;
 }
 
-/** A credit note for the refunded amount, finalized at once, when the order has a final invoice. */
-async function creditTheRefund(
-  tx: Db,
-  ctx: Pick<Ctx, 'db' | 'shopId' | 'clock' | 'config' | 'log' | 'actor'>,
-  order: OrderRow,
-  refund: RefundRow,
-): Promise<string | null> {
-  const [invoice] = await query<{ id: string }>(
+/** What succeeded refunds without a credit note (the order had no final invoice) paid back. */
+export async function refundedWithoutCreditNote(tx: Db, shopId: string, orderId: string): Promise<number> {
+  const [row] = await query<{ total: number | string }>(
     tx,
-    sql`SELECT id FROM invoices WHERE shop_id = ${order.shopId} AND order_id = ${order.id}
-        AND status IN ('final', 'partially_credited') ORDER BY created_at DESC LIMIT 1`,
+    sql`SELECT coalesce(sum(amount_cents), 0)::bigint AS total FROM refunds
+        WHERE shop_id = ${shopId} AND order_id = ${orderId} AND status = 'succeeded' AND credit_note_id IS NULL`,
   );
-  if (!invoice) return null;
-  const full = ctx as Ctx;
-  const note = await createCreditNote(full, invoice.id, {
-    amount_cents: refund.amountCents,
-    reason: `Erstattung ${refund.id}: ${refund.reason}`,
-  });
-  const final = await finalizeCreditNote(full, note.id);
-  return final.id;
+  return Number(row?.total ?? 0);
 }
 
 /** The provider's confirmation (or failure) of a refund that was pending. */
@@ -283,4 +283,8 @@ async function onRefundEvent(tx: Db, event: PaymentEvent, c: EventContext): Prom
   return { ...out, status: 'processed', reason: `refund_${done.status}` };
 }
 
-registerPaymentEventHandler(['refund.succeeded', 'refund.failed'], onRefundEvent);
+/** The refund events of the provider webhook (wired in app.ts into checkout's webhook route). */
+export const refundPaymentEventHandler: HookLists['paymentEventHandlers'] = {
+  kinds: ['refund.succeeded', 'refund.failed'],
+  handle: onRefundEvent,
+};

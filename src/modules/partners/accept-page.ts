@@ -5,8 +5,8 @@
  */
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../app.js';
 import { AppError } from '../../platform/errors.js';
+import type { AppDeps } from '../../platform/module.js';
 import { esc, page } from '../checkout/index.js';
 import { acceptInvite } from './partner-auth.js';
 

@@ -11,7 +11,7 @@ import type { Db } from '../../platform/db/client.js';
 import { likeAnywhere, query, uniqueConstraintOf, withTx } from '../../platform/db/tx.js';
 import { AppError, conflict, type FieldError, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
-import { revokeSessionsOf } from '../identity/sessions.js';
+import { revokeSessionsOf } from '../identity/index.js';
 import { type EarningRow, type EarningView, earningOut, listEarnings, releaseEarnings } from './earnings.js';
 import { type Balance, balanceOut, balances } from './ledger.js';
 import { issueInvite } from './partner-auth.js';

@@ -25,7 +25,8 @@ import type { Db } from '../../platform/db/client.js';
 import { pgDate, query } from '../../platform/db/tx.js';
 import { AppError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
-import type { DocLine } from '../finance/finance.tables.js';
+import { creditNoteLinesOfOrder } from '../finance/index.js';
+import { refundedWithoutCreditNote } from '../orders/index.js';
 import { move, post } from './ledger.js';
 import { type PartnerType, partnerEarnings } from './partners.tables.js';
 
@@ -184,19 +185,18 @@ async function book(tx: Db, e: NewEarning): Promise<void> {
   });
 }
 
-/** Claws back what the order's final credit notes take back from its earnings. Idempotent. */
+/**
+ * Claws back what the order's final credit notes take back from its earnings, once credit note
+ * `creditNoteId` of the order is final (finance's `creditNote.finalized` hook). Idempotent.
+ */
 export async function reverseCreditNoteEarnings(
   tx: Db,
   shopId: string,
+  orderId: string,
   creditNoteId: string,
   now: Date,
 ): Promise<void> {
-  const [cn] = await query<{ order_id: string }>(
-    tx,
-    sql`SELECT order_id FROM credit_notes WHERE id = ${creditNoteId} AND shop_id = ${shopId} AND status <> 'draft'`,
-  );
-  if (!cn) return;
-  await clawBack(tx, shopId, cn.order_id, creditNoteId, now);
+  await clawBack(tx, shopId, orderId, creditNoteId, now);
 }
 
 /** Claws back every earning of an order that was cancelled or refunded after payment. Idempotent. */
@@ -282,16 +282,6 @@ async function clawBack(
   }
 }
 
-/** What succeeded refunds without a credit note (the order had no final invoice) paid back. */
-async function refundedWithoutCreditNote(tx: Db, shopId: string, orderId: string): Promise<number> {
-  const [row] = await query<{ total: number | string }>(
-    tx,
-    sql`SELECT coalesce(sum(amount_cents), 0)::bigint AS total FROM refunds
-        WHERE shop_id = ${shopId} AND order_id = ${orderId} AND status = 'succeeded' AND credit_note_id IS NULL`,
-  );
-  return Number(row?.total ?? 0);
-}
-
 /** Clawed back so far per earning (the expense side of its clawback entries). */
 async function reversedSoFar(db: Db, earningIds: string[]): Promise<Map<string, number>> {
   const out = new Map<string, number>();
@@ -321,11 +311,7 @@ async function creditedShare(tx: Db, shopId: string, orderId: string) {
     tx,
     sql`SELECT id, position, net_cents FROM order_lines WHERE order_id = ${orderId} AND shop_id = ${shopId}`,
   );
-  const notes = await query<{ lines: DocLine[]; invoice_total: number | string }>(
-    tx,
-    sql`SELECT cn.lines, i.total_cents AS invoice_total FROM credit_notes cn JOIN invoices i ON i.id = cn.invoice_id
-        WHERE cn.shop_id = ${shopId} AND cn.order_id = ${orderId} AND cn.status <> 'draft'`,
-  );
+  const notes = await creditNoteLinesOfOrder(tx, shopId, orderId);
   const creditedNet = new Map<number, number>();
   let amountShare = 0;
   for (const n of notes) {

@@ -2,14 +2,20 @@
  * Partners: marketplace vendors and affiliates, their commissions, the one earnings ledger,
  * payouts, statements and both portals (spec §4.7).
  */
-import type { Module } from '../../app.js';
+import type { Module } from '../../platform/module.js';
 import { acceptPageRoutes } from './accept-page.js';
 import { affiliateRoutes } from './affiliates.routes.js';
 import { partnerAuthRoutes } from './partner-auth.routes.js';
 import { payoutRoutes } from './payouts.routes.js';
 import { vendorRoutes } from './vendors.routes.js';
 
-export { creditOrderEarnings, reverseCreditNoteEarnings, reverseOrderEarnings } from './earnings.js';
+export {
+  creditOrderEarnings,
+  reverseCreditNoteEarnings,
+  reverseOrderEarnings,
+  reverseRefundedEarnings,
+} from './earnings.js';
+export { vendorExists } from './vendors.service.js';
 
 export const partnersModule: Module = {
   name: 'partners',

@@ -1,11 +1,9 @@
 /** Portal sign-in for vendors and affiliates: accept an invite, log in, reset the password, log out. */
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../app.js';
 import { Body, NoContent, Timestamp } from '../../platform/http/schemas.js';
-import { limitAccountCalls } from '../identity/customer-accounts.js';
-import { clearSessionCookie, setSessionCookie } from '../identity/identity.routes.js';
-import { revokeSession } from '../identity/sessions.js';
+import type { AppDeps } from '../../platform/module.js';
+import { clearSessionCookie, limitAccountCalls, revokeSession, setSessionCookie } from '../identity/index.js';
 import { acceptInvite, confirmPartnerReset, loginPartner, requestPartnerReset } from './partner-auth.js';
 import type { PartnerType } from './partners.tables.js';
 

@@ -11,11 +11,18 @@ import type { Db } from '../../platform/db/client.js';
 import { withTx } from '../../platform/db/tx.js';
 import { AppError } from '../../platform/errors.js';
 import { newSecret } from '../../platform/ids.js';
-import { findAccountToken, issueAccountToken, tokenInvalid, useAccountToken } from '../identity/account-tokens.js';
-import { resetMailAllowed } from '../identity/customer-accounts.js';
-import { checkPassword, INVALID_LOGIN } from '../identity/identity.service.js';
-import { createSession, revokeSessionsOf } from '../identity/sessions.js';
-import { shops } from '../shops/shops.tables.js';
+import {
+  checkPassword,
+  createSession,
+  findAccountToken,
+  INVALID_LOGIN,
+  issueAccountToken,
+  resetMailAllowed,
+  revokeSessionsOf,
+  tokenInvalid,
+  useAccountToken,
+} from '../identity/index.js';
+import { shops } from '../shops/index.js';
 import { affiliates, type PartnerType, vendors } from './partners.tables.js';
 
 const INVITE_TTL_MS = 7 * 86_400_000;

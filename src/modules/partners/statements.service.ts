@@ -16,7 +16,7 @@ import type { Db } from '../../platform/db/client.js';
 import { pgDate, query, withTx } from '../../platform/db/tx.js';
 import { AppError, badRequest, conflict, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
-import { loadSettings } from '../finance/settings.service.js';
+import { loadSettings } from '../finance/index.js';
 import { nextCounter } from '../orders/index.js';
 import { balances } from './ledger.js';
 import { type StatementEntry, type StatementTotals, vendorStatements, vendors } from './partners.tables.js';

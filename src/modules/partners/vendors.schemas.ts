@@ -1,7 +1,7 @@
 /** Request and response schemas of the vendor admin routes and the vendor portal. */
 import { Type } from '@sinclair/typebox';
 import { Body, Email, Nullable, PageMeta, Pagination, Timestamp } from '../../platform/http/schemas.js';
-import { AddressOut } from '../checkout/checkout.schemas.js';
+import { AddressOut } from '../orders/index.js';
 
 const Text = (max: number) => Type.String({ minLength: 1, maxLength: max });
 const RefId = Type.String({ minLength: 1, maxLength: 64 });

@@ -10,8 +10,8 @@ import type { Db } from '../../platform/db/client.js';
 import { likeAnywhere, query, uniqueConstraintOf, withTx } from '../../platform/db/tx.js';
 import { AppError, conflict, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
-import { categories } from '../catalog/catalog.tables.js';
-import { revokeSessionsOf } from '../identity/sessions.js';
+import { categories } from '../catalog/index.js';
+import { revokeSessionsOf } from '../identity/index.js';
 import { type EarningFilters, type EarningRow, type EarningView, listEarnings, releaseEarnings } from './earnings.js';
 import { type Balance, balanceOut, balances } from './ledger.js';
 import { issueInvite } from './partner-auth.js';
@@ -91,6 +91,16 @@ export function parseRange(q: { from?: string; to?: string }) {
 }
 
 // ---- vendors ----
+
+/** Whether `vendorId` is a vendor of the shop (any status), its row locked against deletion until `tx` ends. */
+export async function vendorExists(tx: Db, shopId: string, vendorId: string): Promise<boolean> {
+  const [row] = await tx
+    .select({ id: vendors.id })
+    .from(vendors)
+    .where(and(eq(vendors.id, vendorId), eq(vendors.shopId, shopId)))
+    .for('key share');
+  return row !== undefined;
+}
 
 export async function loadVendor(db: Db, shopId: string, id: string, lock = false): Promise<VendorRow> {
   const q = db

@@ -1,12 +1,14 @@
 /** Routes of the platform operator (DESIGN §2): shops and the simulated clock. */
 import { Type } from '@sinclair/typebox';
-import type { Module } from '../../app.js';
 import { AppError } from '../../platform/errors.js';
 import { Body, Email, IdParams, PageMeta, Pagination, Timestamp } from '../../platform/http/schemas.js';
+import type { Module } from '../../platform/module.js';
 import { ChannelSchema, CountryCode, CurrencyCode, channelOut } from '../channels/index.js';
-import { PublishableKeySchema, UserSchema } from '../identity/identity.schemas.js';
-import { keyOut, userOut } from '../identity/identity.service.js';
-import { createShop, listShops, platformShopOut, updateShop } from '../shops/index.js';
+import { keyOut, PublishableKeySchema, UserSchema, userOut } from '../identity/index.js';
+import { listShops, platformShopOut, updateShop } from '../shops/index.js';
+import { createShop } from './create-shop.js';
+
+export { type CreateShopInput, createShop } from './create-shop.js';
 
 const PlatformShop = Type.Object({
   id: Type.String(),

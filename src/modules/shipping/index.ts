@@ -1,5 +1,5 @@
 /** Shipping methods: what other modules may use. */
-import type { Module } from '../../app.js';
+import type { Module } from '../../platform/module.js';
 import { shippingRoutes } from './shipping.routes.js';
 
 export { findShippingMethod, type ShippingMethod } from './shipping.service.js';

@@ -1,12 +1,8 @@
-/** Shops (tenants): created by the platform operator together with their owner and a storefront key. */
+/** Shops (tenants): the rows every module's data hangs off; platform-admin creates them with their owner, key and channel. */
 import { count, desc, eq } from 'drizzle-orm';
-import type { Ctx } from '../../platform/auth/types.js';
 import type { Db } from '../../platform/db/client.js';
-import { withTx } from '../../platform/db/tx.js';
 import { notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
-import { createDefaultChannel } from '../channels/index.js';
-import { createEmployee, createPublishableKey } from '../identity/index.js';
 import { shops } from './shops.tables.js';
 
 export type ShopRow = typeof shops.$inferSelect;
@@ -20,46 +16,13 @@ export const platformShopOut = (s: ShopRow) => ({
   updated_at: s.updatedAt.toISOString(),
 });
 
-export interface CreateShopInput {
-  name: string;
-  owner_email: string;
-  owner_password: string;
-  owner_name?: string;
-  digital_allowed?: boolean;
-  storefront_origins?: string[];
-  /** The default channel's currency (EUR when absent) and country (DE). */
-  currency?: string;
-  country?: string;
-}
-
-/**
- * Creates the shop, its owner (Argon2id), a first publishable key and its default channel
- * (DESIGN §2), all or nothing.
- */
-export async function createShop(ctx: Ctx, input: CreateShopInput) {
-  return withTx(ctx.db, async (tx) => {
-    const [shop] = (await tx
-      .insert(shops)
-      .values({ id: newId('shop'), name: input.name, digitalAllowed: input.digital_allowed ?? false })
-      .returning()) as [ShopRow];
-    const shopCtx: Ctx = { ...ctx, shopId: shop.id, db: tx };
-    const owner = await createEmployee(
-      shopCtx,
-      { email: input.owner_email, password: input.owner_password, name: input.owner_name, role: 'owner' },
-      tx,
-    );
-    const key = await createPublishableKey(
-      shopCtx,
-      { name: 'Default storefront', allowed_origins: input.storefront_origins ?? [] },
-      tx,
-    );
-    const channel = await createDefaultChannel(shopCtx, {
-      name: input.name,
-      currency: input.currency ?? 'EUR',
-      default_country: input.country ?? 'DE',
-    });
-    return { shop, owner, key, channel };
-  });
+/** Inserts the shop row, in the caller's transaction (platform-admin's createShop adds the rest). */
+export async function insertShop(tx: Db, input: { name: string; digitalAllowed: boolean }): Promise<ShopRow> {
+  const [shop] = (await tx
+    .insert(shops)
+    .values({ id: newId('shop'), name: input.name, digitalAllowed: input.digitalAllowed })
+    .returning()) as [ShopRow];
+  return shop;
 }
 
 export async function listShops(db: Db, limit: number, offset: number) {

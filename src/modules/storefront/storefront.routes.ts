@@ -5,8 +5,8 @@
  * storefront version has not moved since they were computed.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppDeps } from '../../app.js';
 import type { AuthSpec } from '../../platform/auth/types.js';
+import type { AppDeps } from '../../platform/module.js';
 import type { PublicChannel } from '../catalog/index.js';
 import { hostOf } from '../channels/index.js';
 import { type CachedResponse, StorefrontCache } from './storefront.cache.js';

@@ -1,5 +1,5 @@
 /** Signed events: the outbox other modules emit into, and the checkout webhook routes. */
-import type { Module } from '../../app.js';
+import type { Module } from '../../platform/module.js';
 import { webhookRoutes } from './webhooks.routes.js';
 import { DELIVER_JOB, deliveryJob } from './webhooks.service.js';
 

@@ -1,0 +1,73 @@
+/** Response schemas of orders: admin routes, the customer's orders, vendor and subscription views. */
+import { Type } from '@sinclair/typebox';
+import { Nullable, Timestamp } from '../../platform/http/schemas.js';
+import { lineTaxFields, pricingTaxFields } from '../tax/index.js';
+
+export const AddressOut = Type.Object({
+  name: Type.String(),
+  company: Type.Optional(Nullable(Type.String())),
+  vat_id: Type.Optional(Nullable(Type.String())),
+  line1: Type.String(),
+  line2: Type.Optional(Nullable(Type.String())),
+  postal_code: Type.String(),
+  city: Type.String(),
+  country: Type.String(),
+});
+
+export const OrderLineOut = Type.Object({
+  id: Type.String(),
+  product_id: Type.String(),
+  variant_id: Nullable(Type.String()),
+  name: Type.String(),
+  sku: Nullable(Type.String()),
+  quantity: Type.Integer(),
+  unit_price_cents: Type.Integer(),
+  line_total_cents: Type.Integer(),
+  tax_rate: Type.Number(),
+  tax_cents: Type.Integer(),
+  net_cents: Type.Integer(),
+  ...lineTaxFields,
+  tax_class: Type.String(),
+  is_digital: Type.Boolean(),
+});
+
+const orderFields = {
+  id: Type.String(),
+  number: Type.String(),
+  status: Type.String(),
+  channel_id: Type.String(),
+  checkout_session_id: Nullable(Type.String()),
+  customer_id: Nullable(Type.String()),
+  customer_email: Type.String(),
+  billing_address: Nullable(AddressOut),
+  shipping_address: Nullable(AddressOut),
+  shipping_method_id: Nullable(Type.String()),
+  currency: Type.String(),
+  subtotal_cents: Type.Integer(),
+  shipping_cents: Type.Integer(),
+  ...pricingTaxFields,
+  tax_cents: Type.Integer(),
+  total_cents: Type.Integer(),
+  requires_shipping: Type.Boolean(),
+  widerruf_verzicht: Type.Boolean(),
+  widerruf_verzicht_at: Nullable(Timestamp),
+  affiliate_code: Nullable(Type.String()),
+  subscription_id: Nullable(Type.String()),
+  is_test: Type.Boolean(),
+  payment_provider: Nullable(Type.String()),
+  confirmed_at: Nullable(Timestamp),
+  paid_at: Nullable(Timestamp),
+  expires_at: Nullable(Timestamp),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+};
+
+export const OrderSummary = Type.Object(orderFields);
+export const OrderDetail = Type.Object({
+  ...orderFields,
+  lines: Type.Array(OrderLineOut),
+  entitlements: Type.Array(
+    Type.Object({ product_id: Type.String(), variant_id: Nullable(Type.String()), quantity: Type.Integer() }),
+    { description: 'Digital products this order entitles; delivery and access are the client application’s' },
+  ),
+});
