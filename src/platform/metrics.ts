@@ -134,7 +134,7 @@ export function registerMetricsRoute(app: FastifyInstance, metrics: Metrics, tok
         const header = request.headers.authorization ?? '';
         const given = header.startsWith('Bearer ') ? header.slice(7) : '';
         if (!given || !safeEqual(given, token)) {
-          throw new AppError('unauthenticated', 401, 'GET /metrics needs METRICS_TOKEN as Bearer token');
+          throw new AppError('unauthenticated', 'GET /metrics needs METRICS_TOKEN as Bearer token');
         }
       },
     },

@@ -114,7 +114,7 @@ export async function recordPriceChanges(tx: Tx, ctx: Ctx, productId: string, pr
   if (rows.length > 0) await tx.insert(catalogPriceChanges).values(rows);
 }
 
-const denied = (detail: string, errors: FieldError[]) => new AppError('policy_denied', 403, detail, errors);
+const denied = (detail: string, errors: FieldError[]) => new AppError('policy_denied', detail, errors);
 
 /** True when the caller is an API token, the only credential the policy binds. */
 export const boundByPolicy = (ctx: Ctx) => ctx.actor?.kind === 'token';

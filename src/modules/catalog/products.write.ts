@@ -52,7 +52,7 @@ async function checkVendor(tx: Tx, shopId: string, vendorId: string | null | und
     .where(and(eq(vendors.id, vendorId), eq(vendors.shopId, shopId)))
     .for('key share');
   if (!row) {
-    throw new AppError('unknown_vendor', 400, 'vendor_id is not a vendor of this shop', [
+    throw new AppError('unknown_vendor', 'vendor_id is not a vendor of this shop', [
       { path: '/body/vendor_id', message: 'is not a vendor of this shop' },
     ]);
   }

@@ -215,7 +215,6 @@ export async function deleteChannel(ctx: Ctx, id: string) {
     if (deps.length > 0) {
       throw new AppError(
         'channel_in_use',
-        409,
         `The channel cannot be deleted: ${deps.join(', ')} reference it; deactivate it instead`,
       );
     }

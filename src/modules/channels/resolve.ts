@@ -77,7 +77,7 @@ export async function resolveChannel(
         LIMIT 1`,
   );
   const row = rows[0];
-  if (!row) throw new AppError('channel_not_found', 404, 'No active channel serves this storefront request');
+  if (!row) throw new AppError('channel_not_found', 'No active channel serves this storefront request');
   const by = ['origin', 'referer', 'path_prefix', 'default'] as const;
   const { rank, ...rest } = row;
   const channel: ResolvedChannel = { ...rest, matched_by: by[Math.min(4, Number(rank)) - 1] ?? 'default' };

@@ -31,7 +31,7 @@ export async function enforceLineQuantity(ctx: Ctx, items: { quantity: number }[
     if (item.quantity > max) errors.push({ path: `/body/items/${i}/quantity`, message: `must be at most ${max}` });
   });
   if (errors.length > 0) {
-    throw new AppError('quantity_limit', 400, `A checkout line may hold at most ${max} units`, errors);
+    throw new AppError('quantity_limit', `A checkout line may hold at most ${max} units`, errors);
   }
 }
 

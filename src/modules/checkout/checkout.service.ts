@@ -49,7 +49,7 @@ export function checkReturnUrl(ctx: Ctx, returnUrl: string): void {
     origin = null;
   }
   if (!origin || actor?.kind !== 'publishable' || !actor.allowedOrigins.includes(origin)) {
-    throw new AppError('return_url_denied', 400, 'return_url must be on an origin this publishable key allows', [
+    throw new AppError('return_url_denied', 'return_url must be on an origin this publishable key allows', [
       { path: '/body/return_url', message: 'origin is not on the allowlist' },
     ]);
   }
@@ -78,7 +78,7 @@ export async function createCheckoutSession(
     if (existing) return resumeHostedSession(ctx.db, existing, provider);
   }
   if (input.discount_code !== undefined) {
-    throw new AppError('discount_unsupported', 400, 'Discount codes are not supported', [
+    throw new AppError('discount_unsupported', 'Discount codes are not supported', [
       { path: '/body/discount_code', message: 'discount codes are not supported' },
     ]);
   }
@@ -98,18 +98,17 @@ export async function createCheckoutSession(
     missing.push({ path: '/body/customer/billing_address', message: 'is required' });
   }
   if (missing.length > 0) {
-    throw new AppError('shipping_required', 400, `Missing: ${missing.map((m) => m.path).join(', ')}`, missing);
+    throw new AppError('shipping_required', `Missing: ${missing.map((m) => m.path).join(', ')}`, missing);
   }
   if (flow === 'direct' && hasDigital && input.widerruf_verzicht !== true) {
     throw new AppError(
       'widerruf_verzicht_required',
-      400,
       'Digital items in the direct flow need widerruf_verzicht: true (waiver of the right of withdrawal)',
       [{ path: '/body/widerruf_verzicht', message: 'must be true for digital items' }],
     );
   }
   if (flow === 'direct' && !channel.allow_unpaid_orders) {
-    throw new AppError('direct_flow_unavailable', 400, 'This channel takes payment at checkout; use the hosted flow', [
+    throw new AppError('direct_flow_unavailable', 'This channel takes payment at checkout; use the hosted flow', [
       { path: '/body/flow', message: 'direct flow needs a channel that allows unpaid orders' },
     ]);
   }
@@ -132,7 +131,7 @@ export async function createCheckoutSession(
       () => findShippingMethod(ctx.db, ctx.shopId, methodId, destCode),
     );
     if (!method) {
-      throw new AppError('shipping_method_unavailable', 400, 'The shipping method is not available for this address', [
+      throw new AppError('shipping_method_unavailable', 'The shipping method is not available for this address', [
         { path: '/body/shipping_method_id', message: 'is not available for this country' },
       ]);
     }
@@ -323,7 +322,7 @@ async function hostAtProvider(db: Db, session: CheckoutSessionRow, provider: Pay
     });
   } catch (err) {
     // 5xx: the Idempotency-Key is released and a retry resumes this session
-    throw new AppError('provider_error', 502, `The payment provider is unavailable: ${(err as Error).message}`);
+    throw new AppError('provider_error', `The payment provider is unavailable: ${(err as Error).message}`);
   }
   if (hosted.providerRef && hosted.providerRef !== session.providerRef) {
     await db
@@ -365,7 +364,6 @@ export function taxColumns(sums: ReturnType<typeof totals>, tax: Awaited<ReturnT
 function outOfStock(items: number[]): AppError {
   return new AppError(
     'out_of_stock',
-    409,
     'Some items are not in stock',
     [...new Set(items)]
       .sort((x, y) => x - y)
@@ -474,7 +472,7 @@ export async function completePaidSession(
     if (session.kind !== 'order') return { order: null, alreadyComplete: session.status === 'complete', session };
     if (session.status === 'complete') return { order: null, alreadyComplete: true, session };
     if (session.status !== 'open' || session.expiresAt <= c.now) {
-      throw new AppError('session_expired', 409, 'This checkout session has expired');
+      throw new AppError('session_expired', 'This checkout session has expired');
     }
     const channel = await query<{ auto_confirm_orders: boolean }>(
       tx,

@@ -128,7 +128,7 @@ export function payPageRoutes(app: FastifyInstance, deps: AppDeps): void {
       const other = s && s.provider === 'test' ? otherKinds.get(s.kind) : undefined;
       if (s && other) return other.get(s, reply);
       if (!s || s.provider !== 'test' || s.kind !== 'order')
-        throw new AppError('not_found', 404, 'Checkout session not found');
+        throw new AppError('not_found', 'Checkout session not found');
       if (s.status === 'complete') return reply.redirect(returnTo(s.returnUrl, s.id), 303);
       if (s.status !== 'open' || s.expiresAt <= deps.clock.now()) {
         return page(
@@ -170,7 +170,7 @@ export function payPageRoutes(app: FastifyInstance, deps: AppDeps): void {
       const other = s && s.provider === 'test' ? otherKinds.get(s.kind) : undefined;
       if (s && other) return other.post(s, form, reply);
       if (!s || s.provider !== 'test' || s.kind !== 'order')
-        throw new AppError('not_found', 404, 'Checkout session not found');
+        throw new AppError('not_found', 'Checkout session not found');
       if (s.status === 'complete') return reply.redirect(returnTo(s.returnUrl, s.id), 303);
       const now = deps.clock.now();
       if (s.status !== 'open' || s.expiresAt <= now) {

@@ -126,13 +126,13 @@ export function paymentWebhookRoutes(app: FastifyInstance, deps: AppDeps, provid
             ...new Set([config.stripeWebhookSecret, config.stripeAboWebhookSecret].filter((s): s is string => !!s)),
           ];
           if (!provider.hasWebhooks || secrets.length === 0) {
-            throw new AppError('not_found', 404, 'The Stripe provider is not configured');
+            throw new AppError('not_found', 'The Stripe provider is not configured');
           }
           let event: PaymentEvent;
           try {
             event = await provider.parseWebhook(request.body as Buffer, request.headers, secrets);
           } catch (err) {
-            if (err instanceof WebhookSignatureError) throw new AppError('signature_invalid', 400, err.message);
+            if (err instanceof WebhookSignatureError) throw new AppError('signature_invalid', err.message);
             throw err;
           }
           try {
@@ -146,11 +146,7 @@ export function paymentWebhookRoutes(app: FastifyInstance, deps: AppDeps, provid
           } catch (err) {
             // whatever failed (a provider call answering 4xx included), the provider must retry
             request.log.error({ err, event_id: event.id, event_type: event.type }, 'payment event not applied');
-            throw new AppError(
-              'event_not_applied',
-              503,
-              'The event could not be applied; it was not recorded, retry later',
-            );
+            throw new AppError('event_not_applied', 'The event could not be applied; it was not recorded, retry later');
           }
         },
       );

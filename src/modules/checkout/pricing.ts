@@ -49,7 +49,7 @@ export async function destination(
     () => channelCountry(ctx, channelId, code),
   );
   if (!country) {
-    throw new AppError('country_not_served', 400, `This shop does not deliver to ${code} in this channel`, [
+    throw new AppError('country_not_served', `This shop does not deliver to ${code} in this channel`, [
       { path, message: 'is not served by this channel' },
     ]);
   }
@@ -95,7 +95,7 @@ export async function priceItems(
     };
   });
   if (errors.length > 0)
-    throw new AppError('product_unavailable', 400, 'Some items cannot be bought in this channel', errors);
+    throw new AppError('product_unavailable', 'Some items cannot be bought in this channel', errors);
   return lines as Omit<PricedLine, 'tax_rate' | 'tax_cents' | 'net_cents'>[];
 }
 

@@ -60,7 +60,7 @@ export function checkVatIdFormat(vatId: string, billingIsEu: boolean, path: stri
   const normalized = normalizeVatId(vatId);
   const euPrefix = FORMATS[normalized.slice(0, 2)] !== undefined;
   if ((euPrefix || billingIsEu) && !isEuVatIdFormat(normalized)) {
-    throw new AppError('vat_id_invalid', 400, `${vatId} is not a valid EU VAT ID`, [
+    throw new AppError('vat_id_invalid', `${vatId} is not a valid EU VAT ID`, [
       {
         path,
         message: euPrefix

@@ -14,6 +14,7 @@ import type { Ctx } from '../../platform/auth/types.js';
 import { sha256 } from '../../platform/crypto.js';
 import type { Db } from '../../platform/db/client.js';
 import { query, withTx } from '../../platform/db/tx.js';
+import type { ErrorCode } from '../../platform/error-codes.js';
 import { AppError, type FieldError, notFound } from '../../platform/errors.js';
 import { Body, Email } from '../../platform/http/schemas.js';
 import { newId, newSecret } from '../../platform/ids.js';
@@ -78,7 +79,7 @@ export interface AboSessionInput {
 
 /** Rule 4: no nested customer/address prefill, no discount code, no express shortcut. */
 function refuseShortcuts(input: AboSessionInput): void {
-  const refused: [keyof AboSessionInput, string, string][] = [
+  const refused: [keyof AboSessionInput, ErrorCode, string][] = [
     ['customer', 'prefill_unsupported', 'customer details and addresses are collected in the hosted checkout'],
     ['billing_address', 'prefill_unsupported', 'addresses are collected in the hosted checkout'],
     [
@@ -91,7 +92,7 @@ function refuseShortcuts(input: AboSessionInput): void {
     ['express_checkout', 'express_unsupported', 'subscriptions always use the hosted flow'],
   ];
   const errors: FieldError[] = [];
-  let code = '';
+  let code: ErrorCode | undefined;
   for (const [field, c, message] of refused) {
     if (input[field] !== undefined) {
       errors.push({ path: `/body/${field}`, message });
@@ -102,8 +103,8 @@ function refuseShortcuts(input: AboSessionInput): void {
     errors.push({ path: '/body/flow', message: 'subscriptions always use the hosted flow' });
     code ||= 'express_unsupported';
   }
-  if (errors.length > 0) {
-    throw new AppError(code, 400, `Not accepted for subscriptions: ${errors.map((e) => e.path).join(', ')}`, errors);
+  if (code) {
+    throw new AppError(code, `Not accepted for subscriptions: ${errors.map((e) => e.path).join(', ')}`, errors);
   }
 }
 
@@ -120,14 +121,14 @@ async function sellablePlan(db: Db, shopId: string, planId: string) {
     .from(aboPlans)
     .innerJoin(sql`products p`, sql`p.id = ${aboPlans.productId}`)
     .where(and(eq(aboPlans.id, planId), eq(aboPlans.shopId, shopId)));
-  if (!row) throw new AppError('plan_not_found', 404, 'Plan not found');
+  if (!row) throw new AppError('plan_not_found', 'Plan not found');
   if (!row.plan.isActive) {
-    throw new AppError('plan_inactive', 400, 'This plan is not sold any more', [
+    throw new AppError('plan_inactive', 'This plan is not sold any more', [
       { path: '/body/plan_id', message: 'is not active' },
     ]);
   }
   if (row.productStatus !== 'published' || row.productDeleted) {
-    throw new AppError('product_unavailable', 400, "The plan's product is not published", [
+    throw new AppError('product_unavailable', "The plan's product is not published", [
       { path: '/body/plan_id', message: 'its product is not published' },
     ]);
   }
@@ -288,7 +289,7 @@ export async function completeAboSession(
     if (session?.kind !== 'abo' || !session.planId) throw notFound('Checkout session');
     if (session.status === 'complete') return { abo: null, alreadyComplete: true, session };
     if (!c.allowExpired && (session.status !== 'open' || session.expiresAt <= c.now)) {
-      throw new AppError('session_expired', 409, 'This checkout session has expired');
+      throw new AppError('session_expired', 'This checkout session has expired');
     }
     const [plan] = await tx.select().from(aboPlans).where(eq(aboPlans.id, session.planId));
     if (!plan) throw notFound('Plan');

@@ -63,7 +63,7 @@ export function canTransition(from: AboStatus | 'new', trigger: Trigger): boolea
 /** The status after `trigger`, or 409 invalid_state when the table does not allow it. */
 export function transition(from: AboStatus | 'new', trigger: Trigger): AboStatus {
   if (!canTransition(from, trigger)) {
-    throw new AppError('invalid_state', 409, `A subscription in status ${from} cannot do this (${trigger})`);
+    throw new AppError('invalid_state', `A subscription in status ${from} cannot do this (${trigger})`);
   }
   const to = TRANSITIONS[trigger].to;
   return to === 'same' ? (from as AboStatus) : to;

@@ -22,11 +22,7 @@ async function providerCancel(config: Config, abo: AboRow, when: 'now' | 'period
   try {
     await provider.cancelSubscription(abo.providerRef, when);
   } catch (err) {
-    throw new AppError(
-      'provider_error',
-      502,
-      `The payment provider refused the cancellation: ${(err as Error).message}`,
-    );
+    throw new AppError('provider_error', `The payment provider refused the cancellation: ${(err as Error).message}`);
   }
 }
 
@@ -38,7 +34,6 @@ async function providerResume(config: Config, abo: AboRow): Promise<void> {
   } catch (err) {
     throw new AppError(
       'provider_error',
-      502,
       `The payment provider refused to withdraw the cancellation: ${(err as Error).message}`,
     );
   }
@@ -207,7 +202,7 @@ export async function cancelAbo(
       return row;
     }
     if (a.cancelAtPeriodEnd) {
-      throw new AppError('invalid_state', 409, 'The cancellation is already scheduled for the end of the period');
+      throw new AppError('invalid_state', 'The cancellation is already scheduled for the end of the period');
     }
     transition(a.status, 'cancel_scheduled');
     await providerCancel(config, a, 'period_end');
@@ -241,7 +236,7 @@ export async function resumeAbo(
   return withTx(db, async (tx) => {
     const a = await lockAbo(tx, a0.shopId, a0.id);
     if (!a.cancelAtPeriodEnd) {
-      throw new AppError('invalid_state', 409, 'No cancellation is scheduled for this subscription');
+      throw new AppError('invalid_state', 'No cancellation is scheduled for this subscription');
     }
     transition(a.status, 'cancel_withdrawn');
     await providerResume(config, a);

@@ -65,7 +65,7 @@ function checkPlan(input: PlanInput, merged: { unit: IntervalUnit; count: number
     });
   }
   if (errors.length > 0) {
-    throw new AppError('validation_failed', 400, errors.map((e) => `${e.path}: ${e.message}`).join('; '), errors);
+    throw new AppError('validation_failed', errors.map((e) => `${e.path}: ${e.message}`).join('; '), errors);
   }
 }
 
@@ -79,7 +79,6 @@ async function checkProduct(db: Db, shopId: string, productId: string): Promise<
   if (!p?.is_digital) {
     throw new AppError(
       'product_invalid',
-      400,
       p ? 'The product is not a digital product' : 'The product does not exist in this shop',
       [{ path: '/body/product_id', message: 'must be an existing digital product of this shop' }],
     );
@@ -145,7 +144,7 @@ export async function updatePlan(ctx: Ctx, id: string, input: PlanInput): Promis
       .for('update');
     if (!current) throw notFound('Plan');
     if (input.product_id !== undefined && input.product_id !== current.productId) {
-      throw new AppError('product_immutable', 400, 'The product of a plan cannot be changed; create a new plan', [
+      throw new AppError('product_immutable', 'The product of a plan cannot be changed; create a new plan', [
         { path: '/body/product_id', message: 'cannot be changed' },
       ]);
     }

@@ -76,7 +76,6 @@ async function apiKeyOf(db: Db, config: Config, log: FastifyBaseLogger, shopId: 
   } catch {
     throw new AppError(
       'credential_unreadable',
-      409,
       'The stored Lexware key cannot be decrypted (was MASTER_KEY changed?); connect again',
     );
   }

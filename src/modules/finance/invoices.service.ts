@@ -301,7 +301,6 @@ export async function finalizeInvoice(ctx: Ctx, id: string): Promise<InvoiceRow>
     if (buyerErrors.length > 0) {
       throw new AppError(
         'buyer_data_missing',
-        400,
         `The buyer lacks ${buyerErrors.map((e) => e.path.split('/').pop()).join(', ')}; complete the draft with PATCH`,
         buyerErrors,
       );

@@ -38,10 +38,10 @@ export const healthModule: Module = {
         try {
           await deps.database.db.execute(sql`SELECT 1`);
         } catch {
-          throw new AppError('database_unavailable', 503, 'The database is not reachable');
+          throw new AppError('database_unavailable', 'The database is not reachable');
         }
         if (!(await migrationsApplied(deps.database.db))) {
-          throw new AppError('migrations_pending', 503, 'Database migrations are not applied');
+          throw new AppError('migrations_pending', 'Database migrations are not applied');
         }
         return { status: 'ready' as const, database: deps.database.kind };
       },

@@ -49,7 +49,7 @@ export async function issueAccountToken(
 }
 
 export const tokenInvalid = () =>
-  new AppError('token_invalid', 400, 'The link is unknown, used or expired', [
+  new AppError('token_invalid', 'The link is unknown, used or expired', [
     { path: '/body/token', message: 'is unknown, used or expired' },
   ]);
 

@@ -33,9 +33,8 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** Token last-use is written at most once a minute per token. */
 const TOKEN_TOUCH_SECONDS = 60;
 
-const unauthenticated = (detail: string) => new AppError('unauthenticated', 401, detail);
-const invalidCredential = () =>
-  new AppError('invalid_credential', 401, 'The credential is unknown, expired or revoked');
+const unauthenticated = (detail: string) => new AppError('unauthenticated', detail);
+const invalidCredential = () => new AppError('invalid_credential', 'The credential is unknown, expired or revoked');
 
 function kindOf(bearer: string): CredentialKind | null {
   for (const [prefix, kind] of BEARER_PREFIX) if (bearer.startsWith(prefix)) return kind;
@@ -197,7 +196,6 @@ async function attachSignedInCustomer(request: FastifyRequest, reply: FastifyRep
     }
     throw new AppError(
       'customer_session_invalid',
-      401,
       'The customer session is unknown, expired, revoked or of another shop; sign in again or buy as a guest',
     );
   }
@@ -247,33 +245,33 @@ async function authenticate(request: FastifyRequest, spec: AuthSpec, deps: AppDe
   if (!accepts.includes(actor.kind)) {
     if (actor.kind === 'token') {
       throw spec.tokenBlocked
-        ? new AppError('token_blocked', 403, 'API tokens cannot use this route; sign in as an administrator')
-        : new AppError('scope_denied', 403, 'No API token scope grants this route');
+        ? new AppError('token_blocked', 'API tokens cannot use this route; sign in as an administrator')
+        : new AppError('scope_denied', 'No API token scope grants this route');
     }
-    throw new AppError('credential_denied', 403, `This route does not accept a ${actor.kind} credential`);
+    throw new AppError('credential_denied', `This route does not accept a ${actor.kind} credential`);
   }
 
   switch (actor.kind) {
     case 'token':
       if (spec.tokenBlocked) {
-        throw new AppError('token_blocked', 403, 'API tokens cannot use this route; sign in as an administrator');
+        throw new AppError('token_blocked', 'API tokens cannot use this route; sign in as an administrator');
       }
       if (spec.scope && !hasScope(actor.scopes, spec.scope)) {
-        throw new AppError('scope_denied', 403, `This route needs the ${spec.scope} scope`);
+        throw new AppError('scope_denied', `This route needs the ${spec.scope} scope`);
       }
       break;
     case 'admin':
       if (spec.ownerOnly && actor.role !== 'owner') {
-        throw new AppError('owner_only', 403, 'Only the shop owner may do this');
+        throw new AppError('owner_only', 'Only the shop owner may do this');
       }
       if (spec.roles && !spec.roles.includes(actor.role)) {
-        throw new AppError('role_denied', 403, `Your role (${actor.role}) may not do this`);
+        throw new AppError('role_denied', `Your role (${actor.role}) may not do this`);
       }
       break;
     case 'publishable':
-      if (!actor.origin) throw new AppError('origin_denied', 403, 'Storefront requests must send an Origin header');
+      if (!actor.origin) throw new AppError('origin_denied', 'Storefront requests must send an Origin header');
       if (!actor.allowedOrigins.includes(actor.origin)) {
-        throw new AppError('origin_denied', 403, `Origin ${actor.origin} is not allowed for this publishable key`);
+        throw new AppError('origin_denied', `Origin ${actor.origin} is not allowed for this publishable key`);
       }
       break;
   }
@@ -284,7 +282,7 @@ async function authenticate(request: FastifyRequest, spec: AuthSpec, deps: AppDe
     const own = normalizeOrigin(deps.config.publicUrl);
     const allowed = origin !== null && (origin === own || deps.config.adminOrigins.includes(origin));
     if (!allowed && !(viaCookie !== 'admin' && origin && (await originOfShop(db, found.shopId, origin)))) {
-      throw new AppError('origin_denied', 403, 'A cookie-authenticated change must come from an allowed Origin');
+      throw new AppError('origin_denied', 'A cookie-authenticated change must come from an allowed Origin');
     }
   }
   return found;
@@ -321,10 +319,10 @@ async function digitalGate(db: Db, shopId: string): Promise<void> {
   );
   const shop = rows[0];
   if (!shop?.digital_allowed) {
-    throw new AppError('addon_unavailable', 403, 'The digital add-on is not available to this shop');
+    throw new AppError('addon_unavailable', 'The digital add-on is not available to this shop');
   }
   if (!shop.digital_active) {
-    throw new AppError('addon_inactive', 403, 'The digital add-on is not active; activate it in the digital settings');
+    throw new AppError('addon_inactive', 'The digital add-on is not active; activate it in the digital settings');
   }
 }
 
@@ -348,7 +346,7 @@ async function enforceChannelRestriction(request: FastifyRequest, actor: Actor, 
   const allowed = actor.channelIds;
   const inList = (id: string | undefined) => id !== undefined && allowed.includes(id);
   if (route === '/api/products/:id/channels/:channelId') {
-    if (!inList(params.channelId)) throw new AppError('not_found', 404, 'Channel not found');
+    if (!inList(params.channelId)) throw new AppError('not_found', 'Channel not found');
     return;
   }
   // `IN (…)` of the allowed ids; an empty list never reaches a query
@@ -366,7 +364,7 @@ async function enforceChannelRestriction(request: FastifyRequest, actor: Actor, 
                 LIMIT 1`,
           )
         : [];
-    if (rows.length === 0) throw new AppError('not_found', 404, 'Product not found');
+    if (rows.length === 0) throw new AppError('not_found', 'Product not found');
     return;
   }
   const order = /^\/api\/admin\/orders\/:(id|orderId)(\/|$)/.exec(route);
@@ -379,7 +377,7 @@ async function enforceChannelRestriction(request: FastifyRequest, actor: Actor, 
             sql`SELECT 1 FROM orders WHERE shop_id = ${request.ctx.shopId} AND id = ${id} AND channel_id IN ${channels} LIMIT 1`,
           )
         : [];
-    if (rows.length === 0) throw new AppError('not_found', 404, 'Order not found');
+    if (rows.length === 0) throw new AppError('not_found', 'Order not found');
   }
 }
 
@@ -420,7 +418,7 @@ export function registerAuthorization(app: FastifyInstance, deps: AppDeps): void
         )
       : [];
     if (!origin || rows.length === 0) {
-      throw new AppError('origin_denied', 403, 'This origin is not allowed');
+      throw new AppError('origin_denied', 'This origin is not allowed');
     }
     allowCors(reply, origin);
     reply.header('access-control-allow-methods', 'GET, POST, PUT, PATCH, DELETE');

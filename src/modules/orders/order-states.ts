@@ -27,6 +27,6 @@ export function canTransition(from: OrderStatus, to: OrderStatus): boolean {
 
 export function assertTransition(from: OrderStatus, to: OrderStatus): void {
   if (!canTransition(from, to)) {
-    throw new AppError('invalid_state', 409, `An order in state ${from} cannot become ${to}`);
+    throw new AppError('invalid_state', `An order in state ${from} cannot become ${to}`);
   }
 }

@@ -84,14 +84,13 @@ export async function createRefund(
   const pending = await withTx(ctx.db, async (tx) => {
     const order = await lockOrder(tx, ctx.shopId, orderId);
     if (!PAID_STATES.includes(order.status as OrderStatus) || order.paidAt === null) {
-      throw new AppError('invalid_state', 409, `An order in state ${order.status} was never paid; nothing to refund`);
+      throw new AppError('invalid_state', `An order in state ${order.status} was never paid; nothing to refund`);
     }
     const left = order.totalCents - (await refundedSoFar(tx, order.id));
     const amount = input.amount_cents ?? left;
     if (amount > left || amount <= 0) {
       throw new AppError(
         'refund_exceeds_paid',
-        409,
         `At most ${left} cents of this order are left to refund (asked for ${amount})`,
         [{ path: '/body/amount_cents', message: `at most ${left}` }],
       );
@@ -142,7 +141,7 @@ export async function createRefund(
     settleRefund(tx, ctx, refund.id, { status, providerRef, failure, now: ctx.clock.now() }),
   );
   if (done.status === 'failed') {
-    throw new AppError('provider_error', 502, `The payment provider refused the refund: ${failure ?? 'failed'}`);
+    throw new AppError('provider_error', `The payment provider refused the refund: ${failure ?? 'failed'}`);
   }
   return done;
 }

@@ -16,11 +16,11 @@ import { loadPartnerSettings } from './settings.js';
 
 /** The affiliate of the portal session; 403 affiliate_blocked when blocked. */
 export async function portalAffiliate(ctx: Ctx): Promise<AffiliateRow> {
-  if (ctx.actor?.kind !== 'affiliate') throw new AppError('credential_denied', 403, 'An affiliate session is needed');
+  if (ctx.actor?.kind !== 'affiliate') throw new AppError('credential_denied', 'An affiliate session is needed');
   const row = await getAffiliateRow(ctx.db, ctx.shopId, ctx.actor.affiliateId).catch(() => null);
-  if (!row) throw new AppError('invalid_credential', 401, 'The credential is unknown, expired or revoked');
+  if (!row) throw new AppError('invalid_credential', 'The credential is unknown, expired or revoked');
   if (row.status === 'blocked') {
-    throw new AppError('affiliate_blocked', 403, 'This affiliate account is blocked; contact the shop');
+    throw new AppError('affiliate_blocked', 'This affiliate account is blocked; contact the shop');
   }
   return row;
 }

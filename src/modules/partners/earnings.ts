@@ -397,7 +397,6 @@ export async function releaseEarnings(
     if (missing.length > 0) {
       throw new AppError(
         'not_releasable',
-        409,
         `Not pending earnings of this shop: ${missing.slice(0, 20).join(', ')}`,
         missing.slice(0, 20).map((id) => ({
           path: `/body/earning_ids/${sel.earningIds?.indexOf(id)}`,

@@ -301,7 +301,7 @@ export async function requestAffiliatePayout(
     return await withTx(ctx.db, async (tx) => {
       const affiliate = await lockAffiliate(tx, ctx.shopId, affiliateId);
       if (affiliate.status === 'blocked') {
-        throw new AppError('affiliate_blocked', 403, 'A blocked affiliate cannot request payouts');
+        throw new AppError('affiliate_blocked', 'A blocked affiliate cannot request payouts');
       }
       const open = await tx
         .select({ id: partnerPayouts.id })

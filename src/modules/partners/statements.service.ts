@@ -379,7 +379,7 @@ export async function finalizeStatement(ctx: Ctx, id: string): Promise<Statement
       .for('update');
     if (!row) throw notFound('Statement');
     if (row.status === 'final') {
-      throw new AppError('invalid_state', 409, `The statement is already final (${row.number})`);
+      throw new AppError('invalid_state', `The statement is already final (${row.number})`);
     }
     if (now.getTime() < row.periodEnd.getTime()) {
       throw conflict('period_open', `The period ${row.period} has not ended yet; finalize it after it ends`);

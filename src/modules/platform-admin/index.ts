@@ -119,7 +119,7 @@ export const platformModule: Module = {
       },
       async (request) => {
         if (deps.config.clock !== 'simulated') {
-          throw new AppError('not_found', 404, 'The clock is not simulated (set CLOCK=simulated)');
+          throw new AppError('not_found', 'The clock is not simulated (set CLOCK=simulated)');
         }
         const { seconds, run_jobs = true } = request.body as { seconds: number; run_jobs?: boolean };
         const now = await deps.clock.advance(request.ctx.db, seconds);

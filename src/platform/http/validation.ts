@@ -125,7 +125,7 @@ export function unsafeTextErrors(request: {
 function refuse(errors: FieldError[]): AppError {
   const first = errors[0] as FieldError;
   const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : '';
-  return new AppError('validation_failed', 400, `${first.path} ${first.message}${more}`, errors);
+  return new AppError('validation_failed', `${first.path} ${first.message}${more}`, errors);
 }
 
 /**
