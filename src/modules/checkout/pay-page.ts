@@ -7,6 +7,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { testCardOutcome } from '../../adapters/payment/test-provider.js';
 import type { AppDeps } from '../../app.js';
+import { publicRoute } from '../../platform/auth/presets.js';
 import { AppError } from '../../platform/errors.js';
 import type { Address } from '../orders/orders.tables.js';
 import { completePaidSession, getSession } from './checkout.service.js';
@@ -114,7 +115,7 @@ export function payPageRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.get(
     '/pay/:id',
     {
-      config: { auth: { accepts: 'public' } },
+      config: publicRoute,
       schema: {
         tags,
         summary: 'Hosted payment page of the test provider',
@@ -144,7 +145,7 @@ export function payPageRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.post(
     '/pay/:id',
     {
-      config: { auth: { accepts: 'public' } },
+      config: publicRoute,
       schema: {
         tags,
         summary: 'Pay on the hosted page (form post); 303 to return_url?session_id=… on success',

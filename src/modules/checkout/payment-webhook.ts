@@ -15,6 +15,7 @@ import {
   WebhookSignatureError,
 } from '../../adapters/payment/port.js';
 import type { AppDeps } from '../../app.js';
+import { publicRoute } from '../../platform/auth/presets.js';
 import type { Db } from '../../platform/db/client.js';
 import { query, withTx } from '../../platform/db/tx.js';
 import { AppError } from '../../platform/errors.js';
@@ -111,7 +112,7 @@ export function paymentWebhookRoutes(app: FastifyInstance, deps: AppDeps, provid
       scope.post(
         r.url,
         {
-          config: { auth: { accepts: 'public' } },
+          config: publicRoute,
           schema: {
             tags: ['checkout'],
             summary: r.deprecated

@@ -8,6 +8,7 @@ import { Type } from '@sinclair/typebox';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../app.js';
+import { customerSession, publicRoute } from '../../platform/auth/presets.js';
 import { sha256 } from '../../platform/crypto.js';
 import { query } from '../../platform/db/tx.js';
 import { notFound } from '../../platform/errors.js';
@@ -61,7 +62,7 @@ export function customerAboRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.get(
     '/api/customer/abos',
     {
-      config: { auth: { accepts: ['customer'] } },
+      config: customerSession,
       schema: {
         tags,
         summary: "The signed-in customer's subscriptions, newest first",
@@ -77,7 +78,7 @@ export function customerAboRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.post(
     '/api/customer/abos/:id/kuendigen',
     {
-      config: { auth: { accepts: ['customer'] } },
+      config: customerSession,
       preValidation: emptyBody,
       schema: {
         tags,
@@ -108,11 +109,10 @@ export function customerAboRoutes(app: FastifyInstance, deps: AppDeps): void {
 /** Token-link routes (checkout role): the token in the path is the credential. */
 export function tokenAboRoutes(app: FastifyInstance, deps: AppDeps): void {
   const tags = ['checkout'];
-  const pub = { auth: { accepts: 'public' as const } };
   app.get(
     '/api/checkout/abo/:token',
     {
-      config: pub,
+      config: publicRoute,
       schema: {
         tags,
         summary: 'Status page data of the subscription of an e-mailed management link',
@@ -129,7 +129,7 @@ export function tokenAboRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.post(
     '/api/checkout/abo/:token/kuendigen',
     {
-      config: pub,
+      config: publicRoute,
       preValidation: emptyBody,
       schema: {
         tags,
@@ -156,7 +156,7 @@ export function tokenAboRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.post(
     '/api/checkout/abo/:token/fortsetzen',
     {
-      config: pub,
+      config: publicRoute,
       schema: {
         tags,
         summary: 'Withdraw a scheduled cancellation through the management link',

@@ -2,6 +2,7 @@
 import { Type } from '@sinclair/typebox';
 import { sql } from 'drizzle-orm';
 import type { Module } from '../../app.js';
+import { publicRoute } from '../../platform/auth/presets.js';
 import { migrationsApplied } from '../../platform/db/migrate.js';
 import { AppError } from '../../platform/errors.js';
 
@@ -12,7 +13,7 @@ export const healthModule: Module = {
     app.get(
       '/health',
       {
-        config: { auth: { accepts: 'public' } },
+        config: publicRoute,
         schema: {
           tags: ['platform'],
           summary: 'The process is up',
@@ -25,7 +26,7 @@ export const healthModule: Module = {
     app.get(
       '/ready',
       {
-        config: { auth: { accepts: 'public' } },
+        config: publicRoute,
         schema: {
           tags: ['platform'],
           summary: 'The database is reachable and every migration is applied',

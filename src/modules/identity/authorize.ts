@@ -7,6 +7,7 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../app.js';
 import { normalizeOrigin } from '../../config.js';
+import { publicRoute } from '../../platform/auth/presets.js';
 import type { Actor, AuthSpec, CredentialKind, Ctx, EmployeeRole, Scope } from '../../platform/auth/types.js';
 import { safeEqual, sha256 } from '../../platform/crypto.js';
 import { BatchLoader } from '../../platform/db/batch.js';
@@ -409,7 +410,7 @@ export function registerAuthorization(app: FastifyInstance, deps: AppDeps): void
   });
 
   // CORS preflight: answered only for origins some storefront key allows.
-  app.options('*', { config: { auth: { accepts: 'public' } }, schema: { hide: true } }, async (request, reply) => {
+  app.options('*', { config: publicRoute, schema: { hide: true } }, async (request, reply) => {
     const origin = requestOrigin(request);
     const rows = origin
       ? await query(

@@ -2,7 +2,14 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AppDeps } from '../../app.js';
-import { MANAGERS } from '../../platform/auth/types.js';
+import {
+  anyEmployee,
+  configureShop,
+  customerSession,
+  ownerOnly,
+  publicRoute,
+  storefrontKey,
+} from '../../platform/auth/presets.js';
 import { IdParams, NoContent } from '../../platform/http/schemas.js';
 import * as accounts from './customer-accounts.js';
 import * as S from './identity.schemas.js';
@@ -35,7 +42,7 @@ export function identityRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.post(
     '/api/auth/login',
     {
-      config: { auth: { accepts: 'public' } },
+      config: publicRoute,
       schema: { tags, summary: 'Sign in as an employee', body: S.LoginBody, response: { 200: S.LoginResponse } },
     },
     async (request, reply) => {
@@ -54,7 +61,7 @@ export function identityRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.post(
     '/api/auth/logout',
     {
-      config: { auth: { accepts: ['admin'] } },
+      config: anyEmployee,
       schema: { tags, summary: 'End this session', response: { 204: NoContent } },
     },
     async (request, reply) => {
@@ -68,7 +75,7 @@ export function identityRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.get(
     '/api/auth/me',
     {
-      config: { auth: { accepts: ['admin'] } },
+      config: anyEmployee,
       schema: { tags, summary: 'The signed-in employee and their shop', response: { 200: S.MeResponse } },
     },
     async (request) => {
@@ -81,7 +88,7 @@ export function identityRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.post(
     '/api/auth/password',
     {
-      config: { auth: { accepts: ['admin'] } },
+      config: anyEmployee,
       schema: {
         tags,
         summary: 'Change your password; every other session of yours ends',
@@ -97,7 +104,6 @@ export function identityRoutes(app: FastifyInstance, deps: AppDeps): void {
   );
 
   // ---- employees (owner only) ----
-  const ownerOnly = { auth: { accepts: ['admin' as const], ownerOnly: true } };
   app.get(
     '/api/admin/employees',
     {
@@ -154,11 +160,10 @@ export function identityRoutes(app: FastifyInstance, deps: AppDeps): void {
   );
 
   // ---- API tokens (owner or admin) ----
-  const managers = { auth: { accepts: ['admin' as const], roles: MANAGERS } };
   app.get(
     '/api/admin/api-tokens',
     {
-      config: managers,
+      config: configureShop,
       schema: {
         tags,
         summary: 'List API tokens (secrets are never shown again)',
@@ -171,7 +176,7 @@ export function identityRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.post(
     '/api/admin/api-tokens',
     {
-      config: managers,
+      config: configureShop,
       schema: { tags, summary: 'Create an API token', body: S.ApiTokenCreate, response: { 201: S.ApiTokenCreated } },
     },
     async (request, reply) => {
@@ -183,7 +188,7 @@ export function identityRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.delete(
     '/api/admin/api-tokens/:id',
     {
-      config: managers,
+      config: configureShop,
       schema: { tags, summary: 'Revoke an API token', params: IdParams, response: { 204: NoContent } },
     },
     async (request, reply) => {
@@ -196,7 +201,7 @@ export function identityRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.get(
     '/api/admin/publishable-keys',
     {
-      config: managers,
+      config: configureShop,
       schema: {
         tags,
         summary: 'List publishable keys',
@@ -209,7 +214,7 @@ export function identityRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.post(
     '/api/admin/publishable-keys',
     {
-      config: managers,
+      config: configureShop,
       schema: {
         tags,
         summary: 'Create a publishable key for a storefront',
@@ -226,7 +231,7 @@ export function identityRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.patch(
     '/api/admin/publishable-keys/:id',
     {
-      config: managers,
+      config: configureShop,
       schema: {
         tags,
         summary: 'Rename a key or change its allowed origins',
@@ -244,7 +249,7 @@ export function identityRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.delete(
     '/api/admin/publishable-keys/:id',
     {
-      config: managers,
+      config: configureShop,
       schema: { tags, summary: 'Revoke a publishable key', params: IdParams, response: { 204: NoContent } },
     },
     async (request, reply) => {
@@ -258,7 +263,7 @@ export function identityRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.post(
     '/api/customer/register',
     {
-      config: { auth: { accepts: ['publishable'] } },
+      config: storefrontKey,
       schema: {
         tags: ctags,
         summary:
@@ -282,7 +287,7 @@ export function identityRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.post(
     '/api/customer/login',
     {
-      config: { auth: { accepts: ['publishable'] } },
+      config: storefrontKey,
       schema: {
         tags: ctags,
         summary: 'Sign in as a customer',
@@ -301,7 +306,7 @@ export function identityRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.post(
     '/api/customer/logout',
     {
-      config: { auth: { accepts: ['customer'] } },
+      config: customerSession,
       schema: { tags: ctags, summary: 'End the customer session', response: { 204: NoContent } },
     },
     async (request, reply) => {
@@ -315,7 +320,7 @@ export function identityRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.get(
     '/api/customer/me',
     {
-      config: { auth: { accepts: ['customer'] } },
+      config: customerSession,
       schema: {
         tags: ctags,
         summary: 'The signed-in customer',
@@ -331,7 +336,7 @@ export function identityRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.post(
     '/api/customer/verify-email',
     {
-      config: { auth: { accepts: ['publishable'] } },
+      config: storefrontKey,
       schema: {
         tags: ctags,
         summary: 'Verify the e-mail of a customer account with the token of the verification e-mail (one use)',
@@ -349,7 +354,7 @@ export function identityRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.post(
     '/api/customer/password-reset',
     {
-      config: { auth: { accepts: ['publishable'] } },
+      config: storefrontKey,
       schema: {
         tags: ctags,
         summary: 'Request a password-reset e-mail (answered 202 whether or not the account exists)',
@@ -367,7 +372,7 @@ export function identityRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.post(
     '/api/customer/password-reset/confirm',
     {
-      config: { auth: { accepts: ['publishable'] } },
+      config: storefrontKey,
       schema: {
         tags: ctags,
         summary: 'Set a new password with the token of the reset e-mail (one use, 1 h); every session ends',
@@ -385,7 +390,7 @@ export function identityRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.post(
     '/api/customer/password',
     {
-      config: { auth: { accepts: ['customer'] } },
+      config: customerSession,
       schema: {
         tags: ctags,
         summary: 'Change the password; every session ends and a new one is returned',

@@ -2,6 +2,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app.js';
+import { publicRoute } from '../../platform/auth/presets.js';
 import { Body, NoContent, Timestamp } from '../../platform/http/schemas.js';
 import { limitAccountCalls } from '../identity/customer-accounts.js';
 import { clearSessionCookie, setSessionCookie } from '../identity/identity.routes.js';
@@ -57,7 +58,7 @@ export function partnerAuthRoutes(app: FastifyInstance, deps: AppDeps): void {
     app.post(
       `/api/${kind}/auth/accept`,
       {
-        config: { auth: { accepts: 'public' } },
+        config: publicRoute,
         schema: {
           tags,
           summary: `Accept a ${kind} invitation: set the password and sign in`,
@@ -83,7 +84,7 @@ export function partnerAuthRoutes(app: FastifyInstance, deps: AppDeps): void {
     app.post(
       `/api/${kind}/auth/login`,
       {
-        config: { auth: { accepts: 'public' } },
+        config: publicRoute,
         schema: {
           tags,
           summary: `Sign in to the ${kind} portal`,
@@ -102,7 +103,7 @@ export function partnerAuthRoutes(app: FastifyInstance, deps: AppDeps): void {
     app.post(
       `/api/${kind}/auth/password-reset`,
       {
-        config: { auth: { accepts: 'public' } },
+        config: publicRoute,
         schema: {
           tags,
           summary: `Request a ${kind} password-reset e-mail (202 whether or not the account exists)`,
@@ -125,7 +126,7 @@ export function partnerAuthRoutes(app: FastifyInstance, deps: AppDeps): void {
     app.post(
       `/api/${kind}/auth/password-reset/confirm`,
       {
-        config: { auth: { accepts: 'public' } },
+        config: publicRoute,
         schema: {
           tags,
           summary: `Set a new ${kind} password with the e-mailed token (one use, 1 h); every session ends`,

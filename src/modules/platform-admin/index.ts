@@ -1,6 +1,7 @@
 /** Routes of the platform operator (DESIGN §2): shops and the simulated clock. */
 import { Type } from '@sinclair/typebox';
 import type { Module } from '../../app.js';
+import { platformOperator } from '../../platform/auth/presets.js';
 import { AppError } from '../../platform/errors.js';
 import { Body, Email, IdParams, PageMeta, Pagination, Timestamp } from '../../platform/http/schemas.js';
 import { ChannelSchema, CountryCode, CurrencyCode, channelOut } from '../channels/index.js';
@@ -28,7 +29,6 @@ const CreateShopBody = Body({
   country: Type.Optional({ ...CountryCode, description: "The default channel's country (default DE)" }),
 });
 
-const platform = { auth: { accepts: ['platform' as const] } };
 const tags = ['platform'];
 
 export const platformModule: Module = {
@@ -38,7 +38,7 @@ export const platformModule: Module = {
     app.post(
       '/api/platform/shops',
       {
-        config: platform,
+        config: platformOperator,
         schema: {
           tags,
           summary: 'Create a shop with its owner, a publishable key and its default channel',
@@ -67,7 +67,7 @@ export const platformModule: Module = {
     app.get(
       '/api/platform/shops',
       {
-        config: platform,
+        config: platformOperator,
         schema: {
           tags,
           summary: 'List shops',
@@ -85,7 +85,7 @@ export const platformModule: Module = {
     app.patch(
       '/api/platform/shops/:id',
       {
-        config: platform,
+        config: platformOperator,
         schema: {
           tags,
           summary: 'Allow or withdraw the digital add-on (erlaubt), rename a shop',
@@ -106,7 +106,7 @@ export const platformModule: Module = {
     app.post(
       '/api/platform/clock/advance',
       {
-        config: platform,
+        config: platformOperator,
         schema: {
           tags,
           summary: 'Advance the simulated clock (CLOCK=simulated only) and run the jobs that came due',

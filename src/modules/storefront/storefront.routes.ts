@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../app.js';
-import type { AuthSpec } from '../../platform/auth/types.js';
+import { storefrontKey } from '../../platform/auth/presets.js';
 import type { PublicChannel } from '../catalog/index.js';
 import { hostOf } from '../channels/index.js';
 import { type CachedResponse, StorefrontCache } from './storefront.cache.js';
@@ -14,7 +14,6 @@ import * as S from './storefront.schemas.js';
 import { type ChannelHints, getStoreProduct, listStoreProducts, storeChannel } from './storefront.service.js';
 
 const tags = ['storefront'];
-const STORE: { auth: AuthSpec } = { auth: { accepts: ['publishable'] } };
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 function hintsOf(request: FastifyRequest): ChannelHints {
@@ -87,24 +86,24 @@ export function storefrontRoutes(app: FastifyInstance, deps: AppDeps): void {
     response: { 200: S.StoreProductWrapper },
   };
 
-  app.get('/api/store/products', { config: STORE, schema: listSchema }, list);
+  app.get('/api/store/products', { config: storefrontKey, schema: listSchema }, list);
   app.get(
     '/:prefix/api/store/products',
     {
-      config: STORE,
+      config: storefrontKey,
       schema: { ...listSchema, params: S.PrefixParams, summary: `${listSchema.summary} (path prefix)` },
     },
     list,
   );
   app.get(
     '/api/store/products/:idOrSlug',
-    { config: STORE, schema: { ...detailSchema, params: S.ProductParams } },
+    { config: storefrontKey, schema: { ...detailSchema, params: S.ProductParams } },
     detail,
   );
   app.get(
     '/:prefix/api/store/products/:idOrSlug',
     {
-      config: STORE,
+      config: storefrontKey,
       schema: { ...detailSchema, params: S.PrefixProductParams, summary: `${detailSchema.summary} (path prefix)` },
     },
     detail,

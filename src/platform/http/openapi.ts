@@ -2,6 +2,7 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, RouteOptions } from 'fastify';
+import { publicRoute } from '../auth/presets.js';
 import type { AuthSpec, CredentialKind } from '../auth/types.js';
 import { ERROR_CODES } from '../error-codes.js';
 import { ProblemSchema } from '../errors.js';
@@ -73,9 +74,7 @@ export async function registerOpenApi(app: FastifyInstance, publicUrl: string): 
     },
   });
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
-  app.get('/openapi.json', { config: { auth: { accepts: 'public' } }, schema: { hide: true } }, async () =>
-    app.swagger(),
-  );
+  app.get('/openapi.json', { config: publicRoute, schema: { hide: true } }, async () => app.swagger());
 }
 
 /**
@@ -159,8 +158,8 @@ export function completeDocument<T extends OpenApiDocument>(doc: T): T {
     }
   }
   assignOperationIds(sorted);
-  doc['x-error-codes'] = errorCodesDoc();
   doc.tags = [...tags].sort().map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? name }));
+  doc['x-error-codes'] = errorCodesDoc();
   return doc;
 }
 
