@@ -5,6 +5,7 @@
  */
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
+import { lockOwned } from '../../platform/db/lock.js';
 import { type Tx, withTx } from '../../platform/db/tx.js';
 import { AppError, type FieldError, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
@@ -242,12 +243,7 @@ export async function updateProduct(ctx: Ctx, id: string, input: ProductPatchInp
   let slug = input.slug ?? '';
   try {
     return await withTx(ctx.db, async (tx) => {
-      const [current] = await tx
-        .select()
-        .from(products)
-        .where(and(eq(products.id, id), eq(products.shopId, ctx.shopId), isNull(products.deletedAt)))
-        .for('update');
-      if (!current) throw notFound('Product');
+      const current = await lockOwned(tx, products, ctx.shopId, id, 'Product', isNull(products.deletedAt));
       const children = await loadChildren(tx, ctx.shopId, [id]);
       const currentVariants = children.variants.get(id) ?? [];
       const currentImages = children.images.get(id) ?? [];

@@ -1,6 +1,7 @@
 /** Sales channels: lifecycle, the one default per shop, and what may change once commerce depends on them. */
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
+import { lockOwned } from '../../platform/db/lock.js';
 import { isUniqueViolation, uniqueConstraintOf, withTx } from '../../platform/db/tx.js';
 import { AppError, conflict, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
@@ -138,12 +139,7 @@ export async function createDefaultChannel(
 export async function updateChannel(ctx: Ctx, id: string, patch: Partial<ChannelInput>) {
   try {
     return await withTx(ctx.db, async (tx) => {
-      const [current] = await tx
-        .select()
-        .from(channels)
-        .where(and(eq(channels.id, id), eq(channels.shopId, ctx.shopId)))
-        .for('update');
-      if (!current) throw notFound('Channel');
+      const current = await lockOwned(tx, channels, ctx.shopId, id, 'Channel');
       if (patch.currency && patch.currency !== current.currency) {
         const deps = await dependentsOf(tx, ctx.shopId, id, 'commerce');
         if (deps.length > 0) {

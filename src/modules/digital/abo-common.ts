@@ -2,10 +2,10 @@
  * What the lifecycle steps share: the abo's public shape, its events (ordered per subscription),
  * and the order a paid period creates (with the commission hook: affiliate and payment number).
  */
-import { and, eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client.js';
+import { lockOwned } from '../../platform/db/lock.js';
 import { query } from '../../platform/db/tx.js';
-import { notFound } from '../../platform/errors.js';
 import { taxFromGross } from '../../platform/money.js';
 import { consumerDigitalTax } from '../checkout/pricing.js';
 import { createOrder, type OrderRow } from '../orders/index.js';
@@ -91,14 +91,8 @@ export async function emitAbo(
   });
 }
 
-export async function lockAbo(tx: Db, shopId: string, id: string): Promise<AboRow> {
-  const [row] = await tx
-    .select()
-    .from(abos)
-    .where(and(eq(abos.id, id), eq(abos.shopId, shopId)))
-    .for('update');
-  if (!row) throw notFound('Subscription');
-  return row;
+export function lockAbo(tx: Db, shopId: string, id: string): Promise<AboRow> {
+  return lockOwned(tx, abos, shopId, id, 'Subscription');
 }
 
 /**

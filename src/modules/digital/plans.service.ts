@@ -2,6 +2,7 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import type { Db } from '../../platform/db/client.js';
+import { lockOwned } from '../../platform/db/lock.js';
 import { query, withTx } from '../../platform/db/tx.js';
 import { AppError, type FieldError, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
@@ -137,12 +138,7 @@ export async function getPlan(db: Db, shopId: string, id: string): Promise<PlanR
  */
 export async function updatePlan(ctx: Ctx, id: string, input: PlanInput): Promise<{ plan: PlanRow; hinweis?: string }> {
   return withTx(ctx.db, async (tx) => {
-    const [current] = await tx
-      .select()
-      .from(aboPlans)
-      .where(and(eq(aboPlans.id, id), eq(aboPlans.shopId, ctx.shopId)))
-      .for('update');
-    if (!current) throw notFound('Plan');
+    const current = await lockOwned(tx, aboPlans, ctx.shopId, id, 'Plan');
     if (input.product_id !== undefined && input.product_id !== current.productId) {
       throw new AppError('product_immutable', 'The product of a plan cannot be changed; create a new plan', [
         { path: '/body/product_id', message: 'cannot be changed' },

@@ -2,6 +2,7 @@
 import { and, asc, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import type { Db } from '../../platform/db/client.js';
+import { lockOwned } from '../../platform/db/lock.js';
 import { likeAnywhere, query, withTx } from '../../platform/db/tx.js';
 import { notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
@@ -257,12 +258,7 @@ export async function getOrder(ctx: Pick<Ctx, 'db' | 'shopId'>, id: string) {
 /** Moves an order along its state machine; cancelling an unpaid order gives its stock back. */
 export async function transitionOrder(ctx: Ctx, id: string, to: OrderStatus) {
   return withTx(ctx.db, async (tx) => {
-    const [row] = await tx
-      .select()
-      .from(orders)
-      .where(and(eq(orders.id, id), eq(orders.shopId, ctx.shopId)))
-      .for('update');
-    if (!row) throw notFound('Order');
+    const row = await lockOwned(tx, orders, ctx.shopId, id, 'Order');
     assertTransition(row.status as OrderStatus, to);
     const now = ctx.clock.now();
     if (to === 'cancelled' && row.status === 'pending_payment') await releaseOrderStock(tx, row);

@@ -12,6 +12,7 @@ import { paymentProviderFor } from '../../adapters/payment/index.js';
 import type { PaymentEvent } from '../../adapters/payment/port.js';
 import type { Ctx } from '../../platform/auth/types.js';
 import type { Db } from '../../platform/db/client.js';
+import { lockOwned } from '../../platform/db/lock.js';
 import { query, withTx } from '../../platform/db/tx.js';
 import { AppError, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
@@ -37,16 +38,6 @@ export function refundOut(r: RefundRow) {
     credit_note_id: r.creditNoteId,
     created_at: r.createdAt.toISOString(),
   };
-}
-
-async function lockOrder(tx: Db, shopId: string, id: string): Promise<OrderRow> {
-  const [row] = await tx
-    .select()
-    .from(orders)
-    .where(and(eq(orders.id, id), eq(orders.shopId, shopId)))
-    .for('update');
-  if (!row) throw notFound('Order');
-  return row;
 }
 
 /** What pending and succeeded refunds of the order take already. */
@@ -82,7 +73,7 @@ export async function createRefund(
   const now = ctx.clock.now();
   // 1. the claim: checked and written under the order's lock
   const pending = await withTx(ctx.db, async (tx) => {
-    const order = await lockOrder(tx, ctx.shopId, orderId);
+    const order = await lockOwned(tx, orders, ctx.shopId, orderId, 'Order');
     if (!PAID_STATES.includes(order.status as OrderStatus) || order.paidAt === null) {
       throw new AppError('invalid_state', `An order in state ${order.status} was never paid; nothing to refund`);
     }
@@ -159,7 +150,7 @@ async function settleRefund(
   const [peek] = await tx.select().from(refunds).where(eq(refunds.id, refundId));
   if (!peek) throw notFound('Refund');
   // the order first, then the refund: the same lock order as creation
-  const order = await lockOrder(tx, peek.shopId, peek.orderId);
+  const order = await lockOwned(tx, orders, peek.shopId, peek.orderId, 'Order');
   const [r] = await tx.select().from(refunds).where(eq(refunds.id, refundId)).for('update');
   const refund = r as RefundRow;
   if (refund.status !== 'pending') return refund;

@@ -8,6 +8,7 @@ import { randomInt } from 'node:crypto';
 import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import type { Db } from '../../platform/db/client.js';
+import { lockOwned } from '../../platform/db/lock.js';
 import { likeAnywhere, query, uniqueConstraintOf, withTx } from '../../platform/db/tx.js';
 import { AppError, conflict, type FieldError, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
@@ -164,16 +165,6 @@ async function insertAffiliate(tx: Db, shopId: string, input: AffiliateInput, no
   }
 }
 
-async function lockAffiliate(tx: Db, shopId: string, id: string): Promise<AffiliateRow> {
-  const [row] = await tx
-    .select()
-    .from(affiliates)
-    .where(and(eq(affiliates.id, id), eq(affiliates.shopId, shopId)))
-    .for('update');
-  if (!row) throw notFound('Affiliate');
-  return row;
-}
-
 export async function getAffiliateRow(db: Db, shopId: string, id: string): Promise<AffiliateRow> {
   const [row] = await db
     .select()
@@ -260,7 +251,7 @@ export async function inviteAffiliate(
 export async function updateAffiliate(ctx: Ctx, id: string, patch: AffiliatePatch): Promise<AffiliateRow> {
   checkPercent(patch.commission_percent);
   return withTx(ctx.db, async (tx) => {
-    const current = await lockAffiliate(tx, ctx.shopId, id);
+    const current = await lockOwned(tx, affiliates, ctx.shopId, id, 'Affiliate');
     let row = current;
     const changes = {
       ...(patch.name !== undefined ? { name: patch.name } : {}),

@@ -11,6 +11,7 @@ import type { Config } from '../../config.js';
 import type { Ctx } from '../../platform/auth/types.js';
 import { decrypt, encrypt } from '../../platform/crypto.js';
 import type { Db } from '../../platform/db/client.js';
+import { lockOwned } from '../../platform/db/lock.js';
 import { withTx } from '../../platform/db/tx.js';
 import { conflict, invalidField, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
@@ -299,12 +300,7 @@ async function deliveryView(db: Db, shopId: string, id: string): Promise<Deliver
  */
 export async function retryDelivery(ctx: Ctx, id: string): Promise<DeliveryView> {
   return withTx(ctx.db, async (tx) => {
-    const [d] = await tx
-      .select()
-      .from(webhookDeliveries)
-      .where(and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.shopId, ctx.shopId)))
-      .for('update');
-    if (!d) throw notFound('Delivery');
+    const d = await lockOwned(tx, webhookDeliveries, ctx.shopId, id, 'Delivery');
     if (d.status === 'pending') throw conflict('invalid_state', 'This delivery is already queued');
     const now = ctx.clock.now();
     let jobId = d.jobId;
