@@ -22,6 +22,7 @@ import { emitEvent } from '../webhooks/index.js';
 import { hostedReservationExpiry } from './abuse-limits.js';
 import { type CheckoutSessionRow, checkoutSessions, type PricedLine } from './checkout.tables.js';
 import { applyTax, type CartItem, destination, priceItems, taxContext, totals } from './pricing.js';
+import { assertSessionTransition, canTransition } from './session-states.js';
 
 export const EXPIRE_JOB = 'checkout.expire_session';
 export const EXPIRE_ORDER_JOB = 'orders.expire_pending';
@@ -386,8 +387,9 @@ export interface Completion {
   orderExpiresAt?: Date | null;
 }
 
-/** Turns a locked open session into an order and emits checkout.completed. */
+/** Turns a locked open (or, paid late, expired) session into an order and emits checkout.completed. */
 export async function completeInTx(tx: Db, session: CheckoutSessionRow, c: Completion): Promise<OrderRow> {
+  assertSessionTransition(session.status, 'complete');
   const customerId = await accountForPurchase(tx, session.shopId, session.customerId, session.customerEmail);
   const waiver = c.widerrufVerzicht ?? session.widerrufVerzicht;
   const order = await createOrder(tx, {
@@ -495,7 +497,7 @@ export async function expireSession(db: Db, shopId: string, sessionId: string, n
       .from(checkoutSessions)
       .where(and(eq(checkoutSessions.id, sessionId), eq(checkoutSessions.shopId, shopId)))
       .for('update');
-    if (!s || s.status !== 'open' || s.expiresAt > now) return false;
+    if (!s || !canTransition(s.status, 'expired') || s.expiresAt > now) return false;
     if (s.stockReserved) {
       for (const l of s.lines) if (l.track_stock) await releaseStock(tx, shopId, l);
     }

@@ -27,6 +27,7 @@ import { checkReturnUrl, EXPIRE_JOB } from '../checkout/checkout.service.js';
 import { type CheckoutSessionRow, checkoutSessions, type PricedLine } from '../checkout/checkout.tables.js';
 import { esc, type FormValues, money, page, registerHostedPage, returnTo } from '../checkout/pay-page.js';
 import { consumerDigitalTax, destination, rateFor } from '../checkout/pricing.js';
+import { assertSessionTransition } from '../checkout/session-states.js';
 import { chargedPrice, type TaxDecision } from '../checkout/tax.js';
 import { accountForPurchase, signedInBuyer } from '../identity/index.js';
 import type { Address } from '../orders/orders.tables.js';
@@ -362,6 +363,7 @@ export async function completeAboSession(
       });
       orderId = order.id;
     }
+    assertSessionTransition(session.status, 'complete');
     await tx
       .update(checkoutSessions)
       .set({
