@@ -2372,7 +2372,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a hosted subscription checkout session for a plan (spec §4.3 rules 1–6) */
+        /** Create a hosted subscription checkout session for a plan (docs/digital.md) */
         post: operations["createAboSession"];
         delete?: never;
         options?: never;
@@ -2907,7 +2907,7 @@ export interface operations {
                         limit: number;
                         offset: number;
                         products: {
-                            /** @description The base product price (spec §4.1 rule 5) */
+                            /** @description The base product price (docs/storefront.md) */
                             base_price_cents: number;
                             brand_id: string | null;
                             category_id: string | null;
@@ -3052,7 +3052,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         product: {
-                            /** @description The base product price (spec §4.1 rule 5) */
+                            /** @description The base product price (docs/storefront.md) */
                             base_price_cents: number;
                             brand_id: string | null;
                             category_id: string | null;
@@ -13493,7 +13493,7 @@ export interface operations {
                                 product_id: string;
                                 quantity: number;
                                 sku: string | null;
-                                /** @description EN 16931 VAT category (DESIGN §5 "Which tax applies") */
+                                /** @description EN 16931 VAT category (docs/finance.md, "Which tax applies") */
                                 tax_category: "S" | "Z" | "K" | "AE" | "G" | "O";
                                 tax_cents: number;
                                 tax_class: string;
@@ -24989,7 +24989,7 @@ export interface operations {
             content: {
                 "application/json": {
                     affiliate_code?: string;
-                    /** @description Ignored: the channel is resolved from the request (spec §4.3 rule 6) */
+                    /** @description Ignored: the channel is resolved from the request (docs/storefront.md) */
                     channel_id?: string;
                     customer: {
                         billing_address?: {
@@ -25050,7 +25050,7 @@ export interface operations {
                             product_id: string;
                             quantity: number;
                             sku: string | null;
-                            /** @description EN 16931 VAT category (DESIGN §5 "Which tax applies") */
+                            /** @description EN 16931 VAT category (docs/finance.md, "Which tax applies") */
                             tax_category: "S" | "Z" | "K" | "AE" | "G" | "O";
                             tax_cents: number;
                             tax_class: string;
@@ -25180,7 +25180,7 @@ export interface operations {
                         limit: number;
                         offset: number;
                         products: {
-                            /** @description The base product price (spec §4.1 rule 5) */
+                            /** @description The base product price (docs/storefront.md) */
                             base_price_cents: number;
                             brand_id: string | null;
                             category_id: string | null;
@@ -25323,7 +25323,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         product: {
-                            /** @description The base product price (spec §4.1 rule 5) */
+                            /** @description The base product price (docs/storefront.md) */
                             base_price_cents: number;
                             brand_id: string | null;
                             category_id: string | null;

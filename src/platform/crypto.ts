@@ -1,4 +1,4 @@
-/** Secrets, hashes and encryption at rest (DESIGN §2). */
+/** Secrets, hashes and encryption at rest (docs/ARCHITECTURE.md). */
 
 import { createCipheriv, createDecipheriv, createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { hash as argonHash, verify as argonVerify } from '@node-rs/argon2';

@@ -1,5 +1,5 @@
 /**
- * The payment provider port (DESIGN §6a). `test` is the built-in provider with a hosted page
+ * The payment provider port (docs/payments.md). `test` is the built-in provider with a hosted page
  * and test cards; `stripe` uses the official SDK. Modules call only this interface: none
  * imports a provider SDK or branches on the provider's name.
  */

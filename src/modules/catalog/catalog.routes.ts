@@ -1,4 +1,4 @@
-/** Routes of the catalog: products (spec §4.1), reference records and the token write policy. */
+/** Routes of the catalog: products (docs/catalog.md), reference records and the token write policy. */
 import type { TSchema } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { configureShop, readCatalog, writeCatalog, writeCatalogSignedIn } from '../../platform/auth/presets.js';
@@ -95,7 +95,7 @@ function referenceRoutes<Row>(app: FastifyInstance, r: RefRoutes<Row>) {
 }
 
 export function catalogRoutes(app: FastifyInstance): void {
-  // ---- products (spec §4.1) ----
+  // ---- products (docs/catalog.md) ----
   app.get(
     '/api/admin/products',
     {
@@ -170,7 +170,7 @@ export function catalogRoutes(app: FastifyInstance): void {
     },
   );
 
-  // ---- channel listings (spec §4.1 rule 4) ----
+  // ---- channel listings (docs/catalog.md) ----
   listingRoutes(app);
 
   // ---- reference records ----

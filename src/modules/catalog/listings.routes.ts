@@ -1,4 +1,4 @@
-/** Routes of a product's channel listings (spec §4.1, §5). */
+/** Routes of a product's channel listings (docs/catalog.md). */
 import type { FastifyInstance } from 'fastify';
 import { readCatalog, writeCatalog } from '../../platform/auth/presets.js';
 import { IdParams } from '../../platform/http/schemas.js';

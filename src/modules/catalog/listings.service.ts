@@ -1,5 +1,5 @@
 /**
- * A product's channel listings (spec §2.6, §4.1 rule 4; DESIGN §9). A listing offers the product
+ * A product's channel listings (docs/storefront.md; docs/decisions.md). A listing offers the product
  * (variant_id null) or one variant in a sales channel, with an optional custom price.
  *
  * Price in a channel, most specific first: the variant's listing price → the variant's own price
@@ -16,7 +16,7 @@ import type { ListingOut, ListingPatchInput } from './listings.schemas.js';
 import { boundByPolicy, enforcePolicy, getWritePolicy, type PriceChange } from './policy.service.js';
 
 // Amounts in a channel are in its currency and are never converted: a custom price (or
-// compare-at price) of a live product locks the channel's currency (spec §4.5 rule 1).
+// compare-at price) of a live product locks the channel's currency (docs/storefront.md).
 registerChannelDependency({
   what: 'listings with custom prices',
   kinds: ['commerce'],

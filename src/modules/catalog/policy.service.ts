@@ -1,5 +1,5 @@
 /**
- * The shop's write policy for API tokens (spec §5: token product writes are policy-checked):
+ * The shop's write policy for API tokens (docs/catalog.md: token product writes are policy-checked):
  * whether tokens may change prices and the status, and by how much one price may move.
  */
 import { and, asc, eq, gt, inArray } from 'drizzle-orm';

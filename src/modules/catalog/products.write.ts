@@ -42,7 +42,7 @@ import {
   slugInUse,
   slugTaken,
   translateConflict,
-} from './products.store.js';
+} from './products.repo.js';
 
 /** `vendor_id` must name a vendor of the shop (any status): 400 unknown_vendor otherwise. */
 async function checkVendor(tx: Tx, shopId: string, vendorId: string | null | undefined): Promise<void> {

@@ -172,7 +172,7 @@ export async function channelCountry(
 
 /**
  * A country's rates as the channel sees them, whether or not the channel sells there (the
- * seller's own German rates price every order, DESIGN §5); null when the country is unknown.
+ * seller's own German rates price every order, docs/finance.md); null when the country is unknown.
  */
 export async function channelCountryRates(
   ctx: Pick<Ctx, 'db' | 'shopId'>,

@@ -1,4 +1,4 @@
-/** Routes of spec §4.5: channels, domains, countries, payment methods; and the shop-wide payment methods. */
+/** Routes of docs/storefront.md: channels, domains, countries, payment methods; and the shop-wide payment methods. */
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { anyEmployee, configureShop, ownerOnly, readCatalog } from '../../platform/auth/presets.js';

@@ -81,7 +81,7 @@ export interface ChannelInput {
 }
 
 /**
- * Creates a channel. It is never the default (spec §4.5): a shop gets its default channel when it
+ * Creates a channel. It is never the default (docs/storefront.md): a shop gets its default channel when it
  * is created (`createDefaultChannel`), and `set-default` moves it.
  */
 export async function createChannel(ctx: Ctx, input: ChannelInput) {
@@ -112,7 +112,7 @@ export async function createChannel(ctx: Ctx, input: ChannelInput) {
 }
 
 /**
- * Creates the one active default channel of a new shop (DESIGN §2), named after the shop, in the
+ * Creates the one active default channel of a new shop (docs/ARCHITECTURE.md), named after the shop, in the
  * caller's transaction (`ctx.db`), so the shop's storefront answers at once.
  */
 export async function createDefaultChannel(

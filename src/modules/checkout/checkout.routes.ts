@@ -11,7 +11,7 @@ import type { CheckoutSessionRow } from './checkout.tables.js';
 import { enforceLineQuantity } from './checkout-settings.js';
 import { exemptionText, type TaxCategory } from './tax.js';
 
-/** The shipping's tax and the VAT ID check of a session or an order (DESIGN §5). */
+/** The shipping's tax and the VAT ID check of a session or an order (docs/finance.md). */
 export function pricingTaxOut(s: {
   shippingTaxCents: number;
   shippingTaxRate: number | null;

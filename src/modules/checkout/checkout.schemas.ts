@@ -42,14 +42,17 @@ export const CheckoutCreate = Body({
   affiliate_code: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
   discount_code: Type.Optional(Type.String({ maxLength: 64 })),
   channel_id: Type.Optional(
-    Type.String({ maxLength: 64, description: 'Ignored: the channel is resolved from the request (spec §4.3 rule 6)' }),
+    Type.String({
+      maxLength: 64,
+      description: 'Ignored: the channel is resolved from the request (docs/storefront.md)',
+    }),
   ),
 });
 
 const TaxCategoryOut = Type.Union(
   ['S', 'Z', 'K', 'AE', 'G', 'O'].map((c) => Type.Literal(c)),
   {
-    description: 'EN 16931 VAT category (DESIGN §5 "Which tax applies")',
+    description: 'EN 16931 VAT category (docs/finance.md, "Which tax applies")',
   },
 );
 
@@ -59,7 +62,7 @@ const lineTaxFields = {
   tax_exemption_reason: Nullable(Type.String({ description: 'Text the invoice carries for a 0 % category' })),
 };
 
-/** The shipping's tax and the buyer's VAT ID check (DESIGN §5). */
+/** The shipping's tax and the buyer's VAT ID check (docs/finance.md). */
 const pricingTaxFields = {
   shipping_tax_cents: Type.Integer(),
   shipping_tax_rate: Nullable(Type.Number()),

@@ -11,7 +11,7 @@ import { query, uniqueConstraintOf, withTx } from '../../platform/db/tx.js';
 import { AppError, type FieldError, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { enqueue, enqueueStatement } from '../../platform/jobs/queue.js';
-import { storefrontVersionOf, VersionedMemo } from '../../platform/versioned-memo.js';
+import { catalogVersionOf, VersionedMemo } from '../../platform/versioned-memo.js';
 import { releaseStock, reserveMany, reserveWith, shortRefs } from '../catalog/stock.js';
 import type { ResolvedChannel } from '../channels/index.js';
 import { accountForPurchase, signedInBuyer } from '../identity/index.js';
@@ -84,7 +84,7 @@ export async function createCheckoutSession(
     ]);
   }
   checkReturnUrl(ctx, input.return_url);
-  // a signed-in buyer's purchase belongs to the account at once (DESIGN §2)
+  // a signed-in buyer's purchase belongs to the account at once (docs/ARCHITECTURE.md)
   const buyer = await signedInBuyer(ctx, input.customer.email, '/body/customer/email');
   const priced = await priceItems(ctx, channel.id, input.items);
   const requiresShipping = priced.some((l) => !l.is_digital);
@@ -128,7 +128,7 @@ export async function createCheckoutSession(
     const methodId = input.shipping_method_id as string;
     const method = await shippingMethods.through(
       `${ctx.shopId}\u0000${methodId}\u0000${destCode}`,
-      storefrontVersionOf(ctx.actor),
+      catalogVersionOf(ctx.actor),
       () => findShippingMethod(ctx.db, ctx.shopId, methodId, destCode),
     );
     if (!method) {
@@ -335,7 +335,7 @@ async function hostAtProvider(db: Db, session: CheckoutSessionRow, provider: Pay
 }
 
 /**
- * The tax part of pricing (DESIGN §5 "Which tax applies"): the buyer's VAT ID (format, VIES),
+ * The tax part of pricing (docs/finance.md "Which tax applies"): the buyer's VAT ID (format, VIES),
  * the table row per line and for the shipping, and the totals as sums of rounded lines.
  */
 async function taxCart(

@@ -32,7 +32,7 @@ export interface PricedLine {
   tax_rate: number;
   tax_cents: number;
   net_cents: number;
-  /** EN 16931 VAT category of the line (DESIGN §5 "Which tax applies"); absent on lines priced before it: S. */
+  /** EN 16931 VAT category of the line (docs/finance.md "Which tax applies"); absent on lines priced before it: S. */
   tax_category?: TaxCategory;
   /** The text the invoice carries for a 0 % category (null for S). */
   tax_exemption_reason?: string | null;
@@ -69,7 +69,7 @@ export const checkoutSessions = pgTable(
     subtotalCents: cents('subtotal_cents').notNull(),
     shippingCents: cents('shipping_cents').notNull().default(0),
     shippingTaxCents: cents('shipping_tax_cents').notNull().default(0),
-    /** The shipping's rate and VAT category (DESIGN §5; null before tax determination or without shipping). */
+    /** The shipping's rate and VAT category (docs/finance.md; null before tax determination or without shipping). */
     shippingTaxRate: numeric('shipping_tax_rate', { precision: 6, scale: 5, mode: 'number' }),
     shippingTaxCategory: text('shipping_tax_category'),
     /** The buyer's VAT ID check when it decided the tax: valid | invalid | unverified | unchecked. */

@@ -1,5 +1,5 @@
 /**
- * The `test` provider's hosted payment page (DESIGN §6): a plain HTML form that works in a
+ * The `test` provider's hosted payment page (docs/payments.md): a plain HTML form that works in a
  * browser. Submitting it pays with a test card and redirects (303) to the session's return_url.
  */
 

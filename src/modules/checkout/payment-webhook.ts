@@ -1,5 +1,5 @@
 /**
- * Provider webhooks (DESIGN §6a): one route per provider, `POST /api/webhooks/stripe`, with the
+ * Provider webhooks (docs/payments.md): one route per provider, `POST /api/webhooks/stripe`, with the
  * old subscription path as a deprecated alias. The provider adapter verifies and normalizes the
  * event; the event is recorded under (provider, event id) in the SAME transaction that applies
  * it, so a failure rolls both back and answers 5xx (the provider retries), and a redelivery to

@@ -1,5 +1,5 @@
 /**
- * Buyer VAT IDs (DESIGN §5): the format per EU member state is checked always; the EU VIES
+ * Buyer VAT IDs (docs/finance.md): the format per EU member state is checked always; the EU VIES
  * service is asked when the ID decides the tax (a buyer in another EU state). When VIES cannot
  * answer, the shop's `vies_unavailable` setting decides: `charge_vat` (default, price as for a
  * consumer) or `accept_unverified` (price as a business and mark the order `vat_id_unverified`).

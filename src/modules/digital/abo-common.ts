@@ -57,7 +57,7 @@ export function aboOut(a: AboRow) {
   };
 }
 
-/** DESIGN §4: what every subscription event carries in `data`. */
+/** docs/webhooks.md: what every subscription event carries in `data`. */
 export function aboEventData(a: AboRow): Record<string, unknown> {
   return {
     subscription_id: a.id,
@@ -124,7 +124,7 @@ export async function createAboOrder(
         JOIN channels c ON c.id = ${a.channelId}
         WHERE pl.id = ${a.planId} AND pl.shop_id = ${a.shopId}`,
   );
-  // the row of the tax table (DESIGN §5) for the billing country at the time of this payment
+  // the row of the tax table (docs/finance.md) for the billing country at the time of this payment
   const decision = a.billingAddress
     ? await consumerDigitalTax({ db: tx, shopId: a.shopId }, a.channelId, a.billingAddress.country, a.taxClass)
     : null;

@@ -1,5 +1,5 @@
 /**
- * Subscription checkout (spec §2.5, §4.3 rules 1–6): `POST /api/store/abo-sessions` creates a
+ * Subscription checkout (docs/digital.md): `POST /api/store/abo-sessions` creates a
  * hosted session of kind `abo`; the test provider's page `/pay/:id` collects billing details and
  * the card, and its completion creates the subscription (and, for a paid plan, the first order).
  */
@@ -168,7 +168,7 @@ export async function createAboSession(
 ) {
   refuseShortcuts(input);
   checkReturnUrl(ctx, input.return_url);
-  // a signed-in buyer's subscription belongs to the account at once (DESIGN §2)
+  // a signed-in buyer's subscription belongs to the account at once (docs/ARCHITECTURE.md)
   const buyer = await signedInBuyer(ctx, input.customer_email, '/body/customer_email');
   const customerEmail = buyer?.email ?? input.customer_email;
   const { plan, productName, taxClass } = await sellablePlan(ctx.db, ctx.shopId, input.plan_id);
@@ -251,7 +251,7 @@ export interface AboCompletion {
   now: Date;
   billing: Address | null;
   taxRate: number;
-  /** The tax table's row for the billing address (DESIGN §5): a 0 % row charges net prices. */
+  /** The tax table's row for the billing address (docs/finance.md): a 0 % row charges net prices. */
   taxDecision?: TaxDecision;
   card: { last4: string; failsLater: boolean } | null;
   provider: 'test' | 'stripe';
@@ -271,7 +271,7 @@ export interface AboCompletion {
   publicUrl: string;
 }
 
-/** The management link e-mailed to the customer (DESIGN §2 "token in path"). */
+/** The management link e-mailed to the customer (docs/ARCHITECTURE.md "token in path"). */
 export function manageLink(publicUrl: string, token: string): string {
   return `${publicUrl}/api/checkout/abo/${token}`;
 }
@@ -548,7 +548,7 @@ export function aboSessionRoutes(app: FastifyInstance, deps: AppDeps): void {
         config: { auth: { accepts: ['publishable'], gate: 'digital', signedInCustomer: true } },
         schema: {
           tags: ['digital'],
-          summary: 'Create a hosted subscription checkout session for a plan (spec §4.3 rules 1–6)',
+          summary: 'Create a hosted subscription checkout session for a plan (docs/digital.md)',
           ...(prefix ? { hide: true } : {}),
           body: AboSessionCreate,
           response: { 201: AboSessionOut },

@@ -1,4 +1,4 @@
-/** Admin routes of subscriptions (spec §4.2): list, statistik, detail, kuendigen, fortsetzen. */
+/** Admin routes of subscriptions (docs/digital.md): list, statistik, detail, kuendigen, fortsetzen. */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { manageDigital, readDigital } from '../../platform/auth/presets.js';
 import { orderOut } from '../orders/index.js';
@@ -42,7 +42,7 @@ export function aboRoutes(app: FastifyInstance): void {
         response: { 200: S.Statistik },
       },
     },
-    async (request) => svc.statistik(request.ctx, (request.query as { test?: 'ja' | 'nein' | 'alle' }).test),
+    async (request) => svc.statistics(request.ctx, (request.query as { test?: 'ja' | 'nein' | 'alle' }).test),
   );
 
   app.get(

@@ -1,4 +1,4 @@
-/** Response and request schemas of the subscription routes (spec §2.4, §4.2, §4.4; DESIGN §9). */
+/** Response and request schemas of the subscription routes (docs/digital.md; docs/decisions.md). */
 import { Type } from '@sinclair/typebox';
 import { Body, Nullable, Timestamp } from '../../platform/http/schemas.js';
 import { OrderSummary } from '../checkout/checkout.schemas.js';

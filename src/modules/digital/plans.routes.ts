@@ -1,4 +1,4 @@
-/** Admin routes of the add-on: settings (status) and plans (spec §4.2). */
+/** Admin routes of the add-on: settings (status) and plans (docs/digital.md). */
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { anyEmployee, configureShop, manageDigital, readDigital } from '../../platform/auth/presets.js';

@@ -1,4 +1,4 @@
-/** Subscription plans (spec §2.3, §4.2; DESIGN §9): constraints, currency, immutability, hinweis. */
+/** Subscription plans (docs/digital.md; docs/decisions.md): constraints, currency, immutability, hinweis. */
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import type { Db } from '../../platform/db/client.js';
@@ -86,7 +86,7 @@ async function checkProduct(db: Db, shopId: string, productId: string): Promise<
   }
 }
 
-/** The currency of the shop's default channel; EUR when there is none (DESIGN §9). */
+/** The currency of the shop's default channel; EUR when there is none (docs/decisions.md). */
 export async function shopCurrency(db: Db, shopId: string): Promise<string> {
   const rows = await query<{ currency: string }>(
     db,

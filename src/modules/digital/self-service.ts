@@ -1,5 +1,5 @@
 /**
- * Subscription self-service (spec §4.4): the signed-in customer's subscriptions, and the e-mailed
+ * Subscription self-service (docs/digital.md): the signed-in customer's subscriptions, and the e-mailed
  * management links `/api/checkout/abo/:token` (token random, stored as SHA-256, usable for its
  * subscription only). Unknown tokens are 404; failed lookups are rate-limited per client address.
  */

@@ -1,4 +1,4 @@
-/** The add-on settings (spec §2.2): `erlaubt` is the platform's, the rest the shop's. */
+/** The add-on settings (docs/digital.md): `erlaubt` is the platform's, the rest the shop's. */
 import { eq } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import { AppError, notFound } from '../../platform/errors.js';

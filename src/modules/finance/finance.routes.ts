@@ -1,7 +1,7 @@
 /**
- * Finance routes (spec §4.6): company settings, invoices, credit notes, and the `lexware`
+ * Finance routes (docs/finance.md): company settings, invoices, credit notes, and the `lexware`
  * accounting integration. Every route needs an owner or admin session and refuses every API
- * token with 403 token_blocked (spec §5: finance:read included).
+ * token with 403 token_blocked (docs/ARCHITECTURE.md: finance:read included).
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { manageMoney } from '../../platform/auth/presets.js';

@@ -121,7 +121,7 @@ export async function createInvoice(ctx: Ctx, orderId: string, body: InvoiceCrea
   if (!INVOICEABLE.includes(o.status)) {
     throw conflict('order_not_invoiceable', `An order in state ${o.status} cannot be invoiced`);
   }
-  // the rate and category the order was priced with (DESIGN §5 "Which tax applies")
+  // the rate and category the order was priced with (docs/finance.md "Which tax applies")
   const docLines: DocLine[] = order.lines.map((l, i) =>
     line(i + 1, 'item', l.name, l.quantity, l.lineTotalCents, l.taxRate, {
       sku: l.sku,

@@ -1,5 +1,5 @@
 /**
- * The one authorization layer (spec §5, DESIGN §2). Each route declares `config.auth`; this hook
+ * The one authorization layer (docs/ARCHITECTURE.md). Each route declares `config.auth`; this hook
  * identifies the credential, refuses what the declaration does not allow, applies the CSRF rule
  * to cookie-authenticated mutations, and gives the handler a typed `request.ctx`.
  */
@@ -76,7 +76,7 @@ async function identifySession(db: Db, kind: SessionKind, token: string): Promis
         email: user.email,
         channelIds: user.channel_ids,
         channelRestricted: user.channel_restricted,
-        storefrontVersion: s.storefront_version,
+        catalogVersion: s.catalog_version,
       },
     };
   }
@@ -91,10 +91,10 @@ async function identifyToken(db: Db, token: string): Promise<Identified | null> 
     shop_id: string;
     scopes: Scope[];
     touch: boolean;
-    storefront_version: number | null;
+    catalog_version: number | null;
   }>(
     db,
-    sql`SELECT t.id, t.shop_id, t.scopes, v.version AS storefront_version,
+    sql`SELECT t.id, t.shop_id, t.scopes, v.version AS catalog_version,
                (t.last_used_at IS NULL OR t.last_used_at < now() - make_interval(secs => ${TOKEN_TOUCH_SECONDS})) AS touch
         FROM api_tokens t LEFT JOIN storefront_versions v ON v.shop_id = t.shop_id
         WHERE t.token_hash = ${sha256(token)} AND t.revoked_at IS NULL`,
@@ -108,7 +108,7 @@ async function identifyToken(db: Db, token: string): Promise<Identified | null> 
       kind: 'token',
       tokenId: row.id,
       scopes: row.scopes,
-      storefrontVersion: Number(row.storefront_version ?? 0),
+      catalogVersion: Number(row.catalog_version ?? 0),
     },
   };
 }
@@ -118,7 +118,7 @@ interface PublishableRow {
   shop_id: string;
   key: string;
   allowed_origins: string[];
-  storefront_version: number | null;
+  catalog_version: number | null;
 }
 
 const publishableLoaders = new WeakMap<Db, BatchLoader<string, PublishableRow>>();
@@ -137,7 +137,7 @@ function publishableLoader(db: Db): BatchLoader<string, PublishableRow> {
           shop_id: publishableKeys.shopId,
           key: publishableKeys.key,
           allowed_origins: publishableKeys.allowedOrigins,
-          storefront_version: storefrontVersions.version,
+          catalog_version: storefrontVersions.version,
         })
         .from(publishableKeys)
         .leftJoin(storefrontVersions, eq(storefrontVersions.shopId, publishableKeys.shopId))
@@ -165,7 +165,7 @@ async function identifyPublishable(db: Db, key: string, origin: string): Promise
       keyId: row.id,
       origin,
       allowedOrigins: row.allowed_origins,
-      storefrontVersion: Number(row.storefront_version ?? 0),
+      catalogVersion: Number(row.catalog_version ?? 0),
     },
   };
 }
@@ -312,7 +312,7 @@ async function originOfShop(db: Db, shopId: string, origin: string): Promise<boo
   return rows.length > 0;
 }
 
-/** The digital add-on gate (spec §7.3): available (erlaubt, the platform's) and active (aktiv, the shop's). */
+/** The digital add-on gate (docs/ARCHITECTURE.md): available (erlaubt, the platform's) and active (aktiv, the shop's). */
 async function digitalGate(db: Db, shopId: string): Promise<void> {
   const rows = await query<{ digital_allowed: boolean; digital_active: boolean }>(
     db,
@@ -335,7 +335,7 @@ function allowCors(reply: FastifyReply, origin: string): void {
 }
 
 /**
- * An employee restricted to channels (DESIGN §2) reaches one product only when it is listed in one
+ * An employee restricted to channels (docs/ARCHITECTURE.md) reaches one product only when it is listed in one
  * of their channels, writes listings only of their channels, and reaches one order only of their
  * channels; anything else is answered like a missing resource (404). Lists filter in their own
  * queries (products.read, orders). An empty restricted list allows no channel.

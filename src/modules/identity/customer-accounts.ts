@@ -1,5 +1,5 @@
 /**
- * Customer account credentials (DESIGN §2): e-mail verification, which guest purchases an account
+ * Customer account credentials (docs/ARCHITECTURE.md): e-mail verification, which guest purchases an account
  * sees, password reset and change. Guest orders and subscriptions of an e-mail belong to the
  * account of that e-mail only once its owner proved the address (a verification or reset link);
  * purchases made while signed in belong to the account at once.

@@ -16,7 +16,7 @@ const TRANSITIONS: Record<OrderStatus, OrderStatus[]> = {
   paid: ['fulfilled', 'cancelled', 'partially_refunded', 'refunded'],
   fulfilled: ['partially_refunded', 'refunded'],
   cancelled: [],
-  // a refund (DESIGN §6a) of part of the money; further refunds keep it here until all is back
+  // a refund (docs/payments.md) of part of the money; further refunds keep it here until all is back
   partially_refunded: ['partially_refunded', 'refunded', 'fulfilled'],
   refunded: [],
 };

@@ -44,7 +44,7 @@ export interface NewOrder {
   subtotalCents: number;
   shippingCents: number;
   shippingTaxCents: number;
-  /** The shipping's rate and VAT category; the buyer's VAT ID check (DESIGN §5). */
+  /** The shipping's rate and VAT category; the buyer's VAT ID check (docs/finance.md). */
   shippingTaxRate?: number | null;
   shippingTaxCategory?: string | null;
   vatIdStatus?: string | null;
@@ -190,7 +190,7 @@ export function orderOut(o: OrderRow, lines?: OrderLineRow[]) {
     ...(lines
       ? {
           lines: lines.map(lineOut),
-          // the service stores no file and enforces no access (spec §1): the order only says what it entitles
+          // the service stores no file and enforces no access (docs/ARCHITECTURE.md): the order only says what it entitles
           entitlements: lines
             .filter((l) => l.isDigital)
             .map((l) => ({ product_id: l.productId, variant_id: l.variantId, quantity: l.quantity })),

@@ -1,4 +1,4 @@
-/** Refund routes (DESIGN §6a): owner or admin session, never an API token; Idempotency-Key honoured. */
+/** Refund routes (docs/payments.md): owner or admin session, never an API token; Idempotency-Key honoured. */
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { manageMoney } from '../../platform/auth/presets.js';

@@ -1,5 +1,5 @@
 /**
- * Refunds (DESIGN §6a). A refund is written `pending` first (so concurrent refunds count it),
+ * Refunds (docs/payments.md). A refund is written `pending` first (so concurrent refunds count it),
  * then the provider moves the money (idempotent on the refund id), then the outcome is applied in
  * one transaction: the order becomes partially_refunded or refunded, a credit note for the amount
  * is created and finalized when the order has a final invoice (which also claws back partner

@@ -1,5 +1,5 @@
 /**
- * Affiliate routes (spec §4.7): admin management, earnings and their release, promotional
+ * Affiliate routes (docs/partners.md): admin management, earnings and their release, promotional
  * content, and the affiliate portal reads. Reads of affiliates and earnings also accept an API
  * token with finance:read; every mutation (and the content admin) needs an owner or admin session
  * and refuses every token with 403 token_blocked.

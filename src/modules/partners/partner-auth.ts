@@ -1,5 +1,5 @@
 /**
- * Portal access for vendors and affiliates (DESIGN §2): an admin's invite e-mails a one-time
+ * Portal access for vendors and affiliates (docs/ARCHITECTURE.md): an admin's invite e-mails a one-time
  * accept link (random token, only its SHA-256 stored, valid 7 days); accepting sets the password
  * and signs in; afterwards `…/auth/login` with e-mail and password. Sessions are `vsess_…` /
  * `asess_…` (cookie `vsid` / `asid`). A suspended vendor or blocked affiliate cannot sign in.

@@ -1,5 +1,5 @@
 /**
- * Partner settings, payouts and vendor statements (spec §4.7). Every mutation and the vendor
+ * Partner settings, payouts and vendor statements (docs/partners.md). Every mutation and the vendor
  * payout and statement reads need an owner or admin session and refuse every API token (403
  * token_blocked, finance:read included); GET /api/admin/affiliate-payouts is also open to a
  * finance:read token. The portals see only their own payouts and (vendors) final statements.

@@ -1,6 +1,6 @@
 /**
- * Vendor routes (spec §4.7): the admin side (invitations, vendors, commission rules, earnings,
- * analytics) and the vendor portal. Reads listed in §4.7 are open to a finance:read token;
+ * Vendor routes (docs/partners.md): the admin side (invitations, vendors, commission rules, earnings,
+ * analytics) and the vendor portal. Reads listed in docs/partners.md are open to a finance:read token;
  * every mutation needs an owner or admin session and refuses every token (token_blocked).
  * Payouts and statements live in payouts.routes.ts.
  */

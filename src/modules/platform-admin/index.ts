@@ -1,4 +1,4 @@
-/** Routes of the platform operator (DESIGN §2): shops and the simulated clock. */
+/** Routes of the platform operator (docs/ARCHITECTURE.md): shops and the simulated clock. */
 import { Type } from '@sinclair/typebox';
 import type { Module } from '../../app.js';
 import { platformOperator } from '../../platform/auth/presets.js';

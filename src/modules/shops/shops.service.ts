@@ -34,7 +34,7 @@ export interface CreateShopInput {
 
 /**
  * Creates the shop, its owner (Argon2id), a first publishable key and its default channel
- * (DESIGN §2), all or nothing.
+ * (docs/ARCHITECTURE.md), all or nothing.
  */
 export async function createShop(ctx: Ctx, input: CreateShopInput) {
   return withTx(ctx.db, async (tx) => {

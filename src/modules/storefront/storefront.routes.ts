@@ -1,5 +1,5 @@
 /**
- * The public catalog (spec §4.1 rule 5, §4.5 rule 3): `GET /api/store/products[/:idOrSlug]` with a
+ * The public catalog (docs/storefront.md): `GET /api/store/products[/:idOrSlug]` with a
  * publishable key and an allowed Origin, also under `/:prefix/…` for channel resolution by path
  * prefix. Responses carry `x-channel-id` and are served from the storefront cache when the shop's
  * storefront version has not moved since they were computed.
@@ -47,7 +47,7 @@ export function storefrontRoutes(app: FastifyInstance, deps: AppDeps): void {
     const hints = hintsOf(request);
     const key = [ctx.shopId, hostOf(hints.origin), hostOf(hints.referer), hints.pathPrefix ?? '', what].join('\u0000');
     // read together with the publishable key by the authorization hook: no extra round trip
-    const version = ctx.actor?.kind === 'publishable' ? ctx.actor.storefrontVersion : await cache.version(ctx.shopId);
+    const version = ctx.actor?.kind === 'publishable' ? ctx.actor.catalogVersion : await cache.version(ctx.shopId);
     const hit = cache.get(key, version);
     if (hit) return send(reply, hit);
     const channel = await storeChannel(ctx, hints);

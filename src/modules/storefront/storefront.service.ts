@@ -1,5 +1,5 @@
 /**
- * The public catalog of a storefront request: resolve the channel (spec §4.5 rule 3), then list
+ * The public catalog of a storefront request: resolve the channel (docs/storefront.md), then list
  * or read the products visible in it (catalog's public view). Services take ctx first.
  */
 import type { Ctx } from '../../platform/auth/types.js';

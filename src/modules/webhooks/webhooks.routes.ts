@@ -1,4 +1,4 @@
-/** Routes of DESIGN §4: the shop's checkout webhook destination and its delivery log. */
+/** Routes of docs/webhooks.md: the shop's checkout webhook destination and its delivery log. */
 import type { FastifyInstance } from 'fastify';
 import { manageMoney } from '../../platform/auth/presets.js';
 import { IdParams } from '../../platform/http/schemas.js';

@@ -1,5 +1,5 @@
 /**
- * Idempotency-Key on POST (DESIGN §3): the first response to a key is stored for 24 h per shop
+ * Idempotency-Key on POST (docs/ARCHITECTURE.md): the first response to a key is stored for 24 h per shop
  * and caller; the same key and body replays it, another body is 409, and a concurrent request
  * with the key waits for the first to finish instead of running the handler again.
  */
