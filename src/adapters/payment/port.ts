@@ -33,6 +33,7 @@ export interface SubscriptionCheckoutInput {
     name: string;
     productName: string;
     currency: string;
+    /** The recurring amount to charge: the plan's gross price, or its net in a 0 % tax row (docs/finance.md). */
     priceCents: number;
     intervalUnit: 'day' | 'week' | 'month' | 'year';
     intervalCount: number;

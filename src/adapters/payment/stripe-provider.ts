@@ -112,7 +112,8 @@ export class StripePaymentProvider implements PaymentProvider {
             product_data: { name: `${plan.productName} (${plan.name})`, metadata: { plan_id: plan.id } },
             metadata: { plan_id: plan.id, shop_id: input.shopId },
           },
-          { idempotencyKey: `plan-price-${plan.id}-${plan.version}` },
+          // one Price per plan version and amount: a 0 % tax row charges the net amount
+          { idempotencyKey: `plan-price-${plan.id}-${plan.version}-${plan.priceCents}` },
         )
       ).id;
     let discounts: Stripe.Checkout.SessionCreateParams.Discount[] | undefined;

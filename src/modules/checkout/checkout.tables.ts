@@ -21,6 +21,29 @@ const cents = (name: string) => bigint(name, { mode: 'number' });
 const ts = (name: string) => timestamp(name, { withTimezone: true });
 
 /** A priced line as stored on the session and copied to the order. */
+/**
+ * An abo session's tax determination: the buyer fields the API took (the one-time checkout's
+ * billing_address names) or, without them, the channel's default country as a consumer. With a
+ * provider that keeps the recurring price (Stripe), `decision` fixed the amount sent to it.
+ */
+export interface AboSessionTax {
+  /** Whether company / vat_id / billing_country came with the request. */
+  given: boolean;
+  company: string | null;
+  /** Normalized (upper case, no spaces). */
+  vat_id: string | null;
+  country: string;
+  decision: {
+    tax_rate: number;
+    tax_category: 'S' | 'Z' | 'K' | 'AE' | 'G' | 'O';
+    tax_exemption_reason: string | null;
+    price_rate: number;
+  } | null;
+  vat_id_status: string | null;
+  /** ISO time of the VIES check. */
+  vat_id_checked_at: string | null;
+}
+
 export interface PricedLine {
   product_id: string;
   variant_id: string | null;
@@ -75,6 +98,8 @@ export const checkoutSessions = pgTable(
     /** The buyer's VAT ID check when it decided the tax: valid | invalid | unverified | unchecked. */
     vatIdStatus: text('vat_id_status'),
     vatIdCheckedAt: ts('vat_id_checked_at'),
+    /** Abo sessions: the buyer fields given to the API and the tax determination they gave (docs/finance.md). */
+    aboTax: jsonb('abo_tax').$type<AboSessionTax>(),
     taxCents: cents('tax_cents').notNull(),
     totalCents: cents('total_cents').notNull(),
     requiresShipping: boolean('requires_shipping').notNull(),

@@ -30,6 +30,9 @@ export interface FormValues {
   postal_code?: string;
   city?: string;
   country?: string;
+  /** Abo page only: the business buyer's company and VAT ID. */
+  company?: string;
+  vat_id?: string;
   widerruf_verzicht?: string;
 }
 
@@ -158,6 +161,8 @@ export function payPageRoutes(app: FastifyInstance, deps: AppDeps): void {
           postal_code: Type.Optional(Type.String({ maxLength: 20 })),
           city: Type.Optional(Type.String({ maxLength: 100 })),
           country: Type.Optional(Type.String({ maxLength: 2 })),
+          company: Type.Optional(Type.String({ maxLength: 200, description: 'Abo page: company (business buyer)' })),
+          vat_id: Type.Optional(Type.String({ maxLength: 40, description: 'Abo page: VAT ID (business buyer)' })),
           widerruf_verzicht: Type.Optional(Type.String({ maxLength: 10 })),
         }),
         produces: ['text/html'],

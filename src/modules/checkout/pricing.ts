@@ -147,9 +147,33 @@ export async function taxContext(
   };
 }
 
+/** A subscription's tax determination: the table's row and the VAT ID check that decided it. */
+export interface AboTax {
+  decision: TaxDecision;
+  vatId: VatIdCheck | null;
+}
+
+/**
+ * The table's row for a subscription (a digital item of `taxClass`) billed to `billing.country`,
+ * the buyer's VAT ID checked exactly as in the one-time checkout (format always, VIES when it
+ * decides the tax, the shop's `vies_unavailable` when VIES cannot answer). 400
+ * `country_not_served` names `paths.country`, 400 `vat_id_invalid` names `paths.vatId`.
+ */
+export async function aboTax(
+  ctx: Pick<Ctx, 'db' | 'shopId' | 'config' | 'clock' | 'log'> & { actor?: Ctx['actor'] },
+  channelId: string,
+  billing: { country: string; vat_id?: string | null },
+  taxClass: string,
+  paths: { country: string; vatId: string },
+): Promise<AboTax> {
+  const country = await destination(ctx, channelId, billing.country, paths.country);
+  const tax = await taxContext(ctx, channelId, country, billing, paths.vatId);
+  return { decision: determineTax(tax.situation, { tax_class: taxClass, is_digital: true }), vatId: tax.vatId };
+}
+
 /**
  * The table's row for a consumer buying a digital item of `taxClass` billed to `countryCode`
- * (subscriptions: the hosted abo page takes no VAT ID); null for a country the shop does not know.
+ * (subscriptions without a VAT ID); null for a country the shop does not know.
  */
 export async function consumerDigitalTax(
   ctx: Pick<Ctx, 'db' | 'shopId'>,

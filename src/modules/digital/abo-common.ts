@@ -8,6 +8,7 @@ import { lockOwned } from '../../platform/db/lock.js';
 import { query } from '../../platform/db/tx.js';
 import { taxFromGross } from '../../platform/money.js';
 import { consumerDigitalTax } from '../checkout/pricing.js';
+import { exemptionText, type TaxCategory } from '../checkout/tax.js';
 import { createOrder, type OrderRow } from '../orders/index.js';
 import { emitEvent } from '../webhooks/index.js';
 import { intervalText } from './billing.js';
@@ -52,6 +53,11 @@ export function aboOut(a: AboRow) {
     is_test: a.isTest,
     provider: a.provider,
     card_last4: a.cardLast4,
+    tax_rate: a.taxRate,
+    tax_category: a.taxCategory,
+    tax_exemption_reason: a.taxExemptionReason,
+    vat_id_status: a.vatIdStatus,
+    vat_id_checked_at: iso(a.vatIdCheckedAt),
     created_at: a.createdAt.toISOString(),
     updated_at: a.updatedAt.toISOString(),
   };
@@ -95,6 +101,30 @@ export function lockAbo(tx: Db, shopId: string, id: string): Promise<AboRow> {
   return lockOwned(tx, abos, shopId, id, 'Subscription');
 }
 
+const isZeroRow = (c: string | null): c is 'K' | 'AE' | 'G' | 'O' => c === 'K' || c === 'AE' || c === 'G' || c === 'O';
+
+/**
+ * The tax of one payment from the subscription's determination (docs/finance.md, made at checkout; no
+ * VIES check per payment): a 0 % row (AE/K for a business, O/G outside the EU) stays as it was
+ * determined, so a renewal never turns into consumer pricing. In the S/Z rows the payment takes
+ * the billing country's current rate (a rate change or the shop's OSS setting applies from the
+ * next payment) unless that would leave the S/Z rows, which would change the amount charged.
+ * A subscription from before the determination was stored (no category) follows the billing
+ * country's consumer row, as it did.
+ */
+export async function paymentTax(tx: Db, a: AboRow): Promise<{ rate: number; category: TaxCategory }> {
+  const stored = a.taxCategory as TaxCategory | null;
+  if (isZeroRow(stored)) return { rate: 0, category: stored };
+  const current = a.billingAddress
+    ? await consumerDigitalTax({ db: tx, shopId: a.shopId }, a.channelId, a.billingAddress.country, a.taxClass)
+    : null;
+  if (current && (stored === null || !isZeroRow(current.tax_category))) {
+    return { rate: current.tax_rate, category: current.tax_category };
+  }
+  const rate = a.taxRate;
+  return { rate, category: stored ?? (rate > 0 ? 'S' : 'Z') };
+}
+
 /**
  * The paid order of one period. `paymentNumber` (1 = first) is unique per subscription
  * (orders_subscription_payment_uq), so a period can never be billed twice, whatever runs twice.
@@ -124,12 +154,7 @@ export async function createAboOrder(
         JOIN channels c ON c.id = ${a.channelId}
         WHERE pl.id = ${a.planId} AND pl.shop_id = ${a.shopId}`,
   );
-  // the row of the tax table (docs/finance.md) for the billing country at the time of this payment
-  const decision = a.billingAddress
-    ? await consumerDigitalTax({ db: tx, shopId: a.shopId }, a.channelId, a.billingAddress.country, a.taxClass)
-    : null;
-  const rate = decision ? decision.tax_rate : a.taxRate;
-  const category = decision?.tax_category ?? (rate > 0 ? 'S' : 'Z');
+  const { rate, category } = await paymentTax(tx, a);
   const tax = taxFromGross(opts.amountCents, rate);
   const name = info ? `${info.name} (${info.plan_name})` : 'Abo';
   return createOrder(tx, {
@@ -157,7 +182,7 @@ export async function createAboOrder(
         tax_cents: tax,
         net_cents: opts.amountCents - tax,
         tax_category: category,
-        tax_exemption_reason: decision?.tax_exemption_reason ?? null,
+        tax_exemption_reason: exemptionText(category),
         tax_class: a.taxClass,
         is_digital: true,
         track_stock: false,
@@ -167,6 +192,8 @@ export async function createAboOrder(
     subtotalCents: opts.amountCents,
     shippingCents: 0,
     shippingTaxCents: 0,
+    vatIdStatus: a.vatIdStatus ?? null,
+    vatIdCheckedAt: a.vatIdCheckedAt ?? null,
     taxCents: tax,
     totalCents: opts.amountCents,
     requiresShipping: false,

@@ -16,9 +16,10 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { PaymentEvent, ProviderSubscription } from '../../adapters/payment/port.js';
 import type { Db } from '../../platform/db/client.js';
 import { query } from '../../platform/db/tx.js';
-import { channelCountry } from '../channels/index.js';
+import type { AboSessionTax } from '../checkout/checkout.tables.js';
 import { type EventContext, type EventOutcome, registerPaymentEventHandler } from '../checkout/index.js';
-import { rateFor } from '../checkout/pricing.js';
+import { consumerDigitalTax } from '../checkout/pricing.js';
+import type { TaxDecision } from '../checkout/tax.js';
 import { createAboOrder, emitAbo } from './abo-common.js';
 import { completeAboSession } from './abo-sessions.js';
 import { transition } from './abo-states.js';
@@ -42,6 +43,43 @@ async function update(tx: Db, id: string, patch: Partial<AboRow>, now: Date): Pr
   return row as AboRow;
 }
 
+/**
+ * The tax determination of a subscription paid at Stripe. The session's row fixed the recurring
+ * price Stripe charges; Stripe's page then collects the billing address. A business row (the VAT
+ * ID the API took, checked then) stays when Stripe's billing country is the one given; otherwise
+ * the row is the consumer's of Stripe's billing country (the amount stays what Stripe charges,
+ * docs/decisions.md).
+ */
+async function stripeAboTax(
+  tx: Db,
+  cs: { shop_id: string; channel_id: string; tax_class: string; abo_tax: AboSessionTax | null },
+  billingCountry: string | null,
+): Promise<{
+  decision: TaxDecision | null;
+  vatId: { status: string | null; checkedAt: Date | null } | null;
+  business: { company?: string; vat_id?: string } | null;
+}> {
+  const st = cs.abo_tax;
+  const sameCountry = st?.given && (billingCountry === null || billingCountry === st.country);
+  if (st && sameCountry) {
+    return {
+      decision: st.decision,
+      vatId: st.vat_id_status
+        ? { status: st.vat_id_status, checkedAt: st.vat_id_checked_at ? new Date(st.vat_id_checked_at) : null }
+        : null,
+      business: {
+        ...(st.company ? { company: st.company } : {}),
+        ...(st.vat_id ? { vat_id: st.vat_id } : {}),
+      },
+    };
+  }
+  const country = billingCountry ?? st?.country ?? null;
+  const decision = country
+    ? await consumerDigitalTax({ db: tx, shopId: cs.shop_id }, cs.channel_id, country, cs.tax_class)
+    : null;
+  return { decision: decision ?? st?.decision ?? null, vatId: null, business: null };
+}
+
 /** A paid (or trial-starting) hosted subscription checkout creates the subscription. */
 async function onSessionPaid(tx: Db, event: PaymentEvent, c: EventContext): Promise<EventOutcome | null> {
   if (event.kind !== 'session.paid' || !event.sessionId) return null;
@@ -55,10 +93,11 @@ async function onSessionPaid(tx: Db, event: PaymentEvent, c: EventContext): Prom
     provider_ref: string | null;
     currency: string;
     subscription_id: string | null;
+    abo_tax: AboSessionTax | null;
   }>(
     tx,
     sql`SELECT s.shop_id, s.channel_id, s.kind, s.status, s.provider, s.provider_ref, s.currency, s.subscription_id,
-               p.tax_class
+               s.abo_tax, p.tax_class
         FROM checkout_sessions s
         JOIN abo_plans pl ON pl.id = s.plan_id JOIN products p ON p.id = pl.product_id
         WHERE s.id = ${event.sessionId} AND s.kind = 'abo'
@@ -89,14 +128,16 @@ async function onSessionPaid(tx: Db, event: PaymentEvent, c: EventContext): Prom
   if (sub.status !== 'trialing' && sub.status !== 'active') {
     return { ...base, status: 'ignored', reason: `subscription_${sub.status}` };
   }
-  const country = event.billing
-    ? await channelCountry({ db: tx, shopId: cs.shop_id }, cs.channel_id, event.billing.country)
-    : null;
+  const tax = await stripeAboTax(tx, cs, event.billing?.country ?? null);
   const invoice = sub.latestInvoice;
   const { abo } = await completeAboSession(tx, event.sessionId, {
     now: c.now,
-    billing: event.billing,
-    taxRate: country ? rateFor(country, cs.tax_class) : 0,
+    billing: tax.business && event.billing ? { ...event.billing, ...tax.business } : event.billing,
+    taxRate: tax.decision?.tax_rate ?? 0,
+    ...(tax.decision ? { taxDecision: tax.decision } : {}),
+    // Stripe charges the price made from the session's row
+    priceDecision: cs.abo_tax?.decision ?? null,
+    vatId: tax.vatId,
     card: null,
     provider: c.provider.name,
     providerRef: sub.ref,

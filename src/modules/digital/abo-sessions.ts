@@ -20,15 +20,21 @@ import { Body, Email } from '../../platform/http/schemas.js';
 import { newId, newSecret } from '../../platform/ids.js';
 import { enqueue } from '../../platform/jobs/queue.js';
 import { taxFromGross } from '../../platform/money.js';
-import { channelCountry } from '../channels/index.js';
 import { limitSessionCreation } from '../checkout/abuse-limits.js';
 import { channelFor } from '../checkout/checkout.routes.js';
+import { AddressSchema } from '../checkout/checkout.schemas.js';
 import { checkReturnUrl, EXPIRE_JOB } from '../checkout/checkout.service.js';
-import { type CheckoutSessionRow, checkoutSessions, type PricedLine } from '../checkout/checkout.tables.js';
+import {
+  type AboSessionTax,
+  type CheckoutSessionRow,
+  checkoutSessions,
+  type PricedLine,
+} from '../checkout/checkout.tables.js';
 import { esc, type FormValues, money, page, registerHostedPage, returnTo } from '../checkout/pay-page.js';
-import { consumerDigitalTax, destination, rateFor } from '../checkout/pricing.js';
+import { type AboTax, aboTax, consumerDigitalTax } from '../checkout/pricing.js';
 import { assertSessionTransition } from '../checkout/session-states.js';
 import { chargedPrice, type TaxDecision } from '../checkout/tax.js';
+import { normalizeVatId, type VatIdCheck } from '../checkout/vat-id.js';
 import { accountForPurchase, signedInBuyer } from '../identity/index.js';
 import type { Address } from '../orders/orders.tables.js';
 import { emitEvent } from '../webhooks/index.js';
@@ -45,6 +51,20 @@ export const AboSessionCreate = Body({
   return_url: Type.String({ minLength: 1, maxLength: 2000, description: "On the publishable key's origin allowlist" }),
   customer_email: Email,
   affiliate_code: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  // A business buyer (docs/finance.md): the one-time checkout's billing_address fields, flat (rule 4
+  // refuses the nested address prefill). They decide the tax row before the provider's page.
+  company: Type.Optional({
+    ...AddressSchema.properties.company,
+    description: 'Business buyer: company name (shown on the hosted page and the invoice)',
+  }),
+  vat_id: Type.Optional({
+    ...AddressSchema.properties.vat_id,
+    description: 'Business buyer: EU VAT ID, checked by format and against VIES (needs billing_country)',
+  }),
+  billing_country: Type.Optional({
+    ...AddressSchema.properties.country,
+    description: 'ISO country of the billing address; decides the tax row (default: the channel’s default country)',
+  }),
   channel_id: Type.Optional(
     Type.String({ maxLength: 64, description: 'Ignored: the channel is resolved from the request (rule 6)' }),
   ),
@@ -68,6 +88,9 @@ export interface AboSessionInput {
   return_url: string;
   customer_email: string;
   affiliate_code?: string;
+  company?: string | null;
+  vat_id?: string | null;
+  billing_country?: string;
   channel_id?: string;
   customer?: unknown;
   billing_address?: unknown;
@@ -159,6 +182,54 @@ function planLine(plan: PlanRow, name: string, taxClass: string, amount: number,
   };
 }
 
+/** The VAT ID check as stored on a session or abo. */
+function vatIdFields(vatId: VatIdCheck | null) {
+  return { vat_id_status: vatId?.status ?? null, vat_id_checked_at: vatId?.checked_at.toISOString() ?? null };
+}
+
+/**
+ * The session's tax row: from the buyer fields when given (VAT ID checked like the one-time
+ * checkout's), else the channel's default country as a consumer until the hosted page knows the
+ * billing address. 400 billing_country_required, country_not_served, vat_id_invalid.
+ */
+async function sessionTaxOf(
+  ctx: Ctx,
+  channel: { id: string; default_country: string },
+  input: AboSessionInput,
+  taxClass: string,
+): Promise<AboSessionTax> {
+  const company = input.company?.trim() || null;
+  const rawVatId = input.vat_id?.trim() || null;
+  if ((company || rawVatId) && !input.billing_country) {
+    throw new AppError('billing_country_required', 'company and vat_id need the billing_country', [
+      { path: '/body/billing_country', message: 'is required with company or vat_id' },
+    ]);
+  }
+  if (!input.billing_country) {
+    const d = await consumerDigitalTax(ctx, channel.id, channel.default_country, taxClass);
+    return {
+      given: false,
+      company: null,
+      vat_id: null,
+      country: channel.default_country,
+      decision: d,
+      ...vatIdFields(null),
+    };
+  }
+  const t = await aboTax(ctx, channel.id, { country: input.billing_country, vat_id: rawVatId }, taxClass, {
+    country: '/body/billing_country',
+    vatId: '/body/vat_id',
+  });
+  return {
+    given: true,
+    company,
+    vat_id: rawVatId ? normalizeVatId(rawVatId) : null,
+    country: input.billing_country,
+    decision: t.decision,
+    ...vatIdFields(t.vatId),
+  };
+}
+
 /** POST /api/store/abo-sessions: always hosted (rule 3); the channel comes from the request (rule 6). */
 export async function createAboSession(
   ctx: Ctx,
@@ -172,9 +243,11 @@ export async function createAboSession(
   const buyer = await signedInBuyer(ctx, input.customer_email, '/body/customer_email');
   const customerEmail = buyer?.email ?? input.customer_email;
   const { plan, productName, taxClass } = await sellablePlan(ctx.db, ctx.shopId, input.plan_id);
-  // priced for the channel's default country until the hosted page knows the billing address
-  const decision = await consumerDigitalTax(ctx, channel.id, channel.default_country, taxClass);
+  const sessionTax = await sessionTaxOf(ctx, channel, input, taxClass);
+  const decision = sessionTax.decision;
   const amount = decision ? chargedPrice(firstCharge(plan), decision) : firstCharge(plan);
+  // the recurring amount: the provider that keeps a price (Stripe) charges exactly this
+  const recurring = decision ? chargedPrice(plan.priceCents, decision) : plan.priceCents;
   const line = planLine(plan, productName, taxClass, amount, decision);
   const now = ctx.clock.now();
   const expiresAt = new Date(now.getTime() + SESSION_TTL_HOURS * 3600_000);
@@ -194,6 +267,9 @@ export async function createAboSession(
       subtotalCents: amount,
       taxCents: line.tax_cents,
       totalCents: amount,
+      vatIdStatus: sessionTax.vat_id_status,
+      vatIdCheckedAt: sessionTax.vat_id_checked_at ? new Date(sessionTax.vat_id_checked_at) : null,
+      aboTax: sessionTax,
       requiresShipping: false,
       hasDigital: true,
       returnUrl: input.return_url,
@@ -222,17 +298,18 @@ export async function createAboSession(
       name: plan.name,
       productName,
       currency: plan.currency,
-      priceCents: plan.priceCents,
+      priceCents: recurring,
       intervalUnit: plan.intervalUnit,
       intervalCount: plan.intervalCount,
       trialDays: plan.trialDays,
       introDiscountPercent: plan.introDiscountPercent,
       introDiscountMonths: plan.introDiscountMonths,
-      providerPriceRef: plan.stripePriceId,
+      // the plan's stored provider price is the gross one; a 0 % row gets a net price of its own
+      providerPriceRef: recurring === plan.priceCents ? plan.stripePriceId : null,
       version: plan.updatedAt.getTime(),
     },
   });
-  if (hosted.providerPriceRef && hosted.providerPriceRef !== plan.stripePriceId) {
+  if (hosted.providerPriceRef && recurring === plan.priceCents && hosted.providerPriceRef !== plan.stripePriceId) {
     // the plan's provider price, made once per price/interval version (PATCH clears it)
     await ctx.db
       .update(aboPlans)
@@ -251,8 +328,15 @@ export interface AboCompletion {
   now: Date;
   billing: Address | null;
   taxRate: number;
-  /** The tax table's row for the billing address (docs/finance.md): a 0 % row charges net prices. */
+  /** The tax table's row for the billing address (docs/finance.md), stored on the abo for every payment. */
   taxDecision?: TaxDecision;
+  /**
+   * The row whose amounts are charged, when the provider fixed them before the billing address
+   * was known (Stripe: the session's row); default `taxDecision`. A 0 % row charges net prices.
+   */
+  priceDecision?: TaxDecision | null;
+  /** The VIES check of the buyer's VAT ID when it decided the tax. */
+  vatId?: { status: string | null; checkedAt: Date | null } | null;
   card: { last4: string; failsLater: boolean } | null;
   provider: 'test' | 'stripe';
   providerRef?: string | null;
@@ -306,7 +390,8 @@ export async function completeAboSession(
     const periodEnd =
       c.stripe?.periodEnd ?? (trial ? (trialEnd as Date) : addInterval(now, plan.intervalUnit, plan.intervalCount));
     // in a 0 % row (a buyer outside the EU) every payment is the net of the plan's gross prices
-    const price = (gross: number) => (c.taxDecision ? chargedPrice(gross, c.taxDecision) : gross);
+    const priced = c.priceDecision === undefined ? c.taxDecision : c.priceDecision;
+    const price = (gross: number) => (priced ? chargedPrice(gross, priced) : gross);
     const introGross = introPrice(plan.priceCents, plan.introDiscountPercent);
     const intro = introGross === null ? null : price(introGross);
     const token = newSecret('abolink');
@@ -337,6 +422,10 @@ export async function completeAboSession(
         introUntil: intro !== null && plan.introDiscountMonths ? addMonths(anchor, plan.introDiscountMonths) : null,
         taxClass: info?.tax_class ?? 'standard',
         taxRate: c.taxRate,
+        taxCategory: c.taxDecision?.tax_category ?? null,
+        taxExemptionReason: c.taxDecision?.tax_exemption_reason ?? null,
+        vatIdStatus: c.vatId?.status ?? null,
+        vatIdCheckedAt: c.vatId?.checkedAt ?? null,
         paymentsCount: trial ? 0 : 1,
         affiliateCode: session.affiliateCode,
         isTest: session.isTest,
@@ -468,15 +557,17 @@ button{margin-top:1rem;padding:.7rem 1.4rem;font-size:1rem}.test{color:#666;font
 <p class="test">Test mode: 4242 4242 4242 4242 (success), 4000 0000 0000 0002 (declined), 4000 0000 0000 0341 (later charges fail).</p>
 <h2 id="plan">${esc(s.lines[0]?.name ?? plan.name)}</h2>
 <ul>${terms}</ul>
-<p id="total"><strong>Heute fällig: ${esc(money(firstCharge(plan), plan.currency))}</strong></p>
+<p id="total"><strong>Heute fällig: ${esc(money(s.totalCents, plan.currency))}</strong></p>
 ${error ? `<p class="err" role="alert" id="error">${esc(error)}</p>` : ''}
 <form method="post" action="/pay/${esc(s.id)}">
 <label>E-Mail</label><input type="email" value="${esc(s.customerEmail)}" disabled>
 <label for="name">Name</label><input type="text" id="name" name="name" required value="${v('name', billing?.name)}">
+<label for="company">Firma (optional)</label><input type="text" id="company" name="company" value="${v('company', billing?.company ?? s.aboTax?.company)}">
+<label for="vat_id">USt-IdNr. (optional, für Unternehmen)</label><input type="text" id="vat_id" name="vat_id" maxlength="40" value="${v('vat_id', billing?.vat_id ?? s.aboTax?.vat_id)}">
 <label for="line1">Straße und Hausnummer</label><input type="text" id="line1" name="line1" required value="${v('line1', billing?.line1)}">
 <label for="postal_code">PLZ</label><input type="text" id="postal_code" name="postal_code" required value="${v('postal_code', billing?.postal_code)}">
 <label for="city">Ort</label><input type="text" id="city" name="city" required value="${v('city', billing?.city)}">
-<label for="country">Land (ISO-Code)</label><input type="text" id="country" name="country" required maxlength="2" value="${v('country', billing?.country)}">
+<label for="country">Land (ISO-Code)</label><input type="text" id="country" name="country" required maxlength="2" value="${v('country', billing?.country ?? (s.aboTax?.given ? s.aboTax.country : null))}">
 <label for="card_number">Kartennummer</label><input type="text" id="card_number" name="card_number" required autocomplete="cc-number" value="">
 <button type="submit" id="pay">${plan.trialDays > 0 ? 'Testphase starten' : 'Jetzt abonnieren'}</button>
 </form></body></html>`;
@@ -509,28 +600,45 @@ export function registerAboHostedPage(deps: AppDeps): void {
       ) {
         return fail(400, 'Bitte Name und vollständige Rechnungsadresse angeben (Land als ISO-Code, z. B. DE).');
       }
-      let decision: TaxDecision | null;
+      const company = form.company?.trim() || null;
+      const rawVatId = form.vat_id?.trim() || null;
+      let tax: AboTax;
       try {
-        await destination({ db, shopId: s.shopId }, s.channelId, country, '/body/country');
-        const taxClass = s.lines[0]?.tax_class ?? 'standard';
-        decision = await consumerDigitalTax({ db, shopId: s.shopId }, s.channelId, country, taxClass);
-      } catch {
-        return fail(400, `In dieses Land (${country}) verkaufen wir leider nicht.`);
+        // the same row and VAT ID check as the one-time checkout (docs/finance.md)
+        tax = await aboTax(
+          { db, shopId: s.shopId, config: deps.config, clock: deps.clock, log: reply.log },
+          s.channelId,
+          { country, vat_id: rawVatId },
+          s.lines[0]?.tax_class ?? 'standard',
+          { country: '/body/country', vatId: '/body/vat_id' },
+        );
+      } catch (err) {
+        if (err instanceof AppError && err.code === 'vat_id_invalid') {
+          return fail(400, `Die USt-IdNr. ${rawVatId ?? ''} hat kein gültiges Format.`);
+        }
+        if (err instanceof AppError && err.code === 'country_not_served') {
+          return fail(400, `In dieses Land (${country}) verkaufen wir leider nicht.`);
+        }
+        throw err;
       }
       const card = testCardOutcome(form.card_number ?? '');
       if (!card.ok) return fail(402, card.message);
       const billing: Address = {
         name: form.name.trim(),
+        ...(company ? { company } : {}),
+        ...(rawVatId ? { vat_id: normalizeVatId(rawVatId) } : {}),
         line1: form.line1.trim(),
         postal_code: form.postal_code.trim(),
         city: form.city.trim(),
         country,
       };
+      const decision = tax.decision;
       await completeAboSession(db, s.id, {
         now,
         billing,
-        taxRate: decision?.tax_rate ?? 0,
-        ...(decision ? { taxDecision: decision } : {}),
+        taxRate: decision.tax_rate,
+        taxDecision: decision,
+        vatId: tax.vatId ? { status: tax.vatId.status, checkedAt: tax.vatId.checked_at } : null,
         card: { last4: card.last4, failsLater: card.failsLater },
         provider: 'test',
         publicUrl: deps.config.publicUrl,

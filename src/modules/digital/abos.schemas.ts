@@ -37,6 +37,13 @@ export const AboOut = Type.Object({
   is_test: Type.Boolean(),
   provider: Type.String(),
   card_last4: Nullable(Type.String()),
+  tax_rate: Type.Number({ description: 'Rate of the tax row determined at checkout (docs/finance.md)' }),
+  tax_category: Nullable(
+    Type.String({ description: 'EN 16931 category S, Z, K, AE, G or O; null: determined per payment (older abos)' }),
+  ),
+  tax_exemption_reason: Nullable(Type.String({ description: 'Invoice text of a 0 % row' })),
+  vat_id_status: Nullable(Type.String({ description: 'VIES result when the buyer’s VAT ID decided the tax' })),
+  vat_id_checked_at: Nullable(Timestamp),
   created_at: Timestamp,
   updated_at: Timestamp,
 });

@@ -107,8 +107,18 @@ export const abos = pgTable(
     /** Periods starting before this instant are charged at the intro price. */
     introUntil: ts('intro_until'),
     taxClass: text('tax_class').notNull().default('standard'),
-    /** The rate of the first charge; renewals use the billing country's current rate when the channel still serves it. */
+    /**
+     * The tax determination of the subscription (docs/finance.md, made at checkout): rate, EN 16931
+     * category and the invoice text of a 0 % row. Every payment uses it; in the S/Z rows a
+     * payment takes the billing country's current rate. Null category: made before issue 17
+     * (a consumer; the billing country's row at each payment).
+     */
     taxRate: numeric('tax_rate', { precision: 6, scale: 5, mode: 'number' }).notNull().default(0),
+    taxCategory: text('tax_category'),
+    taxExemptionReason: text('tax_exemption_reason'),
+    /** The VIES check of the buyer's VAT ID (billing_address.vat_id) when it decided the tax. */
+    vatIdStatus: text('vat_id_status'),
+    vatIdCheckedAt: ts('vat_id_checked_at'),
     /** Paid orders so far; the next paid order gets number payments_count + 1 (commission hook). */
     paymentsCount: integer('payments_count').notNull().default(0),
     /** Failed charge attempts of the open period (0 when paid). */

@@ -13,12 +13,16 @@ import {
   startApp,
   type TestApp,
 } from '../../../test/helpers/app.js';
+import { startViesStub, type ViesStub } from '../../../test/helpers/vies-stub.js';
 import { query } from '../../platform/db/tx.js';
+import { taxFromGross } from '../../platform/money.js';
+import { EXEMPTION_TEXT, netOfGross } from '../checkout/tax.js';
 
 const WEBHOOK_SECRET = 'whsec_test_abo_stub';
 const requests: { method: string; path: string; body: URLSearchParams }[] = [];
 const subs = new Map<string, Record<string, unknown>>();
 let stub: Server;
+let vies: ViesStub;
 let t: TestApp;
 let shop: ShopFixture;
 let productId: string;
@@ -120,7 +124,9 @@ beforeAll(async () => {
     res.end(JSON.stringify({ error: { type: 'invalid_request_error', message: `unknown ${path}` } }));
   });
   await new Promise<void>((r) => stub.listen(0, '127.0.0.1', r));
+  vies = await startViesStub(['ATU12345678']);
   t = await startApp({
+    VIES_API_URL: vies.url,
     PAYMENT_PROVIDER: 'stripe',
     STRIPE_SECRET_KEY: 'sk_test_abo',
     STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
@@ -142,6 +148,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await t.close();
   await new Promise((r) => stub.close(r));
+  await vies.close();
 });
 
 /** Our checkout session id → the stub's Checkout Session id. */
@@ -201,6 +208,7 @@ const aboOf = async (email: string) =>
   (await call(t.app, 'GET', '/api/admin/digital/abos', { token: shop.ownerToken, query: { q: email } })).data.abos[0];
 const ordersOf = async (id: string) =>
   (await call(t.app, 'GET', `/api/admin/digital/abos/${id}`, { token: shop.ownerToken })).data.bestellungen as {
+    id: string;
     total_cents: number;
   }[];
 const events = async (id: string) =>
@@ -359,6 +367,138 @@ describe('stripe subscriptions', () => {
     expect(sent?.body.get('payment_intent')).toBe('pi_of_in_sub_paid_1');
     const order = await call(t.app, 'GET', `/api/admin/orders/${first.id}`, { token: shop.ownerToken });
     expect(order.data.order.status).toBe('refunded');
+  });
+
+  it('0 % rows: Stripe gets the net recurring price; the first and every renewal order are AE at what Stripe charged', async () => {
+    const p = await plan({ price_cents: 1190 });
+    const net = netOfGross(1190, 0.19);
+    const before = requests.filter((r) => r.path === '/v1/prices').length;
+    const s = await call(t.app, 'POST', '/api/store/abo-sessions', {
+      token: shop.publishableKey,
+      headers: { origin: STORE_ORIGIN },
+      body: {
+        plan_id: p.id,
+        return_url: `${STORE_ORIGIN}/ok`,
+        customer_email: 'firma@kunde.test',
+        company: 'Wiener Handel GmbH',
+        vat_id: 'ATU12345678',
+        billing_country: 'AT',
+      },
+    });
+    expect(s.statusCode, s.body).toBe(201);
+    expect(vies.requests).toEqual([{ countryCode: 'AT', vatNumber: 'U12345678' }]);
+    const prices = requests.filter((r) => r.path === '/v1/prices');
+    expect(prices).toHaveLength(before + 1);
+    expect(prices.at(-1)?.body.get('unit_amount')).toBe(String(net));
+    const cs = requests.filter((r) => r.path === '/v1/checkout/sessions').at(-1);
+    expect(cs?.body.get('line_items[0][price]')).toBe(`price_${requests.indexOf(prices.at(-1) as never) + 1}`);
+    // the plan keeps its gross Price: a consumer's session makes (and stores) its own
+    await startSession(p.id, 'verbraucher@kunde.test');
+    const after = requests.filter((r) => r.path === '/v1/prices');
+    expect(after).toHaveLength(before + 2);
+    expect(after.at(-1)?.body.get('unit_amount')).toBe('1190');
+
+    subscription('sub_biz', 'active', {
+      latest_invoice: { id: 'in_sub_biz_1', object: 'invoice', status: 'paid', amount_paid: net },
+    });
+    const done = completed(s.data.id, 'sub_biz');
+    await post('checkout.session.completed', {
+      ...done,
+      customer_details: {
+        name: 'Anna Huber',
+        address: { line1: 'Kärntner Str. 1', postal_code: '1010', city: 'Wien', country: 'AT' },
+      },
+    });
+    const abo = await aboOf('firma@kunde.test');
+    expect(abo).toMatchObject({
+      status: 'active',
+      price_cents: net,
+      tax_category: 'AE',
+      tax_rate: 0,
+      tax_exemption_reason: EXEMPTION_TEXT.AE,
+      vat_id_status: 'valid',
+    });
+    await post('invoice.paid', invoice('in_sub_biz_2', 'sub_biz', { amount_paid: net, amount_due: net }));
+    const detail = await call(t.app, 'GET', `/api/admin/digital/abos/${abo.id}`, { token: shop.ownerToken });
+    const orders = detail.data.bestellungen as { id: string; total_cents: number; tax_cents: number }[];
+    expect(orders.map((o) => [o.total_cents, o.tax_cents])).toEqual([
+      [net, 0],
+      [net, 0],
+    ]);
+    for (const o of orders) {
+      const order = (await call(t.app, 'GET', `/api/admin/orders/${o.id}`, { token: shop.ownerToken })).data.order;
+      expect(order.billing_address).toMatchObject({ vat_id: 'ATU12345678', company: 'Wiener Handel GmbH' });
+      expect(order.vat_id_status).toBe('valid');
+      expect(order.lines[0]).toMatchObject({
+        tax_rate: 0,
+        tax_category: 'AE',
+        tax_exemption_reason: EXEMPTION_TEXT.AE,
+        line_total_cents: net,
+      });
+    }
+  });
+
+  it('a consumer outside the EU named on the API: O at the net price sent to Stripe', async () => {
+    const p = await plan({ price_cents: 1190 });
+    const net = netOfGross(1190, 0.19);
+    const s = await call(t.app, 'POST', '/api/store/abo-sessions', {
+      token: shop.publishableKey,
+      headers: { origin: STORE_ORIGIN },
+      body: { plan_id: p.id, return_url: `${STORE_ORIGIN}/ok`, customer_email: 'us@kunde.test', billing_country: 'US' },
+    });
+    expect(s.statusCode, s.body).toBe(201);
+    expect(
+      requests
+        .filter((r) => r.path === '/v1/prices')
+        .at(-1)
+        ?.body.get('unit_amount'),
+    ).toBe(String(net));
+    subscription('sub_us', 'active', {
+      latest_invoice: { id: 'in_sub_us_1', object: 'invoice', status: 'paid', amount_paid: net },
+    });
+    await post('checkout.session.completed', {
+      ...completed(s.data.id, 'sub_us'),
+      customer_details: {
+        name: 'Jane',
+        address: { line1: '1 Main St', postal_code: '10001', city: 'New York', country: 'US' },
+      },
+    });
+    const abo = await aboOf('us@kunde.test');
+    expect(abo).toMatchObject({ price_cents: net, tax_category: 'O', tax_rate: 0 });
+    expect((await ordersOf(abo.id)).map((o) => o.total_cents)).toEqual([net]);
+  });
+
+  it('Stripe billing country other than the one named: that country’s consumer row, the amount Stripe charged', async () => {
+    const p = await plan({ price_cents: 1190 });
+    const net = netOfGross(1190, 0.19);
+    const s = await call(t.app, 'POST', '/api/store/abo-sessions', {
+      token: shop.publishableKey,
+      headers: { origin: STORE_ORIGIN },
+      body: {
+        plan_id: p.id,
+        return_url: `${STORE_ORIGIN}/ok`,
+        customer_email: 'umgezogen@kunde.test',
+        vat_id: 'ATU12345678',
+        billing_country: 'AT',
+      },
+    });
+    expect(s.statusCode, s.body).toBe(201);
+    subscription('sub_moved', 'active', {
+      latest_invoice: { id: 'in_sub_moved_1', object: 'invoice', status: 'paid', amount_paid: net },
+    });
+    // completed() bills to Berlin
+    await post('checkout.session.completed', completed(s.data.id, 'sub_moved'));
+    const abo = await aboOf('umgezogen@kunde.test');
+    expect(abo).toMatchObject({ price_cents: net, tax_category: 'S', tax_rate: 0.19, vat_id_status: null });
+    const [first] = await ordersOf(abo.id);
+    const order = (
+      await call(t.app, 'GET', `/api/admin/orders/${first?.id}`, {
+        token: shop.ownerToken,
+      })
+    ).data.order;
+    expect(order).toMatchObject({ total_cents: net, tax_cents: taxFromGross(net, 0.19) });
+    expect(order.billing_address.vat_id ?? null).toBeNull();
+    expect(order.lines[0]).toMatchObject({ tax_rate: 0.19, tax_category: 'S', tax_exemption_reason: null });
   });
 
   it('refuses a bad signature', async () => {

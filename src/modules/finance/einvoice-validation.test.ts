@@ -131,6 +131,38 @@ async function invoice(
   return { ...fin.data, session };
 }
 
+/** The finalized invoice of the first payment of a subscription bought on the hosted abo page by `billing`. */
+async function aboInvoice(billing: Record<string, string>, note: string) {
+  await call(t.app, 'PUT', '/api/admin/digital/status', { token: f.owner, body: { aktiv: true } });
+  const plan = await post('/api/admin/digital/plaene', {
+    product_id: f.products.course,
+    name: 'Team-Abo',
+    price_cents: 4900,
+    interval_unit: 'month',
+  });
+  expect(plan.statusCode, plan.body).toBe(201);
+  const s = await call(t.app, 'POST', '/api/store/abo-sessions', {
+    token: f.shop.publishableKey,
+    headers: { origin: STORE_ORIGIN },
+    body: { plan_id: plan.data.id, return_url: `${STORE_ORIGIN}/abo`, customer_email: 'team@firma.test' },
+  });
+  expect(s.statusCode, s.body).toBe(201);
+  const paid = await call(t.app, 'POST', `/pay/${s.data.id}`, {
+    body: new URLSearchParams({ ...billing, card_number: '4242424242424242' }).toString(),
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  });
+  expect(paid.statusCode, paid.body).toBe(303);
+  const list = await call(t.app, 'GET', `/api/admin/orders?q=${encodeURIComponent('team@firma.test')}`, {
+    token: f.owner,
+  });
+  const orderId = list.data.orders[0].id as string;
+  const draft = await post(`/api/admin/orders/${orderId}/invoice`, { is_business: true, note });
+  expect(draft.statusCode, draft.body).toBe(201);
+  const fin = await post(`/api/admin/invoices/${draft.data.id}/finalize`);
+  expect(fin.statusCode, fin.body).toBe(200);
+  return fin.data;
+}
+
 async function creditNote(invoiceId: string, body: Record<string, unknown>) {
   const draft = await post(`/api/admin/invoices/${invoiceId}/credit-note`, body);
   expect(draft.statusCode, draft.body).toBe(201);
@@ -189,7 +221,7 @@ function perKind(out: string): Record<string, { files: number; fatal: number }> 
 }
 
 describe.skipIf(missing.length > 0 && !CI)('e-invoices pass the official validators', () => {
-  it('B2B DE, two rates, shipping, AE, K, G, O and credit notes (full, lines, amount): 0 fatal findings', async () => {
+  it('B2B DE, two rates, shipping, AE, K, G, O, a business subscription (AE) and credit notes (full, lines, amount): 0 fatal findings', async () => {
     expect(missing, 'the validator and Java are required with CI=true').toEqual([]);
     const { course, ebook, cheese } = f.products;
     const b2b = await invoice(DE_COMPANY, [{ product_id: course, quantity: 1 }], 'Bestellung per Telefon.');
@@ -206,12 +238,15 @@ describe.skipIf(missing.length > 0 && !CI)('e-invoices pass the official validat
     const k = await invoice(AT_COMPANY, [{ product_id: cheese, quantity: 4 }], 'Käselieferung nach Wien.');
     const g = await invoice(CH_COMPANY, [{ product_id: cheese, quantity: 2 }], 'Ausfuhr in die Schweiz.');
     const o = await invoice(US_COMPANY, [{ product_id: course, quantity: 1 }], 'Online-Kurs für die USA.');
+    const aboAe = await aboInvoice(AT_COMPANY, 'Abo für das Team, erster Monat.');
     // the table rows priced as docs/finance.md says
     expect(ae.lines[0]).toMatchObject({ tax_rate: 0, tax_category: 'AE' });
     expect(k.lines.map((l: { tax_category: string }) => l.tax_category)).toEqual(['K', 'K']);
     expect(g.lines.map((l: { tax_category: string }) => l.tax_category)).toEqual(['G', 'G']);
     expect(o.lines[0]).toMatchObject({ tax_rate: 0, tax_category: 'O' });
     expect(b2b.lines[0]).toMatchObject({ tax_rate: 0.19, tax_category: 'S', tax_exemption_reason: null });
+    expect(aboAe.lines[0]).toMatchObject({ tax_rate: 0, tax_category: 'AE', tax_exemption_reason: EXEMPTION_TEXT.AE });
+    expect(aboAe.buyer).toMatchObject({ vat_id: 'ATU12345678', company: 'Wiener Handel GmbH' });
 
     const full = await creditNote(twoRates.id, { reason: 'Rücksendung der gesamten Bestellung.' });
     const byLines = await creditNote(shipped.id, { lines: [{ position: 1, quantity: 1 }], reason: 'Ein Käse fehlte.' });
@@ -225,6 +260,7 @@ describe.skipIf(missing.length > 0 && !CI)('e-invoices pass the official validat
       ['k', `/api/admin/invoices/${k.id}`],
       ['g', `/api/admin/invoices/${g.id}`],
       ['o', `/api/admin/invoices/${o.id}`],
+      ['abo-ae', `/api/admin/invoices/${aboAe.id}`],
       ['credit-full', `/api/admin/credit-notes/${full.id}`],
       ['credit-lines', `/api/admin/credit-notes/${byLines.id}`],
       ['credit-amount', `/api/admin/credit-notes/${byAmount.id}`],
@@ -240,6 +276,9 @@ describe.skipIf(missing.length > 0 && !CI)('e-invoices pass the official validat
     expect(aePdf).toContain('USt-IdNr. des Leistungsempfängers: ATU12345678');
     expect(await pdfText(join(dir, 'g.zugferd.pdf'))).toContain(EXEMPTION_TEXT.G);
     expect(await pdfText(join(dir, 'o.zugferd.pdf'))).toContain(EXEMPTION_TEXT.O);
+    const aboPdf = await pdfText(join(dir, 'abo-ae.zugferd.pdf'));
+    expect(aboPdf).toContain(EXEMPTION_TEXT.AE);
+    expect(aboPdf).toContain('USt-IdNr. des Leistungsempfängers: ATU12345678');
 
     const { code, out } = await runValidator();
     const last = out.trim().split('\n').pop() ?? '';

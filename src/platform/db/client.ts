@@ -9,6 +9,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
+import { prepareDataDir } from './pglite-init.js';
 import * as schema from './schema.js';
 
 export type Schema = typeof schema;
@@ -61,6 +62,8 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     return { db, kind: 'postgres', raw: pool, close: () => pool.end() };
   }
   const dir = opts.dataDir === 'memory' ? undefined : opts.dataDir;
+  // a new directory gets its cluster from a worker thread, renamed into place when complete
+  if (dir && !opts.loadDataDir) await prepareDataDir(dir);
   if (dir) mkdirSync(dir, { recursive: true });
   // PGlite is loaded only when it is used: a PostgreSQL deployment never pays for it
   const [{ PGlite }, { pg_trgm }, { unaccent }, { drizzle: drizzlePglite }] = await Promise.all([

@@ -38,11 +38,16 @@ export async function migrate(db: Db): Promise<{ applied: number }> {
       sql`SELECT created_at FROM drizzle.__drizzle_migrations ORDER BY created_at DESC LIMIT 1`,
     );
     const last = done[0] ? Number(done[0].created_at) : -1;
+    // PGlite runs a migration's statements in one simple-protocol call (half the CPU of one
+    // round trip per statement on a first start); pg's client has no `exec`
+    const pglite = (tx as unknown as { _: { session: { client?: { exec?: unknown } } } })._.session.client;
+    const exec =
+      typeof pglite?.exec === 'function' ? (pglite.exec.bind(pglite) as (q: string) => Promise<unknown>) : null;
     for (const m of migrations) {
       if (m.folderMillis <= last) continue;
-      for (const stmt of m.sql) {
-        if (stmt.trim()) await tx.execute(sql.raw(stmt));
-      }
+      const statements = m.sql.filter((stmt) => stmt.trim());
+      if (exec) await exec(statements.join('\n;\n'));
+      else for (const stmt of statements) await tx.execute(sql.raw(stmt));
       await tx.execute(
         sql`INSERT INTO drizzle.__drizzle_migrations (hash, created_at) VALUES (${m.hash}, ${m.folderMillis})`,
       );
