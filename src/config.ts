@@ -1,5 +1,5 @@
 /**
- * Typed configuration read from the environment (DESIGN §6). Every value is checked once at
+ * Typed configuration read from the environment (README.md). Every value is checked once at
  * start-up; a bad value stops the process with a message naming the variable.
  */
 
@@ -55,7 +55,7 @@ export interface Config {
   metricsPort: number | null;
   /** Fastify `trustProxy` (TRUST_PROXY): false, true, a hop count, or addresses/CIDRs. */
   trustProxy: boolean | number | string[];
-  /** Login throttling (DESIGN §2): failed attempts only, per (account, IP) and per IP. */
+  /** Login throttling (docs/ARCHITECTURE.md): failed attempts only, per (account, IP) and per IP. */
   loginThrottle: {
     accountMaxFailures: number;
     accountWindowSeconds: number;
@@ -206,7 +206,7 @@ export function loadConfig(env: Env = process.env): Config {
   }
   const metricsPort = optional(env, 'METRICS_PORT') === null ? null : integer(env, 'METRICS_PORT', 0, 1, 65535);
   if (metricsPort !== null && metricsPort === port) throw new ConfigError('METRICS_PORT must differ from PORT');
-  // a test payment must never pass for real money (DESIGN §6)
+  // a test payment must never pass for real money (docs/payments.md)
   if (production && paymentProvider === 'test' && !flag(env, 'ALLOW_TEST_PAYMENTS', false)) {
     throw new ConfigError(
       'NODE_ENV=production with PAYMENT_PROVIDER=test would accept test payments: set PAYMENT_PROVIDER=stripe, or ALLOW_TEST_PAYMENTS=1 to run the test provider on purpose',

@@ -98,7 +98,7 @@ async function seedDemoStore(
     return res.json() as Record<string, any>;
   };
   const { token } = await call('POST', '/api/auth/login', undefined, { email, password });
-  // the default channel the shop was created with (DESIGN §2), given its storefront name and prefix
+  // the default channel the shop was created with (docs/ARCHITECTURE.md), given its storefront name and prefix
   const channel = await call('PATCH', `/api/admin/channels/${defaultChannelId}`, token, {
     name: 'Online-Shop',
     path_prefix: 'de',

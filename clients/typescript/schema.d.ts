@@ -2372,7 +2372,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a hosted subscription checkout session for a plan (spec §4.3 rules 1–6) */
+        /** Create a hosted subscription checkout session for a plan (docs/digital.md) */
         post: operations["createAboSession"];
         delete?: never;
         options?: never;
@@ -2853,7 +2853,11 @@ export interface components {
     schemas: {
         /** @description RFC 9457 problem details */
         Problem: {
-            code: string;
+            /**
+             * @description Stable snake_case code; `x-error-codes` at the root of this document gives its status and meaning
+             * @enum {string}
+             */
+            code: "validation_failed" | "malformed_json" | "invalid_content_length" | "bad_request" | "billing_country_required" | "buyer_data_missing" | "seller_data_missing" | "einvoice_data_missing" | "country_not_served" | "currency_required" | "direct_flow_unavailable" | "discount_unsupported" | "prefill_unsupported" | "express_unsupported" | "invalid_parent" | "invite_invalid" | "token_invalid" | "period_not_started" | "plan_inactive" | "product_immutable" | "product_invalid" | "product_unavailable" | "quantity_limit" | "return_url_denied" | "shipping_method_unavailable" | "shipping_required" | "shop_required" | "signature_invalid" | "unknown_category" | "unknown_vendor" | "vat_id_invalid" | "widerruf_verzicht_required" | "unauthenticated" | "invalid_credential" | "invalid_credentials" | "customer_session_invalid" | "credential_denied" | "scope_denied" | "token_blocked" | "role_denied" | "owner_only" | "origin_denied" | "policy_denied" | "addon_unavailable" | "addon_inactive" | "account_locked" | "vendor_inactive" | "affiliate_blocked" | "not_found" | "channel_not_found" | "plan_not_found" | "invalid_state" | "already_active" | "already_final" | "document_final" | "credit_note_not_final" | "invoice_not_final" | "invoice_exists" | "order_not_invoiceable" | "fully_credited" | "nothing_to_credit" | "credit_exceeds_invoice" | "refund_exceeds_paid" | "einvoice_not_applicable" | "statement_final" | "period_open" | "below_minimum" | "insufficient_balance" | "payout_open" | "not_releasable" | "channel_in_use" | "channel_inactive" | "default_channel" | "currency_locked" | "country_exists" | "shared_country" | "domain_taken" | "path_prefix_taken" | "slug_taken" | "sku_taken" | "code_taken" | "email_taken" | "name_taken" | "vendor_exists" | "in_use" | "last_owner" | "out_of_stock" | "session_expired" | "customer_email_mismatch" | "lexware_not_connected" | "credential_unreadable" | "idempotency_key_in_use" | "idempotency_key_reused" | "body_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "einvoice_failed" | "provider_error" | "busy" | "database_unavailable" | "migrations_pending" | "event_not_applied";
             detail: string;
             errors?: {
                 message: string;
@@ -2903,7 +2907,7 @@ export interface operations {
                         limit: number;
                         offset: number;
                         products: {
-                            /** @description The base product price (spec §4.1 rule 5) */
+                            /** @description The base product price (docs/storefront.md) */
                             base_price_cents: number;
                             brand_id: string | null;
                             category_id: string | null;
@@ -3048,7 +3052,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         product: {
-                            /** @description The base product price (spec §4.1 rule 5) */
+                            /** @description The base product price (docs/storefront.md) */
                             base_price_cents: number;
                             brand_id: string | null;
                             category_id: string | null;
@@ -9890,7 +9894,7 @@ export interface operations {
                             tax_category: string | null;
                             /** @description Invoice text of a 0 % row */
                             tax_exemption_reason: string | null;
-                            /** @description Rate of the tax row determined at checkout (DESIGN §5) */
+                            /** @description Rate of the tax row determined at checkout (docs/finance.md) */
                             tax_rate: number;
                             /** Format: date-time */
                             trial_end: string | null;
@@ -10043,7 +10047,7 @@ export interface operations {
                             tax_category: string | null;
                             /** @description Invoice text of a 0 % row */
                             tax_exemption_reason: string | null;
-                            /** @description Rate of the tax row determined at checkout (DESIGN §5) */
+                            /** @description Rate of the tax row determined at checkout (docs/finance.md) */
                             tax_rate: number;
                             /** Format: date-time */
                             trial_end: string | null;
@@ -10254,7 +10258,7 @@ export interface operations {
                         tax_category: string | null;
                         /** @description Invoice text of a 0 % row */
                         tax_exemption_reason: string | null;
-                        /** @description Rate of the tax row determined at checkout (DESIGN §5) */
+                        /** @description Rate of the tax row determined at checkout (docs/finance.md) */
                         tax_rate: number;
                         /** Format: date-time */
                         trial_end: string | null;
@@ -10414,7 +10418,7 @@ export interface operations {
                         tax_category: string | null;
                         /** @description Invoice text of a 0 % row */
                         tax_exemption_reason: string | null;
-                        /** @description Rate of the tax row determined at checkout (DESIGN §5) */
+                        /** @description Rate of the tax row determined at checkout (docs/finance.md) */
                         tax_rate: number;
                         /** Format: date-time */
                         trial_end: string | null;
@@ -13529,7 +13533,7 @@ export interface operations {
                                 product_id: string;
                                 quantity: number;
                                 sku: string | null;
-                                /** @description EN 16931 VAT category (DESIGN §5 "Which tax applies") */
+                                /** @description EN 16931 VAT category (docs/finance.md, "Which tax applies") */
                                 tax_category: "S" | "Z" | "K" | "AE" | "G" | "O";
                                 tax_cents: number;
                                 tax_class: string;
@@ -21963,7 +21967,7 @@ export interface operations {
                             tax_category: string | null;
                             /** @description Invoice text of a 0 % row */
                             tax_exemption_reason: string | null;
-                            /** @description Rate of the tax row determined at checkout (DESIGN §5) */
+                            /** @description Rate of the tax row determined at checkout (docs/finance.md) */
                             tax_rate: number;
                             /** Format: date-time */
                             trial_end: string | null;
@@ -22120,7 +22124,7 @@ export interface operations {
                             tax_category: string | null;
                             /** @description Invoice text of a 0 % row */
                             tax_exemption_reason: string | null;
-                            /** @description Rate of the tax row determined at checkout (DESIGN §5) */
+                            /** @description Rate of the tax row determined at checkout (docs/finance.md) */
                             tax_rate: number;
                             /** Format: date-time */
                             trial_end: string | null;
@@ -22283,7 +22287,7 @@ export interface operations {
                             tax_category: string | null;
                             /** @description Invoice text of a 0 % row */
                             tax_exemption_reason: string | null;
-                            /** @description Rate of the tax row determined at checkout (DESIGN §5) */
+                            /** @description Rate of the tax row determined at checkout (docs/finance.md) */
                             tax_rate: number;
                             /** Format: date-time */
                             trial_end: string | null;
@@ -22438,7 +22442,7 @@ export interface operations {
                             tax_category: string | null;
                             /** @description Invoice text of a 0 % row */
                             tax_exemption_reason: string | null;
-                            /** @description Rate of the tax row determined at checkout (DESIGN §5) */
+                            /** @description Rate of the tax row determined at checkout (docs/finance.md) */
                             tax_rate: number;
                             /** Format: date-time */
                             trial_end: string | null;
@@ -22594,7 +22598,7 @@ export interface operations {
                         tax_category: string | null;
                         /** @description Invoice text of a 0 % row */
                         tax_exemption_reason: string | null;
-                        /** @description Rate of the tax row determined at checkout (DESIGN §5) */
+                        /** @description Rate of the tax row determined at checkout (docs/finance.md) */
                         tax_rate: number;
                         /** Format: date-time */
                         trial_end: string | null;
@@ -25081,7 +25085,7 @@ export interface operations {
             content: {
                 "application/json": {
                     affiliate_code?: string;
-                    /** @description Ignored: the channel is resolved from the request (spec §4.3 rule 6) */
+                    /** @description Ignored: the channel is resolved from the request (docs/storefront.md) */
                     channel_id?: string;
                     customer: {
                         billing_address?: {
@@ -25142,7 +25146,7 @@ export interface operations {
                             product_id: string;
                             quantity: number;
                             sku: string | null;
-                            /** @description EN 16931 VAT category (DESIGN §5 "Which tax applies") */
+                            /** @description EN 16931 VAT category (docs/finance.md, "Which tax applies") */
                             tax_category: "S" | "Z" | "K" | "AE" | "G" | "O";
                             tax_cents: number;
                             tax_class: string;
@@ -25272,7 +25276,7 @@ export interface operations {
                         limit: number;
                         offset: number;
                         products: {
-                            /** @description The base product price (spec §4.1 rule 5) */
+                            /** @description The base product price (docs/storefront.md) */
                             base_price_cents: number;
                             brand_id: string | null;
                             category_id: string | null;
@@ -25415,7 +25419,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         product: {
-                            /** @description The base product price (spec §4.1 rule 5) */
+                            /** @description The base product price (docs/storefront.md) */
                             base_price_cents: number;
                             brand_id: string | null;
                             category_id: string | null;

@@ -1,5 +1,5 @@
 /**
- * All business time comes from here (DESIGN §1). `real` is the wall clock; `simulated` adds an
+ * All business time comes from here (docs/ARCHITECTURE.md). `real` is the wall clock; `simulated` adds an
  * offset kept in the database, so every process agrees once it has refreshed.
  */
 import { sql } from 'drizzle-orm';

@@ -1,4 +1,4 @@
-/** Secrets, hashes and encryption at rest (DESIGN §2). */
+/** Secrets, hashes and encryption at rest (docs/ARCHITECTURE.md). */
 
 import { createCipheriv, createDecipheriv, createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { hash as argonHash, verify as argonVerify } from '@node-rs/argon2';
@@ -34,7 +34,7 @@ export const passwordHashLoad = () => ({ running: hashing.running, waiting: hash
 
 function busy(): AppError {
   const retry = String(Math.max(1, Math.ceil(hashing.maxWaitMs / 1000)));
-  return new AppError('busy', 503, 'Too many sign-ins at once; retry shortly', undefined, { 'retry-after': retry });
+  return new AppError('busy', 'Too many sign-ins at once; retry shortly', undefined, { 'retry-after': retry });
 }
 
 async function withHashSlot<T>(work: () => Promise<T>): Promise<T> {

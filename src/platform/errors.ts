@@ -1,8 +1,16 @@
 /**
- * The one error type of the service and its RFC 9457 rendering (DESIGN §3).
- * Anything that is not an AppError is hidden behind a 500 with the request id.
+ * The one error type of the service and its RFC 9457 rendering (docs/ARCHITECTURE.md, "Errors").
+ * Anything that is not an AppError is hidden behind a 500 with the request id. Codes and their
+ * statuses are listed once, in error-codes.ts.
  */
 import { Type } from '@sinclair/typebox';
+import {
+  type AlsoStatusOf,
+  type CodeWithAlsoStatus,
+  type CodeWithStatus,
+  ERROR_CODES,
+  type ErrorCode,
+} from './error-codes.js';
 
 export interface FieldError {
   /** JSON pointer into the request part, e.g. `/body/price_cents`. */
@@ -12,15 +20,29 @@ export interface FieldError {
 
 export class AppError extends Error {
   override name = 'AppError';
+  /** From the code's row in ERROR_CODES, so one code has one status everywhere. */
+  readonly status: number;
   constructor(
-    readonly code: string,
-    readonly status: number,
+    readonly code: ErrorCode,
     readonly detail: string,
     readonly errors?: FieldError[],
     /** Extra response headers, e.g. Retry-After. */
     readonly headers?: Record<string, string>,
   ) {
     super(detail);
+    this.status = ERROR_CODES[code].status;
+  }
+
+  /** The documented second status of a code (`alsoStatus` in ERROR_CODES), for that one situation. */
+  static withStatus<C extends CodeWithAlsoStatus>(
+    code: C,
+    status: AlsoStatusOf<C>,
+    detail: string,
+    errors?: FieldError[],
+  ): AppError {
+    const err = new AppError(code, detail, errors);
+    (err as { status: number }).status = status;
+    return err;
   }
 }
 
@@ -49,13 +71,13 @@ export interface Problem {
   title: string;
   status: number;
   detail: string;
-  code: string;
+  code: ErrorCode;
   errors?: FieldError[];
   request_id?: string;
 }
 
 export function problem(
-  code: string,
+  code: ErrorCode,
   status: number,
   detail: string,
   errors?: FieldError[],
@@ -68,12 +90,12 @@ export function problem(
 }
 
 /** Shorthands for the errors every module raises. */
-export const notFound = (what = 'Resource') => new AppError('not_found', 404, `${what} not found`);
-export const badRequest = (code: string, detail: string, errors?: FieldError[]) =>
-  new AppError(code, 400, detail, errors);
-export const conflict = (code: string, detail: string) => new AppError(code, 409, detail);
+export const notFound = (what = 'Resource') => new AppError('not_found', `${what} not found`);
+export const badRequest = (code: CodeWithStatus<400>, detail: string, errors?: FieldError[]) =>
+  new AppError(code, detail, errors);
+export const conflict = (code: CodeWithStatus<409>, detail: string) => new AppError(code, detail);
 export const invalidField = (path: string, message: string) =>
-  new AppError('validation_failed', 400, `Invalid ${path.split('/').pop()}: ${message}`, [{ path, message }]);
+  new AppError('validation_failed', `Invalid ${path.split('/').pop()}: ${message}`, [{ path, message }]);
 
 /** The response schema of every problem document, for the OpenAPI reference. */
 export const ProblemSchema = Type.Object(
@@ -82,7 +104,11 @@ export const ProblemSchema = Type.Object(
     title: Type.String(),
     status: Type.Integer(),
     detail: Type.String(),
-    code: Type.String(),
+    code: Type.Unsafe<ErrorCode>({
+      type: 'string',
+      enum: Object.keys(ERROR_CODES),
+      description: 'Stable snake_case code; `x-error-codes` at the root of this document gives its status and meaning',
+    }),
     errors: Type.Optional(Type.Array(Type.Object({ path: Type.String(), message: Type.String() }))),
     request_id: Type.Optional(Type.String()),
   },

@@ -1,5 +1,5 @@
 /**
- * Prefixed, time-sortable ids (DESIGN §3): `<prefix>_<10 chars time><16 chars random>` in
+ * Prefixed, time-sortable ids (docs/ARCHITECTURE.md): `<prefix>_<10 chars time><16 chars random>` in
  * Crockford base32, so ids sort by creation time and carry 80 random bits.
  */
 import { randomBytes } from 'node:crypto';

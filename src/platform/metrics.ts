@@ -9,6 +9,7 @@ import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { publicRoute } from './auth/presets.js';
 import type { Clock } from './clock.js';
 import { safeEqual } from './crypto.js';
 import type { Database } from './db/client.js';
@@ -128,13 +129,13 @@ export function registerMetricsRoute(app: FastifyInstance, metrics: Metrics, tok
     '/metrics',
     {
       // Not an API credential: the scraper's token is checked here, before anything else runs.
-      config: { auth: { accepts: 'public' } },
+      config: publicRoute,
       schema: { hide: true },
       onRequest: async (request) => {
         const header = request.headers.authorization ?? '';
         const given = header.startsWith('Bearer ') ? header.slice(7) : '';
         if (!given || !safeEqual(given, token)) {
-          throw new AppError('unauthenticated', 401, 'GET /metrics needs METRICS_TOKEN as Bearer token');
+          throw new AppError('unauthenticated', 'GET /metrics needs METRICS_TOKEN as Bearer token');
         }
       },
     },

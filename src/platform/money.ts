@@ -1,4 +1,4 @@
-/** Money arithmetic in integer cents (DESIGN §5). */
+/** Money arithmetic in integer cents (docs/ARCHITECTURE.md). */
 
 /** Rates are stored with five decimals; work in units of 1/100000. */
 const SCALE = 100_000;
@@ -18,8 +18,14 @@ export function taxFromGross(grossCents: number, rate: number): number {
   return sign * Math.floor((2 * abs + den) / (2 * den));
 }
 
-/** round-half-up(a × percent / 100) for integer cents and an integer or decimal percent. */
+/**
+ * The one percentage of an amount: round-half-up(cents × percent / 100), halves away from zero for
+ * negative amounts (as taxFromGross). The percent counts to thousandths (commission rates have
+ * two decimals, plan discounts are whole), in integer arithmetic so no float decides a cent.
+ */
 export function percentOf(cents: number, percent: number): number {
   const p = Math.round(percent * 1000);
-  return Math.floor((2 * cents * p + 100_000) / 200_000);
+  const raw = cents * p; // in 1/100000 of a cent
+  const abs = Math.floor((Math.abs(raw) + 50_000) / 100_000);
+  return raw < 0 ? -abs : abs;
 }

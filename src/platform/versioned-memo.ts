@@ -1,5 +1,5 @@
 /**
- * Memoizes small lookups per shop storefront version (docs/storefront.md): an entry is used only
+ * Memoizes small lookups per shop catalog version (docs/storefront.md): an entry is used only
  * when the version the caller read with its publishable key equals the one it was stored under.
  * Every write to what such a lookup reads bumps the version in its own transaction (triggers of
  * the migrations `storefront` and `assert_function`), so an entry never outlives a change, in
@@ -38,10 +38,11 @@ export class VersionedMemo<V> {
 }
 
 /**
- * The shop's storefront (catalog) version the request read together with its credential
- * (publishable key, admin session, API token); null when there is none.
+ * The shop's catalog version (table storefront_versions; it keys storefront and admin caches
+ * alike) the request read together with its credential (publishable key, admin session, API
+ * token); null when there is none.
  */
-export function storefrontVersionOf(actor: object | null | undefined): number | null {
-  const version = actor && 'storefrontVersion' in actor ? actor.storefrontVersion : undefined;
+export function catalogVersionOf(actor: object | null | undefined): number | null {
+  const version = actor && 'catalogVersion' in actor ? actor.catalogVersion : undefined;
   return typeof version === 'number' ? version : null;
 }

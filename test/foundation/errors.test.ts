@@ -34,7 +34,7 @@ beforeAll(async () => {
       throw new Error('SELECT * FROM secret_table failed at /srv/app.js:12');
     });
     app.get('/test/conflict', { config: { auth: { accepts: 'public' } } }, async () => {
-      throw new AppError('domain_taken', 409, 'The domain is mapped already');
+      throw new AppError('domain_taken', 'The domain is mapped already');
     });
   });
 });

@@ -11,6 +11,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type App, buildApp } from '../../src/app.js';
 import type { Role } from '../../src/config.js';
+import { ERROR_CODES } from '../../src/platform/error-codes.js';
 import { assignOperationIds, deriveOperationId } from '../../src/platform/http/operation-ids.js';
 import { call, startApp, type TestApp } from '../helpers/app.js';
 
@@ -126,6 +127,16 @@ describe('a document clients can be generated from', () => {
       expect(res.statusCode, op).not.toBe(401);
     }
     expect(doc.paths['/api/admin/products'].get.security.length).toBeGreaterThan(0);
+  });
+
+  it('lists the table of error codes (x-error-codes) and enumerates them in Problem.code', async () => {
+    const doc = (await call(t.app, 'GET', '/openapi.json')).data;
+    const listed = doc['x-error-codes'] as { code: string; status: number; meaning: string }[];
+    expect(listed.map((e) => e.code).sort()).toEqual(Object.keys(ERROR_CODES).sort());
+    expect(listed.find((e) => e.code === 'domain_taken')).toMatchObject({ status: 409 });
+    expect(listed.find((e) => e.code === 'invalid_credentials')).toMatchObject({ status: 401, also_status: 400 });
+    const problem = doc.components.schemas.Problem;
+    expect([...problem.properties.code.enum].sort()).toEqual(Object.keys(ERROR_CODES).sort());
   });
 
   it('derives unique names for routes without a curated one', () => {

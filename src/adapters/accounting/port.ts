@@ -1,4 +1,4 @@
-/** The accounting-integration port (DESIGN §1): what the finance module needs of a bookkeeping service. */
+/** The accounting-integration port (docs/ARCHITECTURE.md): what the finance module needs of a bookkeeping service. */
 
 /** A bookkeeping voucher for one final invoice or credit note (amounts gross, in cents). */
 export interface AccountingVoucher {

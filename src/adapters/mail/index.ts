@@ -9,7 +9,7 @@ import { Type } from '@sinclair/typebox';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.js';
-import { MANAGERS } from '../../platform/auth/types.js';
+import { configureShop } from '../../platform/auth/presets.js';
 import type { Db } from '../../platform/db/client.js';
 import { Nullable, PageMeta, Pagination, Timestamp } from '../../platform/http/schemas.js';
 import { newId } from '../../platform/ids.js';
@@ -102,7 +102,7 @@ export const mailModule: Module = {
     app.get(
       '/api/admin/emails',
       {
-        config: { auth: { accepts: ['admin'], roles: MANAGERS } },
+        config: configureShop,
         schema: {
           tags: ['emails'],
           summary: 'The mail outbox: e-mails the shop sent, newest first',

@@ -1,4 +1,4 @@
-/** The mail outbox (DESIGN §1): every e-mail the service sends is stored here first. */
+/** The mail outbox (docs/ARCHITECTURE.md): every e-mail the service sends is stored here first. */
 import { index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { shops } from '../../modules/shops/shops.tables.js';
 

@@ -1,4 +1,4 @@
-/** The mailer port (DESIGN §1): `outbox` (default) and `smtp` (nodemailer, SMTP_URL). */
+/** The mailer port (docs/ARCHITECTURE.md): `outbox` (default) and `smtp` (nodemailer, SMTP_URL). */
 
 export interface Attachment {
   filename: string;

@@ -1,5 +1,5 @@
 /**
- * The payment port's renewal charge (DESIGN §6, §6a): the test provider charges its stored test
+ * The payment port's renewal charge (docs/payments.md): the test provider charges its stored test
  * cards; Stripe bills renewals itself and is never asked to.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * The payment provider port (DESIGN §6a). `test` is the built-in provider with a hosted page
+ * The payment provider port (docs/payments.md). `test` is the built-in provider with a hosted page
  * and test cards; `stripe` uses the official SDK. Modules call only this interface: none
  * imports a provider SDK or branches on the provider's name.
  */
@@ -33,7 +33,7 @@ export interface SubscriptionCheckoutInput {
     name: string;
     productName: string;
     currency: string;
-    /** The recurring amount to charge: the plan's gross price, or its net in a 0 % tax row (DESIGN §5). */
+    /** The recurring amount to charge: the plan's gross price, or its net in a 0 % tax row (docs/finance.md). */
     priceCents: number;
     intervalUnit: 'day' | 'week' | 'month' | 'year';
     intervalCount: number;

@@ -14,7 +14,7 @@ import type {
 } from './port.js';
 import { WebhookSignatureError } from './port.js';
 
-/** Test cards of the built-in provider (DESIGN §6). */
+/** Test cards of the built-in provider (docs/payments.md). */
 export const TEST_CARDS = {
   success: '4242424242424242',
   declined: '4000000000000002',
@@ -63,7 +63,7 @@ export class TestPaymentProvider implements PaymentProvider {
 
   /**
    * A renewal charge of the stored test card: 4242… always succeeds; 4000000000000341 succeeded
-   * at the first payment and declines every later charge (DESIGN §6). The payment reference is
+   * at the first payment and declines every later charge (docs/payments.md). The payment reference is
    * deterministic per subscription and payment number.
    */
   async chargeRenewal(input: RenewalChargeInput): Promise<RenewalChargeResult> {

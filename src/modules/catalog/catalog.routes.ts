@@ -1,7 +1,8 @@
-/** Routes of the catalog: products (spec §4.1), reference records and the token write policy. */
+/** Routes of the catalog: products (docs/catalog.md), reference records and the token write policy. */
 import type { TSchema } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { type AuthSpec, CATALOG_WRITERS, type Ctx, MANAGERS } from '../../platform/auth/types.js';
+import { configureShop, readCatalog, writeCatalog, writeCatalogSignedIn } from '../../platform/auth/presets.js';
+import type { Ctx } from '../../platform/auth/types.js';
 import { IdParams, NoContent } from '../../platform/http/schemas.js';
 import * as S from './catalog.schemas.js';
 import { listingRoutes } from './listings.routes.js';
@@ -11,16 +12,6 @@ import { createProduct, deleteProduct, updateProduct } from './products.write.js
 import * as ref from './reference.service.js';
 
 const tags = ['catalog'];
-
-/** Reads: any employee, or a token with catalog:read (catalog:write implies it). */
-const READ: { auth: AuthSpec } = { auth: { accepts: ['admin', 'token'], scope: 'catalog:read' } };
-/** Product writes: a catalog-writing role, or a catalog:write token (policy-checked). */
-const WRITE: { auth: AuthSpec } = {
-  auth: { accepts: ['admin', 'token'], scope: 'catalog:write', roles: CATALOG_WRITERS },
-};
-/** Reference-record writes: sessions with a catalog-writing role only. */
-const SESSION_WRITE: { auth: AuthSpec } = { auth: { accepts: ['admin'], roles: CATALOG_WRITERS } };
-const MANAGE: { auth: AuthSpec } = { auth: { accepts: ['admin'], roles: MANAGERS } };
 
 const idOf = (params: unknown) => (params as { id: string }).id;
 
@@ -47,7 +38,7 @@ function referenceRoutes<Row>(app: FastifyInstance, r: RefRoutes<Row>) {
   app.get(
     r.path,
     {
-      config: READ,
+      config: readCatalog,
       schema: { tags, summary: `List ${r.plural}`, querystring: r.listQuery, response: { 200: r.listSchema } },
     },
     async (request) => {
@@ -58,7 +49,7 @@ function referenceRoutes<Row>(app: FastifyInstance, r: RefRoutes<Row>) {
   app.get(
     `${r.path}/:id`,
     {
-      config: READ,
+      config: readCatalog,
       schema: { tags, summary: `Read a ${r.singular}`, params: IdParams, response: { 200: r.schema } },
     },
     async (request) => r.out(await r.get(request.ctx, idOf(request.params))),
@@ -66,7 +57,7 @@ function referenceRoutes<Row>(app: FastifyInstance, r: RefRoutes<Row>) {
   app.post(
     r.path,
     {
-      config: SESSION_WRITE,
+      config: writeCatalogSignedIn,
       schema: { tags, summary: `Create a ${r.singular}`, body: r.createBody, response: { 201: r.schema } },
     },
     async (request, reply) => reply.code(201).send(r.out(await r.create(request.ctx, request.body as never))),
@@ -74,7 +65,7 @@ function referenceRoutes<Row>(app: FastifyInstance, r: RefRoutes<Row>) {
   app.patch(
     `${r.path}/:id`,
     {
-      config: SESSION_WRITE,
+      config: writeCatalogSignedIn,
       schema: {
         tags,
         summary: `Change a ${r.singular}`,
@@ -88,7 +79,7 @@ function referenceRoutes<Row>(app: FastifyInstance, r: RefRoutes<Row>) {
   app.delete(
     `${r.path}/:id`,
     {
-      config: SESSION_WRITE,
+      config: writeCatalogSignedIn,
       schema: {
         tags,
         summary: `Delete a ${r.singular}; 409 in_use while live products use it`,
@@ -104,11 +95,11 @@ function referenceRoutes<Row>(app: FastifyInstance, r: RefRoutes<Row>) {
 }
 
 export function catalogRoutes(app: FastifyInstance): void {
-  // ---- products (spec §4.1) ----
+  // ---- products (docs/catalog.md) ----
   app.get(
     '/api/admin/products',
     {
-      config: READ,
+      config: readCatalog,
       schema: {
         tags,
         summary: 'List products, newest first',
@@ -126,7 +117,7 @@ export function catalogRoutes(app: FastifyInstance): void {
   app.get(
     '/api/admin/products/:id',
     {
-      config: READ,
+      config: readCatalog,
       schema: { tags, summary: 'Read a product', params: IdParams, response: { 200: S.ProductWrapper } },
     },
     async (request) => ({ product: await getProduct(request.ctx, idOf(request.params)) }),
@@ -135,7 +126,7 @@ export function catalogRoutes(app: FastifyInstance): void {
   app.post(
     '/api/products',
     {
-      config: WRITE,
+      config: writeCatalog,
       schema: {
         tags,
         summary: 'Create a product (token writes are checked against the write policy)',
@@ -150,7 +141,7 @@ export function catalogRoutes(app: FastifyInstance): void {
   app.patch(
     '/api/products/:id',
     {
-      config: WRITE,
+      config: writeCatalog,
       schema: {
         tags,
         summary: 'Change a product; a given variants or images list replaces the current one',
@@ -165,7 +156,7 @@ export function catalogRoutes(app: FastifyInstance): void {
   app.delete(
     '/api/products/:id',
     {
-      config: WRITE,
+      config: writeCatalog,
       schema: {
         tags,
         summary: 'Delete a product (soft: it vanishes from reads; its slug and SKUs become free)',
@@ -179,7 +170,7 @@ export function catalogRoutes(app: FastifyInstance): void {
     },
   );
 
-  // ---- channel listings (spec §4.1 rule 4) ----
+  // ---- channel listings (docs/catalog.md) ----
   listingRoutes(app);
 
   // ---- reference records ----
@@ -236,7 +227,7 @@ export function catalogRoutes(app: FastifyInstance): void {
   app.get(
     '/api/admin/settings/token-write-policy',
     {
-      config: MANAGE,
+      config: configureShop,
       schema: {
         tags,
         summary: 'Which product changes API tokens may make',
@@ -249,7 +240,7 @@ export function catalogRoutes(app: FastifyInstance): void {
   app.put(
     '/api/admin/settings/token-write-policy',
     {
-      config: MANAGE,
+      config: configureShop,
       schema: {
         tags,
         summary: 'Replace the write policy for API tokens',

@@ -244,7 +244,7 @@ export const productChannelListings = pgTable(
   ],
 );
 
-/** Which product changes an API token may make (spec §5 write policy); no row = defaults. */
+/** Which product changes an API token may make (docs/catalog.md, write policy); no row = defaults. */
 export const catalogSettings = pgTable('catalog_settings', {
   shopId: text('shop_id')
     .primaryKey()

@@ -78,7 +78,7 @@ export function throwIfInvalid(errors: FieldError[]): void {
   if (errors.length === 0) return;
   const first = errors[0] as FieldError;
   const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : '';
-  throw new AppError('validation_failed', 400, `${first.path} ${first.message}${more}`, errors);
+  throw new AppError('validation_failed', `${first.path} ${first.message}${more}`, errors);
 }
 
 /** Advisory-lock keys (first half) of the catalog; the second half is hashtext(shop_id). */

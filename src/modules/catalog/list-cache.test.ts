@@ -112,7 +112,7 @@ it('a remembered page is not used when a write commits after the credential was 
   const ctx = {
     shopId: own.shopId,
     db,
-    actor: { kind: 'token', tokenId: 'tok_x', scopes: ['catalog:read'], storefrontVersion: stale },
+    actor: { kind: 'token', tokenId: 'tok_x', scopes: ['catalog:read'], catalogVersion: stale },
   } as unknown as Ctx;
   const first = JSON.parse(await listProducts(ctx, { limit: 2 }));
   expect(first.products.map((p: Listed) => p.name)).toEqual(['Drei', 'Zwei']);

@@ -3,7 +3,7 @@
  * and the channel prices checkout uses. Only this file decides what a product looks like to the
  * public; nothing private (cost prices, suppliers, vendors, stock counts) is selected at all.
  *
- * Visibility (DESIGN §9): a product is shown in a channel when it is published, not deleted, and
+ * Visibility (docs/decisions.md): a product is shown in a channel when it is published, not deleted, and
  * its own listing there (variant_id null) is published. A variant listing with is_published false
  * hides that variant in the channel. Prices: see listings.service.ts.
  */

@@ -1,6 +1,6 @@
-/** Routes of a product's channel listings (spec §4.1, §5). */
+/** Routes of a product's channel listings (docs/catalog.md). */
 import type { FastifyInstance } from 'fastify';
-import { CATALOG_WRITERS } from '../../platform/auth/types.js';
+import { readCatalog, writeCatalog } from '../../platform/auth/presets.js';
 import { IdParams } from '../../platform/http/schemas.js';
 import * as S from './listings.schemas.js';
 import { listListings, upsertListing } from './listings.service.js';
@@ -11,7 +11,7 @@ export function listingRoutes(app: FastifyInstance): void {
   app.get(
     '/api/products/:id/channels',
     {
-      config: { auth: { accepts: ['admin', 'token'], scope: 'catalog:read' } },
+      config: readCatalog,
       schema: {
         tags,
         summary: "The product's channel listings (its own and its variants')",
@@ -25,7 +25,7 @@ export function listingRoutes(app: FastifyInstance): void {
   app.patch(
     '/api/products/:id/channels/:channelId',
     {
-      config: { auth: { accepts: ['admin', 'token'], scope: 'catalog:write', roles: CATALOG_WRITERS } },
+      config: writeCatalog,
       schema: {
         tags,
         summary:

@@ -1,4 +1,4 @@
-/** Request and response schemas of a product's channel listings (spec §2.6, §4.1 rule 4). */
+/** Request and response schemas of a product's channel listings (docs/storefront.md). */
 import { type Static, Type } from '@sinclair/typebox';
 import { Body, Nullable, Timestamp } from '../../platform/http/schemas.js';
 import { MAX_CENTS } from './catalog.schemas.js';

@@ -1,5 +1,5 @@
 /**
- * A product's channel listings (spec §2.6, §4.1 rule 4; DESIGN §9). A listing offers the product
+ * A product's channel listings (docs/storefront.md; docs/decisions.md). A listing offers the product
  * (variant_id null) or one variant in a sales channel, with an optional custom price.
  *
  * Price in a channel, most specific first: the variant's listing price → the variant's own price

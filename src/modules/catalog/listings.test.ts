@@ -1,4 +1,4 @@
-/** Channel listings of products (spec §4.1 rule 4) and channel prices for checkout, over HTTP on the real database. */
+/** Channel listings of products (docs/catalog.md) and channel prices for checkout, over HTTP on the real database. */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {

@@ -1,5 +1,5 @@
 /**
- * The shop's write policy for API tokens (spec §5: token product writes are policy-checked):
+ * The shop's write policy for API tokens (docs/catalog.md: token product writes are policy-checked):
  * whether tokens may change prices and the status, and by how much one price may move.
  */
 import { and, asc, eq, gt, inArray } from 'drizzle-orm';
@@ -114,7 +114,7 @@ export async function recordPriceChanges(tx: Tx, ctx: Ctx, productId: string, pr
   if (rows.length > 0) await tx.insert(catalogPriceChanges).values(rows);
 }
 
-const denied = (detail: string, errors: FieldError[]) => new AppError('policy_denied', 403, detail, errors);
+const denied = (detail: string, errors: FieldError[]) => new AppError('policy_denied', detail, errors);
 
 /** True when the caller is an API token, the only credential the policy binds. */
 export const boundByPolicy = (ctx: Ctx) => ctx.actor?.kind === 'token';

@@ -230,7 +230,7 @@ export function collectSkus(productSku: string | null, variants: VariantPlan[]):
   for (const u of uses) {
     const first = seen.get(u.sku);
     if (first !== undefined) {
-      throw new AppError('sku_taken', 409, `SKU ${u.sku} is used twice in this product (${first} and ${u.path})`, [
+      throw new AppError('sku_taken', `SKU ${u.sku} is used twice in this product (${first} and ${u.path})`, [
         { path: u.path, message: `duplicates ${first}` },
       ]);
     }

@@ -5,7 +5,7 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Ctx } from '../../platform/auth/types.js';
 import { prepared, query, type Tx } from '../../platform/db/tx.js';
 import { notFound } from '../../platform/errors.js';
-import { storefrontVersionOf, VersionedMemo } from '../../platform/versioned-memo.js';
+import { catalogVersionOf, VersionedMemo } from '../../platform/versioned-memo.js';
 import type { ProductListInput, ProductOut } from './catalog.schemas.js';
 import { productChannelListings, productImages, products, productVariants } from './catalog.tables.js';
 import { searchCondition, searchTerms } from './catalog.util.js';
@@ -136,14 +136,14 @@ export async function loadProduct(db: Tx, shopId: string, id: string): Promise<P
 
 export const getProduct = (ctx: Ctx, id: string) => loadProduct(ctx.db, ctx.shopId, id);
 
-type RefMode = 'none' | 'ohne' | 'value';
+type RefMode = 'none' | 'without' | 'value';
 const refMode = (value: string | undefined): RefMode =>
-  value === undefined ? 'none' : value === 'ohne' ? 'ohne' : 'value';
+  value === undefined ? 'none' : value === 'ohne' ? 'without' : 'value';
 
-/** `ohne` selects products without the reference; a value is a placeholder of the statement. */
+/** `ohne` in the API (mode `without`) selects products without the reference; a value is a placeholder of the statement. */
 function refFilter(column: AnyPgColumn, mode: RefMode, name: string): SQL[] {
   if (mode === 'none') return [];
-  return [mode === 'ohne' ? isNull(column) : eq(column, sql.placeholder(name))];
+  return [mode === 'without' ? isNull(column) : eq(column, sql.placeholder(name))];
 }
 
 /** Channel ids the caller is restricted to (an empty list = no channel); null = the whole catalog. */
@@ -192,7 +192,7 @@ const pageByIds = (db: Tx) =>
 
 async function catalogVersion(ctx: Ctx): Promise<number> {
   // read with the credential when it was checked (one round trip less), else here
-  const known = storefrontVersionOf(ctx.actor);
+  const known = catalogVersionOf(ctx.actor);
   if (known !== null) return known;
   const [row] = await query<{ version: number | string }>(
     ctx.db,

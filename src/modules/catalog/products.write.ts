@@ -5,6 +5,7 @@
  */
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
+import { lockOwned } from '../../platform/db/lock.js';
 import { type Tx, withTx } from '../../platform/db/tx.js';
 import { AppError, type FieldError, notFound } from '../../platform/errors.js';
 import { callPort } from '../../platform/hooks.js';
@@ -41,13 +42,13 @@ import {
   slugInUse,
   slugTaken,
   translateConflict,
-} from './products.store.js';
+} from './products.repo.js';
 
 /** `vendor_id` must name a vendor of the shop (any status): 400 unknown_vendor otherwise. */
 async function checkVendor(tx: Tx, shopId: string, vendorId: string | null | undefined): Promise<void> {
   if (!vendorId) return;
   if (!(await callPort('vendorExists')(tx, shopId, vendorId))) {
-    throw new AppError('unknown_vendor', 400, 'vendor_id is not a vendor of this shop', [
+    throw new AppError('unknown_vendor', 'vendor_id is not a vendor of this shop', [
       { path: '/body/vendor_id', message: 'is not a vendor of this shop' },
     ]);
   }
@@ -237,12 +238,7 @@ export async function updateProduct(ctx: Ctx, id: string, input: ProductPatchInp
   let slug = input.slug ?? '';
   try {
     return await withTx(ctx.db, async (tx) => {
-      const [current] = await tx
-        .select()
-        .from(products)
-        .where(and(eq(products.id, id), eq(products.shopId, ctx.shopId), isNull(products.deletedAt)))
-        .for('update');
-      if (!current) throw notFound('Product');
+      const current = await lockOwned(tx, products, ctx.shopId, id, 'Product', isNull(products.deletedAt));
       const children = await loadChildren(tx, ctx.shopId, [id]);
       const currentVariants = children.variants.get(id) ?? [];
       const currentImages = children.images.get(id) ?? [];

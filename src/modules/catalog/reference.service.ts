@@ -200,7 +200,7 @@ export async function updateCategory(ctx: Ctx, id: string, input: CategoryInput)
       const current = await getOf(tx, ctx.shopId, categories, id, true);
       if (input.parent_id) {
         if (input.parent_id === id) {
-          throw new AppError('invalid_parent', 400, 'A category cannot be its own parent', [
+          throw new AppError('invalid_parent', 'A category cannot be its own parent', [
             { path: '/body/parent_id', message: 'is the category itself' },
           ]);
         }
@@ -213,7 +213,7 @@ export async function updateCategory(ctx: Ctx, id: string, input: CategoryInput)
           )
           SELECT 1 AS hit FROM up WHERE id = ${id} LIMIT 1`);
         if ((rows as unknown as { rows: unknown[] }).rows.length > 0) {
-          throw new AppError('invalid_parent', 400, 'A category cannot become its own ancestor', [
+          throw new AppError('invalid_parent', 'A category cannot become its own ancestor', [
             { path: '/body/parent_id', message: 'is a subcategory of this category' },
           ]);
         }

@@ -20,7 +20,7 @@ const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
  */
 export function normalizeDomain(raw: string): string {
   const invalid = (message: string) =>
-    new AppError('validation_failed', 400, `Invalid domain: ${message}`, [{ path: '/body/domain', message }]);
+    new AppError('validation_failed', `Invalid domain: ${message}`, [{ path: '/body/domain', message }]);
   const trimmed = raw.trim();
   if (/[/:?#@\s]/.test(trimmed)) throw invalid('give a bare hostname (no scheme, port, path or spaces)');
   const ascii = domainToASCII(trimmed.replace(/\.$/, '').toLowerCase());
@@ -172,7 +172,7 @@ export async function channelCountry(
 
 /**
  * A country's rates as the channel sees them, whether or not the channel sells there (the
- * seller's own German rates price every order, DESIGN §5); null when the country is unknown.
+ * seller's own German rates price every order, docs/finance.md); null when the country is unknown.
  */
 export async function channelCountryRates(
   ctx: Pick<Ctx, 'db' | 'shopId'>,
@@ -205,7 +205,7 @@ export async function replaceCountrySelection(ctx: Ctx, channelId: string, codes
     .map((c, i) => ({ c, i }))
     .filter(({ c }) => !known.has(c))
     .map(({ c, i }) => ({ path: `/body/country_codes/${i}`, message: `unknown country ${c}` }));
-  if (errors.length > 0) throw new AppError('validation_failed', 400, 'country_codes holds unknown countries', errors);
+  if (errors.length > 0) throw new AppError('validation_failed', 'country_codes holds unknown countries', errors);
   await withTx(ctx.db, async (tx) => {
     await tx
       .update(channelCountries)

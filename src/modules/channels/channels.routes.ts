@@ -1,7 +1,7 @@
-/** Routes of spec §4.5: channels, domains, countries, payment methods; and the shop-wide payment methods. */
+/** Routes of docs/storefront.md: channels, domains, countries, payment methods; and the shop-wide payment methods. */
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { MANAGERS } from '../../platform/auth/types.js';
+import { anyEmployee, configureShop, ownerOnly, readCatalog } from '../../platform/auth/presets.js';
 import { NoContent } from '../../platform/http/schemas.js';
 import * as cfg from './channel-config.service.js';
 import * as S from './channels.schemas.js';
@@ -12,19 +12,13 @@ const ChannelParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 6
 const DomainParams = Type.Object({ id: Type.String({ maxLength: 64 }), domainId: Type.String({ maxLength: 64 }) });
 const CodeParams = Type.Object({ id: Type.String({ maxLength: 64 }), code: S.CountryCode });
 
-/** Channel configuration: an admin session (owner or admin); never an API token. */
-const configure = { auth: { accepts: ['admin' as const], roles: MANAGERS } };
-/** Reading a channel's configuration: any employee session. */
-const readConfig = { auth: { accepts: ['admin' as const] } };
-const ownerOnly = { auth: { accepts: ['admin' as const], ownerOnly: true } };
-
 type P = { id: string };
 
 export function channelRoutes(app: FastifyInstance): void {
   app.get(
     '/api/admin/channels',
     {
-      config: { auth: { accepts: ['admin', 'token'], scope: 'catalog:read' } },
+      config: readCatalog,
       schema: {
         tags,
         summary: 'List sales channels',
@@ -37,7 +31,7 @@ export function channelRoutes(app: FastifyInstance): void {
   app.get(
     '/api/admin/channels/:id',
     {
-      config: readConfig,
+      config: anyEmployee,
       schema: { tags, summary: 'Read a channel', params: ChannelParams, response: { 200: S.ChannelSchema } },
     },
     async (request) => svc.channelOut(await svc.getChannel(request.ctx, (request.params as P).id)),
@@ -62,7 +56,7 @@ export function channelRoutes(app: FastifyInstance): void {
   app.patch(
     '/api/admin/channels/:id',
     {
-      config: configure,
+      config: configureShop,
       schema: {
         tags,
         summary: 'Change name, activation, currency, default country, order and allocation rules',
@@ -110,7 +104,7 @@ export function channelRoutes(app: FastifyInstance): void {
   app.get(
     '/api/admin/channels/:id/domains',
     {
-      config: readConfig,
+      config: anyEmployee,
       schema: {
         tags,
         summary: "List the channel's domains",
@@ -124,7 +118,7 @@ export function channelRoutes(app: FastifyInstance): void {
   app.post(
     '/api/admin/channels/:id/domains',
     {
-      config: configure,
+      config: configureShop,
       schema: {
         tags,
         summary: 'Map a domain to the channel (unique across all channels: 409 domain_taken)',
@@ -146,7 +140,7 @@ export function channelRoutes(app: FastifyInstance): void {
   app.delete(
     '/api/admin/channels/:id/domains/:domainId',
     {
-      config: configure,
+      config: configureShop,
       schema: { tags, summary: 'Remove a domain mapping', params: DomainParams, response: { 204: NoContent } },
     },
     async (request, reply) => {
@@ -160,7 +154,7 @@ export function channelRoutes(app: FastifyInstance): void {
   app.get(
     '/api/admin/channels/:id/countries',
     {
-      config: readConfig,
+      config: anyEmployee,
       schema: {
         tags,
         summary: "The channel's countries with effective values and overrides",
@@ -174,7 +168,7 @@ export function channelRoutes(app: FastifyInstance): void {
   app.put(
     '/api/admin/channels/:id/countries',
     {
-      config: configure,
+      config: configureShop,
       schema: {
         tags,
         summary: 'Replace the country selection (empty = every active country)',
@@ -194,7 +188,7 @@ export function channelRoutes(app: FastifyInstance): void {
   app.patch(
     '/api/admin/channels/:id/countries/:code',
     {
-      config: configure,
+      config: configureShop,
       schema: {
         tags,
         summary: 'Set per-channel overrides of name, currency and tax rates; null removes an override',
@@ -212,7 +206,7 @@ export function channelRoutes(app: FastifyInstance): void {
   app.post(
     '/api/admin/channels/:id/countries/custom',
     {
-      config: configure,
+      config: configureShop,
       schema: {
         tags,
         summary: 'Add a shop-owned country',
@@ -228,7 +222,7 @@ export function channelRoutes(app: FastifyInstance): void {
   app.delete(
     '/api/admin/channels/:id/countries/custom/:code',
     {
-      config: configure,
+      config: configureShop,
       schema: {
         tags,
         summary: 'Delete a shop-owned country and its assignments in every channel',
@@ -247,7 +241,7 @@ export function channelRoutes(app: FastifyInstance): void {
   app.get(
     '/api/admin/channels/:id/payment-methods',
     {
-      config: readConfig,
+      config: anyEmployee,
       schema: {
         tags,
         summary: "The channel's payment methods and what applies",
@@ -261,7 +255,7 @@ export function channelRoutes(app: FastifyInstance): void {
   app.put(
     '/api/admin/channels/:id/payment-methods',
     {
-      config: configure,
+      config: configureShop,
       schema: {
         tags,
         summary: "Set the channel's payment methods (empty = inherit the shop's)",
@@ -281,7 +275,7 @@ export function channelRoutes(app: FastifyInstance): void {
   app.get(
     '/api/admin/settings/payment-methods',
     {
-      config: readConfig,
+      config: anyEmployee,
       schema: { tags, summary: 'Shop-wide payment methods', response: { 200: S.ShopPaymentMethods } },
     },
     async (request) => ({ method_codes: (await cfg.shopPaymentMethods(request.ctx)).codes }),
@@ -290,7 +284,7 @@ export function channelRoutes(app: FastifyInstance): void {
   app.put(
     '/api/admin/settings/payment-methods',
     {
-      config: configure,
+      config: configureShop,
       schema: {
         tags,
         summary: 'Set the shop-wide payment methods',

@@ -1,6 +1,7 @@
 /** Sales channels: lifecycle, the one default per shop, and what may change once commerce depends on them. */
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
+import { lockOwned } from '../../platform/db/lock.js';
 import { isUniqueViolation, uniqueConstraintOf, withTx } from '../../platform/db/tx.js';
 import { AppError, conflict, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
@@ -80,7 +81,7 @@ export interface ChannelInput {
 }
 
 /**
- * Creates a channel. It is never the default (spec §4.5): a shop gets its default channel when it
+ * Creates a channel. It is never the default (docs/storefront.md): a shop gets its default channel when it
  * is created (`createDefaultChannel`), and `set-default` moves it.
  */
 export async function createChannel(ctx: Ctx, input: ChannelInput) {
@@ -111,7 +112,7 @@ export async function createChannel(ctx: Ctx, input: ChannelInput) {
 }
 
 /**
- * Creates the one active default channel of a new shop (DESIGN §2), named after the shop, in the
+ * Creates the one active default channel of a new shop (docs/ARCHITECTURE.md), named after the shop, in the
  * caller's transaction (`ctx.db`), so the shop's storefront answers at once.
  */
 export async function createDefaultChannel(
@@ -138,12 +139,7 @@ export async function createDefaultChannel(
 export async function updateChannel(ctx: Ctx, id: string, patch: Partial<ChannelInput>) {
   try {
     return await withTx(ctx.db, async (tx) => {
-      const [current] = await tx
-        .select()
-        .from(channels)
-        .where(and(eq(channels.id, id), eq(channels.shopId, ctx.shopId)))
-        .for('update');
-      if (!current) throw notFound('Channel');
+      const current = await lockOwned(tx, channels, ctx.shopId, id, 'Channel');
       if (patch.currency && patch.currency !== current.currency) {
         const deps = await dependentsOf(tx, ctx.shopId, id, 'commerce');
         if (deps.length > 0) {
@@ -215,7 +211,6 @@ export async function deleteChannel(ctx: Ctx, id: string) {
     if (deps.length > 0) {
       throw new AppError(
         'channel_in_use',
-        409,
         `The channel cannot be deleted: ${deps.join(', ')} reference it; deactivate it instead`,
       );
     }

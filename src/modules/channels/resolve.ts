@@ -1,5 +1,5 @@
 /**
- * Channel resolution for storefront requests (spec §4.5 rule 3), within the shop of the
+ * Channel resolution for storefront requests (docs/storefront.md), within the shop of the
  * publishable key: (a) an active channel whose domain is the Origin host, else the Referer host;
  * (b) an active channel whose path prefix matches; (c) the shop's active default channel.
  * Domain mapping only selects the channel; whether the request is allowed is the key's business.
@@ -8,7 +8,7 @@ import { sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import { query } from '../../platform/db/tx.js';
 import { AppError } from '../../platform/errors.js';
-import { storefrontVersionOf, VersionedMemo } from '../../platform/versioned-memo.js';
+import { catalogVersionOf, VersionedMemo } from '../../platform/versioned-memo.js';
 
 export interface ResolvedChannel {
   id: string;
@@ -56,7 +56,7 @@ export async function resolveChannel(
   const originHost = hostOf(input.origin);
   const refererHost = hostOf(input.referer);
   const prefix = input.pathPrefix ?? '';
-  const version = storefrontVersionOf(ctx.actor);
+  const version = catalogVersionOf(ctx.actor);
   const key = `${ctx.shopId}\u0000${originHost}\u0000${refererHost}\u0000${prefix}`;
   const hit = resolved.get(key, version);
   if (hit) return hit;
@@ -77,7 +77,7 @@ export async function resolveChannel(
         LIMIT 1`,
   );
   const row = rows[0];
-  if (!row) throw new AppError('channel_not_found', 404, 'No active channel serves this storefront request');
+  if (!row) throw new AppError('channel_not_found', 'No active channel serves this storefront request');
   const by = ['origin', 'referer', 'path_prefix', 'default'] as const;
   const { rank, ...rest } = row;
   const channel: ResolvedChannel = { ...rest, matched_by: by[Math.min(4, Number(rank)) - 1] ?? 'default' };

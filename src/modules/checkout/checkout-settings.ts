@@ -5,6 +5,7 @@
 import { Type } from '@sinclair/typebox';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import { configureShop } from '../../platform/auth/presets.js';
 import type { Ctx } from '../../platform/auth/types.js';
 import { AppError, type FieldError } from '../../platform/errors.js';
 import { Body } from '../../platform/http/schemas.js';
@@ -31,18 +32,17 @@ export async function enforceLineQuantity(ctx: Ctx, items: { quantity: number }[
     if (item.quantity > max) errors.push({ path: `/body/items/${i}/quantity`, message: `must be at most ${max}` });
   });
   if (errors.length > 0) {
-    throw new AppError('quantity_limit', 400, `A checkout line may hold at most ${max} units`, errors);
+    throw new AppError('quantity_limit', `A checkout line may hold at most ${max} units`, errors);
   }
 }
 
-const manage = { auth: { accepts: ['admin' as const], roles: ['owner' as const, 'admin' as const] } };
 const tags = ['checkout'];
 
 export function checkoutSettingsRoutes(app: FastifyInstance): void {
   app.get(
     '/api/admin/settings/checkout',
     {
-      config: manage,
+      config: configureShop,
       schema: { tags, summary: "The shop's checkout settings", response: { 200: CheckoutSettingsSchema } },
     },
     async (request) => ({ max_line_quantity: await maxLineQuantity(request.ctx) }),
@@ -50,7 +50,7 @@ export function checkoutSettingsRoutes(app: FastifyInstance): void {
   app.put(
     '/api/admin/settings/checkout',
     {
-      config: manage,
+      config: configureShop,
       schema: {
         tags,
         summary: "Set the shop's checkout settings (owner or admin)",

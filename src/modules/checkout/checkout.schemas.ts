@@ -32,7 +32,10 @@ export const CheckoutCreate = Body({
   affiliate_code: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
   discount_code: Type.Optional(Type.String({ maxLength: 64 })),
   channel_id: Type.Optional(
-    Type.String({ maxLength: 64, description: 'Ignored: the channel is resolved from the request (spec §4.3 rule 6)' }),
+    Type.String({
+      maxLength: 64,
+      description: 'Ignored: the channel is resolved from the request (docs/storefront.md)',
+    }),
   ),
 });
 

@@ -11,7 +11,7 @@ import { query, uniqueConstraintOf, withTx } from '../../platform/db/tx.js';
 import { AppError, type FieldError, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { enqueue, enqueueStatement } from '../../platform/jobs/queue.js';
-import { storefrontVersionOf, VersionedMemo } from '../../platform/versioned-memo.js';
+import { catalogVersionOf, VersionedMemo } from '../../platform/versioned-memo.js';
 import { releaseStock, reserveMany, reserveWith, shortRefs } from '../catalog/index.js';
 import type { ResolvedChannel } from '../channels/index.js';
 import { accountForPurchase, signedInBuyer } from '../identity/index.js';
@@ -21,6 +21,7 @@ import { emitEvent } from '../webhooks/index.js';
 import { hostedReservationExpiry } from './abuse-limits.js';
 import { type CheckoutSessionRow, checkoutSessions, type PricedLine } from './checkout.tables.js';
 import { applyTax, type CartItem, destination, priceItems, taxContext, totals } from './pricing.js';
+import { assertSessionTransition, canTransition } from './session-states.js';
 
 export const EXPIRE_JOB = 'checkout.expire_session';
 export const EXPIRE_ORDER_JOB = 'orders.expire_pending';
@@ -48,7 +49,7 @@ export function checkReturnUrl(ctx: Ctx, returnUrl: string): void {
     origin = null;
   }
   if (!origin || actor?.kind !== 'publishable' || !actor.allowedOrigins.includes(origin)) {
-    throw new AppError('return_url_denied', 400, 'return_url must be on an origin this publishable key allows', [
+    throw new AppError('return_url_denied', 'return_url must be on an origin this publishable key allows', [
       { path: '/body/return_url', message: 'origin is not on the allowlist' },
     ]);
   }
@@ -77,12 +78,12 @@ export async function createCheckoutSession(
     if (existing) return resumeHostedSession(ctx.db, existing, provider);
   }
   if (input.discount_code !== undefined) {
-    throw new AppError('discount_unsupported', 400, 'Discount codes are not supported', [
+    throw new AppError('discount_unsupported', 'Discount codes are not supported', [
       { path: '/body/discount_code', message: 'discount codes are not supported' },
     ]);
   }
   checkReturnUrl(ctx, input.return_url);
-  // a signed-in buyer's purchase belongs to the account at once (DESIGN §2)
+  // a signed-in buyer's purchase belongs to the account at once (docs/ARCHITECTURE.md)
   const buyer = await signedInBuyer(ctx, input.customer.email, '/body/customer/email');
   const priced = await priceItems(ctx, channel.id, input.items);
   const requiresShipping = priced.some((l) => !l.is_digital);
@@ -97,18 +98,17 @@ export async function createCheckoutSession(
     missing.push({ path: '/body/customer/billing_address', message: 'is required' });
   }
   if (missing.length > 0) {
-    throw new AppError('shipping_required', 400, `Missing: ${missing.map((m) => m.path).join(', ')}`, missing);
+    throw new AppError('shipping_required', `Missing: ${missing.map((m) => m.path).join(', ')}`, missing);
   }
   if (flow === 'direct' && hasDigital && input.widerruf_verzicht !== true) {
     throw new AppError(
       'widerruf_verzicht_required',
-      400,
       'Digital items in the direct flow need widerruf_verzicht: true (waiver of the right of withdrawal)',
       [{ path: '/body/widerruf_verzicht', message: 'must be true for digital items' }],
     );
   }
   if (flow === 'direct' && !channel.allow_unpaid_orders) {
-    throw new AppError('direct_flow_unavailable', 400, 'This channel takes payment at checkout; use the hosted flow', [
+    throw new AppError('direct_flow_unavailable', 'This channel takes payment at checkout; use the hosted flow', [
       { path: '/body/flow', message: 'direct flow needs a channel that allows unpaid orders' },
     ]);
   }
@@ -127,11 +127,11 @@ export async function createCheckoutSession(
     const methodId = input.shipping_method_id as string;
     const method = await shippingMethods.through(
       `${ctx.shopId}\u0000${methodId}\u0000${destCode}`,
-      storefrontVersionOf(ctx.actor),
+      catalogVersionOf(ctx.actor),
       () => findShippingMethod(ctx.db, ctx.shopId, methodId, destCode),
     );
     if (!method) {
-      throw new AppError('shipping_method_unavailable', 400, 'The shipping method is not available for this address', [
+      throw new AppError('shipping_method_unavailable', 'The shipping method is not available for this address', [
         { path: '/body/shipping_method_id', message: 'is not available for this country' },
       ]);
     }
@@ -322,7 +322,7 @@ async function hostAtProvider(db: Db, session: CheckoutSessionRow, provider: Pay
     });
   } catch (err) {
     // 5xx: the Idempotency-Key is released and a retry resumes this session
-    throw new AppError('provider_error', 502, `The payment provider is unavailable: ${(err as Error).message}`);
+    throw new AppError('provider_error', `The payment provider is unavailable: ${(err as Error).message}`);
   }
   if (hosted.providerRef && hosted.providerRef !== session.providerRef) {
     await db
@@ -334,7 +334,7 @@ async function hostAtProvider(db: Db, session: CheckoutSessionRow, provider: Pay
 }
 
 /**
- * The tax part of pricing (DESIGN §5 "Which tax applies"): the buyer's VAT ID (format, VIES),
+ * The tax part of pricing (docs/finance.md "Which tax applies"): the buyer's VAT ID (format, VIES),
  * the table row per line and for the shipping, and the totals as sums of rounded lines.
  */
 async function taxCart(
@@ -364,7 +364,6 @@ export function taxColumns(sums: ReturnType<typeof totals>, tax: Awaited<ReturnT
 function outOfStock(items: number[]): AppError {
   return new AppError(
     'out_of_stock',
-    409,
     'Some items are not in stock',
     [...new Set(items)]
       .sort((x, y) => x - y)
@@ -387,8 +386,9 @@ export interface Completion {
   orderExpiresAt?: Date | null;
 }
 
-/** Turns a locked open session into an order and emits checkout.completed. */
+/** Turns a locked open (or, paid late, expired) session into an order and emits checkout.completed. */
 export async function completeInTx(tx: Db, session: CheckoutSessionRow, c: Completion): Promise<OrderRow> {
+  assertSessionTransition(session.status, 'complete');
   const customerId = await accountForPurchase(tx, session.shopId, session.customerId, session.customerEmail);
   const waiver = c.widerrufVerzicht ?? session.widerrufVerzicht;
   const order = await createOrder(tx, {
@@ -473,7 +473,7 @@ export async function completePaidSession(
     if (session.kind !== 'order') return { order: null, alreadyComplete: session.status === 'complete', session };
     if (session.status === 'complete') return { order: null, alreadyComplete: true, session };
     if (session.status !== 'open' || session.expiresAt <= c.now) {
-      throw new AppError('session_expired', 409, 'This checkout session has expired');
+      throw new AppError('session_expired', 'This checkout session has expired');
     }
     const channel = await query<{ auto_confirm_orders: boolean }>(
       tx,
@@ -496,7 +496,7 @@ export async function expireSession(db: Db, shopId: string, sessionId: string, n
       .from(checkoutSessions)
       .where(and(eq(checkoutSessions.id, sessionId), eq(checkoutSessions.shopId, shopId)))
       .for('update');
-    if (!s || s.status !== 'open' || s.expiresAt > now) return false;
+    if (!s || !canTransition(s.status, 'expired') || s.expiresAt > now) return false;
     if (s.stockReserved) {
       for (const l of s.lines) if (l.track_stock) await releaseStock(tx, shopId, l);
     }

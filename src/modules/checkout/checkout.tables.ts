@@ -69,13 +69,13 @@ export const checkoutSessions = pgTable(
     subtotalCents: cents('subtotal_cents').notNull(),
     shippingCents: cents('shipping_cents').notNull().default(0),
     shippingTaxCents: cents('shipping_tax_cents').notNull().default(0),
-    /** The shipping's rate and VAT category (DESIGN §5; null before tax determination or without shipping). */
+    /** The shipping's rate and VAT category (docs/finance.md; null before tax determination or without shipping). */
     shippingTaxRate: numeric('shipping_tax_rate', { precision: 6, scale: 5, mode: 'number' }),
     shippingTaxCategory: text('shipping_tax_category'),
     /** The buyer's VAT ID check when it decided the tax: valid | invalid | unverified | unchecked. */
     vatIdStatus: text('vat_id_status'),
     vatIdCheckedAt: ts('vat_id_checked_at'),
-    /** Abo sessions: the buyer fields given to the API and the tax determination they gave (DESIGN §5). */
+    /** Abo sessions: the buyer fields given to the API and the tax determination they gave (docs/finance.md). */
     aboTax: jsonb('abo_tax').$type<AboSessionTax>(),
     taxCents: cents('tax_cents').notNull(),
     totalCents: cents('total_cents').notNull(),

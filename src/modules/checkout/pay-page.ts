@@ -1,11 +1,12 @@
 /**
- * The `test` provider's hosted payment page (DESIGN §6): a plain HTML form that works in a
+ * The `test` provider's hosted payment page (docs/payments.md): a plain HTML form that works in a
  * browser. Submitting it pays with a test card and redirects (303) to the session's return_url.
  */
 
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { testCardOutcome } from '../../adapters/payment/test-provider.js';
+import { publicRoute } from '../../platform/auth/presets.js';
 import { AppError } from '../../platform/errors.js';
 import type { AppDeps } from '../../platform/module.js';
 import type { Address } from '../orders/index.js';
@@ -117,7 +118,7 @@ export function payPageRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.get(
     '/pay/:id',
     {
-      config: { auth: { accepts: 'public' } },
+      config: publicRoute,
       schema: {
         tags,
         summary: 'Hosted payment page of the test provider',
@@ -131,7 +132,7 @@ export function payPageRoutes(app: FastifyInstance, deps: AppDeps): void {
       const other = s && s.provider === 'test' ? otherKinds.get(s.kind) : undefined;
       if (s && other) return other.get(s, reply);
       if (!s || s.provider !== 'test' || s.kind !== 'order')
-        throw new AppError('not_found', 404, 'Checkout session not found');
+        throw new AppError('not_found', 'Checkout session not found');
       if (s.status === 'complete') return reply.redirect(returnTo(s.returnUrl, s.id), 303);
       if (s.status !== 'open' || s.expiresAt <= deps.clock.now()) {
         return page(
@@ -147,7 +148,7 @@ export function payPageRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.post(
     '/pay/:id',
     {
-      config: { auth: { accepts: 'public' } },
+      config: publicRoute,
       schema: {
         tags,
         summary: 'Pay on the hosted page (form post); 303 to return_url?session_id=… on success',
@@ -175,7 +176,7 @@ export function payPageRoutes(app: FastifyInstance, deps: AppDeps): void {
       const other = s && s.provider === 'test' ? otherKinds.get(s.kind) : undefined;
       if (s && other) return other.post(s, form, reply);
       if (!s || s.provider !== 'test' || s.kind !== 'order')
-        throw new AppError('not_found', 404, 'Checkout session not found');
+        throw new AppError('not_found', 'Checkout session not found');
       if (s.status === 'complete') return reply.redirect(returnTo(s.returnUrl, s.id), 303);
       const now = deps.clock.now();
       if (s.status !== 'open' || s.expiresAt <= now) {

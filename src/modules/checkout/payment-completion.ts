@@ -1,5 +1,5 @@
 /**
- * Completion of one-time checkout sessions from provider webhooks (DESIGN §6a): exact (the
+ * Completion of one-time checkout sessions from provider webhooks (docs/payments.md): exact (the
  * provider's session id, amount and currency must equal ours, otherwise nothing is created and
  * the event is kept `rejected`), and safe for late payments (an expired session becomes an order
  * when its stock can still be reserved, and is refunded through the port otherwise).

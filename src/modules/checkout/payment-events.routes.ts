@@ -2,7 +2,7 @@
 import { Type } from '@sinclair/typebox';
 import { and, count, desc, eq, type SQL } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { MANAGERS } from '../../platform/auth/types.js';
+import { manageMoney } from '../../platform/auth/presets.js';
 import { PageMeta, Pagination } from '../../platform/http/schemas.js';
 import { paymentEvents } from './checkout.tables.js';
 
@@ -31,7 +31,7 @@ export function paymentEventRoutes(app: FastifyInstance): void {
   app.get(
     '/api/admin/payment-events',
     {
-      config: { auth: { accepts: ['admin'], roles: MANAGERS, tokenBlocked: true } },
+      config: manageMoney,
       schema: {
         tags: ['orders'],
         summary: 'List the payment provider events of this shop, newest first (status=rejected: paid but not applied)',

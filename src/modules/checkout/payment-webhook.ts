@@ -1,5 +1,5 @@
 /**
- * Provider webhooks (DESIGN §6a): one route per provider, `POST /api/webhooks/stripe`, with the
+ * Provider webhooks (docs/payments.md): one route per provider, `POST /api/webhooks/stripe`, with the
  * old subscription path as a deprecated alias. The provider adapter verifies and normalizes the
  * event; the event is recorded under (provider, event id) in the SAME transaction that applies
  * it, so a failure rolls both back and answers 5xx (the provider retries), and a redelivery to
@@ -9,6 +9,7 @@ import { Type } from '@sinclair/typebox';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { type PaymentEvent, type PaymentProvider, WebhookSignatureError } from '../../adapters/payment/port.js';
+import { publicRoute } from '../../platform/auth/presets.js';
 import type { Db } from '../../platform/db/client.js';
 import { query, withTx } from '../../platform/db/tx.js';
 import { AppError } from '../../platform/errors.js';
@@ -82,7 +83,7 @@ export function paymentWebhookRoutes(app: FastifyInstance, deps: AppDeps, provid
       scope.post(
         r.url,
         {
-          config: { auth: { accepts: 'public' } },
+          config: publicRoute,
           schema: {
             tags: ['checkout'],
             summary: r.deprecated
@@ -97,13 +98,13 @@ export function paymentWebhookRoutes(app: FastifyInstance, deps: AppDeps, provid
             ...new Set([config.stripeWebhookSecret, config.stripeAboWebhookSecret].filter((s): s is string => !!s)),
           ];
           if (!provider.hasWebhooks || secrets.length === 0) {
-            throw new AppError('not_found', 404, 'The Stripe provider is not configured');
+            throw new AppError('not_found', 'The Stripe provider is not configured');
           }
           let event: PaymentEvent;
           try {
             event = await provider.parseWebhook(request.body as Buffer, request.headers, secrets);
           } catch (err) {
-            if (err instanceof WebhookSignatureError) throw new AppError('signature_invalid', 400, err.message);
+            if (err instanceof WebhookSignatureError) throw new AppError('signature_invalid', err.message);
             throw err;
           }
           try {
@@ -117,11 +118,7 @@ export function paymentWebhookRoutes(app: FastifyInstance, deps: AppDeps, provid
           } catch (err) {
             // whatever failed (a provider call answering 4xx included), the provider must retry
             request.log.error({ err, event_id: event.id, event_type: event.type }, 'payment event not applied');
-            throw new AppError(
-              'event_not_applied',
-              503,
-              'The event could not be applied; it was not recorded, retry later',
-            );
+            throw new AppError('event_not_applied', 'The event could not be applied; it was not recorded, retry later');
           }
         },
       );

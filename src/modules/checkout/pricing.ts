@@ -1,12 +1,12 @@
 /**
  * Prices a cart in a channel: prices and currency come from the channel (listing, variant,
  * product fallback), never from the client; tax per line by the table "Which tax applies"
- * (DESIGN §5, `tax.ts`) from the destination, the buyer's VAT ID and the channel's country rates.
+ * (docs/finance.md, `tax.ts`) from the destination, the buyer's VAT ID and the channel's country rates.
  */
 import type { Ctx } from '../../platform/auth/types.js';
 import { AppError, type FieldError } from '../../platform/errors.js';
 import { taxFromGross } from '../../platform/money.js';
-import { storefrontVersionOf, VersionedMemo } from '../../platform/versioned-memo.js';
+import { catalogVersionOf, VersionedMemo } from '../../platform/versioned-memo.js';
 import { channelPrices } from '../catalog/index.js';
 import { channelCountry, channelCountryRates, type EffectiveCountry } from '../channels/index.js';
 import { loadSettings } from '../finance/index.js';
@@ -45,11 +45,11 @@ export async function destination(
 ) {
   const country = await countries.through(
     `${ctx.shopId}\u0000${channelId}\u0000${code}`,
-    storefrontVersionOf(ctx.actor),
+    catalogVersionOf(ctx.actor),
     () => channelCountry(ctx, channelId, code),
   );
   if (!country) {
-    throw new AppError('country_not_served', 400, `This shop does not deliver to ${code} in this channel`, [
+    throw new AppError('country_not_served', `This shop does not deliver to ${code} in this channel`, [
       { path, message: 'is not served by this channel' },
     ]);
   }
@@ -95,7 +95,7 @@ export async function priceItems(
     };
   });
   if (errors.length > 0)
-    throw new AppError('product_unavailable', 400, 'Some items cannot be bought in this channel', errors);
+    throw new AppError('product_unavailable', 'Some items cannot be bought in this channel', errors);
   return lines as Omit<PricedLine, 'tax_rate' | 'tax_cents' | 'net_cents'>[];
 }
 
@@ -212,7 +212,7 @@ function taxedLine(l: Omit<PricedLine, 'tax_rate' | 'tax_cents' | 'net_cents'>, 
   };
 }
 
-/** Adds tax per line by the table (DESIGN §5); totals are sums of rounded lines. */
+/** Adds tax per line by the table (docs/finance.md); totals are sums of rounded lines. */
 export function applyTax(
   lines: Omit<PricedLine, 'tax_rate' | 'tax_cents' | 'net_cents'>[],
   tax: TaxContext,

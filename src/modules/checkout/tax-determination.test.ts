@@ -1,5 +1,5 @@
 /**
- * DESIGN §5 "Which tax applies" over HTTP: checkout sessions, orders and invoices priced by every
+ * docs/finance.md "Which tax applies" over HTTP: checkout sessions, orders and invoices priced by every
  * row of the table; VAT IDs checked by format always and against VIES (a local stub) when they
  * decide the tax; the shop settings oss_registered and vies_unavailable.
  */

@@ -1,5 +1,5 @@
 /**
- * Buyer VAT IDs (DESIGN §5): the format per EU member state is checked always; the EU VIES
+ * Buyer VAT IDs (docs/finance.md): the format per EU member state is checked always; the EU VIES
  * service is asked when the ID decides the tax (a buyer in another EU state). When VIES cannot
  * answer, the shop's `vies_unavailable` setting decides: `charge_vat` (default, price as for a
  * consumer) or `accept_unverified` (price as a business and mark the order `vat_id_unverified`).
@@ -60,7 +60,7 @@ export function checkVatIdFormat(vatId: string, billingIsEu: boolean, path: stri
   const normalized = normalizeVatId(vatId);
   const euPrefix = FORMATS[normalized.slice(0, 2)] !== undefined;
   if ((euPrefix || billingIsEu) && !isEuVatIdFormat(normalized)) {
-    throw new AppError('vat_id_invalid', 400, `${vatId} is not a valid EU VAT ID`, [
+    throw new AppError('vat_id_invalid', `${vatId} is not a valid EU VAT ID`, [
       {
         path,
         message: euPrefix

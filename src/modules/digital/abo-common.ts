@@ -2,10 +2,10 @@
  * What the lifecycle steps share: the abo's public shape, its events (ordered per subscription),
  * and the order a paid period creates (with the commission hook: affiliate and payment number).
  */
-import { and, eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client.js';
+import { lockOwned } from '../../platform/db/lock.js';
 import { query } from '../../platform/db/tx.js';
-import { notFound } from '../../platform/errors.js';
 import { taxFromGross } from '../../platform/money.js';
 import { consumerDigitalTax } from '../checkout/index.js';
 import { createOrder, type OrderRow } from '../orders/index.js';
@@ -63,7 +63,7 @@ export function aboOut(a: AboRow) {
   };
 }
 
-/** DESIGN §4: what every subscription event carries in `data`. */
+/** docs/webhooks.md: what every subscription event carries in `data`. */
 export function aboEventData(a: AboRow): Record<string, unknown> {
   return {
     subscription_id: a.id,
@@ -97,20 +97,14 @@ export async function emitAbo(
   });
 }
 
-export async function lockAbo(tx: Db, shopId: string, id: string): Promise<AboRow> {
-  const [row] = await tx
-    .select()
-    .from(abos)
-    .where(and(eq(abos.id, id), eq(abos.shopId, shopId)))
-    .for('update');
-  if (!row) throw notFound('Subscription');
-  return row;
+export function lockAbo(tx: Db, shopId: string, id: string): Promise<AboRow> {
+  return lockOwned(tx, abos, shopId, id, 'Subscription');
 }
 
 const isZeroRow = (c: string | null): c is 'K' | 'AE' | 'G' | 'O' => c === 'K' || c === 'AE' || c === 'G' || c === 'O';
 
 /**
- * The tax of one payment from the subscription's determination (DESIGN §5, made at checkout; no
+ * The tax of one payment from the subscription's determination (docs/finance.md, made at checkout; no
  * VIES check per payment): a 0 % row (AE/K for a business, O/G outside the EU) stays as it was
  * determined, so a renewal never turns into consumer pricing. In the S/Z rows the payment takes
  * the billing country's current rate (a rate change or the shop's OSS setting applies from the

@@ -1,6 +1,6 @@
 /**
- * Subscription events from the payment provider's webhook (normalized by the adapter, DESIGN
- * §6a), applied inside the transaction that records the event. The provider bills and retries
+ * Subscription events from the payment provider's webhook (normalized by the adapter,
+ * docs/payments.md), applied inside the transaction that records the event. The provider bills and retries
  * (its own dunning); its events drive the same transitions (abo-states.ts) and events as the test
  * provider's engine:
  *

@@ -1,5 +1,5 @@
 /**
- * Subscription checkout (spec §2.5, §4.3 rules 1–6): `POST /api/store/abo-sessions` creates a
+ * Subscription checkout (docs/digital.md): `POST /api/store/abo-sessions` creates a
  * hosted session of kind `abo`; the test provider's page `/pay/:id` collects billing details and
  * the card, and its completion creates the subscription (and, for a paid plan, the first order).
  */
@@ -13,6 +13,7 @@ import type { Ctx } from '../../platform/auth/types.js';
 import { sha256 } from '../../platform/crypto.js';
 import type { Db } from '../../platform/db/client.js';
 import { query, withTx } from '../../platform/db/tx.js';
+import type { ErrorCode } from '../../platform/error-codes.js';
 import { AppError, type FieldError, notFound } from '../../platform/errors.js';
 import { Body, Email } from '../../platform/http/schemas.js';
 import { newId, newSecret } from '../../platform/ids.js';
@@ -25,6 +26,7 @@ import {
   type AboTax,
   AddressSchema,
   aboTax,
+  assertSessionTransition,
   type CheckoutSessionRow,
   channelFor,
   checkoutSessions,
@@ -61,7 +63,7 @@ export const AboSessionCreate = Body({
   return_url: Type.String({ minLength: 1, maxLength: 2000, description: "On the publishable key's origin allowlist" }),
   customer_email: Email,
   affiliate_code: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
-  // A business buyer (DESIGN §5): the one-time checkout's billing_address fields, flat (rule 4
+  // A business buyer (docs/finance.md): the one-time checkout's billing_address fields, flat (rule 4
   // refuses the nested address prefill). They decide the tax row before the provider's page.
   company: Type.Optional({
     ...AddressSchema.properties.company,
@@ -113,7 +115,7 @@ export interface AboSessionInput {
 
 /** Rule 4: no nested customer/address prefill, no discount code, no express shortcut. */
 function refuseShortcuts(input: AboSessionInput): void {
-  const refused: [keyof AboSessionInput, string, string][] = [
+  const refused: [keyof AboSessionInput, ErrorCode, string][] = [
     ['customer', 'prefill_unsupported', 'customer details and addresses are collected in the hosted checkout'],
     ['billing_address', 'prefill_unsupported', 'addresses are collected in the hosted checkout'],
     [
@@ -126,7 +128,7 @@ function refuseShortcuts(input: AboSessionInput): void {
     ['express_checkout', 'express_unsupported', 'subscriptions always use the hosted flow'],
   ];
   const errors: FieldError[] = [];
-  let code = '';
+  let code: ErrorCode | undefined;
   for (const [field, c, message] of refused) {
     if (input[field] !== undefined) {
       errors.push({ path: `/body/${field}`, message });
@@ -137,8 +139,8 @@ function refuseShortcuts(input: AboSessionInput): void {
     errors.push({ path: '/body/flow', message: 'subscriptions always use the hosted flow' });
     code ||= 'express_unsupported';
   }
-  if (errors.length > 0) {
-    throw new AppError(code, 400, `Not accepted for subscriptions: ${errors.map((e) => e.path).join(', ')}`, errors);
+  if (code) {
+    throw new AppError(code, `Not accepted for subscriptions: ${errors.map((e) => e.path).join(', ')}`, errors);
   }
 }
 
@@ -155,14 +157,14 @@ async function sellablePlan(db: Db, shopId: string, planId: string) {
     .from(aboPlans)
     .innerJoin(sql`products p`, sql`p.id = ${aboPlans.productId}`)
     .where(and(eq(aboPlans.id, planId), eq(aboPlans.shopId, shopId)));
-  if (!row) throw new AppError('plan_not_found', 404, 'Plan not found');
+  if (!row) throw new AppError('plan_not_found', 'Plan not found');
   if (!row.plan.isActive) {
-    throw new AppError('plan_inactive', 400, 'This plan is not sold any more', [
+    throw new AppError('plan_inactive', 'This plan is not sold any more', [
       { path: '/body/plan_id', message: 'is not active' },
     ]);
   }
   if (row.productStatus !== 'published' || row.productDeleted) {
-    throw new AppError('product_unavailable', 400, "The plan's product is not published", [
+    throw new AppError('product_unavailable', "The plan's product is not published", [
       { path: '/body/plan_id', message: 'its product is not published' },
     ]);
   }
@@ -211,7 +213,7 @@ async function sessionTaxOf(
   const company = input.company?.trim() || null;
   const rawVatId = input.vat_id?.trim() || null;
   if ((company || rawVatId) && !input.billing_country) {
-    throw new AppError('billing_country_required', 400, 'company and vat_id need the billing_country', [
+    throw new AppError('billing_country_required', 'company and vat_id need the billing_country', [
       { path: '/body/billing_country', message: 'is required with company or vat_id' },
     ]);
   }
@@ -249,7 +251,7 @@ export async function createAboSession(
 ) {
   refuseShortcuts(input);
   checkReturnUrl(ctx, input.return_url);
-  // a signed-in buyer's subscription belongs to the account at once (DESIGN §2)
+  // a signed-in buyer's subscription belongs to the account at once (docs/ARCHITECTURE.md)
   const buyer = await signedInBuyer(ctx, input.customer_email, '/body/customer_email');
   const customerEmail = buyer?.email ?? input.customer_email;
   const { plan, productName, taxClass } = await sellablePlan(ctx.db, ctx.shopId, input.plan_id);
@@ -338,7 +340,7 @@ export interface AboCompletion {
   now: Date;
   billing: Address | null;
   taxRate: number;
-  /** The tax table's row for the billing address (DESIGN §5), stored on the abo for every payment. */
+  /** The tax table's row for the billing address (docs/finance.md), stored on the abo for every payment. */
   taxDecision?: TaxDecision;
   /**
    * The row whose amounts are charged, when the provider fixed them before the billing address
@@ -365,7 +367,7 @@ export interface AboCompletion {
   publicUrl: string;
 }
 
-/** The management link e-mailed to the customer (DESIGN §2 "token in path"). */
+/** The management link e-mailed to the customer (docs/ARCHITECTURE.md "token in path"). */
 export function manageLink(publicUrl: string, token: string): string {
   return `${publicUrl}/api/checkout/abo/${token}`;
 }
@@ -384,7 +386,7 @@ export async function completeAboSession(
     if (session?.kind !== 'abo' || !session.planId) throw notFound('Checkout session');
     if (session.status === 'complete') return { abo: null, alreadyComplete: true, session };
     if (!c.allowExpired && (session.status !== 'open' || session.expiresAt <= c.now)) {
-      throw new AppError('session_expired', 409, 'This checkout session has expired');
+      throw new AppError('session_expired', 'This checkout session has expired');
     }
     const [plan] = await tx.select().from(aboPlans).where(eq(aboPlans.id, session.planId));
     if (!plan) throw notFound('Plan');
@@ -462,6 +464,7 @@ export async function completeAboSession(
       });
       orderId = order.id;
     }
+    assertSessionTransition(session.status, 'complete');
     await tx
       .update(checkoutSessions)
       .set({
@@ -613,7 +616,7 @@ export function registerAboHostedPage(deps: AppDeps): void {
       const rawVatId = form.vat_id?.trim() || null;
       let tax: AboTax;
       try {
-        // the same row and VAT ID check as the one-time checkout (DESIGN §5)
+        // the same row and VAT ID check as the one-time checkout (docs/finance.md)
         tax = await aboTax(
           { db, shopId: s.shopId, config: deps.config, clock: deps.clock, log: reply.log },
           s.channelId,
@@ -665,7 +668,7 @@ export function aboSessionRoutes(app: FastifyInstance, deps: AppDeps): void {
         config: { auth: { accepts: ['publishable'], gate: 'digital', signedInCustomer: true } },
         schema: {
           tags: ['digital'],
-          summary: 'Create a hosted subscription checkout session for a plan (spec §4.3 rules 1–6)',
+          summary: 'Create a hosted subscription checkout session for a plan (docs/digital.md)',
           ...(prefix ? { hide: true } : {}),
           body: AboSessionCreate,
           response: { 201: AboSessionOut },

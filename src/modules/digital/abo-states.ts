@@ -1,6 +1,6 @@
 /**
  * The subscription lifecycle in one screen: every transition, what triggers it and the events it
- * sends (spec §3, §6; DESIGN §9). Services call `transition(from, trigger)`; a trigger that the
+ * sends (docs/ARCHITECTURE.md; docs/decisions.md). Services call `transition(from, trigger)`; a trigger that the
  * table does not allow from the current status is 409 invalid_state.
  *
  * Dunning rule: a failed renewal (or trial-end) charge makes the subscription `past_due` and is
@@ -53,7 +53,7 @@ export const TRANSITIONS: Record<Trigger, Row> = {
   provider_sync: { from: ['trialing', 'active', 'past_due', 'unpaid'], to: 'same', events: [] },
 };
 
-/** Not ended: the list filter `laufend` (DESIGN §9). */
+/** Not ended: the list filter `laufend` (docs/decisions.md). */
 export const RUNNING: AboStatus[] = ['active', 'trialing', 'past_due'];
 
 export function canTransition(from: AboStatus | 'new', trigger: Trigger): boolean {
@@ -63,11 +63,11 @@ export function canTransition(from: AboStatus | 'new', trigger: Trigger): boolea
 /** The status after `trigger`, or 409 invalid_state when the table does not allow it. */
 export function transition(from: AboStatus | 'new', trigger: Trigger): AboStatus {
   if (!canTransition(from, trigger)) {
-    throw new AppError('invalid_state', 409, `A subscription in status ${from} cannot do this (${trigger})`);
+    throw new AppError('invalid_state', `A subscription in status ${from} cannot do this (${trigger})`);
   }
   const to = TRANSITIONS[trigger].to;
   return to === 'same' ? (from as AboStatus) : to;
 }
 
-/** Retries after the first failed charge: 1, 3 and 5 days (DESIGN §6 dunning). */
+/** Retries after the first failed charge: 1, 3 and 5 days (docs/digital.md, dunning). */
 export const DUNNING_RETRY_DAYS = [1, 3, 5] as const;

@@ -1,14 +1,12 @@
-/** Admin routes of subscriptions (spec §4.2): list, statistik, detail, kuendigen, fortsetzen. */
+/** Admin routes of subscriptions (docs/digital.md): list, statistik, detail, kuendigen, fortsetzen. */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { MANAGERS } from '../../platform/auth/types.js';
+import { manageDigital, readDigital } from '../../platform/auth/presets.js';
 import { orderOut } from '../orders/index.js';
 import { aboOut } from './abo-common.js';
 import * as S from './abos.schemas.js';
 import * as svc from './abos.service.js';
 
 const tags = ['digital'];
-const read = { auth: { accepts: ['admin' as const], gate: 'digital' as const } };
-const manage = { auth: { accepts: ['admin' as const], roles: MANAGERS, gate: 'digital' as const } };
 
 /** POSTs whose body is optional: no body means `{}`. */
 export async function emptyBody(request: FastifyRequest): Promise<void> {
@@ -19,7 +17,7 @@ export function aboRoutes(app: FastifyInstance): void {
   app.get(
     '/api/admin/digital/abos',
     {
-      config: read,
+      config: readDigital,
       schema: {
         tags,
         summary: 'Subscriptions, newest first, at most 500 (filters plan_id, q, test, status)',
@@ -36,7 +34,7 @@ export function aboRoutes(app: FastifyInstance): void {
   app.get(
     '/api/admin/digital/abos/statistik',
     {
-      config: read,
+      config: readDigital,
       schema: {
         tags,
         summary: 'Counts per list filter and the monthly recurring revenue',
@@ -44,13 +42,13 @@ export function aboRoutes(app: FastifyInstance): void {
         response: { 200: S.Statistik },
       },
     },
-    async (request) => svc.statistik(request.ctx, (request.query as { test?: 'ja' | 'nein' | 'alle' }).test),
+    async (request) => svc.statistics(request.ctx, (request.query as { test?: 'ja' | 'nein' | 'alle' }).test),
   );
 
   app.get(
     '/api/admin/digital/abos/:id',
     {
-      config: read,
+      config: readDigital,
       schema: { tags, summary: 'A subscription and its orders', params: S.AboParams, response: { 200: S.AboDetail } },
     },
     async (request) => {
@@ -62,7 +60,7 @@ export function aboRoutes(app: FastifyInstance): void {
   app.post(
     '/api/admin/digital/abos/:id/kuendigen',
     {
-      config: manage,
+      config: manageDigital,
       preValidation: emptyBody,
       schema: {
         tags,
@@ -88,7 +86,7 @@ export function aboRoutes(app: FastifyInstance): void {
   app.post(
     '/api/admin/digital/abos/:id/fortsetzen',
     {
-      config: manage,
+      config: manageDigital,
       schema: {
         tags,
         summary: 'Withdraw a scheduled cancellation (409 invalid_state when none is scheduled)',

@@ -1,4 +1,4 @@
-/** Response and request schemas of the subscription routes (spec §2.4, §4.2, §4.4; DESIGN §9). */
+/** Response and request schemas of the subscription routes (docs/digital.md; docs/decisions.md). */
 import { Type } from '@sinclair/typebox';
 import { Body, Nullable, Timestamp } from '../../platform/http/schemas.js';
 import { OrderSummary } from '../orders/index.js';
@@ -37,7 +37,7 @@ export const AboOut = Type.Object({
   is_test: Type.Boolean(),
   provider: Type.String(),
   card_last4: Nullable(Type.String()),
-  tax_rate: Type.Number({ description: 'Rate of the tax row determined at checkout (DESIGN §5)' }),
+  tax_rate: Type.Number({ description: 'Rate of the tax row determined at checkout (docs/finance.md)' }),
   tax_category: Nullable(
     Type.String({ description: 'EN 16931 category S, Z, K, AE, G or O; null: determined per payment (older abos)' }),
   ),

@@ -1,4 +1,4 @@
-/** Admin reads of subscriptions, and the cancellation operations every caller shares (DESIGN §9). */
+/** Admin reads of subscriptions, and the cancellation operations every caller shares (docs/decisions.md). */
 
 import { and, asc, desc, eq, type SQL, sql } from 'drizzle-orm';
 import { paymentProviderFor } from '../../adapters/payment/index.js';
@@ -22,11 +22,7 @@ async function providerCancel(config: Config, abo: AboRow, when: 'now' | 'period
   try {
     await provider.cancelSubscription(abo.providerRef, when);
   } catch (err) {
-    throw new AppError(
-      'provider_error',
-      502,
-      `The payment provider refused the cancellation: ${(err as Error).message}`,
-    );
+    throw new AppError('provider_error', `The payment provider refused the cancellation: ${(err as Error).message}`);
   }
 }
 
@@ -38,7 +34,6 @@ async function providerResume(config: Config, abo: AboRow): Promise<void> {
   } catch (err) {
     throw new AppError(
       'provider_error',
-      502,
       `The payment provider refused to withdraw the cancellation: ${(err as Error).message}`,
     );
   }
@@ -54,7 +49,7 @@ const inStatuses = (list: AboStatus[]) =>
     sql`, `,
   )})`;
 
-/** DESIGN §9: the list filter names and the statuses they mean. */
+/** docs/decisions.md: the list filter names and the statuses they mean. */
 export function statusCondition(filter: StatusFilter): SQL | undefined {
   switch (filter) {
     case 'laufend':
@@ -129,7 +124,7 @@ export async function aboDetail(ctx: Ctx, id: string) {
  * Counts per list filter and the monthly recurring revenue of the paying subscriptions (active
  * and past_due; trials pay nothing yet) in the shop's currency, rounded once at the end.
  */
-export async function statistik(ctx: Ctx, test: AboFilters['test'] = 'alle') {
+export async function statistics(ctx: Ctx, test: AboFilters['test'] = 'alle') {
   const currency = await shopCurrency(ctx.db, ctx.shopId);
   const where = and(eq(abos.shopId, ctx.shopId), testCondition(test));
   const [counts] = await ctx.db
@@ -169,7 +164,7 @@ export interface CancelInput {
 }
 
 /**
- * kuendigen (DESIGN §9). sofort: ends now (`canceled`, endet_am = now; abo.gekuendigt then
+ * kuendigen (docs/decisions.md). sofort: ends now (`canceled`, endet_am = now; abo.gekuendigt then
  * abo.beendet). Otherwise: cancel_at_period_end, endet_am = current_period_end, abo.gekuendigt;
  * already scheduled or ended → 409 invalid_state.
  */
@@ -207,7 +202,7 @@ export async function cancelAbo(
       return row;
     }
     if (a.cancelAtPeriodEnd) {
-      throw new AppError('invalid_state', 409, 'The cancellation is already scheduled for the end of the period');
+      throw new AppError('invalid_state', 'The cancellation is already scheduled for the end of the period');
     }
     transition(a.status, 'cancel_scheduled');
     await providerCancel(config, a, 'period_end');
@@ -241,7 +236,7 @@ export async function resumeAbo(
   return withTx(db, async (tx) => {
     const a = await lockAbo(tx, a0.shopId, a0.id);
     if (!a.cancelAtPeriodEnd) {
-      throw new AppError('invalid_state', 409, 'No cancellation is scheduled for this subscription');
+      throw new AppError('invalid_state', 'No cancellation is scheduled for this subscription');
     }
     transition(a.status, 'cancel_withdrawn');
     await providerResume(config, a);

@@ -1,5 +1,5 @@
 /**
- * Subscriptions end to end over HTTP with the simulated clock: abo sessions (spec §4.3 rules 1–6),
+ * Subscriptions end to end over HTTP with the simulated clock: abo sessions (docs/digital.md),
  * the hosted page, the lifecycle (trial, renewals, intro price, dunning, cancellation), admin
  * reads, self-service and token links, and the signed events a local receiver verifies.
  */

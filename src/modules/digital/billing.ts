@@ -1,5 +1,5 @@
 /**
- * Pure billing arithmetic of plans and subscriptions (DESIGN §9): period boundaries from an
+ * Pure billing arithmetic of plans and subscriptions (docs/decisions.md): period boundaries from an
  * anchor (calendar months clamp to the month's last day, like Stripe's billing anchor), the
  * intro price, the first charge and the German interval text.
  */

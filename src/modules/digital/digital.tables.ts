@@ -1,5 +1,5 @@
 /**
- * The digital add-on (spec §2.3, §2.4): subscription plans (`plaene`) and subscriptions (`abos`).
+ * The digital add-on (docs/digital.md): subscription plans (`plaene`) and subscriptions (`abos`).
  * The add-on settings (erlaubt, aktiv, abo_provision, abo_provision_monate) live on `shops`.
  */
 import { sql } from 'drizzle-orm';
@@ -33,13 +33,13 @@ export const aboPlans = pgTable(
     shopId: text('shop_id')
       .notNull()
       .references(() => shops.id, { onDelete: 'cascade' }),
-    /** Immutable after creation (spec §2.3). */
+    /** Immutable after creation (docs/digital.md). */
     productId: text('product_id')
       .notNull()
       .references(() => products.id),
     name: text('name').notNull(),
     priceCents: cents('price_cents').notNull(),
-    /** The shop's default channel currency when the plan was created (DESIGN §9). */
+    /** The shop's default channel currency when the plan was created (docs/decisions.md). */
     currency: text('currency').notNull(),
     intervalUnit: text('interval_unit').$type<IntervalUnit>().notNull(),
     intervalCount: integer('interval_count').notNull().default(1),
@@ -58,7 +58,7 @@ export const aboPlans = pgTable(
   ],
 );
 
-/** Provider-style statuses (spec §2.4); the transitions are in abo-states.ts. */
+/** Provider-style statuses (docs/digital.md); the transitions are in abo-states.ts. */
 export const ABO_STATUSES = ['trialing', 'active', 'past_due', 'unpaid', 'canceled'] as const;
 export type AboStatus = (typeof ABO_STATUSES)[number];
 
@@ -108,7 +108,7 @@ export const abos = pgTable(
     introUntil: ts('intro_until'),
     taxClass: text('tax_class').notNull().default('standard'),
     /**
-     * The tax determination of the subscription (DESIGN §5, made at checkout): rate, EN 16931
+     * The tax determination of the subscription (docs/finance.md, made at checkout): rate, EN 16931
      * category and the invoice text of a 0 % row. Every payment uses it; in the S/Z rows a
      * payment takes the billing country's current rate. Null category: made before issue 17
      * (a consumer; the billing country's row at each payment).

@@ -1,5 +1,5 @@
 /**
- * The digital add-on (spec §4.2–4.4, §6; DESIGN §9): settings, plans, subscriptions and their
+ * The digital add-on (docs/digital.md; docs/decisions.md): settings, plans, subscriptions and their
  * lifecycle, hosted abo sessions, self-service and token links. Two modules: the admin and
  * customer routes are served by the shop role, abo sessions, the hosted page and token links by
  * the checkout role; the lifecycle jobs run in the worker.

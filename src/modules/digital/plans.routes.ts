@@ -1,15 +1,12 @@
-/** Admin routes of the add-on: settings (status) and plans (spec §4.2). */
+/** Admin routes of the add-on: settings (status) and plans (docs/digital.md). */
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { MANAGERS } from '../../platform/auth/types.js';
+import { anyEmployee, configureShop, manageDigital, readDigital } from '../../platform/auth/presets.js';
 import * as S from './plans.schemas.js';
 import * as plans from './plans.service.js';
 import { getStatus, putStatus, type StatusInput, statusOut } from './settings.service.js';
 
 const tags = ['digital'];
-/** Every /api/admin/digital/* route: admin session only (tokens get 403), behind the add-on gate. */
-const read = { auth: { accepts: ['admin' as const], gate: 'digital' as const } };
-const manage = { auth: { accepts: ['admin' as const], roles: MANAGERS, gate: 'digital' as const } };
 const Params = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 
 export function planRoutes(app: FastifyInstance): void {
@@ -17,7 +14,7 @@ export function planRoutes(app: FastifyInstance): void {
   app.get(
     '/api/admin/digital/status',
     {
-      config: { auth: { accepts: ['admin'] } },
+      config: anyEmployee,
       schema: { tags, summary: 'Add-on settings: erlaubt, aktiv, abo_provision', response: { 200: S.StatusOut } },
     },
     async (request) => statusOut(await getStatus(request.ctx)),
@@ -26,7 +23,7 @@ export function planRoutes(app: FastifyInstance): void {
   app.put(
     '/api/admin/digital/status',
     {
-      config: { auth: { accepts: ['admin'], roles: MANAGERS } },
+      config: configureShop,
       schema: {
         tags,
         summary: 'Activate the add-on and set the subscription commission mode (only when erlaubt)',
@@ -40,7 +37,7 @@ export function planRoutes(app: FastifyInstance): void {
   app.get(
     '/api/admin/digital/plaene',
     {
-      config: read,
+      config: readDigital,
       schema: {
         tags,
         summary: 'Plans with product names and running-subscription counts',
@@ -53,7 +50,7 @@ export function planRoutes(app: FastifyInstance): void {
   app.post(
     '/api/admin/digital/plaene',
     {
-      config: manage,
+      config: manageDigital,
       schema: {
         tags,
         summary: 'Create a plan for a digital product',
@@ -68,7 +65,7 @@ export function planRoutes(app: FastifyInstance): void {
   app.get(
     '/api/admin/digital/plaene/:id',
     {
-      config: read,
+      config: readDigital,
       schema: { tags, summary: 'Read a plan', params: Params, response: { 200: S.PlanOut } },
     },
     async (request) =>
@@ -78,7 +75,7 @@ export function planRoutes(app: FastifyInstance): void {
   app.patch(
     '/api/admin/digital/plaene/:id',
     {
-      config: manage,
+      config: manageDigital,
       schema: {
         tags,
         summary: 'Change a plan (product immutable; price or interval changes apply to new subscriptions: hinweis)',

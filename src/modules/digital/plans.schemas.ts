@@ -1,4 +1,4 @@
-/** Request and response schemas of the plan routes (spec §2.3, §8; DESIGN §9). */
+/** Request and response schemas of the plan routes (docs/digital.md; docs/decisions.md). */
 import { Type } from '@sinclair/typebox';
 import { Body, Nullable, Timestamp } from '../../platform/http/schemas.js';
 import { INTERVAL_UNITS } from './digital.tables.js';

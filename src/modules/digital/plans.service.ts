@@ -1,7 +1,8 @@
-/** Subscription plans (spec §2.3, §4.2; DESIGN §9): constraints, currency, immutability, hinweis. */
+/** Subscription plans (docs/digital.md; docs/decisions.md): constraints, currency, immutability, hinweis. */
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import type { Db } from '../../platform/db/client.js';
+import { lockOwned } from '../../platform/db/lock.js';
 import { query, withTx } from '../../platform/db/tx.js';
 import { AppError, type FieldError, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
@@ -65,7 +66,7 @@ function checkPlan(input: PlanInput, merged: { unit: IntervalUnit; count: number
     });
   }
   if (errors.length > 0) {
-    throw new AppError('validation_failed', 400, errors.map((e) => `${e.path}: ${e.message}`).join('; '), errors);
+    throw new AppError('validation_failed', errors.map((e) => `${e.path}: ${e.message}`).join('; '), errors);
   }
 }
 
@@ -79,14 +80,13 @@ async function checkProduct(db: Db, shopId: string, productId: string): Promise<
   if (!p?.is_digital) {
     throw new AppError(
       'product_invalid',
-      400,
       p ? 'The product is not a digital product' : 'The product does not exist in this shop',
       [{ path: '/body/product_id', message: 'must be an existing digital product of this shop' }],
     );
   }
 }
 
-/** The currency of the shop's default channel; EUR when there is none (DESIGN §9). */
+/** The currency of the shop's default channel; EUR when there is none (docs/decisions.md). */
 export async function shopCurrency(db: Db, shopId: string): Promise<string> {
   const rows = await query<{ currency: string }>(
     db,
@@ -138,14 +138,9 @@ export async function getPlan(db: Db, shopId: string, id: string): Promise<PlanR
  */
 export async function updatePlan(ctx: Ctx, id: string, input: PlanInput): Promise<{ plan: PlanRow; hinweis?: string }> {
   return withTx(ctx.db, async (tx) => {
-    const [current] = await tx
-      .select()
-      .from(aboPlans)
-      .where(and(eq(aboPlans.id, id), eq(aboPlans.shopId, ctx.shopId)))
-      .for('update');
-    if (!current) throw notFound('Plan');
+    const current = await lockOwned(tx, aboPlans, ctx.shopId, id, 'Plan');
     if (input.product_id !== undefined && input.product_id !== current.productId) {
-      throw new AppError('product_immutable', 400, 'The product of a plan cannot be changed; create a new plan', [
+      throw new AppError('product_immutable', 'The product of a plan cannot be changed; create a new plan', [
         { path: '/body/product_id', message: 'cannot be changed' },
       ]);
     }

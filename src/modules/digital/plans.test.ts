@@ -1,4 +1,4 @@
-/** The add-on settings, its gate and subscription plans (spec §2.2, §2.3, §4.2, §7.2–7.3, §8; DESIGN §9). */
+/** The add-on settings, its gate and subscription plans (docs/digital.md; docs/decisions.md). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   apiToken,

@@ -1,5 +1,5 @@
 /**
- * Subscription self-service (spec §4.4): the signed-in customer's subscriptions, and the e-mailed
+ * Subscription self-service (docs/digital.md): the signed-in customer's subscriptions, and the e-mailed
  * management links `/api/checkout/abo/:token` (token random, stored as SHA-256, usable for its
  * subscription only). Unknown tokens are 404; failed lookups are rate-limited per client address.
  */
@@ -7,6 +7,7 @@
 import { Type } from '@sinclair/typebox';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { customerSession, publicRoute } from '../../platform/auth/presets.js';
 import { sha256 } from '../../platform/crypto.js';
 import { query } from '../../platform/db/tx.js';
 import { notFound } from '../../platform/errors.js';
@@ -61,7 +62,7 @@ export function customerAboRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.get(
     '/api/customer/abos',
     {
-      config: { auth: { accepts: ['customer'] } },
+      config: customerSession,
       schema: {
         tags,
         summary: "The signed-in customer's subscriptions, newest first",
@@ -77,7 +78,7 @@ export function customerAboRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.post(
     '/api/customer/abos/:id/kuendigen',
     {
-      config: { auth: { accepts: ['customer'] } },
+      config: customerSession,
       preValidation: emptyBody,
       schema: {
         tags,
@@ -108,11 +109,10 @@ export function customerAboRoutes(app: FastifyInstance, deps: AppDeps): void {
 /** Token-link routes (checkout role): the token in the path is the credential. */
 export function tokenAboRoutes(app: FastifyInstance, deps: AppDeps): void {
   const tags = ['checkout'];
-  const pub = { auth: { accepts: 'public' as const } };
   app.get(
     '/api/checkout/abo/:token',
     {
-      config: pub,
+      config: publicRoute,
       schema: {
         tags,
         summary: 'Status page data of the subscription of an e-mailed management link',
@@ -129,7 +129,7 @@ export function tokenAboRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.post(
     '/api/checkout/abo/:token/kuendigen',
     {
-      config: pub,
+      config: publicRoute,
       preValidation: emptyBody,
       schema: {
         tags,
@@ -156,7 +156,7 @@ export function tokenAboRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.post(
     '/api/checkout/abo/:token/fortsetzen',
     {
-      config: pub,
+      config: publicRoute,
       schema: {
         tags,
         summary: 'Withdraw a scheduled cancellation through the management link',

@@ -1,4 +1,4 @@
-/** The add-on settings (spec §2.2): `erlaubt` is the platform's, the rest the shop's. */
+/** The add-on settings (docs/digital.md): `erlaubt` is the platform's, the rest the shop's. */
 import { eq } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import { AppError, notFound } from '../../platform/errors.js';
@@ -30,7 +30,7 @@ export interface StatusInput {
 export async function putStatus(ctx: Ctx, input: StatusInput): Promise<ShopRow> {
   const current = await getStatus(ctx);
   if (!current.digitalAllowed) {
-    throw new AppError('addon_unavailable', 403, 'The digital add-on is not available to this shop');
+    throw new AppError('addon_unavailable', 'The digital add-on is not available to this shop');
   }
   const mode = input.abo_provision ?? (current.aboProvision as Provision);
   const months =
@@ -40,12 +40,12 @@ export async function putStatus(ctx: Ctx, input: StatusInput): Promise<ShopRow> 
         ? null
         : current.aboProvisionMonate;
   if (mode === 'monate' && (months === null || months === undefined)) {
-    throw new AppError('validation_failed', 400, 'abo_provision monate needs abo_provision_monate (at least 1)', [
+    throw new AppError('validation_failed', 'abo_provision monate needs abo_provision_monate (at least 1)', [
       { path: '/body/abo_provision_monate', message: 'is required with abo_provision monate' },
     ]);
   }
   if (mode !== 'monate' && months !== null && months !== undefined) {
-    throw new AppError('validation_failed', 400, 'abo_provision_monate applies only to abo_provision monate', [
+    throw new AppError('validation_failed', 'abo_provision_monate applies only to abo_provision monate', [
       { path: '/body/abo_provision_monate', message: 'is only accepted with abo_provision monate' },
     ]);
   }

@@ -1,7 +1,7 @@
 /**
  * The accounting integration (`lexware`): the encrypted API key, the connection check, and the
  * per-order sync of final invoices and credit notes as bookkeeping vouchers. A sync is a job
- * enqueued in the transaction that finalizes a document (DESIGN §1 outbox); the job carries the
+ * enqueued in the transaction that finalizes a document (docs/ARCHITECTURE.md outbox); the job carries the
  * order's sync row, and a job that no longer carries it (cancelled, superseded by a retry) does
  * nothing. States: none (no row) → pending → synced | failed; pending/failed → cancelled;
  * failed/cancelled → pending (retry).
@@ -76,7 +76,6 @@ async function apiKeyOf(db: Db, config: Config, log: FastifyBaseLogger, shopId: 
   } catch {
     throw new AppError(
       'credential_unreadable',
-      409,
       'The stored Lexware key cannot be decrypted (was MASTER_KEY changed?); connect again',
     );
   }

@@ -123,7 +123,7 @@ function creditedSoFar(notes: CreditNoteRow[]): Credited {
   return c;
 }
 
-const exceeds = (detail: string) => new AppError('credit_exceeds_invoice', 409, detail);
+const exceeds = (detail: string) => new AppError('credit_exceeds_invoice', detail);
 
 /** Credit lines for quantities of invoice lines; the last part of a line takes its exact remainder. */
 function linesCredit(inv: InvoiceRow, credited: Credited, wanted: { position: number; quantity: number }[]): DocLine[] {
@@ -136,8 +136,7 @@ function linesCredit(inv: InvoiceRow, credited: Credited, wanted: { position: nu
       errors.push({ path: `/body/lines/${i}/position`, message: 'is not a line of the invoice' });
     }
   });
-  if (errors.length > 0)
-    throw new AppError('validation_failed', 400, `${errors[0]?.path} ${errors[0]?.message}`, errors);
+  if (errors.length > 0) throw new AppError('validation_failed', `${errors[0]?.path} ${errors[0]?.message}`, errors);
   return wanted.map((w, i) => {
     const src = inv.lines.find((l) => l.position === w.position) as DocLine;
     const before = credited.byPosition.get(w.position) ?? { quantity: 0, gross: 0, tax: 0 };
@@ -145,7 +144,6 @@ function linesCredit(inv: InvoiceRow, credited: Credited, wanted: { position: nu
     if (w.quantity > left) {
       throw new AppError(
         'credit_exceeds_invoice',
-        409,
         `Line ${w.position} has ${left} of ${src.quantity} left to credit (asked for ${w.quantity})`,
         [{ path: `/body/lines/${i}/quantity`, message: `at most ${left}` }],
       );
@@ -190,7 +188,7 @@ function amountCredit(inv: InvoiceRow, credited: Credited, amount: number): DocL
 
 export async function createCreditNote(ctx: Ctx, invoiceId: string, body: CreditNoteCreate): Promise<CreditNoteRow> {
   if (body.lines !== undefined && body.amount_cents !== undefined) {
-    throw new AppError('validation_failed', 400, 'Credit either lines or an amount, not both', [
+    throw new AppError('validation_failed', 'Credit either lines or an amount, not both', [
       { path: '/body/amount_cents', message: 'cannot be combined with lines' },
     ]);
   }
@@ -214,7 +212,6 @@ export async function createCreditNote(ctx: Ctx, invoiceId: string, body: Credit
       if (body.amount_cents > left) {
         throw new AppError(
           'credit_exceeds_invoice',
-          409,
           `At most ${left} cents of the invoice are left to credit (asked for ${body.amount_cents})`,
           [{ path: '/body/amount_cents', message: `at most ${left}` }],
         );

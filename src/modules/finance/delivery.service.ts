@@ -33,7 +33,7 @@ function assertBusinessBuyer(isBusiness: boolean): void {
 }
 
 function wrap(err: unknown): never {
-  if (err instanceof EInvoiceError) throw new AppError('einvoice_failed', 500, 'The e-invoice could not be generated');
+  if (err instanceof EInvoiceError) throw new AppError('einvoice_failed', 'The e-invoice could not be generated');
   throw err;
 }
 
@@ -133,7 +133,7 @@ export async function sendInvoiceEmail(ctx: Ctx, id: string, body: SendBody) {
   assertInvoiceAction(row.status, 'send');
   const to = body.to ?? row.buyer.email;
   if (!to) {
-    throw new AppError('validation_failed', 400, 'The invoice has no buyer e-mail; name a recipient', [
+    throw new AppError('validation_failed', 'The invoice has no buyer e-mail; name a recipient', [
       { path: '/body/to', message: 'is required' },
     ]);
   }

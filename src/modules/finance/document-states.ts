@@ -47,8 +47,8 @@ export function invoiceTransition(from: string, event: InvoiceEvent): InvoiceSta
   const t = INVOICE_TRANSITIONS[event];
   if (!(t.from as readonly string[]).includes(from)) {
     throw from !== 'draft' && event === 'finalize'
-      ? new AppError('already_final', 409, 'The invoice is already final; a final invoice never changes')
-      : new AppError('invalid_state', 409, `An invoice in state ${from} cannot ${event.replace('_', ' ')}`);
+      ? new AppError('already_final', 'The invoice is already final; a final invoice never changes')
+      : new AppError('invalid_state', `An invoice in state ${from} cannot ${event.replace('_', ' ')}`);
   }
   return t.to;
 }
@@ -56,18 +56,18 @@ export function invoiceTransition(from: string, event: InvoiceEvent): InvoiceSta
 export function assertInvoiceAction(status: string, action: InvoiceAction): void {
   if ((INVOICE_ACTIONS[action] as readonly string[]).includes(status)) return;
   if (status !== 'draft' && (action === 'edit' || action === 'delete')) {
-    throw new AppError('document_final', 409, 'A final invoice is immutable; correct it with a credit note');
+    throw new AppError('document_final', 'A final invoice is immutable; correct it with a credit note');
   }
   if (status === 'draft') {
-    throw new AppError('invoice_not_final', 409, `Only a final invoice can be used to ${action}; finalize it first`);
+    throw new AppError('invoice_not_final', `Only a final invoice can be used to ${action}; finalize it first`);
   }
-  throw new AppError('invalid_state', 409, `An invoice in state ${status} cannot ${action}`);
+  throw new AppError('invalid_state', `An invoice in state ${status} cannot ${action}`);
 }
 
 export function creditNoteTransition(from: string, event: keyof typeof CREDIT_NOTE_TRANSITIONS): CreditNoteStatus {
   const t = CREDIT_NOTE_TRANSITIONS[event];
   if (!(t.from as readonly string[]).includes(from)) {
-    throw new AppError('already_final', 409, 'The credit note is already final; a final credit note never changes');
+    throw new AppError('already_final', 'The credit note is already final; a final credit note never changes');
   }
   return t.to;
 }
@@ -75,8 +75,8 @@ export function creditNoteTransition(from: string, event: keyof typeof CREDIT_NO
 export function assertCreditNoteAction(status: string, action: keyof typeof CREDIT_NOTE_ACTIONS): void {
   if ((CREDIT_NOTE_ACTIONS[action] as readonly string[]).includes(status)) return;
   throw status === 'draft'
-    ? new AppError('credit_note_not_final', 409, 'Finalize the credit note first')
-    : new AppError('document_final', 409, 'A final credit note is immutable');
+    ? new AppError('credit_note_not_final', 'Finalize the credit note first')
+    : new AppError('document_final', 'A final credit note is immutable');
 }
 
 /** The invoice state after its final credit notes add up to `credited` of `total`. */

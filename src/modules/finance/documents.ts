@@ -1,5 +1,5 @@
 /**
- * What invoices and credit notes share. Document arithmetic (DESIGN §5): lines are gross, each
+ * What invoices and credit notes share. Document arithmetic (docs/finance.md): lines are gross, each
  * line's tax is round-half-up(gross × rate / (1 + rate)), net = gross − tax, and every total is a
  * sum of rounded lines, so a document always adds up to the cent. And the reads both kinds make
  * the same way (one row of the shop, a filtered page), parameterised by the kind's table.
@@ -61,7 +61,7 @@ export function line(
     unitPriceCents?: number;
     taxCents?: number;
     invoicePosition?: number | null;
-    /** The VAT category (DESIGN §5); its exemption text comes with it. */
+    /** The VAT category (docs/finance.md); its exemption text comes with it. */
     category?: TaxCategory;
   } = {},
 ): DocLine {

@@ -239,7 +239,7 @@ describe.skipIf(missing.length > 0 && !CI)('e-invoices pass the official validat
     const g = await invoice(CH_COMPANY, [{ product_id: cheese, quantity: 2 }], 'Ausfuhr in die Schweiz.');
     const o = await invoice(US_COMPANY, [{ product_id: course, quantity: 1 }], 'Online-Kurs für die USA.');
     const aboAe = await aboInvoice(AT_COMPANY, 'Abo für das Team, erster Monat.');
-    // the table rows priced as DESIGN §5 says
+    // the table rows priced as docs/finance.md says
     expect(ae.lines[0]).toMatchObject({ tax_rate: 0, tax_category: 'AE' });
     expect(k.lines.map((l: { tax_category: string }) => l.tax_category)).toEqual(['K', 'K']);
     expect(g.lines.map((l: { tax_category: string }) => l.tax_category)).toEqual(['G', 'G']);

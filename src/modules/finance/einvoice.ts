@@ -99,7 +99,6 @@ export function assertEinvoiceReady(doc: DocContent): void {
   if (problems.length === 0) return;
   throw new AppError(
     'einvoice_data_missing',
-    400,
     `An EN 16931 ${doc.type === 'invoice' ? 'e-invoice' : 'credit note'} needs ${problems.map((p) => p.path).join(', ')}`,
     problems,
   );

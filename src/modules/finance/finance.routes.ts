@@ -1,10 +1,10 @@
 /**
- * Finance routes (spec §4.6): company settings, invoices, credit notes, and the `lexware`
+ * Finance routes (docs/finance.md): company settings, invoices, credit notes, and the `lexware`
  * accounting integration. Every route needs an owner or admin session and refuses every API
- * token with 403 token_blocked (spec §5: finance:read included).
+ * token with 403 token_blocked (docs/ARCHITECTURE.md: finance:read included).
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { MANAGERS } from '../../platform/auth/types.js';
+import { manageMoney } from '../../platform/auth/presets.js';
 import { IdParams, NoContent } from '../../platform/http/schemas.js';
 import * as acc from './accounting.service.js';
 import * as cn from './credit-notes.service.js';
@@ -13,7 +13,6 @@ import * as S from './finance.schemas.js';
 import * as inv from './invoices.service.js';
 import * as settings from './settings.service.js';
 
-const manage = { auth: { accepts: ['admin' as const], roles: MANAGERS, tokenBlocked: true } };
 type P = { id: string };
 /** POSTs whose body is optional: no body means `{}`. */
 const optionalBody = async (request: { body: unknown }) => {
@@ -33,7 +32,7 @@ export function financeRoutes(app: FastifyInstance): void {
   app.get(
     '/api/admin/settings/company',
     {
-      config: manage,
+      config: manageMoney,
       schema: {
         tags: ['finance'],
         summary: "The seller's company data printed on invoices, and the number formats",
@@ -46,7 +45,7 @@ export function financeRoutes(app: FastifyInstance): void {
   app.put(
     '/api/admin/settings/company',
     {
-      config: manage,
+      config: manageMoney,
       schema: {
         tags: ['finance'],
         summary: 'Set company data (legal name, address, VAT ID, tax number, bank, footer, number formats)',
@@ -62,7 +61,7 @@ export function financeRoutes(app: FastifyInstance): void {
   app.get(
     '/api/admin/invoices',
     {
-      config: manage,
+      config: manageMoney,
       schema: {
         tags,
         summary: 'List invoices, newest first (status, issue-date range, q)',
@@ -82,7 +81,7 @@ export function financeRoutes(app: FastifyInstance): void {
   app.get(
     '/api/admin/invoices/:id',
     {
-      config: manage,
+      config: manageMoney,
       schema: { tags, summary: 'Read an invoice', params: IdParams, response: { 200: S.Invoice } },
     },
     async (request) => inv.invoiceOut(await inv.getInvoice(request.ctx, (request.params as P).id)),
@@ -91,7 +90,7 @@ export function financeRoutes(app: FastifyInstance): void {
   app.post(
     '/api/admin/orders/:orderId/invoice',
     {
-      config: manage,
+      config: manageMoney,
       preValidation: optionalBody,
       schema: {
         tags,
@@ -111,7 +110,7 @@ export function financeRoutes(app: FastifyInstance): void {
   app.patch(
     '/api/admin/invoices/:id',
     {
-      config: manage,
+      config: manageMoney,
       schema: {
         tags,
         summary: 'Change a draft (buyer, business flag, reference, note); a final invoice is immutable (409)',
@@ -127,7 +126,7 @@ export function financeRoutes(app: FastifyInstance): void {
   app.delete(
     '/api/admin/invoices/:id',
     {
-      config: manage,
+      config: manageMoney,
       schema: {
         tags,
         summary: 'Delete a draft invoice; a final invoice is never deleted (409)',
@@ -144,7 +143,7 @@ export function financeRoutes(app: FastifyInstance): void {
   app.post(
     '/api/admin/invoices/:id/finalize',
     {
-      config: manage,
+      config: manageMoney,
       schema: {
         tags,
         summary: "Finalize: next number of the shop's range (RE-{YYYY}-{NNNNN}), frozen content and hash",
@@ -158,7 +157,7 @@ export function financeRoutes(app: FastifyInstance): void {
   app.post(
     '/api/admin/invoices/:id/send-email',
     {
-      config: manage,
+      config: manageMoney,
       preValidation: optionalBody,
       schema: {
         tags,
@@ -177,7 +176,7 @@ export function financeRoutes(app: FastifyInstance): void {
   app.get(
     '/api/admin/invoices/:id/pdf',
     {
-      config: manage,
+      config: manageMoney,
       schema: {
         tags,
         summary: 'The invoice PDF (drafts marked); format=zugferd: Factur-X/ZUGFeRD EN 16931 for business buyers',
@@ -195,7 +194,7 @@ export function financeRoutes(app: FastifyInstance): void {
   app.get(
     '/api/admin/invoices/:id/xrechnung',
     {
-      config: manage,
+      config: manageMoney,
       schema: {
         tags,
         summary: 'XRechnung 3.0 XML (UBL, or CII with syntax=cii) of a final invoice to a business buyer',
@@ -213,7 +212,7 @@ export function financeRoutes(app: FastifyInstance): void {
   app.post(
     '/api/admin/invoices/:id/credit-note',
     {
-      config: manage,
+      config: manageMoney,
       preValidation: optionalBody,
       schema: {
         tags: ['credit-notes'],
@@ -238,7 +237,7 @@ export function financeRoutes(app: FastifyInstance): void {
   app.get(
     '/api/admin/credit-notes',
     {
-      config: manage,
+      config: manageMoney,
       schema: {
         tags: cnTags,
         summary: 'List credit notes, newest first',
@@ -258,7 +257,7 @@ export function financeRoutes(app: FastifyInstance): void {
   app.get(
     '/api/admin/credit-notes/:id',
     {
-      config: manage,
+      config: manageMoney,
       schema: { tags: cnTags, summary: 'Read a credit note', params: IdParams, response: { 200: S.CreditNote } },
     },
     async (request) => cn.creditNoteOut(await cn.getCreditNote(request.ctx, (request.params as P).id)),
@@ -267,7 +266,7 @@ export function financeRoutes(app: FastifyInstance): void {
   app.delete(
     '/api/admin/credit-notes/:id',
     {
-      config: manage,
+      config: manageMoney,
       schema: {
         tags: cnTags,
         summary: 'Delete a draft credit note (frees its amount); a final one is immutable (409)',
@@ -284,7 +283,7 @@ export function financeRoutes(app: FastifyInstance): void {
   app.post(
     '/api/admin/credit-notes/:id/finalize',
     {
-      config: manage,
+      config: manageMoney,
       schema: {
         tags: cnTags,
         summary: 'Finalize: next number of the credit-note range (GS-{YYYY}-{NNNNN}); the invoice is credited',
@@ -298,7 +297,7 @@ export function financeRoutes(app: FastifyInstance): void {
   app.get(
     '/api/admin/credit-notes/:id/pdf',
     {
-      config: manage,
+      config: manageMoney,
       schema: {
         tags: cnTags,
         summary: 'The credit-note PDF referencing its invoice; format=zugferd for business buyers (type code 381)',
@@ -316,7 +315,7 @@ export function financeRoutes(app: FastifyInstance): void {
   app.get(
     '/api/admin/credit-notes/:id/xrechnung',
     {
-      config: manage,
+      config: manageMoney,
       schema: {
         tags: cnTags,
         summary: 'XRechnung 3.0 XML of a final credit note (UBL CreditNote, type code 381; or CII)',
@@ -336,7 +335,7 @@ export function financeRoutes(app: FastifyInstance): void {
   app.post(
     '/api/admin/credentials/lexware/connect',
     {
-      config: manage,
+      config: manageMoney,
       schema: {
         tags: accTags,
         summary: 'Store the Lexware API key (encrypted with MASTER_KEY; never returned)',
@@ -350,7 +349,7 @@ export function financeRoutes(app: FastifyInstance): void {
   app.post(
     '/api/admin/credentials/test/lexware',
     {
-      config: manage,
+      config: manageMoney,
       schema: {
         tags: accTags,
         summary: "Call Lexware with the stored key: ok, or the provider's error",
@@ -362,7 +361,7 @@ export function financeRoutes(app: FastifyInstance): void {
 
   /** The order's sync routes: an order id in, its sync state out. */
   const syncRoute = (summary: string) => ({
-    config: manage,
+    config: manageMoney,
     schema: { tags: accTags, summary, params: IdParams, response: { 200: S.SyncState } },
   });
   app.get(

@@ -113,7 +113,7 @@ const Buyer = Type.Object({
   email: Type.String(),
 });
 
-/** Which row of the tax table applied (DESIGN §5): EN 16931 category (BT-151/118) and exemption text (BT-120). */
+/** Which row of the tax table applied (docs/finance.md): EN 16931 category (BT-151/118) and exemption text (BT-120). */
 const docTaxFields = {
   tax_category: Type.String({ description: 'S | Z | K | AE | G | O' }),
   tax_exemption_reason: Nullable(Type.String()),

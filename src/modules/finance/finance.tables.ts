@@ -45,7 +45,7 @@ export interface BuyerData {
   delivery_address?: { line1: string; postal_code: string; city: string; country: string } | null;
 }
 
-/** One line of a document. Amounts are gross (prices are gross, DESIGN §5); net = gross − tax. */
+/** One line of a document. Amounts are gross (prices are gross, docs/finance.md); net = gross − tax. */
 export interface DocLine {
   position: number;
   kind: 'item' | 'shipping' | 'adjustment';
@@ -57,7 +57,7 @@ export interface DocLine {
   tax_rate: number;
   tax_cents: number;
   net_cents: number;
-  /** EN 16931 VAT category (DESIGN §5); absent on documents made before it: S (or Z at 0 %). */
+  /** EN 16931 VAT category (docs/finance.md); absent on documents made before it: S (or Z at 0 %). */
   tax_category?: TaxCategory;
   /** BT-120 for a 0 % category. */
   tax_exemption_reason?: string | null;
@@ -98,7 +98,7 @@ export const companySettings = pgTable('company_settings', {
   invoiceNumberFormat: text('invoice_number_format').notNull().default('RE-{YYYY}-{NNNNN}'),
   creditNoteNumberFormat: text('credit_note_number_format').notNull().default('GS-{YYYY}-{NNNNN}'),
   paymentTermsDays: integer('payment_terms_days').notNull().default(14),
-  /** Registered for the EU One-Stop-Shop: EU consumers pay their state's VAT (DESIGN §5). */
+  /** Registered for the EU One-Stop-Shop: EU consumers pay their state's VAT (docs/finance.md). */
   ossRegistered: boolean('oss_registered').notNull().default(true),
   /** When VIES cannot be reached: `charge_vat` (price as a consumer) | `accept_unverified`. */
   viesUnavailable: text('vies_unavailable').notNull().default('charge_vat'),

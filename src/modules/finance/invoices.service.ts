@@ -121,7 +121,7 @@ export async function createInvoice(ctx: Ctx, orderId: string, body: InvoiceCrea
   if (!INVOICEABLE.includes(o.status)) {
     throw conflict('order_not_invoiceable', `An order in state ${o.status} cannot be invoiced`);
   }
-  // the rate and category the order was priced with (DESIGN §5 "Which tax applies")
+  // the rate and category the order was priced with (docs/finance.md "Which tax applies")
   const docLines: DocLine[] = order.lines.map((l, i) =>
     line(i + 1, 'item', l.name, l.quantity, l.lineTotalCents, l.taxRate, {
       sku: l.sku,
@@ -301,7 +301,6 @@ export async function finalizeInvoice(ctx: Ctx, id: string): Promise<InvoiceRow>
     if (buyerErrors.length > 0) {
       throw new AppError(
         'buyer_data_missing',
-        400,
         `The buyer lacks ${buyerErrors.map((e) => e.path.split('/').pop()).join(', ')}; complete the draft with PATCH`,
         buyerErrors,
       );

@@ -1,5 +1,5 @@
 /**
- * Document numbers (DESIGN §5): `RE-{YYYY}-{NNNNN}` by default. Tokens: `{YYYY}`, `{YY}`, `{MM}`
+ * Document numbers (docs/finance.md): `RE-{YYYY}-{NNNNN}` by default. Tokens: `{YYYY}`, `{YY}`, `{MM}`
  * and one run of N (`{NNNNN}` = the sequence, zero-padded to five digits). The sequence is a
  * per-shop counter taken in the finalizing transaction, so a rolled-back finalization frees its
  * number again: numbers are gapless. A format with a year restarts the sequence every year.

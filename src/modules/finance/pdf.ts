@@ -176,7 +176,7 @@ export function renderPdf({ doc, draft, stamp }: RenderInput): Promise<Buffer> {
   } else {
     closing.push('Der Gutschriftsbetrag wird Ihnen erstattet.');
   }
-  // the texts the tax table requires (DESIGN §5, § 14a UStG): exemption reason per 0 % category and,
+  // the texts the tax table requires (docs/finance.md, § 14a UStG): exemption reason per 0 % category and,
   // for reverse charge and intra-community supplies, the buyer's VAT ID beside the seller's (footer)
   const reasons = [...new Set(withTaxCategory(doc.tax_breakdown).map((g) => g.tax_exemption_reason))];
   for (const reason of reasons) if (reason) closing.push(reason);

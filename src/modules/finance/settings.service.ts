@@ -69,7 +69,6 @@ export function assertSellerComplete(s: SettingsRow, eInvoice: boolean): void {
   const named = missing.map((m) => (m === 'vat_id' ? 'vat_id or tax_number' : m));
   throw new AppError(
     'seller_data_missing',
-    400,
     `The company settings lack ${named.join(', ')}${eInvoice ? ' (needed for an EN 16931 e-invoice to a business)' : ''}; set them with PUT /api/admin/settings/company`,
     missing.map((m) => ({ path: `/settings/company/${m}`, message: 'is required to finalize' })),
   );
@@ -207,7 +206,7 @@ export async function putSettings(ctx: Ctx, body: SettingsPut): Promise<Settings
     errors.push({ path: '/body/time_zone', message: 'is not an IANA time zone' });
   }
   if (errors.length > 0) {
-    throw new AppError('validation_failed', 400, `${errors[0]?.path} ${errors[0]?.message}`, errors);
+    throw new AppError('validation_failed', `${errors[0]?.path} ${errors[0]?.message}`, errors);
   }
   const now = ctx.clock.now();
   const set: Record<string, unknown> = { updatedAt: now };
@@ -218,7 +217,7 @@ export async function putSettings(ctx: Ctx, body: SettingsPut): Promise<Settings
   const current = await loadSettings(ctx.db, ctx.shopId);
   const merged = { ...current, ...set } as SettingsRow;
   if (merged.invoiceNumberFormat === merged.creditNoteNumberFormat) {
-    throw new AppError('validation_failed', 400, 'Invoices and credit notes need different number formats', [
+    throw new AppError('validation_failed', 'Invoices and credit notes need different number formats', [
       { path: '/body/credit_note_number_format', message: 'must differ from the invoice number format' },
     ]);
   }

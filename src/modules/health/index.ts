@@ -1,6 +1,7 @@
 /** Liveness and readiness probes. */
 import { Type } from '@sinclair/typebox';
 import { sql } from 'drizzle-orm';
+import { publicRoute } from '../../platform/auth/presets.js';
 import { migrationsApplied } from '../../platform/db/migrate.js';
 import { AppError } from '../../platform/errors.js';
 import type { Module } from '../../platform/module.js';
@@ -12,7 +13,7 @@ export const healthModule: Module = {
     app.get(
       '/health',
       {
-        config: { auth: { accepts: 'public' } },
+        config: publicRoute,
         schema: {
           tags: ['platform'],
           summary: 'The process is up',
@@ -25,7 +26,7 @@ export const healthModule: Module = {
     app.get(
       '/ready',
       {
-        config: { auth: { accepts: 'public' } },
+        config: publicRoute,
         schema: {
           tags: ['platform'],
           summary: 'The database is reachable and every migration is applied',
@@ -38,10 +39,10 @@ export const healthModule: Module = {
         try {
           await deps.database.db.execute(sql`SELECT 1`);
         } catch {
-          throw new AppError('database_unavailable', 503, 'The database is not reachable');
+          throw new AppError('database_unavailable', 'The database is not reachable');
         }
         if (!(await migrationsApplied(deps.database.db))) {
-          throw new AppError('migrations_pending', 503, 'Database migrations are not applied');
+          throw new AppError('migrations_pending', 'Database migrations are not applied');
         }
         return { status: 'ready' as const, database: deps.database.kind };
       },

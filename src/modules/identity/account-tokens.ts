@@ -13,7 +13,7 @@ import { accountTokens } from './identity.tables.js';
 export type TokenSubject = 'customer' | 'vendor' | 'affiliate';
 export type TokenPurpose = 'verify_email' | 'password_reset';
 
-/** How long a link works: reset 1 h (DESIGN §2), verification 72 h. */
+/** How long a link works: reset 1 h (docs/ARCHITECTURE.md), verification 72 h. */
 export const TOKEN_TTL_SECONDS: Record<TokenPurpose, number> = { password_reset: 3600, verify_email: 72 * 3600 };
 
 const PREFIX: Record<TokenPurpose, string> = { password_reset: 'reset', verify_email: 'verify' };
@@ -49,7 +49,7 @@ export async function issueAccountToken(
 }
 
 export const tokenInvalid = () =>
-  new AppError('token_invalid', 400, 'The link is unknown, used or expired', [
+  new AppError('token_invalid', 'The link is unknown, used or expired', [
     { path: '/body/token', message: 'is unknown, used or expired' },
   ]);
 

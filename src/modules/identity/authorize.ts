@@ -1,11 +1,12 @@
 /**
- * The one authorization layer (spec §5, DESIGN §2). Each route declares `config.auth`; this hook
+ * The one authorization layer (docs/ARCHITECTURE.md). Each route declares `config.auth`; this hook
  * identifies the credential, refuses what the declaration does not allow, applies the CSRF rule
  * to cookie-authenticated mutations, and gives the handler a typed `request.ctx`.
  */
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { normalizeOrigin } from '../../config.js';
+import { publicRoute } from '../../platform/auth/presets.js';
 import type { Actor, AuthSpec, CredentialKind, Ctx, EmployeeRole, Scope } from '../../platform/auth/types.js';
 import { safeEqual, sha256 } from '../../platform/crypto.js';
 import { BatchLoader } from '../../platform/db/batch.js';
@@ -33,9 +34,8 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** Token last-use is written at most once a minute per token. */
 const TOKEN_TOUCH_SECONDS = 60;
 
-const unauthenticated = (detail: string) => new AppError('unauthenticated', 401, detail);
-const invalidCredential = () =>
-  new AppError('invalid_credential', 401, 'The credential is unknown, expired or revoked');
+const unauthenticated = (detail: string) => new AppError('unauthenticated', detail);
+const invalidCredential = () => new AppError('invalid_credential', 'The credential is unknown, expired or revoked');
 
 function kindOf(bearer: string): CredentialKind | null {
   for (const [prefix, kind] of BEARER_PREFIX) if (bearer.startsWith(prefix)) return kind;
@@ -76,7 +76,7 @@ async function identifySession(db: Db, kind: SessionKind, token: string): Promis
         email: user.email,
         channelIds: user.channel_ids,
         channelRestricted: user.channel_restricted,
-        storefrontVersion: s.storefront_version,
+        catalogVersion: s.catalog_version,
       },
     };
   }
@@ -91,10 +91,10 @@ async function identifyToken(db: Db, token: string): Promise<Identified | null> 
     shop_id: string;
     scopes: Scope[];
     touch: boolean;
-    storefront_version: number | null;
+    catalog_version: number | null;
   }>(
     db,
-    sql`SELECT t.id, t.shop_id, t.scopes, v.version AS storefront_version,
+    sql`SELECT t.id, t.shop_id, t.scopes, v.version AS catalog_version,
                (t.last_used_at IS NULL OR t.last_used_at < now() - make_interval(secs => ${TOKEN_TOUCH_SECONDS})) AS touch
         FROM api_tokens t LEFT JOIN storefront_versions v ON v.shop_id = t.shop_id
         WHERE t.token_hash = ${sha256(token)} AND t.revoked_at IS NULL`,
@@ -108,7 +108,7 @@ async function identifyToken(db: Db, token: string): Promise<Identified | null> 
       kind: 'token',
       tokenId: row.id,
       scopes: row.scopes,
-      storefrontVersion: Number(row.storefront_version ?? 0),
+      catalogVersion: Number(row.catalog_version ?? 0),
     },
   };
 }
@@ -118,7 +118,7 @@ interface PublishableRow {
   shop_id: string;
   key: string;
   allowed_origins: string[];
-  storefront_version: number | null;
+  catalog_version: number | null;
 }
 
 const publishableLoaders = new WeakMap<Db, BatchLoader<string, PublishableRow>>();
@@ -137,7 +137,7 @@ function publishableLoader(db: Db): BatchLoader<string, PublishableRow> {
           shop_id: publishableKeys.shopId,
           key: publishableKeys.key,
           allowed_origins: publishableKeys.allowedOrigins,
-          storefront_version: storefrontVersions.version,
+          catalog_version: storefrontVersions.version,
         })
         .from(publishableKeys)
         .leftJoin(storefrontVersions, eq(storefrontVersions.shopId, publishableKeys.shopId))
@@ -165,7 +165,7 @@ async function identifyPublishable(db: Db, key: string, origin: string): Promise
       keyId: row.id,
       origin,
       allowedOrigins: row.allowed_origins,
-      storefrontVersion: Number(row.storefront_version ?? 0),
+      catalogVersion: Number(row.catalog_version ?? 0),
     },
   };
 }
@@ -197,7 +197,6 @@ async function attachSignedInCustomer(request: FastifyRequest, reply: FastifyRep
     }
     throw new AppError(
       'customer_session_invalid',
-      401,
       'The customer session is unknown, expired, revoked or of another shop; sign in again or buy as a guest',
     );
   }
@@ -247,33 +246,33 @@ async function authenticate(request: FastifyRequest, spec: AuthSpec, deps: AppDe
   if (!accepts.includes(actor.kind)) {
     if (actor.kind === 'token') {
       throw spec.tokenBlocked
-        ? new AppError('token_blocked', 403, 'API tokens cannot use this route; sign in as an administrator')
-        : new AppError('scope_denied', 403, 'No API token scope grants this route');
+        ? new AppError('token_blocked', 'API tokens cannot use this route; sign in as an administrator')
+        : new AppError('scope_denied', 'No API token scope grants this route');
     }
-    throw new AppError('credential_denied', 403, `This route does not accept a ${actor.kind} credential`);
+    throw new AppError('credential_denied', `This route does not accept a ${actor.kind} credential`);
   }
 
   switch (actor.kind) {
     case 'token':
       if (spec.tokenBlocked) {
-        throw new AppError('token_blocked', 403, 'API tokens cannot use this route; sign in as an administrator');
+        throw new AppError('token_blocked', 'API tokens cannot use this route; sign in as an administrator');
       }
       if (spec.scope && !hasScope(actor.scopes, spec.scope)) {
-        throw new AppError('scope_denied', 403, `This route needs the ${spec.scope} scope`);
+        throw new AppError('scope_denied', `This route needs the ${spec.scope} scope`);
       }
       break;
     case 'admin':
       if (spec.ownerOnly && actor.role !== 'owner') {
-        throw new AppError('owner_only', 403, 'Only the shop owner may do this');
+        throw new AppError('owner_only', 'Only the shop owner may do this');
       }
       if (spec.roles && !spec.roles.includes(actor.role)) {
-        throw new AppError('role_denied', 403, `Your role (${actor.role}) may not do this`);
+        throw new AppError('role_denied', `Your role (${actor.role}) may not do this`);
       }
       break;
     case 'publishable':
-      if (!actor.origin) throw new AppError('origin_denied', 403, 'Storefront requests must send an Origin header');
+      if (!actor.origin) throw new AppError('origin_denied', 'Storefront requests must send an Origin header');
       if (!actor.allowedOrigins.includes(actor.origin)) {
-        throw new AppError('origin_denied', 403, `Origin ${actor.origin} is not allowed for this publishable key`);
+        throw new AppError('origin_denied', `Origin ${actor.origin} is not allowed for this publishable key`);
       }
       break;
   }
@@ -284,7 +283,7 @@ async function authenticate(request: FastifyRequest, spec: AuthSpec, deps: AppDe
     const own = normalizeOrigin(deps.config.publicUrl);
     const allowed = origin !== null && (origin === own || deps.config.adminOrigins.includes(origin));
     if (!allowed && !(viaCookie !== 'admin' && origin && (await originOfShop(db, found.shopId, origin)))) {
-      throw new AppError('origin_denied', 403, 'A cookie-authenticated change must come from an allowed Origin');
+      throw new AppError('origin_denied', 'A cookie-authenticated change must come from an allowed Origin');
     }
   }
   return found;
@@ -313,7 +312,7 @@ async function originOfShop(db: Db, shopId: string, origin: string): Promise<boo
   return rows.length > 0;
 }
 
-/** The digital add-on gate (spec §7.3): available (erlaubt, the platform's) and active (aktiv, the shop's). */
+/** The digital add-on gate (docs/ARCHITECTURE.md): available (erlaubt, the platform's) and active (aktiv, the shop's). */
 async function digitalGate(db: Db, shopId: string): Promise<void> {
   const rows = await query<{ digital_allowed: boolean; digital_active: boolean }>(
     db,
@@ -321,10 +320,10 @@ async function digitalGate(db: Db, shopId: string): Promise<void> {
   );
   const shop = rows[0];
   if (!shop?.digital_allowed) {
-    throw new AppError('addon_unavailable', 403, 'The digital add-on is not available to this shop');
+    throw new AppError('addon_unavailable', 'The digital add-on is not available to this shop');
   }
   if (!shop.digital_active) {
-    throw new AppError('addon_inactive', 403, 'The digital add-on is not active; activate it in the digital settings');
+    throw new AppError('addon_inactive', 'The digital add-on is not active; activate it in the digital settings');
   }
 }
 
@@ -336,7 +335,7 @@ function allowCors(reply: FastifyReply, origin: string): void {
 }
 
 /**
- * An employee restricted to channels (DESIGN §2) reaches one product only when it is listed in one
+ * An employee restricted to channels (docs/ARCHITECTURE.md) reaches one product only when it is listed in one
  * of their channels, writes listings only of their channels, and reaches one order only of their
  * channels; anything else is answered like a missing resource (404). Lists filter in their own
  * queries (products.read, orders). An empty restricted list allows no channel.
@@ -348,7 +347,7 @@ async function enforceChannelRestriction(request: FastifyRequest, actor: Actor, 
   const allowed = actor.channelIds;
   const inList = (id: string | undefined) => id !== undefined && allowed.includes(id);
   if (route === '/api/products/:id/channels/:channelId') {
-    if (!inList(params.channelId)) throw new AppError('not_found', 404, 'Channel not found');
+    if (!inList(params.channelId)) throw new AppError('not_found', 'Channel not found');
     return;
   }
   // `IN (…)` of the allowed ids; an empty list never reaches a query
@@ -366,7 +365,7 @@ async function enforceChannelRestriction(request: FastifyRequest, actor: Actor, 
                 LIMIT 1`,
           )
         : [];
-    if (rows.length === 0) throw new AppError('not_found', 404, 'Product not found');
+    if (rows.length === 0) throw new AppError('not_found', 'Product not found');
     return;
   }
   const order = /^\/api\/admin\/orders\/:(id|orderId)(\/|$)/.exec(route);
@@ -379,7 +378,7 @@ async function enforceChannelRestriction(request: FastifyRequest, actor: Actor, 
             sql`SELECT 1 FROM orders WHERE shop_id = ${request.ctx.shopId} AND id = ${id} AND channel_id IN ${channels} LIMIT 1`,
           )
         : [];
-    if (rows.length === 0) throw new AppError('not_found', 404, 'Order not found');
+    if (rows.length === 0) throw new AppError('not_found', 'Order not found');
   }
 }
 
@@ -411,7 +410,7 @@ export function registerAuthorization(app: FastifyInstance, deps: AppDeps): void
   });
 
   // CORS preflight: answered only for origins some storefront key allows.
-  app.options('*', { config: { auth: { accepts: 'public' } }, schema: { hide: true } }, async (request, reply) => {
+  app.options('*', { config: publicRoute, schema: { hide: true } }, async (request, reply) => {
     const origin = requestOrigin(request);
     const rows = origin
       ? await query(
@@ -420,7 +419,7 @@ export function registerAuthorization(app: FastifyInstance, deps: AppDeps): void
         )
       : [];
     if (!origin || rows.length === 0) {
-      throw new AppError('origin_denied', 403, 'This origin is not allowed');
+      throw new AppError('origin_denied', 'This origin is not allowed');
     }
     allowCors(reply, origin);
     reply.header('access-control-allow-methods', 'GET, POST, PUT, PATCH, DELETE');

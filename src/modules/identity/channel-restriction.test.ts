@@ -1,5 +1,5 @@
 /**
- * Employee channel restriction (DESIGN §2): an explicit restriction holds even when its list
+ * Employee channel restriction (docs/ARCHITECTURE.md): an explicit restriction holds even when its list
  * becomes empty, and applies to the product list, product detail, product and listing writes,
  * and orders.
  */
@@ -76,7 +76,7 @@ beforeAll(async () => {
   t = await startApp();
   shop = await createShop(t.app);
   owner = shop.ownerToken;
-  ch.a = shop.defaultChannelId; // the storefront's default channel (DESIGN §2)
+  ch.a = shop.defaultChannelId; // the storefront's default channel (docs/ARCHITECTURE.md)
   ch.b = await channel('B', 'b');
   prod.a = await product('Nur A', [ch.a]);
   prod.b = await product('Nur B', [ch.b]);

@@ -1,5 +1,5 @@
 /**
- * Customer accounts against hostile clients (DESIGN §2): e-mail verification before guest history
+ * Customer accounts against hostile clients (docs/ARCHITECTURE.md): e-mail verification before guest history
  * shows, password reset and change, session lifetimes.
  */
 import { sql } from 'drizzle-orm';

@@ -1,5 +1,5 @@
 /**
- * Customer account credentials (DESIGN §2): e-mail verification, which guest purchases an account
+ * Customer account credentials (docs/ARCHITECTURE.md): e-mail verification, which guest purchases an account
  * sees, password reset and change. Guest orders and subscriptions of an e-mail belong to the
  * account of that e-mail only once its owner proved the address (a verification or reset link);
  * purchases made while signed in belong to the account at once.
@@ -69,12 +69,11 @@ export async function signedInBuyer(
     .from(customers)
     .where(and(eq(customers.id, customerId), eq(customers.shopId, ctx.shopId)));
   if (!row) {
-    throw new AppError('customer_session_invalid', 401, 'The customer session names no account of this shop');
+    throw new AppError('customer_session_invalid', 'The customer session names no account of this shop');
   }
   if (row.email.toLowerCase() !== bodyEmail.toLowerCase()) {
     throw new AppError(
       'customer_email_mismatch',
-      409,
       "A signed-in purchase uses the account's e-mail; send that address or buy as a guest",
       [{ path, message: "differs from the signed-in account's e-mail" }],
     );
@@ -165,7 +164,7 @@ export async function verifyCustomerEmail(ctx: Ctx, token: string): Promise<Cust
       .from(customers)
       .where(and(eq(customers.id, found.subjectId), eq(customers.shopId, ctx.shopId)))
       .for('update');
-    if (!row) throw new AppError('token_invalid', 400, 'The link is unknown, used or expired');
+    if (!row) throw new AppError('token_invalid', 'The link is unknown, used or expired');
     return row.emailVerified ? row : markVerified(tx, row);
   });
 }
@@ -227,7 +226,7 @@ export async function confirmCustomerReset(ctx: Ctx, token: string, password: st
       .from(customers)
       .where(and(eq(customers.id, found.subjectId), eq(customers.shopId, ctx.shopId)))
       .for('update');
-    if (!row) throw new AppError('token_invalid', 400, 'The link is unknown, used or expired');
+    if (!row) throw new AppError('token_invalid', 'The link is unknown, used or expired');
     await tx.update(customers).set({ passwordHash, updatedAt: new Date() }).where(eq(customers.id, row.id));
     await revokeSessionsOf(tx, ctx.shopId, 'customer', row.id);
     const updated = row.emailVerified ? row : await markVerified(tx, row);
@@ -244,19 +243,19 @@ export async function changeCustomerPassword(
   ip: string,
   input: { current_password: string; new_password: string },
 ) {
-  if (ctx.actor?.kind !== 'customer') throw new AppError('credential_denied', 403, 'Customer session required');
+  if (ctx.actor?.kind !== 'customer') throw new AppError('credential_denied', 'Customer session required');
   const customerId = ctx.actor.customerId;
   const [row] = await ctx.db
     .select()
     .from(customers)
     .where(and(eq(customers.id, customerId), eq(customers.shopId, ctx.shopId)));
-  if (!row?.passwordHash) throw new AppError('not_found', 404, 'Customer not found');
+  if (!row?.passwordHash) throw new AppError('not_found', 'Customer not found');
   const current = row.passwordHash;
   const ok = await throttledVerify(ctx.db, `customer:${ctx.shopId}`, row.email, ip, () =>
     verifyPassword(current, input.current_password),
   );
   if (!ok) {
-    throw new AppError('invalid_credentials', 400, 'The current password is wrong', [
+    throw AppError.withStatus('invalid_credentials', 400, 'The current password is wrong', [
       { path: '/body/current_password', message: 'is wrong' },
     ]);
   }

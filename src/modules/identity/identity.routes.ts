@@ -1,6 +1,14 @@
 /** Routes of admin login, employees, API tokens, publishable keys and customer accounts. */
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import {
+  anyEmployee,
+  configureShop,
+  customerSession,
+  ownerOnly,
+  publicRoute,
+  storefrontKey,
+} from '../../platform/auth/presets.js';
 import { MANAGERS } from '../../platform/auth/types.js';
 import { IdParams, NoContent } from '../../platform/http/schemas.js';
 import type { AppDeps } from '../../platform/module.js';
@@ -35,7 +43,7 @@ export function identityRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.post(
     '/api/auth/login',
     {
-      config: { auth: { accepts: 'public' } },
+      config: publicRoute,
       schema: { tags, summary: 'Sign in as an employee', body: S.LoginBody, response: { 200: S.LoginResponse } },
     },
     async (request, reply) => {
@@ -54,7 +62,7 @@ export function identityRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.post(
     '/api/auth/logout',
     {
-      config: { auth: { accepts: ['admin'] } },
+      config: anyEmployee,
       schema: { tags, summary: 'End this session', response: { 204: NoContent } },
     },
     async (request, reply) => {
@@ -68,7 +76,7 @@ export function identityRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.get(
     '/api/auth/me',
     {
-      config: { auth: { accepts: ['admin'] } },
+      config: anyEmployee,
       schema: { tags, summary: 'The signed-in employee and their shop', response: { 200: S.MeResponse } },
     },
     async (request) => {
@@ -81,7 +89,7 @@ export function identityRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.post(
     '/api/auth/password',
     {
-      config: { auth: { accepts: ['admin'] } },
+      config: anyEmployee,
       schema: {
         tags,
         summary: 'Change your password; every other session of yours ends',
@@ -97,7 +105,6 @@ export function identityRoutes(app: FastifyInstance, deps: AppDeps): void {
   );
 
   // ---- employees (owner only) ----
-  const ownerOnly = { auth: { accepts: ['admin' as const], ownerOnly: true } };
   app.get(
     '/api/admin/employees',
     {
@@ -154,11 +161,10 @@ export function identityRoutes(app: FastifyInstance, deps: AppDeps): void {
   );
 
   // ---- API tokens (owner or admin) ----
-  const managers = { auth: { accepts: ['admin' as const], roles: MANAGERS } };
   app.get(
     '/api/admin/api-tokens',
     {
-      config: managers,
+      config: configureShop,
       schema: {
         tags,
         summary: 'List API tokens (secrets are never shown again)',
@@ -171,7 +177,7 @@ export function identityRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.post(
     '/api/admin/api-tokens',
     {
-      config: managers,
+      config: configureShop,
       schema: { tags, summary: 'Create an API token', body: S.ApiTokenCreate, response: { 201: S.ApiTokenCreated } },
     },
     async (request, reply) => {
@@ -183,7 +189,7 @@ export function identityRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.delete(
     '/api/admin/api-tokens/:id',
     {
-      config: managers,
+      config: configureShop,
       schema: { tags, summary: 'Revoke an API token', params: IdParams, response: { 204: NoContent } },
     },
     async (request, reply) => {
@@ -196,7 +202,7 @@ export function identityRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.get(
     '/api/admin/publishable-keys',
     {
-      config: managers,
+      config: configureShop,
       schema: {
         tags,
         summary: 'List publishable keys',
@@ -209,7 +215,7 @@ export function identityRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.post(
     '/api/admin/publishable-keys',
     {
-      config: managers,
+      config: configureShop,
       schema: {
         tags,
         summary: 'Create a publishable key for a storefront',
@@ -226,7 +232,7 @@ export function identityRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.patch(
     '/api/admin/publishable-keys/:id',
     {
-      config: managers,
+      config: configureShop,
       schema: {
         tags,
         summary: 'Rename a key or change its allowed origins',
@@ -244,7 +250,7 @@ export function identityRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.delete(
     '/api/admin/publishable-keys/:id',
     {
-      config: managers,
+      config: configureShop,
       schema: { tags, summary: 'Revoke a publishable key', params: IdParams, response: { 204: NoContent } },
     },
     async (request, reply) => {
@@ -258,7 +264,7 @@ export function identityRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.post(
     '/api/customer/register',
     {
-      config: { auth: { accepts: ['publishable'] } },
+      config: storefrontKey,
       schema: {
         tags: ctags,
         summary:
@@ -282,7 +288,7 @@ export function identityRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.post(
     '/api/customer/login',
     {
-      config: { auth: { accepts: ['publishable'] } },
+      config: storefrontKey,
       schema: {
         tags: ctags,
         summary: 'Sign in as a customer',
@@ -301,7 +307,7 @@ export function identityRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.post(
     '/api/customer/logout',
     {
-      config: { auth: { accepts: ['customer'] } },
+      config: customerSession,
       schema: { tags: ctags, summary: 'End the customer session', response: { 204: NoContent } },
     },
     async (request, reply) => {
@@ -315,7 +321,7 @@ export function identityRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.get(
     '/api/customer/me',
     {
-      config: { auth: { accepts: ['customer'] } },
+      config: customerSession,
       schema: {
         tags: ctags,
         summary: 'The signed-in customer',
@@ -331,7 +337,7 @@ export function identityRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.post(
     '/api/customer/verify-email',
     {
-      config: { auth: { accepts: ['publishable'] } },
+      config: storefrontKey,
       schema: {
         tags: ctags,
         summary: 'Verify the e-mail of a customer account with the token of the verification e-mail (one use)',
@@ -349,7 +355,7 @@ export function identityRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.post(
     '/api/customer/password-reset',
     {
-      config: { auth: { accepts: ['publishable'] } },
+      config: storefrontKey,
       schema: {
         tags: ctags,
         summary: 'Request a password-reset e-mail (answered 202 whether or not the account exists)',
@@ -367,7 +373,7 @@ export function identityRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.post(
     '/api/customer/password-reset/confirm',
     {
-      config: { auth: { accepts: ['publishable'] } },
+      config: storefrontKey,
       schema: {
         tags: ctags,
         summary: 'Set a new password with the token of the reset e-mail (one use, 1 h); every session ends',
@@ -385,7 +391,7 @@ export function identityRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.post(
     '/api/customer/password',
     {
-      config: { auth: { accepts: ['customer'] } },
+      config: customerSession,
       schema: {
         tags: ctags,
         summary: 'Change the password; every session ends and a new one is returned',

@@ -33,7 +33,7 @@ export const shopOut = (s: ShopRow) => ({
   created_at: s.createdAt.toISOString(),
 });
 
-export const INVALID_LOGIN = () => new AppError('invalid_credentials', 401, 'E-mail or password is wrong');
+export const INVALID_LOGIN = () => new AppError('invalid_credentials', 'E-mail or password is wrong');
 
 /**
  * Checks e-mail and password the same way whether or not the account exists, under the login
@@ -82,12 +82,12 @@ export async function getUserAndShop(ctx: Ctx, userId: string) {
 /** Changes the caller's password and ends every other session of theirs. */
 /** Changes the signed-in employee's password; wrong current passwords count as failed sign-ins. */
 export async function changeOwnPassword(ctx: Ctx, ip: string, current: string, next: string) {
-  if (ctx.actor?.kind !== 'admin') throw new AppError('credential_denied', 403, 'Admin session required');
+  if (ctx.actor?.kind !== 'admin') throw new AppError('credential_denied', 'Admin session required');
   const actor = ctx.actor;
   const { user } = await getUserAndShop(ctx, actor.userId);
   const ok = await throttledVerify(ctx.db, 'admin', user.email, ip, () => verifyPassword(user.passwordHash, current));
   if (!ok) {
-    throw new AppError('invalid_credentials', 400, 'The current password is wrong', [
+    throw AppError.withStatus('invalid_credentials', 400, 'The current password is wrong', [
       { path: '/body/current_password', message: 'is wrong' },
     ]);
   }
@@ -267,8 +267,7 @@ export function normalizeOrigins(origins: string[], path = '/body/allowed_origin
     if (!n || !bare) errors.push({ path: `${path}/${i}`, message: 'must be an origin like https://shop.example' });
     else if (!out.includes(n)) out.push(n);
   });
-  if (errors.length > 0)
-    throw new AppError('validation_failed', 400, 'allowed_origins holds an invalid origin', errors);
+  if (errors.length > 0) throw new AppError('validation_failed', 'allowed_origins holds an invalid origin', errors);
   return out;
 }
 

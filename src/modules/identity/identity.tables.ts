@@ -137,7 +137,7 @@ export const accountTokens = pgTable(
   ],
 );
 
-/** Stored responses of POST requests sent with an Idempotency-Key (DESIGN §3). */
+/** Stored responses of POST requests sent with an Idempotency-Key (docs/ARCHITECTURE.md). */
 export const idempotencyKeys = pgTable(
   'idempotency_keys',
   {

@@ -1,5 +1,5 @@
 /**
- * Login throttling (DESIGN §2): failed attempts only, per (account, IP) and per IP, reserved
+ * Login throttling (docs/ARCHITECTURE.md): failed attempts only, per (account, IP) and per IP, reserved
  * before the password is verified; TRUST_PROXY decides the client IP; the hashing queue is bounded.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Login throttling (DESIGN §2). Only failed attempts count, in two fixed windows: per (account,
+ * Login throttling (docs/ARCHITECTURE.md). Only failed attempts count, in two fixed windows: per (account,
  * client IP) and per client IP. A failure slot is reserved in both windows BEFORE the password is
  * verified, so parallel guesses can never verify more passwords than the limit; a correct password
  * gives its slots back (a successful login never counts), a refused attempt gives them back too.

@@ -87,7 +87,7 @@ export interface ActiveSession {
   shop_id: string;
   subject_id: string;
   /** The shop's storefront (catalog) version, read in the same query. */
-  storefront_version: number;
+  catalog_version: number;
 }
 
 export interface SessionUser {
@@ -119,7 +119,7 @@ export async function findSession(
         channel_ids: kind === 'admin' ? users.channelIds : sql<string[] | null>`NULL::text[]`,
         channel_restricted: kind === 'admin' ? users.channelRestricted : sql<boolean | null>`NULL::boolean`,
         // the shop's catalog/storefront version, for the version-checked caches (one round trip)
-        storefront_version: storefrontVersions.version,
+        catalog_version: storefrontVersions.version,
       })
       .from(sessions)
       .leftJoin(storefrontVersions, eq(storefrontVersions.shopId, sessions.shopId))
@@ -155,7 +155,7 @@ export async function findSession(
     id: row.id,
     shop_id: row.shop_id,
     subject_id: row.subject_id,
-    storefront_version: Number(row.storefront_version ?? 0),
+    catalog_version: Number(row.catalog_version ?? 0),
     ...(row.role !== null
       ? {
           user: {

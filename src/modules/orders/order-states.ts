@@ -16,7 +16,7 @@ const TRANSITIONS: Record<OrderStatus, OrderStatus[]> = {
   paid: ['fulfilled', 'cancelled', 'partially_refunded', 'refunded'],
   fulfilled: ['partially_refunded', 'refunded'],
   cancelled: [],
-  // a refund (DESIGN §6a) of part of the money; further refunds keep it here until all is back
+  // a refund (docs/payments.md) of part of the money; further refunds keep it here until all is back
   partially_refunded: ['partially_refunded', 'refunded', 'fulfilled'],
   refunded: [],
 };
@@ -27,6 +27,6 @@ export function canTransition(from: OrderStatus, to: OrderStatus): boolean {
 
 export function assertTransition(from: OrderStatus, to: OrderStatus): void {
   if (!canTransition(from, to)) {
-    throw new AppError('invalid_state', 409, `An order in state ${from} cannot become ${to}`);
+    throw new AppError('invalid_state', `An order in state ${from} cannot become ${to}`);
   }
 }

@@ -1,7 +1,7 @@
 /** Order routes: admin reads and state changes, and the customer's own orders. */
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { MANAGERS } from '../../platform/auth/types.js';
+import { anyEmployee, customerSession, manageMoney } from '../../platform/auth/presets.js';
 import { PageMeta, Pagination, Timestamp } from '../../platform/http/schemas.js';
 import { ORDER_STATUSES, type OrderStatus } from './order-states.js';
 import { OrderDetail, OrderSummary } from './orders.schemas.js';
@@ -33,7 +33,7 @@ export function orderRoutes(app: FastifyInstance): void {
   app.get(
     '/api/admin/orders',
     {
-      config: { auth: { accepts: ['admin'] } },
+      config: anyEmployee,
       schema: { tags, summary: 'List orders, newest first', querystring: ListQuery, response: { 200: ListResponse } },
     },
     async (request) => {
@@ -50,7 +50,7 @@ export function orderRoutes(app: FastifyInstance): void {
   app.get(
     '/api/admin/orders/:id',
     {
-      config: { auth: { accepts: ['admin'] } },
+      config: anyEmployee,
       schema: {
         tags,
         summary: 'Read an order with its lines',
@@ -68,7 +68,7 @@ export function orderRoutes(app: FastifyInstance): void {
     app.post(
       `/api/admin/orders/:id/${action.path}`,
       {
-        config: { auth: { accepts: ['admin'], roles: MANAGERS, tokenBlocked: true } },
+        config: manageMoney,
         schema: { tags, summary: action.summary, params: Params, response: { 200: OrderSummary } },
       },
       async (request) => orderOut(await transitionOrder(request.ctx, (request.params as { id: string }).id, action.to)),
@@ -78,7 +78,7 @@ export function orderRoutes(app: FastifyInstance): void {
   app.get(
     '/api/customer/orders',
     {
-      config: { auth: { accepts: ['customer'] } },
+      config: customerSession,
       schema: {
         tags: ['customer'],
         summary: "The signed-in customer's orders",

@@ -2,6 +2,7 @@
 import { and, asc, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import type { Db } from '../../platform/db/client.js';
+import { lockOwned } from '../../platform/db/lock.js';
 import { likeAnywhere, query, withTx } from '../../platform/db/tx.js';
 import { notFound } from '../../platform/errors.js';
 import { runHook } from '../../platform/hooks.js';
@@ -41,7 +42,7 @@ export interface NewOrder {
   subtotalCents: number;
   shippingCents: number;
   shippingTaxCents: number;
-  /** The shipping's rate and VAT category; the buyer's VAT ID check (DESIGN §5). */
+  /** The shipping's rate and VAT category; the buyer's VAT ID check (docs/finance.md). */
   shippingTaxRate?: number | null;
   shippingTaxCategory?: string | null;
   vatIdStatus?: string | null;
@@ -187,7 +188,7 @@ export function orderOut(o: OrderRow, lines?: OrderLineRow[]) {
     ...(lines
       ? {
           lines: lines.map(lineOut),
-          // the service stores no file and enforces no access (spec §1): the order only says what it entitles
+          // the service stores no file and enforces no access (docs/ARCHITECTURE.md): the order only says what it entitles
           entitlements: lines
             .filter((l) => l.isDigital)
             .map((l) => ({ product_id: l.productId, variant_id: l.variantId, quantity: l.quantity })),
@@ -255,12 +256,7 @@ export async function getOrder(ctx: Pick<Ctx, 'db' | 'shopId'>, id: string) {
 /** Moves an order along its state machine; cancelling an unpaid order gives its stock back. */
 export async function transitionOrder(ctx: Ctx, id: string, to: OrderStatus) {
   return withTx(ctx.db, async (tx) => {
-    const [row] = await tx
-      .select()
-      .from(orders)
-      .where(and(eq(orders.id, id), eq(orders.shopId, ctx.shopId)))
-      .for('update');
-    if (!row) throw notFound('Order');
+    const row = await lockOwned(tx, orders, ctx.shopId, id, 'Order');
     assertTransition(row.status as OrderStatus, to);
     const now = ctx.clock.now();
     if (to === 'cancelled' && row.status === 'pending_payment') await releaseOrderStock(tx, row);

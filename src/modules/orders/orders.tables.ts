@@ -79,7 +79,7 @@ export const orders = pgTable(
     subtotalCents: cents('subtotal_cents').notNull(),
     shippingCents: cents('shipping_cents').notNull().default(0),
     shippingTaxCents: cents('shipping_tax_cents').notNull().default(0),
-    /** The shipping's rate and VAT category (DESIGN §5; null on orders priced before tax determination). */
+    /** The shipping's rate and VAT category (docs/finance.md; null on orders priced before tax determination). */
     shippingTaxRate: numeric('shipping_tax_rate', { precision: 6, scale: 5, mode: 'number' }),
     shippingTaxCategory: text('shipping_tax_category'),
     /** The buyer's VAT ID check when the order was priced: valid | invalid | unverified | unchecked. */
@@ -139,7 +139,7 @@ export const orderLines = pgTable(
     taxRate: numeric('tax_rate', { precision: 6, scale: 5, mode: 'number' }).notNull(),
     taxCents: cents('tax_cents').notNull(),
     netCents: cents('net_cents').notNull(),
-    /** EN 16931 VAT category (S, K, AE, G, O; DESIGN §5). */
+    /** EN 16931 VAT category (S, K, AE, G, O; docs/finance.md). */
     taxCategory: text('tax_category').notNull().default('S'),
     taxClass: text('tax_class').notNull(),
     isDigital: boolean('is_digital').notNull(),
@@ -164,7 +164,7 @@ export const shopCounters = pgTable(
   (t) => [uniqueIndex('shop_counters_pk').on(t.shopId, t.name)],
 );
 
-/** Money given back for an order (DESIGN §6a): pending at the provider, then succeeded or failed. */
+/** Money given back for an order (docs/payments.md): pending at the provider, then succeeded or failed. */
 export const refunds = pgTable(
   'refunds',
   {

@@ -1,7 +1,7 @@
-/** Refund routes (DESIGN §6a): owner or admin session, never an API token; Idempotency-Key honoured. */
+/** Refund routes (docs/payments.md): owner or admin session, never an API token; Idempotency-Key honoured. */
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { MANAGERS } from '../../platform/auth/types.js';
+import { manageMoney } from '../../platform/auth/presets.js';
 import { Body } from '../../platform/http/schemas.js';
 import { createRefund, listRefunds, refundOut } from './refunds.service.js';
 
@@ -28,7 +28,7 @@ export function refundRoutes(app: FastifyInstance): void {
   app.post(
     '/api/admin/orders/:id/refunds',
     {
-      config: { auth: { accepts: ['admin'], roles: MANAGERS, tokenBlocked: true } },
+      config: manageMoney,
       schema: {
         tags,
         summary:
@@ -51,7 +51,7 @@ export function refundRoutes(app: FastifyInstance): void {
   app.get(
     '/api/admin/orders/:id/refunds',
     {
-      config: { auth: { accepts: ['admin'], roles: MANAGERS, tokenBlocked: true } },
+      config: manageMoney,
       schema: {
         tags,
         summary: 'The refunds of an order, oldest first',

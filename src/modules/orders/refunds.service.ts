@@ -1,5 +1,5 @@
 /**
- * Refunds (DESIGN §6a). A refund is written `pending` first (so concurrent refunds count it),
+ * Refunds (docs/payments.md). A refund is written `pending` first (so concurrent refunds count it),
  * then the provider moves the money (idempotent on the refund id), then the outcome is applied in
  * one transaction: the order becomes partially_refunded or refunded, a credit note for the amount
  * is created and finalized when the order has a final invoice (which also claws back partner
@@ -12,6 +12,7 @@ import { paymentProviderFor } from '../../adapters/payment/index.js';
 import type { PaymentEvent } from '../../adapters/payment/port.js';
 import type { Ctx } from '../../platform/auth/types.js';
 import type { Db } from '../../platform/db/client.js';
+import { lockOwned } from '../../platform/db/lock.js';
 import { query, withTx } from '../../platform/db/tx.js';
 import { AppError, notFound } from '../../platform/errors.js';
 import { callPort, type EventContext, type EventOutcome, type HookLists, runHook } from '../../platform/hooks.js';
@@ -35,16 +36,6 @@ export function refundOut(r: RefundRow) {
     credit_note_id: r.creditNoteId,
     created_at: r.createdAt.toISOString(),
   };
-}
-
-async function lockOrder(tx: Db, shopId: string, id: string): Promise<OrderRow> {
-  const [row] = await tx
-    .select()
-    .from(orders)
-    .where(and(eq(orders.id, id), eq(orders.shopId, shopId)))
-    .for('update');
-  if (!row) throw notFound('Order');
-  return row;
 }
 
 /** What pending and succeeded refunds of the order take already. */
@@ -80,16 +71,15 @@ export async function createRefund(
   const now = ctx.clock.now();
   // 1. the claim: checked and written under the order's lock
   const pending = await withTx(ctx.db, async (tx) => {
-    const order = await lockOrder(tx, ctx.shopId, orderId);
+    const order = await lockOwned(tx, orders, ctx.shopId, orderId, 'Order');
     if (!PAID_STATES.includes(order.status as OrderStatus) || order.paidAt === null) {
-      throw new AppError('invalid_state', 409, `An order in state ${order.status} was never paid; nothing to refund`);
+      throw new AppError('invalid_state', `An order in state ${order.status} was never paid; nothing to refund`);
     }
     const left = order.totalCents - (await refundedSoFar(tx, order.id));
     const amount = input.amount_cents ?? left;
     if (amount > left || amount <= 0) {
       throw new AppError(
         'refund_exceeds_paid',
-        409,
         `At most ${left} cents of this order are left to refund (asked for ${amount})`,
         [{ path: '/body/amount_cents', message: `at most ${left}` }],
       );
@@ -140,7 +130,7 @@ export async function createRefund(
     settleRefund(tx, ctx, refund.id, { status, providerRef, failure, now: ctx.clock.now() }),
   );
   if (done.status === 'failed') {
-    throw new AppError('provider_error', 502, `The payment provider refused the refund: ${failure ?? 'failed'}`);
+    throw new AppError('provider_error', `The payment provider refused the refund: ${failure ?? 'failed'}`);
   }
   return done;
 }
@@ -158,7 +148,7 @@ async function settleRefund(
   const [peek] = await tx.select().from(refunds).where(eq(refunds.id, refundId));
   if (!peek) throw notFound('Refund');
   // the order first, then the refund: the same lock order as creation
-  const order = await lockOrder(tx, peek.shopId, peek.orderId);
+  const order = await lockOwned(tx, orders, peek.shopId, peek.orderId, 'Order');
   const [r] = await tx.select().from(refunds).where(eq(refunds.id, refundId)).for('update');
   const refund = r as RefundRow;
   if (refund.status !== 'pending') return refund;

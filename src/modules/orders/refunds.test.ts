@@ -1,4 +1,4 @@
-/** Refunds with the test provider (DESIGN §6a): amounts, states, credit notes, clawback, credentials, idempotency. */
+/** Refunds with the test provider (docs/payments.md): amounts, states, credit notes, clawback, credentials, idempotency. */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {

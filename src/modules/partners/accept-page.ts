@@ -5,6 +5,7 @@
  */
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import { publicRoute } from '../../platform/auth/presets.js';
 import { AppError } from '../../platform/errors.js';
 import type { AppDeps } from '../../platform/module.js';
 import { esc, page } from '../checkout/index.js';
@@ -32,7 +33,7 @@ export function acceptPageRoutes(app: FastifyInstance, deps: AppDeps): void {
     app.get(
       `/${kind}/accept`,
       {
-        config: { auth: { accepts: 'public' } },
+        config: publicRoute,
         schema: {
           tags,
           summary: `The page of a ${kind} invitation link`,
@@ -47,7 +48,7 @@ export function acceptPageRoutes(app: FastifyInstance, deps: AppDeps): void {
     app.post(
       `/${kind}/accept`,
       {
-        config: { auth: { accepts: 'public' } },
+        config: publicRoute,
         schema: {
           tags,
           summary: `Accept a ${kind} invitation (form post)`,

@@ -5,6 +5,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import { affiliatePortal } from '../../platform/auth/presets.js';
 import type { Ctx } from '../../platform/auth/types.js';
 import { pgDate, query } from '../../platform/db/tx.js';
 import { AppError } from '../../platform/errors.js';
@@ -16,11 +17,11 @@ import { loadPartnerSettings } from './settings.js';
 
 /** The affiliate of the portal session; 403 affiliate_blocked when blocked. */
 export async function portalAffiliate(ctx: Ctx): Promise<AffiliateRow> {
-  if (ctx.actor?.kind !== 'affiliate') throw new AppError('credential_denied', 403, 'An affiliate session is needed');
+  if (ctx.actor?.kind !== 'affiliate') throw new AppError('credential_denied', 'An affiliate session is needed');
   const row = await getAffiliateRow(ctx.db, ctx.shopId, ctx.actor.affiliateId).catch(() => null);
-  if (!row) throw new AppError('invalid_credential', 401, 'The credential is unknown, expired or revoked');
+  if (!row) throw new AppError('invalid_credential', 'The credential is unknown, expired or revoked');
   if (row.status === 'blocked') {
-    throw new AppError('affiliate_blocked', 403, 'This affiliate account is blocked; contact the shop');
+    throw new AppError('affiliate_blocked', 'This affiliate account is blocked; contact the shop');
   }
   return row;
 }
@@ -99,7 +100,6 @@ export async function portalEarnings(ctx: Ctx, q: PortalEarningQuery) {
   };
 }
 
-const portal = { auth: { accepts: ['affiliate' as const] } };
 const tags = ['affiliate portal'];
 
 /** GET /api/affiliate/me, /earnings, /content. (/payouts and /payouts/request live in payouts.routes.ts.) */
@@ -107,7 +107,7 @@ export function affiliatePortalRoutes(app: FastifyInstance): void {
   app.get(
     '/api/affiliate/me',
     {
-      config: portal,
+      config: affiliatePortal,
       schema: {
         tags,
         summary: 'The signed-in affiliate with balances per currency and their referral link',
@@ -120,7 +120,7 @@ export function affiliatePortalRoutes(app: FastifyInstance): void {
   app.get(
     '/api/affiliate/earnings',
     {
-      config: portal,
+      config: affiliatePortal,
       schema: {
         tags,
         summary: 'My commissions, newest first (order number and date; no customer data)',
@@ -134,7 +134,7 @@ export function affiliatePortalRoutes(app: FastifyInstance): void {
   app.get(
     '/api/affiliate/content',
     {
-      config: portal,
+      config: affiliatePortal,
       schema: {
         tags,
         summary: 'Promotional material the shop publishes for its affiliates',

@@ -1,21 +1,17 @@
 /**
- * Affiliate routes (spec §4.7): admin management, earnings and their release, promotional
+ * Affiliate routes (docs/partners.md): admin management, earnings and their release, promotional
  * content, and the affiliate portal reads. Reads of affiliates and earnings also accept an API
  * token with finance:read; every mutation (and the content admin) needs an owner or admin session
  * and refuses every token with 403 token_blocked.
  */
 import type { FastifyInstance } from 'fastify';
-import { MANAGERS } from '../../platform/auth/types.js';
+import { manageMoney, readFinance } from '../../platform/auth/presets.js';
 import { IdParams, NoContent } from '../../platform/http/schemas.js';
 import { affiliatePortalRoutes } from './affiliate-portal.js';
 import * as S from './affiliates.schemas.js';
 import * as svc from './affiliates.service.js';
 import { balanceOut } from './ledger.js';
 
-const financeRead = {
-  auth: { accepts: ['admin' as const, 'token' as const], scope: 'finance:read' as const, roles: MANAGERS },
-};
-const manage = { auth: { accepts: ['admin' as const], roles: MANAGERS, tokenBlocked: true } };
 type P = { id: string };
 
 export function affiliateRoutes(app: FastifyInstance): void {
@@ -24,7 +20,7 @@ export function affiliateRoutes(app: FastifyInstance): void {
   app.get(
     '/api/admin/affiliates',
     {
-      config: financeRead,
+      config: readFinance,
       schema: {
         tags,
         summary: 'List affiliates, newest first (status, q over name/e-mail/code), with balances per currency',
@@ -56,7 +52,7 @@ export function affiliateRoutes(app: FastifyInstance): void {
   app.get(
     '/api/admin/affiliates/:id',
     {
-      config: financeRead,
+      config: readFinance,
       schema: {
         tags,
         summary: 'An affiliate with balances per currency and referral stats',
@@ -70,7 +66,7 @@ export function affiliateRoutes(app: FastifyInstance): void {
   app.post(
     '/api/admin/affiliates',
     {
-      config: manage,
+      config: manageMoney,
       schema: {
         tags,
         summary: 'Create an affiliate (code generated from the name when absent; 409 code_taken / email_taken)',
@@ -88,7 +84,7 @@ export function affiliateRoutes(app: FastifyInstance): void {
   app.post(
     '/api/admin/affiliates/invite',
     {
-      config: manage,
+      config: manageMoney,
       schema: {
         tags,
         summary:
@@ -108,7 +104,7 @@ export function affiliateRoutes(app: FastifyInstance): void {
   app.patch(
     '/api/admin/affiliates/:id',
     {
-      config: manage,
+      config: manageMoney,
       schema: {
         tags,
         summary:
@@ -130,7 +126,7 @@ export function affiliateRoutes(app: FastifyInstance): void {
   app.get(
     '/api/admin/affiliate-earnings',
     {
-      config: financeRead,
+      config: readFinance,
       schema: {
         tags,
         summary: 'Affiliate earnings, newest first (affiliate_id, status, order_id, currency, earned from/to)',
@@ -153,7 +149,7 @@ export function affiliateRoutes(app: FastifyInstance): void {
   app.post(
     '/api/admin/affiliate-earnings/release',
     {
-      config: manage,
+      config: manageMoney,
       preValidation: async (request) => {
         request.body ??= {};
       },
@@ -173,7 +169,7 @@ export function affiliateRoutes(app: FastifyInstance): void {
   app.get(
     '/api/admin/affiliate-content',
     {
-      config: manage,
+      config: manageMoney,
       schema: {
         tags,
         summary: 'Promotional material for affiliates, newest first',
@@ -193,7 +189,7 @@ export function affiliateRoutes(app: FastifyInstance): void {
   app.post(
     '/api/admin/affiliate-content',
     {
-      config: manage,
+      config: manageMoney,
       schema: {
         tags,
         summary: 'Publish material: link (url), banner (url and image_url) or text (body); URLs are https',
@@ -208,7 +204,7 @@ export function affiliateRoutes(app: FastifyInstance): void {
   app.delete(
     '/api/admin/affiliate-content/:id',
     {
-      config: manage,
+      config: manageMoney,
       schema: { tags, summary: 'Remove published material', params: IdParams, response: { 204: NoContent } },
     },
     async (request, reply) => {

@@ -8,6 +8,7 @@ import { randomInt } from 'node:crypto';
 import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import type { Db } from '../../platform/db/client.js';
+import { lockOwned } from '../../platform/db/lock.js';
 import { likeAnywhere, query, uniqueConstraintOf, withTx } from '../../platform/db/tx.js';
 import { AppError, conflict, type FieldError, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
@@ -96,7 +97,7 @@ function checkPercent(value: number | undefined, path = '/body/commission_percen
   if (value === undefined) return;
   const scaled = value * 100;
   if (Math.abs(scaled - Math.round(scaled)) > 1e-6) {
-    throw new AppError('validation_failed', 400, 'commission_percent has at most two decimals', [
+    throw new AppError('validation_failed', 'commission_percent has at most two decimals', [
       { path, message: 'must have at most two decimals' },
     ]);
   }
@@ -164,16 +165,6 @@ async function insertAffiliate(tx: Db, shopId: string, input: AffiliateInput, no
   }
 }
 
-async function lockAffiliate(tx: Db, shopId: string, id: string): Promise<AffiliateRow> {
-  const [row] = await tx
-    .select()
-    .from(affiliates)
-    .where(and(eq(affiliates.id, id), eq(affiliates.shopId, shopId)))
-    .for('update');
-  if (!row) throw notFound('Affiliate');
-  return row;
-}
-
 export async function getAffiliateRow(db: Db, shopId: string, id: string): Promise<AffiliateRow> {
   const [row] = await db
     .select()
@@ -213,7 +204,11 @@ export async function inviteAffiliate(
         throw conflict('already_active', 'This affiliate has already set up portal access; they can sign in');
       }
       if (existing.status === 'blocked') {
-        throw conflict('affiliate_blocked', 'This affiliate is blocked; unblock them before sending an invite');
+        throw AppError.withStatus(
+          'affiliate_blocked',
+          409,
+          'This affiliate is blocked; unblock them before sending an invite',
+        );
       }
       row = existing;
     } else {
@@ -223,7 +218,7 @@ export async function inviteAffiliate(
         errors.push({ path: '/body/commission_percent', message: 'is required for a new affiliate' });
       }
       if (errors.length > 0) {
-        throw new AppError('validation_failed', 400, 'A new affiliate needs name and commission_percent', errors);
+        throw new AppError('validation_failed', 'A new affiliate needs name and commission_percent', errors);
       }
       row = await insertAffiliate(
         tx,
@@ -256,7 +251,7 @@ export async function inviteAffiliate(
 export async function updateAffiliate(ctx: Ctx, id: string, patch: AffiliatePatch): Promise<AffiliateRow> {
   checkPercent(patch.commission_percent);
   return withTx(ctx.db, async (tx) => {
-    const current = await lockAffiliate(tx, ctx.shopId, id);
+    const current = await lockOwned(tx, affiliates, ctx.shopId, id, 'Affiliate');
     let row = current;
     const changes = {
       ...(patch.name !== undefined ? { name: patch.name } : {}),
@@ -435,7 +430,6 @@ export async function releaseAffiliateEarnings(ctx: Ctx, sel: { earning_ids?: st
         const missing = ids.filter((id) => !released.has(id));
         throw new AppError(
           'not_releasable',
-          409,
           `Not pending earnings of this shop's affiliates${sel.affiliate_id ? ' (of this affiliate)' : ''}: ${missing.join(', ')}; nothing was released`,
         );
       }
@@ -510,7 +504,7 @@ export async function createContent(ctx: Ctx, input: ContentInput): Promise<Cont
   if (input.kind === 'banner') need('image_url');
   if (input.kind === 'text') need('body');
   if (errors.length > 0) {
-    throw new AppError('validation_failed', 400, `Content of kind ${input.kind} is incomplete`, errors);
+    throw new AppError('validation_failed', `Content of kind ${input.kind} is incomplete`, errors);
   }
   const [row] = await ctx.db
     .insert(affiliateContent)

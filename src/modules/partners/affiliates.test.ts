@@ -2,7 +2,7 @@
  * Affiliates over HTTP against the real app and database: creation and its conflicts, invites
  * and portal access, updates (blocking ends sessions), lists with ledger balances, earnings and
  * their release after the hold period (simulated clock), promotional content, the affiliate
- * portal (own data only), the token rules of spec §4.7/§5, and the ledger invariant.
+ * portal (own data only), the token rules of docs/partners.md, and the ledger invariant.
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -25,19 +25,13 @@ import type { Db } from '../../platform/db/client.js';
 import { pgDate, query } from '../../platform/db/tx.js';
 import { AppError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
+import { percentOf } from '../../platform/money.js';
 import { creditNoteLinesOfOrder } from '../finance/index.js';
 import { refundedWithoutCreditNote } from '../orders/index.js';
 import { move, post } from './ledger.js';
 import { type PartnerType, partnerEarnings } from './partners.tables.js';
 
 export type EarningRow = typeof partnerEarnings.$inferSelect;
-
-const pctOf = (cents: number, percent: number): number => {
-  // half-up on integer hundredths of a percent: no floating-point drift
-  const hundredths = Math.round(percent * 100);
-  const raw = cents * hundredths;
-  return raw >= 0 ? Math.floor((raw + 5000) / 10000) : -Math.floor((-raw + 5000) / 10000);
-};
 
 /** Credits every vendor line and the attributed affiliate of a paid order. Idempotent. */
 export async function creditOrderEarnings(tx: Db, shopId: string, orderId: string, now: Date): Promise<void> {
@@ -90,7 +84,7 @@ export async function creditOrderEarnings(tx: Db, shopId: string, orderId: strin
     if (!l.vendor_id || !l.vendor_exists) continue;
     const rule = await ruleFor(tx, shopId, l.vendor_id, l.category_id, paidAt);
     const net = Number(l.net_cents);
-    const commission = Math.min(Math.max(net, 0), rule ? pctOf(net, rule.percent) + Number(rule.fixed_cents) : 0);
+    const commission = Math.min(Math.max(net, 0), rule ? percentOf(net, rule.percent) + Number(rule.fixed_cents) : 0);
     await book(tx, {
       ...base,
       partnerType: 'vendor',
@@ -132,7 +126,7 @@ export async function creditOrderEarnings(tx: Db, shopId: string, orderId: strin
       grossCents: gross,
       netCents: net,
       commissionCents: 0,
-      amountCents: Math.max(0, pctOf(net, percent)),
+      amountCents: Math.max(0, percentOf(net, percent)),
       ratePercent: percent,
       ruleId: null,
     });
@@ -383,7 +377,6 @@ export async function releaseEarnings(
     if (missing.length > 0) {
       throw new AppError(
         'not_releasable',
-        409,
         `Not pending earnings of this shop: ${missing.slice(0, 20).join(', ')}`,
         missing.slice(0, 20).map((id) => ({
           path: `/body/earning_ids/${sel.earningIds?.indexOf(id)}`,

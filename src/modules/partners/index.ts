@@ -1,6 +1,6 @@
 /**
  * Partners: marketplace vendors and affiliates, their commissions, the one earnings ledger,
- * payouts, statements and both portals (spec §4.7).
+ * payouts, statements and both portals (docs/partners.md).
  */
 import type { Module } from '../../platform/module.js';
 import { acceptPageRoutes } from './accept-page.js';

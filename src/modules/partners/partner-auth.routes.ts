@@ -1,6 +1,7 @@
 /** Portal sign-in for vendors and affiliates: accept an invite, log in, reset the password, log out. */
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import { publicRoute } from '../../platform/auth/presets.js';
 import { Body, NoContent, Timestamp } from '../../platform/http/schemas.js';
 import type { AppDeps } from '../../platform/module.js';
 import { clearSessionCookie, limitAccountCalls, revokeSession, setSessionCookie } from '../identity/index.js';
@@ -55,7 +56,7 @@ export function partnerAuthRoutes(app: FastifyInstance, deps: AppDeps): void {
     app.post(
       `/api/${kind}/auth/accept`,
       {
-        config: { auth: { accepts: 'public' } },
+        config: publicRoute,
         schema: {
           tags,
           summary: `Accept a ${kind} invitation: set the password and sign in`,
@@ -81,7 +82,7 @@ export function partnerAuthRoutes(app: FastifyInstance, deps: AppDeps): void {
     app.post(
       `/api/${kind}/auth/login`,
       {
-        config: { auth: { accepts: 'public' } },
+        config: publicRoute,
         schema: {
           tags,
           summary: `Sign in to the ${kind} portal`,
@@ -100,7 +101,7 @@ export function partnerAuthRoutes(app: FastifyInstance, deps: AppDeps): void {
     app.post(
       `/api/${kind}/auth/password-reset`,
       {
-        config: { auth: { accepts: 'public' } },
+        config: publicRoute,
         schema: {
           tags,
           summary: `Request a ${kind} password-reset e-mail (202 whether or not the account exists)`,
@@ -123,7 +124,7 @@ export function partnerAuthRoutes(app: FastifyInstance, deps: AppDeps): void {
     app.post(
       `/api/${kind}/auth/password-reset/confirm`,
       {
-        config: { auth: { accepts: 'public' } },
+        config: publicRoute,
         schema: {
           tags,
           summary: `Set a new ${kind} password with the e-mailed token (one use, 1 h); every session ends`,

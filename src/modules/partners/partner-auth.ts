@@ -1,5 +1,5 @@
 /**
- * Portal access for vendors and affiliates (DESIGN §2): an admin's invite e-mails a one-time
+ * Portal access for vendors and affiliates (docs/ARCHITECTURE.md): an admin's invite e-mails a one-time
  * accept link (random token, only its SHA-256 stored, valid 7 days); accepting sets the password
  * and signs in; afterwards `…/auth/login` with e-mail and password. Sessions are `vsess_…` /
  * `asess_…` (cookie `vsid` / `asid`). A suspended vendor or blocked affiliate cannot sign in.
@@ -109,11 +109,11 @@ export async function acceptInvite(db: Db, kind: PartnerType, token: string, pas
       .where(and(eq(table.inviteTokenHash, sha256(token)), isNotNull(table.inviteTokenHash)));
     const [row] = lock ? await q.for('update') : await q;
     if (!row || !row.inviteExpiresAt || row.inviteExpiresAt.getTime() <= now.getTime()) {
-      throw new AppError('invite_invalid', 400, 'The invitation link is unknown, used or expired', [
+      throw new AppError('invite_invalid', 'The invitation link is unknown, used or expired', [
         { path: '/body/token', message: 'is unknown, used or expired' },
       ]);
     }
-    if (locked(kind, row.status)) throw new AppError('account_locked', 403, `This ${kind} account is locked`);
+    if (locked(kind, row.status)) throw new AppError('account_locked', `This ${kind} account is locked`);
     return row;
   };
   // Cheap check first: an unknown or used token costs no password hash.
@@ -144,14 +144,14 @@ export async function loginPartner(
 ) {
   const rows = await signedUpByEmail(db, kind, input, 2);
   if (rows.length > 1) {
-    throw new AppError('shop_required', 400, 'This e-mail has accounts at several shops; send shop_id', [
+    throw new AppError('shop_required', 'This e-mail has accounts at several shops; send shop_id', [
       { path: '/body/shop_id', message: 'is required for this e-mail' },
     ]);
   }
   const row = rows[0];
   await checkPassword(db, kind, ip, input.email, row?.passwordHash ?? null, input.password);
   if (!row) throw INVALID_LOGIN();
-  if (locked(kind, row.status)) throw new AppError('account_locked', 403, `This ${kind} account is locked`);
+  if (locked(kind, row.status)) throw new AppError('account_locked', `This ${kind} account is locked`);
   const session = await createSession(db, { shopId: row.shopId, kind, subjectId: row.id });
   return { partner: row, session };
 }
@@ -212,7 +212,7 @@ export async function confirmPartnerReset(db: Db, kind: PartnerType, token: stri
       .where(and(eq(table.id, found.subjectId), eq(table.shopId, found.shopId)))
       .for('update');
     if (!row) throw tokenInvalid();
-    if (locked(kind, row.status)) throw new AppError('account_locked', 403, `This ${kind} account is locked`);
+    if (locked(kind, row.status)) throw new AppError('account_locked', `This ${kind} account is locked`);
     const [updated] = await tx
       .update(table)
       .set({ passwordHash, updatedAt: new Date() })

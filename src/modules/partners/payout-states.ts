@@ -39,6 +39,6 @@ export function canTransition(type: PartnerType, from: PayoutStatus, to: PayoutS
 /** 409 invalid_state naming both states when the step does not exist. */
 export function assertPayoutTransition(type: PartnerType, from: PayoutStatus, to: PayoutStatus): void {
   if (!canTransition(type, from, to)) {
-    throw new AppError('invalid_state', 409, `A ${type} payout in state ${from} cannot become ${to}`);
+    throw new AppError('invalid_state', `A ${type} payout in state ${from} cannot become ${to}`);
   }
 }

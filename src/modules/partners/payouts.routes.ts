@@ -1,26 +1,17 @@
 /**
- * Partner settings, payouts and vendor statements (spec §4.7). Every mutation and the vendor
+ * Partner settings, payouts and vendor statements (docs/partners.md). Every mutation and the vendor
  * payout and statement reads need an owner or admin session and refuse every API token (403
  * token_blocked, finance:read included); GET /api/admin/affiliate-payouts is also open to a
  * finance:read token. The portals see only their own payouts and (vendors) final statements.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { MANAGERS } from '../../platform/auth/types.js';
+import { affiliatePortal, manageMoney, readFinance, vendorPortal } from '../../platform/auth/presets.js';
 import { IdParams } from '../../platform/http/schemas.js';
 import type { PayoutStatus } from './payout-states.js';
 import * as S from './payouts.schemas.js';
 import * as svc from './payouts.service.js';
 import { renderStatementPdf } from './statement-pdf.js';
 import * as st from './statements.service.js';
-
-/** Owner or admin session; every API token refused with token_blocked. */
-const manage = { auth: { accepts: ['admin' as const], roles: MANAGERS, tokenBlocked: true } };
-/** Owner or admin session, or an API token with finance:read. */
-const financeRead = {
-  auth: { accepts: ['admin' as const, 'token' as const], scope: 'finance:read' as const, roles: MANAGERS },
-};
-const vendorPortal = { auth: { accepts: ['vendor' as const] } };
-const affiliatePortal = { auth: { accepts: ['affiliate' as const] } };
 
 type P = { id: string };
 type Page = { limit?: number; offset?: number };
@@ -62,7 +53,7 @@ export function payoutRoutes(app: FastifyInstance): void {
     app.post(
       `/api/admin/${kind}-payouts/:id/${t.action}`,
       {
-        config: manage,
+        config: manageMoney,
         schema: {
           tags: [`${kind} payouts`],
           summary: t.summary,
@@ -88,7 +79,7 @@ export function payoutRoutes(app: FastifyInstance): void {
   app.get(
     '/api/admin/settings/partners',
     {
-      config: manage,
+      config: manageMoney,
       schema: {
         tags: ['partners'],
         summary: 'Partner settings: hold periods, minimum affiliate payout, referral link base',
@@ -101,7 +92,7 @@ export function payoutRoutes(app: FastifyInstance): void {
   app.put(
     '/api/admin/settings/partners',
     {
-      config: manage,
+      config: manageMoney,
       schema: {
         tags: ['partners'],
         summary: 'Set partner settings (partial: omitted fields keep their value)',
@@ -117,7 +108,7 @@ export function payoutRoutes(app: FastifyInstance): void {
   app.get(
     '/api/admin/vendor-payouts',
     {
-      config: manage,
+      config: manageMoney,
       schema: {
         tags: vtags,
         summary: 'List vendor payouts, newest first (vendor_id, status, currency); session only, every token refused',
@@ -141,7 +132,7 @@ export function payoutRoutes(app: FastifyInstance): void {
   app.get(
     '/api/admin/vendor-payouts/:id',
     {
-      config: manage,
+      config: manageMoney,
       schema: { tags: vtags, summary: 'Read a vendor payout', params: IdParams, response: { 200: S.VendorPayout } },
     },
     async (request) =>
@@ -151,7 +142,7 @@ export function payoutRoutes(app: FastifyInstance): void {
   app.post(
     '/api/admin/vendor-payouts',
     {
-      config: manage,
+      config: manageMoney,
       schema: {
         tags: vtags,
         summary:
@@ -172,7 +163,7 @@ export function payoutRoutes(app: FastifyInstance): void {
   app.get(
     '/api/admin/affiliate-payouts',
     {
-      config: financeRead,
+      config: readFinance,
       schema: {
         tags: atags,
         summary: 'List affiliate payout requests, newest first (affiliate_id, status, currency)',
@@ -196,7 +187,7 @@ export function payoutRoutes(app: FastifyInstance): void {
   app.get(
     '/api/admin/affiliate-payouts/:id',
     {
-      config: financeRead,
+      config: readFinance,
       schema: {
         tags: atags,
         summary: 'Read an affiliate payout',
@@ -386,7 +377,7 @@ export function payoutRoutes(app: FastifyInstance): void {
   app.get(
     '/api/admin/vendor-statements',
     {
-      config: manage,
+      config: manageMoney,
       schema: {
         tags: stags,
         summary: 'List vendor statements, newest first (vendor_id, status, period, currency)',
@@ -405,7 +396,7 @@ export function payoutRoutes(app: FastifyInstance): void {
   app.post(
     '/api/admin/vendor-statements',
     {
-      config: manage,
+      config: manageMoney,
       schema: {
         tags: stags,
         summary:
@@ -424,7 +415,7 @@ export function payoutRoutes(app: FastifyInstance): void {
   app.get(
     '/api/admin/vendor-statements/:id',
     {
-      config: manage,
+      config: manageMoney,
       schema: { tags: stags, summary: 'Read a statement', params: IdParams, response: { 200: S.Statement } },
     },
     async (request) =>
@@ -434,7 +425,7 @@ export function payoutRoutes(app: FastifyInstance): void {
   app.post(
     '/api/admin/vendor-statements/:id/finalize',
     {
-      config: manage,
+      config: manageMoney,
       schema: {
         tags: stags,
         summary:
@@ -449,7 +440,7 @@ export function payoutRoutes(app: FastifyInstance): void {
   app.get(
     '/api/admin/vendor-statements/:id/pdf',
     {
-      config: manage,
+      config: manageMoney,
       schema: {
         tags: stags,
         summary: 'The statement PDF (drafts watermarked DRAFT)',

@@ -9,6 +9,7 @@
 import { and, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import type { Db } from '../../platform/db/client.js';
+import { lockOwned } from '../../platform/db/lock.js';
 import { query, uniqueConstraintOf, withTx } from '../../platform/db/tx.js';
 import { AppError, badRequest, conflict, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
@@ -181,26 +182,6 @@ export async function getPayout(
 
 // ---- creating ----
 
-async function lockVendor(tx: Db, shopId: string, id: string) {
-  const [row] = await tx
-    .select({ id: vendors.id, status: vendors.status })
-    .from(vendors)
-    .where(and(eq(vendors.id, id), eq(vendors.shopId, shopId)))
-    .for('update');
-  if (!row) throw notFound('Vendor');
-  return row;
-}
-
-async function lockAffiliate(tx: Db, shopId: string, id: string) {
-  const [row] = await tx
-    .select({ id: affiliates.id, status: affiliates.status })
-    .from(affiliates)
-    .where(and(eq(affiliates.id, id), eq(affiliates.shopId, shopId)))
-    .for('update');
-  if (!row) throw notFound('Affiliate');
-  return row;
-}
-
 const insufficient = (amount: number, available: number, currency: string) =>
   conflict(
     'insufficient_balance',
@@ -266,7 +247,7 @@ export interface VendorPayoutCreate {
 export async function createVendorPayout(ctx: Ctx, body: VendorPayoutCreate): Promise<PayoutRow> {
   const now = ctx.clock.now();
   return withTx(ctx.db, async (tx) => {
-    await lockVendor(tx, ctx.shopId, body.vendor_id);
+    await lockOwned(tx, vendors, ctx.shopId, body.vendor_id, 'Vendor');
     const currency = await payoutCurrency(tx, ctx.shopId, 'vendor', body.vendor_id, body.currency);
     const { available_cents: available } = await balanceOf(tx, ctx.shopId, 'vendor', body.vendor_id, currency);
     const amount = body.amount_cents ?? available;
@@ -299,9 +280,9 @@ export async function requestAffiliatePayout(
   const now = ctx.clock.now();
   try {
     return await withTx(ctx.db, async (tx) => {
-      const affiliate = await lockAffiliate(tx, ctx.shopId, affiliateId);
+      const affiliate = await lockOwned(tx, affiliates, ctx.shopId, affiliateId, 'Affiliate');
       if (affiliate.status === 'blocked') {
-        throw new AppError('affiliate_blocked', 403, 'A blocked affiliate cannot request payouts');
+        throw new AppError('affiliate_blocked', 'A blocked affiliate cannot request payouts');
       }
       const open = await tx
         .select({ id: partnerPayouts.id })
@@ -367,14 +348,7 @@ export async function transitionPayout(
 ): Promise<PayoutRow> {
   const now = ctx.clock.now();
   return withTx(ctx.db, async (tx) => {
-    const [row] = await tx
-      .select()
-      .from(partnerPayouts)
-      .where(
-        and(eq(partnerPayouts.id, id), eq(partnerPayouts.shopId, ctx.shopId), eq(partnerPayouts.partnerType, type)),
-      )
-      .for('update');
-    if (!row) throw notFound('Payout');
+    const row = await lockOwned(tx, partnerPayouts, ctx.shopId, id, 'Payout', eq(partnerPayouts.partnerType, type));
     assertPayoutTransition(type, row.status as PayoutStatus, to);
     const set: Partial<PayoutRow> = { status: to, updatedAt: now };
     if (to === 'processing') set.processingAt = now;

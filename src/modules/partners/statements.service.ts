@@ -13,6 +13,7 @@ import { createHash } from 'node:crypto';
 import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import type { Db } from '../../platform/db/client.js';
+import { lockOwned } from '../../platform/db/lock.js';
 import { pgDate, query, withTx } from '../../platform/db/tx.js';
 import { AppError, badRequest, conflict, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
@@ -272,16 +273,6 @@ async function statementCurrency(db: Db, shopId: string, vendorId: string, end: 
   return (await defaultCurrency(db, shopId)) ?? 'EUR';
 }
 
-async function lockVendor(tx: Db, shopId: string, id: string) {
-  const [row] = await tx
-    .select({ id: vendors.id, name: vendors.name, email: vendors.email })
-    .from(vendors)
-    .where(and(eq(vendors.id, id), eq(vendors.shopId, shopId)))
-    .for('update');
-  if (!row) throw notFound('Vendor');
-  return row;
-}
-
 export interface StatementCreate {
   vendor_id: string;
   period: string;
@@ -305,7 +296,7 @@ export async function createStatement(
     ]);
   }
   return withTx(ctx.db, async (tx) => {
-    const vendor = await lockVendor(tx, ctx.shopId, body.vendor_id);
+    const vendor = await lockOwned(tx, vendors, ctx.shopId, body.vendor_id, 'Vendor');
     const currency = await statementCurrency(tx, ctx.shopId, vendor.id, end, body.currency);
     const [existing] = await tx
       .select()
@@ -371,15 +362,10 @@ export async function finalizeStatement(ctx: Ctx, id: string): Promise<Statement
   const { timeZone } = await loadSettings(ctx.db, ctx.shopId);
   return withTx(ctx.db, async (tx) => {
     // same lock order as creating: the vendor, then the statement
-    const vendor = await lockVendor(tx, ctx.shopId, first.vendorId);
-    const [row] = await tx
-      .select()
-      .from(vendorStatements)
-      .where(and(eq(vendorStatements.id, id), eq(vendorStatements.shopId, ctx.shopId)))
-      .for('update');
-    if (!row) throw notFound('Statement');
+    const vendor = await lockOwned(tx, vendors, ctx.shopId, first.vendorId, 'Vendor');
+    const row = await lockOwned(tx, vendorStatements, ctx.shopId, id, 'Statement');
     if (row.status === 'final') {
-      throw new AppError('invalid_state', 409, `The statement is already final (${row.number})`);
+      throw new AppError('invalid_state', `The statement is already final (${row.number})`);
     }
     if (now.getTime() < row.periodEnd.getTime()) {
       throw conflict('period_open', `The period ${row.period} has not ended yet; finalize it after it ends`);

@@ -18,12 +18,12 @@ import { balancesByVendor, parseRange, type VendorRow, vendorOut } from './vendo
 /** The signed-in vendor; one that is not `active` (suspended meanwhile) is 403 vendor_inactive. */
 export async function portalVendor(ctx: Ctx): Promise<VendorRow> {
   const actor = ctx.actor;
-  if (actor?.kind !== 'vendor') throw new AppError('credential_denied', 403, 'A vendor session is required');
+  if (actor?.kind !== 'vendor') throw new AppError('credential_denied', 'A vendor session is required');
   const [vendor] = await ctx.db
     .select()
     .from(vendors)
     .where(and(eq(vendors.id, actor.vendorId), eq(vendors.shopId, ctx.shopId)));
-  if (vendor?.status !== 'active') throw new AppError('vendor_inactive', 403, 'This vendor account is not active');
+  if (vendor?.status !== 'active') throw new AppError('vendor_inactive', 'This vendor account is not active');
   return vendor;
 }
 

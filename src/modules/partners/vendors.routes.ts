@@ -1,26 +1,17 @@
 /**
- * Vendor routes (spec §4.7): the admin side (invitations, vendors, commission rules, earnings,
- * analytics) and the vendor portal. Reads listed in §4.7 are open to a finance:read token;
+ * Vendor routes (docs/partners.md): the admin side (invitations, vendors, commission rules, earnings,
+ * analytics) and the vendor portal. Reads listed in docs/partners.md are open to a finance:read token;
  * every mutation needs an owner or admin session and refuses every token (token_blocked).
  * Payouts and statements live in payouts.routes.ts.
  */
 import type { FastifyInstance } from 'fastify';
-import { MANAGERS } from '../../platform/auth/types.js';
+import { manageMoney, readFinance, vendorPortal } from '../../platform/auth/presets.js';
 import { IdParams } from '../../platform/http/schemas.js';
 import { earningOut } from './earnings.js';
 import { vendorAnalytics } from './vendor-analytics.js';
 import * as portal from './vendor-portal.js';
 import * as S from './vendors.schemas.js';
 import * as svc from './vendors.service.js';
-
-/** Financial reads: owner/admin session or a finance:read token. */
-const read = {
-  auth: { accepts: ['admin' as const, 'token' as const], scope: 'finance:read' as const, roles: MANAGERS },
-};
-/** Mutations: owner/admin session; every API token is refused. */
-const manage = { auth: { accepts: ['admin' as const], roles: MANAGERS, tokenBlocked: true } };
-/** The vendor portal: the vendor's own session. */
-const vendorOnly = { auth: { accepts: ['vendor' as const] } };
 
 const tags = ['vendors'];
 const portalTags = ['vendor portal'];
@@ -31,7 +22,7 @@ export function vendorRoutes(app: FastifyInstance): void {
   app.post(
     '/api/admin/vendors/invite',
     {
-      config: manage,
+      config: manageMoney,
       schema: {
         tags,
         summary:
@@ -49,7 +40,7 @@ export function vendorRoutes(app: FastifyInstance): void {
   app.get(
     '/api/admin/vendors',
     {
-      config: read,
+      config: readFinance,
       schema: {
         tags,
         summary: 'List vendors, newest first (status, q over name and e-mail), each with its balances',
@@ -68,7 +59,7 @@ export function vendorRoutes(app: FastifyInstance): void {
   app.get(
     '/api/admin/vendors/:id',
     {
-      config: read,
+      config: readFinance,
       schema: {
         tags,
         summary: 'A vendor with balances, its commission rules in force and the rule history',
@@ -82,7 +73,7 @@ export function vendorRoutes(app: FastifyInstance): void {
   app.patch(
     '/api/admin/vendors/:id',
     {
-      config: manage,
+      config: manageMoney,
       schema: {
         tags,
         summary: 'Rename, suspend (ends its portal sessions) or reactivate a vendor',
@@ -98,7 +89,7 @@ export function vendorRoutes(app: FastifyInstance): void {
   app.post(
     '/api/admin/vendors/:id/commission-rule',
     {
-      config: manage,
+      config: manageMoney,
       schema: {
         tags,
         summary:
@@ -117,7 +108,7 @@ export function vendorRoutes(app: FastifyInstance): void {
   app.get(
     '/api/admin/vendor-earnings',
     {
-      config: read,
+      config: readFinance,
       schema: {
         tags,
         summary: 'Vendor earnings, newest first (vendor, status, order, currency, earned from/to)',
@@ -134,7 +125,7 @@ export function vendorRoutes(app: FastifyInstance): void {
   app.post(
     '/api/admin/vendor-earnings/release',
     {
-      config: manage,
+      config: manageMoney,
       schema: {
         tags,
         summary:
@@ -155,7 +146,7 @@ export function vendorRoutes(app: FastifyInstance): void {
   app.get(
     '/api/admin/vendor-analytics',
     {
-      config: read,
+      config: readFinance,
       schema: {
         tags,
         summary:
@@ -173,7 +164,7 @@ export function vendorRoutes(app: FastifyInstance): void {
   app.get(
     '/api/vendor/me',
     {
-      config: vendorOnly,
+      config: vendorPortal,
       schema: {
         tags: portalTags,
         summary: 'The signed-in vendor with its balances',
@@ -186,7 +177,7 @@ export function vendorRoutes(app: FastifyInstance): void {
   app.get(
     '/api/vendor/dashboard',
     {
-      config: vendorOnly,
+      config: vendorPortal,
       schema: {
         tags: portalTags,
         summary: 'Balances, sales of the last 30 days and this month, counts, the last 5 orders',
@@ -199,7 +190,7 @@ export function vendorRoutes(app: FastifyInstance): void {
   app.get(
     '/api/vendor/products',
     {
-      config: vendorOnly,
+      config: vendorPortal,
       schema: {
         tags: portalTags,
         summary: "The vendor's products",
@@ -218,7 +209,7 @@ export function vendorRoutes(app: FastifyInstance): void {
   app.get(
     '/api/vendor/orders',
     {
-      config: vendorOnly,
+      config: vendorPortal,
       schema: {
         tags: portalTags,
         summary: "Paid orders with the vendor's lines (only those), newest first",
@@ -237,7 +228,7 @@ export function vendorRoutes(app: FastifyInstance): void {
   app.get(
     '/api/vendor/orders/:id',
     {
-      config: vendorOnly,
+      config: vendorPortal,
       schema: {
         tags: portalTags,
         summary: "One order with the vendor's lines; 404 when it has none",
@@ -251,7 +242,7 @@ export function vendorRoutes(app: FastifyInstance): void {
   app.get(
     '/api/vendor/earnings',
     {
-      config: vendorOnly,
+      config: vendorPortal,
       schema: {
         tags: portalTags,
         summary: "The vendor's earnings, newest first",
@@ -273,7 +264,7 @@ export function vendorRoutes(app: FastifyInstance): void {
   app.get(
     '/api/vendor/ledger',
     {
-      config: vendorOnly,
+      config: vendorPortal,
       schema: {
         tags: portalTags,
         summary: "The vendor's ledger entries with their postings, oldest first",

@@ -70,7 +70,7 @@ export function parseBound(value: string | undefined, as: 'from' | 'to'): Date |
   if (value === undefined) return undefined;
   const d = new Date(DATE_ONLY.test(value) ? `${value}T00:00:00Z` : value);
   if (Number.isNaN(d.getTime())) {
-    throw new AppError('validation_failed', 400, `Invalid ${as}: not a date`, [
+    throw new AppError('validation_failed', `Invalid ${as}: not a date`, [
       { path: `/query/${as}`, message: 'must be YYYY-MM-DD or an RFC 3339 timestamp' },
     ]);
   }
@@ -83,7 +83,7 @@ export function parseRange(q: { from?: string; to?: string }) {
   const from = parseBound(q.from, 'from');
   const to = parseBound(q.to, 'to');
   if (from && to && to.getTime() <= from.getTime()) {
-    throw new AppError('validation_failed', 400, 'to must be after from', [
+    throw new AppError('validation_failed', 'to must be after from', [
       { path: '/query/to', message: 'must be after from' },
     ]);
   }
@@ -256,7 +256,6 @@ export async function updateVendor(
     if (status !== undefined && (row.status === 'invited' || row.acceptedAt === null)) {
       throw new AppError(
         'invalid_state',
-        409,
         'An invited vendor becomes active by accepting the invitation; its status cannot be changed',
       );
     }
@@ -291,13 +290,13 @@ const PAST_TOLERANCE_MS = 5 * 60_000;
  */
 export async function addCommissionRule(ctx: Ctx, vendorId: string, input: RuleInput) {
   if (input.percent === undefined && input.fixed_cents === undefined) {
-    throw new AppError('validation_failed', 400, 'A rule needs percent or fixed_cents (or both)', [
+    throw new AppError('validation_failed', 'A rule needs percent or fixed_cents (or both)', [
       { path: '/body/percent', message: 'percent or fixed_cents is required' },
       { path: '/body/fixed_cents', message: 'percent or fixed_cents is required' },
     ]);
   }
   if (input.percent !== undefined && Math.abs(input.percent * 100 - Math.round(input.percent * 100)) > 1e-6) {
-    throw new AppError('validation_failed', 400, 'percent has at most two decimals', [
+    throw new AppError('validation_failed', 'percent has at most two decimals', [
       { path: '/body/percent', message: 'must have at most two decimals' },
     ]);
   }
@@ -306,7 +305,7 @@ export async function addCommissionRule(ctx: Ctx, vendorId: string, input: RuleI
   if (input.effective_from !== undefined) {
     const at = new Date(input.effective_from);
     if (at.getTime() < now.getTime() - PAST_TOLERANCE_MS) {
-      throw new AppError('validation_failed', 400, 'effective_from must not be in the past', [
+      throw new AppError('validation_failed', 'effective_from must not be in the past', [
         { path: '/body/effective_from', message: 'must not be in the past' },
       ]);
     }
@@ -321,7 +320,7 @@ export async function addCommissionRule(ctx: Ctx, vendorId: string, input: RuleI
         .from(categories)
         .where(and(eq(categories.id, input.category_id), eq(categories.shopId, ctx.shopId)));
       if (!cat) {
-        throw new AppError('unknown_category', 400, 'category_id is not a category of this shop', [
+        throw new AppError('unknown_category', 'category_id is not a category of this shop', [
           { path: '/body/category_id', message: 'is not a category of this shop' },
         ]);
       }

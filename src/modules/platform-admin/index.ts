@@ -1,5 +1,6 @@
-/** Routes of the platform operator (DESIGN §2): shops and the simulated clock. */
+/** Routes of the platform operator (docs/ARCHITECTURE.md): shops and the simulated clock. */
 import { Type } from '@sinclair/typebox';
+import { platformOperator } from '../../platform/auth/presets.js';
 import { AppError } from '../../platform/errors.js';
 import { Body, Email, IdParams, PageMeta, Pagination, Timestamp } from '../../platform/http/schemas.js';
 import type { Module } from '../../platform/module.js';
@@ -30,7 +31,6 @@ const CreateShopBody = Body({
   country: Type.Optional({ ...CountryCode, description: "The default channel's country (default DE)" }),
 });
 
-const platform = { auth: { accepts: ['platform' as const] } };
 const tags = ['platform'];
 
 export const platformModule: Module = {
@@ -40,7 +40,7 @@ export const platformModule: Module = {
     app.post(
       '/api/platform/shops',
       {
-        config: platform,
+        config: platformOperator,
         schema: {
           tags,
           summary: 'Create a shop with its owner, a publishable key and its default channel',
@@ -69,7 +69,7 @@ export const platformModule: Module = {
     app.get(
       '/api/platform/shops',
       {
-        config: platform,
+        config: platformOperator,
         schema: {
           tags,
           summary: 'List shops',
@@ -87,7 +87,7 @@ export const platformModule: Module = {
     app.patch(
       '/api/platform/shops/:id',
       {
-        config: platform,
+        config: platformOperator,
         schema: {
           tags,
           summary: 'Allow or withdraw the digital add-on (erlaubt), rename a shop',
@@ -108,7 +108,7 @@ export const platformModule: Module = {
     app.post(
       '/api/platform/clock/advance',
       {
-        config: platform,
+        config: platformOperator,
         schema: {
           tags,
           summary: 'Advance the simulated clock (CLOCK=simulated only) and run the jobs that came due',
@@ -121,7 +121,7 @@ export const platformModule: Module = {
       },
       async (request) => {
         if (deps.config.clock !== 'simulated') {
-          throw new AppError('not_found', 404, 'The clock is not simulated (set CLOCK=simulated)');
+          throw new AppError('not_found', 'The clock is not simulated (set CLOCK=simulated)');
         }
         const { seconds, run_jobs = true } = request.body as { seconds: number; run_jobs?: boolean };
         const now = await deps.clock.advance(request.ctx.db, seconds);

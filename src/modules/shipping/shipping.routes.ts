@@ -1,15 +1,11 @@
 /** Routes of shipping methods: admin management and the storefront's list for a country. */
 import type { FastifyInstance } from 'fastify';
-import { MANAGERS } from '../../platform/auth/types.js';
+import { anyEmployee, configureShop, storefrontKey } from '../../platform/auth/presets.js';
 import { IdParams, NoContent } from '../../platform/http/schemas.js';
 import * as S from './shipping.schemas.js';
 import * as svc from './shipping.service.js';
 
 const tags = ['shipping'];
-/** Reading: any employee session. */
-const read = { auth: { accepts: ['admin' as const] } };
-/** Writing: owner or admin session. */
-const manage = { auth: { accepts: ['admin' as const], roles: MANAGERS } };
 
 type P = { id: string };
 
@@ -17,7 +13,7 @@ export function shippingRoutes(app: FastifyInstance): void {
   app.get(
     '/api/admin/shipping-methods',
     {
-      config: read,
+      config: anyEmployee,
       schema: { tags, summary: 'List shipping methods', response: { 200: S.ShippingMethodList } },
     },
     async (request) => ({
@@ -28,7 +24,7 @@ export function shippingRoutes(app: FastifyInstance): void {
   app.post(
     '/api/admin/shipping-methods',
     {
-      config: manage,
+      config: configureShop,
       schema: {
         tags,
         summary: 'Create a shipping method (countries empty = every country)',
@@ -43,7 +39,7 @@ export function shippingRoutes(app: FastifyInstance): void {
   app.patch(
     '/api/admin/shipping-methods/:id',
     {
-      config: manage,
+      config: configureShop,
       schema: {
         tags,
         summary: 'Change name, price, countries or activation',
@@ -61,7 +57,7 @@ export function shippingRoutes(app: FastifyInstance): void {
   app.delete(
     '/api/admin/shipping-methods/:id',
     {
-      config: manage,
+      config: configureShop,
       schema: { tags, summary: 'Delete a shipping method', params: IdParams, response: { 204: NoContent } },
     },
     async (request, reply) => {
@@ -73,7 +69,7 @@ export function shippingRoutes(app: FastifyInstance): void {
   app.get(
     '/api/store/shipping-methods',
     {
-      config: { auth: { accepts: ['publishable'] } },
+      config: storefrontKey,
       schema: {
         tags,
         summary: 'Active shipping methods for a destination country, cheapest first',

@@ -1,10 +1,11 @@
 /**
- * The public catalog (spec §4.1 rule 5, §4.5 rule 3): `GET /api/store/products[/:idOrSlug]` with a
+ * The public catalog (docs/storefront.md): `GET /api/store/products[/:idOrSlug]` with a
  * publishable key and an allowed Origin, also under `/:prefix/…` for channel resolution by path
  * prefix. Responses carry `x-channel-id` and are served from the storefront cache when the shop's
  * storefront version has not moved since they were computed.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { storefrontKey } from '../../platform/auth/presets.js';
 import type { AuthSpec } from '../../platform/auth/types.js';
 import type { AppDeps } from '../../platform/module.js';
 import type { PublicChannel } from '../catalog/index.js';
@@ -14,7 +15,6 @@ import * as S from './storefront.schemas.js';
 import { type ChannelHints, getStoreProduct, listStoreProducts, storeChannel } from './storefront.service.js';
 
 const tags = ['storefront'];
-const STORE: { auth: AuthSpec } = { auth: { accepts: ['publishable'] } };
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 function hintsOf(request: FastifyRequest): ChannelHints {
@@ -48,7 +48,7 @@ export function storefrontRoutes(app: FastifyInstance, deps: AppDeps): void {
     const hints = hintsOf(request);
     const key = [ctx.shopId, hostOf(hints.origin), hostOf(hints.referer), hints.pathPrefix ?? '', what].join('\u0000');
     // read together with the publishable key by the authorization hook: no extra round trip
-    const version = ctx.actor?.kind === 'publishable' ? ctx.actor.storefrontVersion : await cache.version(ctx.shopId);
+    const version = ctx.actor?.kind === 'publishable' ? ctx.actor.catalogVersion : await cache.version(ctx.shopId);
     const hit = cache.get(key, version);
     if (hit) return send(reply, hit);
     const channel = await storeChannel(ctx, hints);
@@ -87,24 +87,24 @@ export function storefrontRoutes(app: FastifyInstance, deps: AppDeps): void {
     response: { 200: S.StoreProductWrapper },
   };
 
-  app.get('/api/store/products', { config: STORE, schema: listSchema }, list);
+  app.get('/api/store/products', { config: storefrontKey, schema: listSchema }, list);
   app.get(
     '/:prefix/api/store/products',
     {
-      config: STORE,
+      config: storefrontKey,
       schema: { ...listSchema, params: S.PrefixParams, summary: `${listSchema.summary} (path prefix)` },
     },
     list,
   );
   app.get(
     '/api/store/products/:idOrSlug',
-    { config: STORE, schema: { ...detailSchema, params: S.ProductParams } },
+    { config: storefrontKey, schema: { ...detailSchema, params: S.ProductParams } },
     detail,
   );
   app.get(
     '/:prefix/api/store/products/:idOrSlug',
     {
-      config: STORE,
+      config: storefrontKey,
       schema: { ...detailSchema, params: S.PrefixProductParams, summary: `${detailSchema.summary} (path prefix)` },
     },
     detail,

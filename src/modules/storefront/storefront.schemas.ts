@@ -1,4 +1,4 @@
-/** Request and response schemas of the public catalog (spec §4.1 rule 5). Only public fields exist here. */
+/** Request and response schemas of the public catalog (docs/catalog.md). Only public fields exist here. */
 import { type Static, Type } from '@sinclair/typebox';
 import { Nullable, PageMeta, Pagination } from '../../platform/http/schemas.js';
 
@@ -58,7 +58,7 @@ export const StoreProduct = Type.Object({
   short_description: Nullable(Type.String()),
   category_id: Nullable(Type.String()),
   brand_id: Nullable(Type.String()),
-  base_price_cents: Type.Integer({ description: 'The base product price (spec §4.1 rule 5)' }),
+  base_price_cents: Type.Integer({ description: 'The base product price (docs/storefront.md)' }),
   in_stock: Type.Boolean(),
   channel: Type.Object({
     id: Type.String(),

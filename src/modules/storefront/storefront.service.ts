@@ -1,10 +1,10 @@
 /**
- * The public catalog of a storefront request: resolve the channel (spec §4.5 rule 3), then list
+ * The public catalog of a storefront request: resolve the channel (docs/storefront.md), then list
  * or read the products visible in it (catalog's public view). Services take ctx first.
  */
 import type { Ctx } from '../../platform/auth/types.js';
 import { notFound } from '../../platform/errors.js';
-import { storefrontVersionOf } from '../../platform/versioned-memo.js';
+import { catalogVersionOf } from '../../platform/versioned-memo.js';
 import { type PublicChannel, publicProduct, publicProducts } from '../catalog/index.js';
 import { resolveChannel } from '../channels/index.js';
 import type { StoreListInput } from './storefront.schemas.js';
@@ -38,7 +38,7 @@ export async function listStoreProducts(ctx: Ctx, channel: PublicChannel, input:
       limit,
       offset,
     },
-    storefrontVersionOf(ctx.actor),
+    catalogVersionOf(ctx.actor),
   );
   return { products: page.products, count: page.count, limit, offset };
 }

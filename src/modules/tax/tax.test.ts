@@ -1,4 +1,4 @@
-/** The tax table of DESIGN §5 ("Which tax applies"), row by row, and the rounding of the 0 % rows. */
+/** The tax table of docs/finance.md ("Which tax applies"), row by row, and the rounding of the 0 % rows. */
 import { describe, expect, it } from 'vitest';
 import { taxFromGross } from '../../platform/money.js';
 import { chargedPrice, determineTax, EXEMPTION_TEXT, netOfGross, type TaxSituation } from './tax.js';

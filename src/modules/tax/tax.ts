@@ -1,5 +1,5 @@
 /**
- * Which tax applies (DESIGN §5, "Which tax applies"): one pure function for checkout,
+ * Which tax applies (docs/finance.md, "Which tax applies"): one pure function for checkout,
  * subscriptions, orders, invoices and credit notes. The seller is established in Germany; prices
  * are gross at the German rate of the tax class.
  *
@@ -54,7 +54,7 @@ export interface TaxDecision {
   price_rate: number;
 }
 
-/** Exemption texts (BT-120) per 0 % category, as DESIGN §5 words them. */
+/** Exemption texts (BT-120) per 0 % category, as docs/finance.md words them. */
 export const EXEMPTION_TEXT: Record<ExemptCategory, string> = {
   K: 'Steuerfreie innergemeinschaftliche Lieferung (§ 4 Nr. 1b UStG)',
   AE: 'Steuerschuldnerschaft des Leistungsempfängers (Reverse Charge)',

@@ -1,21 +1,19 @@
-/** Routes of DESIGN §4: the shop's checkout webhook destination and its delivery log. */
+/** Routes of docs/webhooks.md: the shop's checkout webhook destination and its delivery log. */
 import type { FastifyInstance } from 'fastify';
-import { MANAGERS } from '../../platform/auth/types.js';
+import { manageMoney } from '../../platform/auth/presets.js';
 import { IdParams } from '../../platform/http/schemas.js';
 import * as S from './webhooks.schemas.js';
 import * as svc from './webhooks.service.js';
 import type { WebhookDeliveryStatus } from './webhooks.tables.js';
 
 const tags = ['webhooks'];
-/** Owner or admin session; API tokens are refused (403 token_blocked): the secret signs money events. */
-const manage = { auth: { accepts: ['admin' as const], roles: MANAGERS, tokenBlocked: true } };
 const BASE = '/api/admin/checkout/webhook';
 
 export function webhookRoutes(app: FastifyInstance): void {
   app.get(
     BASE,
     {
-      config: manage,
+      config: manageMoney,
       schema: {
         tags,
         summary: "The shop's checkout webhook destination (404 when none is configured)",
@@ -28,7 +26,7 @@ export function webhookRoutes(app: FastifyInstance): void {
   app.put(
     BASE,
     {
-      config: manage,
+      config: manageMoney,
       schema: {
         tags,
         summary: 'Set the destination URL; on creation (201) the response carries the signing secret, shown once',
@@ -45,7 +43,7 @@ export function webhookRoutes(app: FastifyInstance): void {
   app.post(
     `${BASE}/rotate-secret`,
     {
-      config: manage,
+      config: manageMoney,
       schema: {
         tags,
         summary: 'Replace the signing secret; the old one is invalid at once (shown once)',
@@ -58,7 +56,7 @@ export function webhookRoutes(app: FastifyInstance): void {
   app.post(
     `${BASE}/test`,
     {
-      config: manage,
+      config: manageMoney,
       schema: {
         tags,
         summary: 'Send a `webhook.test` event (is_test) to the destination',
@@ -74,7 +72,7 @@ export function webhookRoutes(app: FastifyInstance): void {
   app.get(
     `${BASE}/deliveries`,
     {
-      config: manage,
+      config: manageMoney,
       schema: {
         tags,
         summary: 'The delivery log, newest first',
@@ -94,7 +92,7 @@ export function webhookRoutes(app: FastifyInstance): void {
   app.post(
     `${BASE}/deliveries/:id/retry`,
     {
-      config: manage,
+      config: manageMoney,
       schema: {
         tags,
         summary: 'Send a delivery again now (a succeeded one too), with the same webhook-id and body (queued: 409)',

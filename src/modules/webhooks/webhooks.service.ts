@@ -1,5 +1,5 @@
 /**
- * Signed events (DESIGN §4): the shop's endpoint and secret, the outbox that turns an event into
+ * Signed events (docs/webhooks.md): the shop's endpoint and secret, the outbox that turns an event into
  * a delivery job in the transaction of the change, and the job that signs and sends it.
  */
 import { createHash, randomBytes } from 'node:crypto';
@@ -11,6 +11,7 @@ import type { Config } from '../../config.js';
 import type { Ctx } from '../../platform/auth/types.js';
 import { decrypt, encrypt } from '../../platform/crypto.js';
 import type { Db } from '../../platform/db/client.js';
+import { lockOwned } from '../../platform/db/lock.js';
 import { withTx } from '../../platform/db/tx.js';
 import { conflict, invalidField, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
@@ -145,7 +146,7 @@ export async function rotateSecret(ctx: Ctx): Promise<string> {
 
 export interface EmitInput {
   shopId: string;
-  /** e.g. `abo.bezahlt`, `checkout.completed` (spec §6). */
+  /** e.g. `abo.bezahlt`, `checkout.completed` (docs/webhooks.md). */
   type: string;
   data: Record<string, unknown>;
   isTest: boolean;
@@ -204,7 +205,7 @@ export async function emitEvent(tx: Db, input: EmitInput): Promise<{ eventId: st
   });
 }
 
-/** The Standard Webhooks envelope (DESIGN §4). The same bytes on every attempt. */
+/** The Standard Webhooks envelope (docs/webhooks.md). The same bytes on every attempt. */
 export function envelope(event: typeof webhookEvents.$inferSelect): string {
   return JSON.stringify({
     id: event.id,
@@ -291,7 +292,7 @@ async function deliveryView(db: Db, shopId: string, id: string): Promise<Deliver
 }
 
 /**
- * Sends a delivery again now, with the same `webhook-id` and body (DESIGN §4). A failed
+ * Sends a delivery again now, with the same `webhook-id` and body (docs/webhooks.md). A failed
  * delivery's queued job is simply made due (it keeps its place in its ordering key). A dead or a
  * succeeded one (a resend, as Stripe's and Svix's: the receiver lost it) gets a new job with a
  * fresh retry schedule and no ordering key: later events of its key were already released, so
@@ -299,12 +300,7 @@ async function deliveryView(db: Db, shopId: string, id: string): Promise<Deliver
  */
 export async function retryDelivery(ctx: Ctx, id: string): Promise<DeliveryView> {
   return withTx(ctx.db, async (tx) => {
-    const [d] = await tx
-      .select()
-      .from(webhookDeliveries)
-      .where(and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.shopId, ctx.shopId)))
-      .for('update');
-    if (!d) throw notFound('Delivery');
+    const d = await lockOwned(tx, webhookDeliveries, ctx.shopId, id, 'Delivery');
     if (d.status === 'pending') throw conflict('invalid_state', 'This delivery is already queued');
     const now = ctx.clock.now();
     let jobId = d.jobId;

@@ -1,4 +1,4 @@
-/** Signed events (DESIGN §4): the shop's endpoint, the events it emitted and their deliveries. */
+/** Signed events (docs/webhooks.md): the shop's endpoint, the events it emitted and their deliveries. */
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { shops } from '../shops/shops.tables.js';

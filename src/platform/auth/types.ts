@@ -1,5 +1,5 @@
 /**
- * Who is calling, and what a route accepts (spec §5, DESIGN §2). Routes declare an AuthSpec in
+ * Who is calling, and what a route accepts (docs/ARCHITECTURE.md). Routes declare an AuthSpec in
  * `config.auth`; one hook (modules/identity/authorize.ts) enforces it before any handler runs.
  */
 import type { FastifyBaseLogger } from 'fastify';
@@ -24,7 +24,7 @@ export type Scope = (typeof SCOPES)[number];
 export const ROLES = ['owner', 'admin', 'catalog_editor', 'viewer'] as const;
 export type EmployeeRole = (typeof ROLES)[number];
 
-/** Roles that may write the catalog (spec §5 "Admin role"). */
+/** Roles that may write the catalog (docs/ARCHITECTURE.md "Admin role"). */
 export const CATALOG_WRITERS: EmployeeRole[] = ['owner', 'admin', 'catalog_editor'];
 /** Roles that may manage money and shop configuration. */
 export const MANAGERS: EmployeeRole[] = ['owner', 'admin'];
@@ -43,7 +43,7 @@ export interface AuthSpec {
   /** Add-on gates and other per-route checks run after authentication. */
   gate?: 'digital';
   /**
-   * A publishable-key route that also takes a signed-in customer (DESIGN §2 "purchases made while
+   * A publishable-key route that also takes a signed-in customer (docs/ARCHITECTURE.md "purchases made while
    * logged in"): the customer session comes in `X-Customer-Session: csess_…` or the customer
    * cookie; when sent it must be a live session of the key's shop (else 401 customer_session_invalid).
    */
@@ -68,16 +68,16 @@ export type Actor =
       /** Whether channelIds restricts the employee (an empty restricted list allows no channel). */
       channelRestricted: boolean;
       /** The shop's catalog version, read with the session (version-checked caches). */
-      storefrontVersion: number;
+      catalogVersion: number;
     }
-  | { kind: 'token'; tokenId: string; scopes: Scope[]; storefrontVersion: number }
+  | { kind: 'token'; tokenId: string; scopes: Scope[]; catalogVersion: number }
   | {
       kind: 'publishable';
       keyId: string;
       origin: string;
       allowedOrigins: string[];
-      /** The shop's storefront cache version, read with the key in the same query. */
-      storefrontVersion: number;
+      /** The shop's catalog version, read with the key in the same query (version-checked caches). */
+      catalogVersion: number;
       /** The signed-in customer the storefront buys for, on routes that take one. */
       customer?: SignedInCustomer;
     }

@@ -1,24 +1,22 @@
-/** Maps every failure to an RFC 9457 problem document (DESIGN §3). */
+/** Maps every failure to an RFC 9457 problem document (docs/ARCHITECTURE.md, "Errors"). */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ErrorCode } from '../error-codes.js';
 import { AppError, problem } from '../errors.js';
 import { fieldErrors } from './validation.js';
 
-const FASTIFY_CODES: Record<string, { code: string; status: number; detail: string }> = {
+const FASTIFY_CODES: Record<string, { code: ErrorCode; detail: string }> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: {
     code: 'unsupported_media_type',
-    status: 415,
     detail: 'Send the request body as application/json',
   },
-  FST_ERR_CTP_BODY_TOO_LARGE: { code: 'body_too_large', status: 413, detail: 'The request body exceeds 1 MB' },
+  FST_ERR_CTP_BODY_TOO_LARGE: { code: 'body_too_large', detail: 'The request body exceeds 1 MB' },
   FST_ERR_CTP_EMPTY_JSON_BODY: {
     code: 'malformed_json',
-    status: 400,
     detail: 'The body is empty but the content type is application/json',
   },
-  FST_ERR_CTP_INVALID_JSON_BODY: { code: 'malformed_json', status: 400, detail: 'The body is not valid JSON' },
+  FST_ERR_CTP_INVALID_JSON_BODY: { code: 'malformed_json', detail: 'The body is not valid JSON' },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: {
     code: 'invalid_content_length',
-    status: 400,
     detail: 'Content-Length does not match the body',
   },
 };
@@ -39,19 +37,19 @@ export function toAppError(err: FastifyError & { validationContext?: string }): 
     const detail = first ? `${first.path} ${first.message}` : 'The request is invalid';
     return new AppError(
       'validation_failed',
-      400,
       detail + (errors.length > 1 ? ` (and ${errors.length - 1} more)` : ''),
       errors,
     );
   }
   const known = err.code ? FASTIFY_CODES[err.code] : undefined;
-  if (known) return new AppError(known.code, known.status, known.detail);
+  if (known) return new AppError(known.code, known.detail);
   if (err instanceof SyntaxError && err.statusCode === 400) {
-    return new AppError('malformed_json', 400, 'The body is not valid JSON');
+    return new AppError('malformed_json', 'The body is not valid JSON');
   }
   if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
-    const code = err.statusCode === 429 ? 'rate_limited' : err.statusCode === 404 ? 'not_found' : 'bad_request';
-    return new AppError(code, err.statusCode, err.statusCode === 429 ? 'Too many requests' : err.message);
+    if (err.statusCode === 429) return new AppError('rate_limited', 'Too many requests');
+    if (err.statusCode === 404) return new AppError('not_found', err.message);
+    return AppError.withStatus('bad_request', err.statusCode, err.message);
   }
   return null;
 }
@@ -66,7 +64,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
     request.log.error({ err }, 'unexpected error');
     return sendProblem(
       reply,
-      new AppError('internal_error', 500, `An unexpected error occurred; quote request id ${request.id}`),
+      new AppError('internal_error', `An unexpected error occurred; quote request id ${request.id}`),
       request.id,
     );
   });
@@ -74,7 +72,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setNotFoundHandler((request, reply) =>
     sendProblem(
       reply,
-      new AppError('not_found', 404, `No route ${request.method} ${request.url.split('?')[0]}`),
+      new AppError('not_found', `No route ${request.method} ${request.url.split('?')[0]}`),
       request.id,
     ),
   );

@@ -1,5 +1,5 @@
 /**
- * Idempotency-Key on POST (DESIGN §3): the first response to a key is stored for 24 h per shop
+ * Idempotency-Key on POST (docs/ARCHITECTURE.md): the first response to a key is stored for 24 h per shop
  * and caller; the same key and body replays it, another body is 409, and a concurrent request
  * with the key waits for the first to finish instead of running the handler again.
  */
@@ -86,7 +86,7 @@ export function registerIdempotency(app: FastifyInstance, db: Db): void {
     if (!auth || auth.accepts === 'public') return;
     const key = Array.isArray(raw) ? raw[0] : raw;
     if (!key || key.length > 255) {
-      throw new AppError('validation_failed', 400, 'Idempotency-Key must be 1 to 255 characters', [
+      throw new AppError('validation_failed', 'Idempotency-Key must be 1 to 255 characters', [
         { path: '/headers/idempotency-key', message: 'must be 1 to 255 characters' },
       ]);
     }
@@ -118,7 +118,6 @@ export function registerIdempotency(app: FastifyInstance, db: Db): void {
       if (row.request_hash !== hash) {
         throw new AppError(
           'idempotency_key_reused',
-          409,
           'This Idempotency-Key was used with a different request; use a new key',
         );
       }
@@ -128,7 +127,7 @@ export function registerIdempotency(app: FastifyInstance, db: Db): void {
         return reply.code(row.status_code ?? 200).send(row.response_body ?? '');
       }
       if (Date.now() > deadline) {
-        throw new AppError('idempotency_key_in_use', 409, 'A request with this Idempotency-Key is still in progress');
+        throw new AppError('idempotency_key_in_use', 'A request with this Idempotency-Key is still in progress');
       }
       await sleep(50);
     }

@@ -2,7 +2,9 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, RouteOptions } from 'fastify';
+import { publicRoute } from '../auth/presets.js';
 import type { AuthSpec, CredentialKind } from '../auth/types.js';
+import { ERROR_CODES } from '../error-codes.js';
 import { ProblemSchema } from '../errors.js';
 import { assignOperationIds } from './operation-ids.js';
 
@@ -72,9 +74,7 @@ export async function registerOpenApi(app: FastifyInstance, publicUrl: string): 
     },
   });
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
-  app.get('/openapi.json', { config: { auth: { accepts: 'public' } }, schema: { hide: true } }, async () =>
-    app.swagger(),
-  );
+  app.get('/openapi.json', { config: publicRoute, schema: { hide: true } }, async () => app.swagger());
 }
 
 /**
@@ -110,12 +110,39 @@ export function documentRoute(route: RouteOptions): void {
 }
 
 type Operation = { operationId?: string; summary?: string; tags?: string[] };
-type OpenApiDocument = { paths?: Record<string, Record<string, Operation>>; tags?: { name: string }[] };
+type OpenApiDocument = {
+  paths?: Record<string, Record<string, Operation>>;
+  tags?: { name: string }[];
+  'x-error-codes'?: ErrorCodeDoc[];
+};
+type ErrorCodeDoc = {
+  code: string;
+  status: number;
+  meaning: string;
+  also_status?: number | string;
+  also_when?: string;
+};
+
+/** The table of error codes (error-codes.ts) as the document lists it, sorted by status, then code. */
+export function errorCodesDoc(): ErrorCodeDoc[] {
+  return Object.entries(ERROR_CODES)
+    .map(([code, entry]): ErrorCodeDoc => {
+      const also = 'alsoStatus' in entry ? entry.alsoStatus : undefined;
+      return {
+        code,
+        status: entry.status,
+        meaning: entry.meaning,
+        ...(also ? { also_status: also.status, also_when: also.when } : {}),
+      };
+    })
+    .sort((a, b) => a.status - b.status || a.code.localeCompare(b.code));
+}
 
 /**
  * The finishing pass over the generated document, the same in every process whatever its ROLE:
  * paths sorted (registration order differs between ROLEs), an operationId on every operation
- * (operation-ids.ts), a summary and a tag where a route lacks them, and the tags declared.
+ * (operation-ids.ts), a summary and a tag where a route lacks them, the tags declared, and the
+ * table of error codes (`x-error-codes`).
  */
 export function completeDocument<T extends OpenApiDocument>(doc: T): T {
   const paths = doc.paths ?? {};
@@ -132,6 +159,7 @@ export function completeDocument<T extends OpenApiDocument>(doc: T): T {
   }
   assignOperationIds(sorted);
   doc.tags = [...tags].sort().map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? name }));
+  doc['x-error-codes'] = errorCodesDoc();
   return doc;
 }
 

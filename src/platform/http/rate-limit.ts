@@ -21,7 +21,7 @@ function windowOf(limit: Limit): { start: Date; retryAfter: number } {
 }
 
 export function tooMany(retryAfter: number): AppError {
-  return new AppError('rate_limited', 429, `Too many requests; retry in ${retryAfter} s`, undefined, {
+  return new AppError('rate_limited', `Too many requests; retry in ${retryAfter} s`, undefined, {
     'retry-after': String(retryAfter),
   });
 }

@@ -33,7 +33,7 @@ export const Id = (prefix: string) =>
 
 export const Email = Type.String({ format: 'email', maxLength: 254 });
 
-/** `limit` 1–200 (default 50) and `offset` 0–100,000 (DESIGN §3). */
+/** `limit` 1–200 (default 50) and `offset` 0–100,000 (docs/ARCHITECTURE.md). */
 export const Pagination = {
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
   offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000, default: 0 })),

@@ -103,7 +103,7 @@ export function unsafeTextPaths(value: unknown, base: string): string[] {
 }
 
 /**
- * DESIGN §3: one rule for every string of every route — body, query, path parameters and
+ * docs/ARCHITECTURE.md: one rule for every string of every route — body, query, path parameters and
  * header values — refusing U+0000 and lone surrogates with 400 `validation_failed` before any
  * schema, handler or database sees them. Runs as a preValidation hook, after authentication.
  */
@@ -125,7 +125,7 @@ export function unsafeTextErrors(request: {
 function refuse(errors: FieldError[]): AppError {
   const first = errors[0] as FieldError;
   const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : '';
-  return new AppError('validation_failed', 400, `${first.path} ${first.message}${more}`, errors);
+  return new AppError('validation_failed', `${first.path} ${first.message}${more}`, errors);
 }
 
 /**

@@ -1,5 +1,5 @@
 /**
- * The durable job queue (DESIGN §1): a table in the service's own database. Jobs are enqueued
+ * The durable job queue (docs/ARCHITECTURE.md): a table in the service's own database. Jobs are enqueued
  * in the transaction of the change that causes them, claimed with FOR UPDATE SKIP LOCKED, and
  * retried with exponential backoff. Jobs with the same ordering key run one at a time in the
  * order they were enqueued.

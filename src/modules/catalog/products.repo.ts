@@ -23,7 +23,7 @@ const SKU_KEY = 'catalog_skus_shop_id_sku_pk';
 export const SLUG_ATTEMPTS = 5;
 
 export const slugTaken = (slug: string) =>
-  new AppError('slug_taken', 409, `The slug ${slug} is already used by another product`, [
+  new AppError('slug_taken', `The slug ${slug} is already used by another product`, [
     { path: '/body/slug', message: 'is already used' },
   ]);
 
@@ -77,7 +77,7 @@ export async function checkSkusFree(tx: Tx, shopId: string, uses: SkuUse[], prod
   if (taken.length === 0) return;
   const set = new Set(taken.map((t) => t.sku));
   const errors = uses.filter((u) => set.has(u.sku)).map((u) => ({ path: u.path, message: 'is already used' }));
-  throw new AppError('sku_taken', 409, `SKU ${taken[0]?.sku} is already used by another product`, errors);
+  throw new AppError('sku_taken', `SKU ${taken[0]?.sku} is already used by another product`, errors);
 }
 
 export async function slugInUse(tx: Tx, shopId: string, slug: string, productId: string | null) {

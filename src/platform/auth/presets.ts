@@ -1,0 +1,52 @@
+/**
+ * The credentials a route accepts, named once: routes write `config: manageMoney` instead of
+ * spelling an AuthSpec, so one name has one meaning everywhere. One hook
+ * (modules/identity/authorize.ts) enforces them. A route with an unusual mix still writes its own
+ * `{ auth: … }` (e.g. a publishable key that also takes a signed-in customer).
+ */
+import { type AuthSpec, CATALOG_WRITERS, MANAGERS } from './types.js';
+
+const preset = (auth: AuthSpec): { auth: AuthSpec } => ({ auth });
+
+/** No credential: sign-in, hosted pages, provider webhooks, health. */
+export const publicRoute = preset({ accepts: 'public' });
+/** The platform operator (PLATFORM_TOKEN). */
+export const platformOperator = preset({ accepts: ['platform'] });
+
+/** Any signed-in employee, whatever the role: reading the shop's configuration. */
+export const anyEmployee = preset({ accepts: ['admin'] });
+/** Only the shop owner. */
+export const ownerOnly = preset({ accepts: ['admin'], ownerOnly: true });
+/**
+ * Owner or admin signed in: changing the shop's configuration (channels, shipping, employees,
+ * categories and brands, checkout settings). API tokens are not accepted (403 credential_denied).
+ */
+export const configureShop = preset({ accepts: ['admin'], roles: MANAGERS });
+/**
+ * Owner or admin signed in: moving money or partners (finance, vendors, affiliates, payouts,
+ * webhooks). API tokens are refused explicitly (403 token_blocked), whatever their scopes.
+ */
+export const manageMoney = preset({ accepts: ['admin'], roles: MANAGERS, tokenBlocked: true });
+/** Owner or admin, or an API token with finance:read: reading money and partners. */
+export const readFinance = preset({ accepts: ['admin', 'token'], scope: 'finance:read', roles: MANAGERS });
+
+/** Any employee, with the digital add-on available and active. */
+export const readDigital = preset({ accepts: ['admin'], gate: 'digital' });
+/** Owner or admin, with the digital add-on available and active: plans and subscriptions. */
+export const manageDigital = preset({ accepts: ['admin'], roles: MANAGERS, gate: 'digital' });
+
+/** Any employee, or an API token with catalog:read (catalog:write implies it). */
+export const readCatalog = preset({ accepts: ['admin', 'token'], scope: 'catalog:read' });
+/** A catalog writer (owner, admin, catalog editor), or an API token with catalog:write. */
+export const writeCatalog = preset({ accepts: ['admin', 'token'], scope: 'catalog:write', roles: CATALOG_WRITERS });
+/** A catalog writer signed in (no API token): catalog changes that only people make. */
+export const writeCatalogSignedIn = preset({ accepts: ['admin'], roles: CATALOG_WRITERS });
+
+/** A storefront: the publishable key plus an allowed Origin. */
+export const storefrontKey = preset({ accepts: ['publishable'] });
+/** A signed-in customer of a storefront. */
+export const customerSession = preset({ accepts: ['customer'] });
+/** A signed-in vendor (vendor portal). */
+export const vendorPortal = preset({ accepts: ['vendor'] });
+/** A signed-in affiliate (affiliate portal). */
+export const affiliatePortal = preset({ accepts: ['affiliate'] });
