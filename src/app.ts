@@ -36,6 +36,7 @@ import { loggerOptions } from './platform/http/log-redaction.js';
 import { documentRoute, registerOpenApi } from './platform/http/openapi.js';
 import { genRequestId } from './platform/http/request-id.js';
 import { registerServedElsewhere, roleConstraint } from './platform/http/role-routes.js';
+import type { TypedApp } from './platform/http/typed-app.js';
 import { registerTextSafety, validatorCompiler } from './platform/http/validation.js';
 import { registerMaintenanceJobs } from './platform/jobs/maintenance.js';
 import { JobRegistry, Worker } from './platform/jobs/worker.js';
@@ -68,7 +69,7 @@ export interface BuildOptions {
 export interface Module {
   name: string;
   group: 'shop' | 'checkout' | 'always';
-  routes(app: FastifyInstance, deps: AppDeps): Promise<void> | void;
+  routes(app: TypedApp, deps: AppDeps): Promise<void> | void;
   jobs?(registry: JobRegistry, deps: AppDeps): void;
 }
 

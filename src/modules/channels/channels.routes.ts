@@ -1,8 +1,8 @@
 /** Routes of spec §4.5: channels, domains, countries, payment methods; and the shop-wide payment methods. */
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import { MANAGERS } from '../../platform/auth/types.js';
 import { NoContent } from '../../platform/http/schemas.js';
+import type { TypedApp } from '../../platform/http/typed-app.js';
 import * as cfg from './channel-config.service.js';
 import * as S from './channels.schemas.js';
 import * as svc from './channels.service.js';
@@ -20,7 +20,7 @@ const ownerOnly = { auth: { accepts: ['admin' as const], ownerOnly: true } };
 
 type P = { id: string };
 
-export function channelRoutes(app: FastifyInstance): void {
+export function channelRoutes(app: TypedApp): void {
   app.get(
     '/api/admin/channels',
     {
@@ -40,7 +40,7 @@ export function channelRoutes(app: FastifyInstance): void {
       config: readConfig,
       schema: { tags, summary: 'Read a channel', params: ChannelParams, response: { 200: S.ChannelSchema } },
     },
-    async (request) => svc.channelOut(await svc.getChannel(request.ctx, (request.params as P).id)),
+    async (request) => svc.channelOut(await svc.getChannel(request.ctx, request.params.id)),
   );
 
   app.post(
@@ -55,8 +55,7 @@ export function channelRoutes(app: FastifyInstance): void {
         response: { 201: S.ChannelSchema },
       },
     },
-    async (request, reply) =>
-      reply.code(201).send(svc.channelOut(await svc.createChannel(request.ctx, request.body as never))),
+    async (request, reply) => reply.code(201).send(svc.channelOut(await svc.createChannel(request.ctx, request.body))),
   );
 
   app.patch(
@@ -71,8 +70,7 @@ export function channelRoutes(app: FastifyInstance): void {
         response: { 200: S.ChannelSchema },
       },
     },
-    async (request) =>
-      svc.channelOut(await svc.updateChannel(request.ctx, (request.params as P).id, request.body as never)),
+    async (request) => svc.channelOut(await svc.updateChannel(request.ctx, request.params.id, request.body)),
   );
 
   app.post(
@@ -86,7 +84,7 @@ export function channelRoutes(app: FastifyInstance): void {
         response: { 200: S.ChannelSchema },
       },
     },
-    async (request) => svc.channelOut(await svc.setDefaultChannel(request.ctx, (request.params as P).id)),
+    async (request) => svc.channelOut(await svc.setDefaultChannel(request.ctx, request.params.id)),
   );
 
   app.delete(
@@ -101,7 +99,7 @@ export function channelRoutes(app: FastifyInstance): void {
       },
     },
     async (request, reply) => {
-      await svc.deleteChannel(request.ctx, (request.params as P).id);
+      await svc.deleteChannel(request.ctx, request.params.id);
       return reply.code(204).send();
     },
   );
@@ -118,7 +116,7 @@ export function channelRoutes(app: FastifyInstance): void {
         response: { 200: Type.Object({ domains: Type.Array(S.DomainSchema) }) },
       },
     },
-    async (request) => ({ domains: (await cfg.listDomains(request.ctx, (request.params as P).id)).map(cfg.domainOut) }),
+    async (request) => ({ domains: (await cfg.listDomains(request.ctx, request.params.id)).map(cfg.domainOut) }),
   );
 
   app.post(
@@ -134,13 +132,7 @@ export function channelRoutes(app: FastifyInstance): void {
       },
     },
     async (request, reply) =>
-      reply
-        .code(201)
-        .send(
-          cfg.domainOut(
-            await cfg.addDomain(request.ctx, (request.params as P).id, (request.body as { domain: string }).domain),
-          ),
-        ),
+      reply.code(201).send(cfg.domainOut(await cfg.addDomain(request.ctx, request.params.id, request.body.domain))),
   );
 
   app.delete(
@@ -150,7 +142,7 @@ export function channelRoutes(app: FastifyInstance): void {
       schema: { tags, summary: 'Remove a domain mapping', params: DomainParams, response: { 204: NoContent } },
     },
     async (request, reply) => {
-      const { id, domainId } = request.params as { id: string; domainId: string };
+      const { id, domainId } = request.params;
       await cfg.removeDomain(request.ctx, id, domainId);
       return reply.code(204).send();
     },
@@ -168,7 +160,7 @@ export function channelRoutes(app: FastifyInstance): void {
         response: { 200: S.CountriesResponse },
       },
     },
-    async (request) => cfg.listChannelCountries(request.ctx, (request.params as P).id),
+    async (request) => cfg.listChannelCountries(request.ctx, request.params.id),
   );
 
   app.put(
@@ -183,12 +175,7 @@ export function channelRoutes(app: FastifyInstance): void {
         response: { 200: S.CountriesResponse },
       },
     },
-    async (request) =>
-      cfg.replaceCountrySelection(
-        request.ctx,
-        (request.params as P).id,
-        (request.body as { country_codes: string[] }).country_codes,
-      ),
+    async (request) => cfg.replaceCountrySelection(request.ctx, request.params.id, request.body.country_codes),
   );
 
   app.patch(
@@ -204,8 +191,8 @@ export function channelRoutes(app: FastifyInstance): void {
       },
     },
     async (request) => {
-      const { id, code } = request.params as { id: string; code: string };
-      return cfg.patchChannelCountry(request.ctx, id, code, request.body as never);
+      const { id, code } = request.params;
+      return cfg.patchChannelCountry(request.ctx, id, code, request.body);
     },
   );
 
@@ -222,7 +209,7 @@ export function channelRoutes(app: FastifyInstance): void {
       },
     },
     async (request, reply) =>
-      reply.code(201).send(await cfg.addCustomCountry(request.ctx, (request.params as P).id, request.body as never)),
+      reply.code(201).send(await cfg.addCustomCountry(request.ctx, request.params.id, request.body)),
   );
 
   app.delete(
@@ -237,7 +224,7 @@ export function channelRoutes(app: FastifyInstance): void {
       },
     },
     async (request, reply) => {
-      const { id, code } = request.params as { id: string; code: string };
+      const { id, code } = request.params;
       await cfg.deleteCustomCountry(request.ctx, id, code);
       return reply.code(204).send();
     },
@@ -255,7 +242,7 @@ export function channelRoutes(app: FastifyInstance): void {
         response: { 200: S.PaymentMethodsResponse },
       },
     },
-    async (request) => cfg.channelPaymentMethods(request.ctx, (request.params as P).id),
+    async (request) => cfg.channelPaymentMethods(request.ctx, request.params.id),
   );
 
   app.put(
@@ -270,12 +257,7 @@ export function channelRoutes(app: FastifyInstance): void {
         response: { 200: S.PaymentMethodsResponse },
       },
     },
-    async (request) =>
-      cfg.setChannelPaymentMethods(
-        request.ctx,
-        (request.params as P).id,
-        (request.body as { method_codes: string[] }).method_codes,
-      ),
+    async (request) => cfg.setChannelPaymentMethods(request.ctx, request.params.id, request.body.method_codes),
   );
 
   app.get(
@@ -298,7 +280,6 @@ export function channelRoutes(app: FastifyInstance): void {
         response: { 200: S.ShopPaymentMethods },
       },
     },
-    async (request) =>
-      cfg.setShopPaymentMethods(request.ctx, (request.body as { method_codes: string[] }).method_codes),
+    async (request) => cfg.setShopPaymentMethods(request.ctx, request.body.method_codes),
   );
 }

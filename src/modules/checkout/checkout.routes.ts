@@ -1,8 +1,9 @@
 /** Storefront checkout routes (checkout role). */
 
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { PaymentProvider } from '../../adapters/payment/port.js';
 import type { AppDeps } from '../../app.js';
+import { pathPrefixOf, type TypedApp } from '../../platform/http/typed-app.js';
 import { resolveChannel } from '../channels/index.js';
 import { limitSessionCreation } from './abuse-limits.js';
 import { CheckoutCreate, CheckoutSessionOut } from './checkout.schemas.js';
@@ -54,8 +55,9 @@ export function sessionOut(s: CheckoutSessionRow, url: string | null) {
   };
 }
 
+/** The sale channel of a checkout request (Origin, Referer, or the `/:prefix/…` of the path). */
 export function channelFor(request: FastifyRequest) {
-  const prefix = (request.params as { prefix?: string }).prefix ?? null;
+  const prefix = pathPrefixOf(request.params);
   return resolveChannel(request.ctx, {
     origin: request.headers.origin,
     referer: request.headers.referer,
@@ -63,7 +65,7 @@ export function channelFor(request: FastifyRequest) {
   });
 }
 
-export function checkoutRoutes(app: FastifyInstance, _deps: AppDeps, provider: PaymentProvider): void {
+export function checkoutRoutes(app: TypedApp, _deps: AppDeps, provider: PaymentProvider): void {
   for (const prefix of ['', '/:prefix']) {
     app.post(
       `${prefix}/api/store/checkout-sessions`,
@@ -79,14 +81,14 @@ export function checkoutRoutes(app: FastifyInstance, _deps: AppDeps, provider: P
       },
       async (request, reply) => {
         await limitSessionCreation(request.ctx, request.ip);
-        await enforceLineQuantity(request.ctx, (request.body as CheckoutInput).items);
+        await enforceLineQuantity(request.ctx, request.body.items);
         const channel = await channelFor(request);
         reply.header('x-channel-id', channel.id);
         const claim = request.idempotency;
         const { session, url } = await createCheckoutSession(
           request.ctx,
           channel,
-          request.body as CheckoutInput,
+          request.body,
           provider,
           claim ? `${claim.principal}|${claim.key}` : null,
         );

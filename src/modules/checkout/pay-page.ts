@@ -4,10 +4,11 @@
  */
 
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import { testCardOutcome } from '../../adapters/payment/test-provider.js';
 import type { AppDeps } from '../../app.js';
 import { AppError } from '../../platform/errors.js';
+import type { TypedApp } from '../../platform/http/typed-app.js';
 import type { Address } from '../orders/orders.tables.js';
 import { completePaidSession, getSession } from './checkout.service.js';
 import type { CheckoutSessionRow } from './checkout.tables.js';
@@ -96,8 +97,8 @@ export function returnTo(url: string, sessionId: string): string {
  * register their own page here, so one `/pay/:id` serves every kind of the test provider.
  */
 export interface HostedPage {
-  get(s: CheckoutSessionRow, reply: FastifyReply): Promise<unknown>;
-  post(s: CheckoutSessionRow, form: FormValues, reply: FastifyReply): Promise<unknown>;
+  get(s: CheckoutSessionRow, reply: FastifyReply): Promise<FastifyReply>;
+  post(s: CheckoutSessionRow, form: FormValues, reply: FastifyReply): Promise<FastifyReply>;
 }
 const otherKinds = new Map<string, HostedPage>();
 export function registerHostedPage(kind: string, handler: HostedPage): void {
@@ -107,7 +108,7 @@ export function registerHostedPage(kind: string, handler: HostedPage): void {
 const Params = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 const Html = Type.String({ description: 'HTML page' });
 
-export function payPageRoutes(app: FastifyInstance, deps: AppDeps): void {
+export function payPageRoutes(app: TypedApp, deps: AppDeps): void {
   const db = deps.database.db;
   const tags = ['checkout'];
 
@@ -124,7 +125,7 @@ export function payPageRoutes(app: FastifyInstance, deps: AppDeps): void {
       },
     },
     async (request, reply) => {
-      const s = await getSession(db, (request.params as { id: string }).id);
+      const s = await getSession(db, request.params.id);
       const other = s && s.provider === 'test' ? otherKinds.get(s.kind) : undefined;
       if (s && other) return other.get(s, reply);
       if (!s || s.provider !== 'test' || s.kind !== 'order')
@@ -164,8 +165,8 @@ export function payPageRoutes(app: FastifyInstance, deps: AppDeps): void {
       },
     },
     async (request, reply) => {
-      const id = (request.params as { id: string }).id;
-      const form = request.body as FormValues;
+      const id = request.params.id;
+      const form = request.body;
       const s = await getSession(db, id);
       const other = s && s.provider === 'test' ? otherKinds.get(s.kind) : undefined;
       if (s && other) return other.post(s, form, reply);

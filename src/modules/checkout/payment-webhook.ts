@@ -7,7 +7,7 @@
  */
 import { Type } from '@sinclair/typebox';
 import { sql } from 'drizzle-orm';
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger } from 'fastify';
 import {
   type PaymentEvent,
   type PaymentEventKind,
@@ -18,6 +18,7 @@ import type { AppDeps } from '../../app.js';
 import type { Db } from '../../platform/db/client.js';
 import { query, withTx } from '../../platform/db/tx.js';
 import { AppError } from '../../platform/errors.js';
+import type { TypedApp } from '../../platform/http/typed-app.js';
 import { paymentEvents } from './checkout.tables.js';
 
 /** What applying an event did; stored on its payment_events row. */
@@ -93,7 +94,7 @@ export async function applyPaymentEvent(
 const WebhookAnswer = Type.Object({ received: Type.Boolean(), duplicate: Type.Boolean() });
 
 /** The Stripe webhook route and its deprecated aliases. */
-export function paymentWebhookRoutes(app: FastifyInstance, deps: AppDeps, provider: PaymentProvider): void {
+export function paymentWebhookRoutes(app: TypedApp, deps: AppDeps, provider: PaymentProvider): void {
   const { config } = deps;
   const db = deps.database.db;
   const routes = [
@@ -108,7 +109,8 @@ export function paymentWebhookRoutes(app: FastifyInstance, deps: AppDeps, provid
       done(null, body),
     );
     for (const r of routes) {
-      scope.post(
+      // no body schema: the body is the raw bytes the content-type parser above keeps
+      scope.post<{ Body: Buffer }>(
         r.url,
         {
           config: { auth: { accepts: 'public' } },
@@ -130,7 +132,7 @@ export function paymentWebhookRoutes(app: FastifyInstance, deps: AppDeps, provid
           }
           let event: PaymentEvent;
           try {
-            event = await provider.parseWebhook(request.body as Buffer, request.headers, secrets);
+            event = await provider.parseWebhook(request.body, request.headers, secrets);
           } catch (err) {
             if (err instanceof WebhookSignatureError) throw new AppError('signature_invalid', 400, err.message);
             throw err;

@@ -5,7 +5,7 @@
  */
 import { Type } from '@sinclair/typebox';
 import { and, eq, sql } from 'drizzle-orm';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import { queueEmail } from '../../adapters/mail/index.js';
 import { paymentProviderFor } from '../../adapters/payment/index.js';
 import { testCardOutcome } from '../../adapters/payment/test-provider.js';
@@ -16,6 +16,7 @@ import type { Db } from '../../platform/db/client.js';
 import { query, withTx } from '../../platform/db/tx.js';
 import { AppError, type FieldError, notFound } from '../../platform/errors.js';
 import { Body, Email } from '../../platform/http/schemas.js';
+import type { TypedApp } from '../../platform/http/typed-app.js';
 import { newId, newSecret } from '../../platform/ids.js';
 import { enqueue } from '../../platform/jobs/queue.js';
 import { taxFromGross } from '../../platform/money.js';
@@ -537,7 +538,7 @@ export function registerAboHostedPage(deps: AppDeps): void {
   });
 }
 
-export function aboSessionRoutes(app: FastifyInstance, deps: AppDeps): void {
+export function aboSessionRoutes(app: TypedApp, deps: AppDeps): void {
   for (const prefix of ['', '/:prefix']) {
     app.post(
       `${prefix}/api/store/abo-sessions`,
@@ -555,7 +556,7 @@ export function aboSessionRoutes(app: FastifyInstance, deps: AppDeps): void {
         await limitSessionCreation(request.ctx, request.ip);
         const channel = await channelFor(request);
         reply.header('x-channel-id', channel.id);
-        const out = await createAboSession(request.ctx, channel, request.body as AboSessionInput, deps);
+        const out = await createAboSession(request.ctx, channel, request.body, deps);
         return reply.code(201).send(out);
       },
     );

@@ -1,9 +1,10 @@
 /** Routes of admin login, employees, API tokens, publishable keys and customer accounts. */
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import type { AppDeps } from '../../app.js';
 import { MANAGERS } from '../../platform/auth/types.js';
 import { IdParams, NoContent } from '../../platform/http/schemas.js';
+import type { TypedApp } from '../../platform/http/typed-app.js';
 import * as accounts from './customer-accounts.js';
 import * as S from './identity.schemas.js';
 import * as svc from './identity.service.js';
@@ -28,7 +29,7 @@ export function clearSessionCookie(reply: FastifyReply, deps: AppDeps, kind: Ses
   });
 }
 
-export function identityRoutes(app: FastifyInstance, deps: AppDeps): void {
+export function identityRoutes(app: TypedApp, deps: AppDeps): void {
   const tags = ['identity'];
 
   // ---- admin sessions ----
@@ -39,7 +40,7 @@ export function identityRoutes(app: FastifyInstance, deps: AppDeps): void {
       schema: { tags, summary: 'Sign in as an employee', body: S.LoginBody, response: { 200: S.LoginResponse } },
     },
     async (request, reply) => {
-      const body = request.body as { email: string; password: string };
+      const body = request.body;
       const { session, user, shop } = await svc.loginAdmin(deps.database.db, body.email, body.password, request.ip);
       setSessionCookie(reply, deps, 'admin', session.token, session.expiresAt);
       return {
@@ -90,7 +91,7 @@ export function identityRoutes(app: FastifyInstance, deps: AppDeps): void {
       },
     },
     async (request, reply) => {
-      const body = request.body as { current_password: string; new_password: string };
+      const body = request.body;
       await svc.changeOwnPassword(request.ctx, request.ip, body.current_password, body.new_password);
       return reply.code(204).send();
     },
@@ -118,7 +119,7 @@ export function identityRoutes(app: FastifyInstance, deps: AppDeps): void {
       schema: { tags, summary: 'Add an employee', body: S.EmployeeCreate, response: { 201: S.UserSchema } },
     },
     async (request, reply) => {
-      const row = await svc.createEmployee(request.ctx, request.body as never);
+      const row = await svc.createEmployee(request.ctx, request.body);
       return reply.code(201).send(svc.userOut(row));
     },
   );
@@ -136,8 +137,8 @@ export function identityRoutes(app: FastifyInstance, deps: AppDeps): void {
       },
     },
     async (request) => {
-      const { id } = request.params as { id: string };
-      return svc.userOut(await svc.updateEmployee(request.ctx, id, request.body as never));
+      const { id } = request.params;
+      return svc.userOut(await svc.updateEmployee(request.ctx, id, request.body));
     },
   );
 
@@ -148,7 +149,7 @@ export function identityRoutes(app: FastifyInstance, deps: AppDeps): void {
       schema: { tags, summary: 'Remove an employee', params: IdParams, response: { 204: NoContent } },
     },
     async (request, reply) => {
-      await svc.deleteEmployee(request.ctx, (request.params as { id: string }).id);
+      await svc.deleteEmployee(request.ctx, request.params.id);
       return reply.code(204).send();
     },
   );
@@ -175,7 +176,7 @@ export function identityRoutes(app: FastifyInstance, deps: AppDeps): void {
       schema: { tags, summary: 'Create an API token', body: S.ApiTokenCreate, response: { 201: S.ApiTokenCreated } },
     },
     async (request, reply) => {
-      const { row, token } = await svc.createApiToken(request.ctx, request.body as never);
+      const { row, token } = await svc.createApiToken(request.ctx, request.body);
       return reply.code(201).send({ ...svc.tokenOut(row), token });
     },
   );
@@ -187,7 +188,7 @@ export function identityRoutes(app: FastifyInstance, deps: AppDeps): void {
       schema: { tags, summary: 'Revoke an API token', params: IdParams, response: { 204: NoContent } },
     },
     async (request, reply) => {
-      await svc.revokeApiToken(request.ctx, (request.params as { id: string }).id);
+      await svc.revokeApiToken(request.ctx, request.params.id);
       return reply.code(204).send();
     },
   );
@@ -218,7 +219,7 @@ export function identityRoutes(app: FastifyInstance, deps: AppDeps): void {
       },
     },
     async (request, reply) => {
-      const row = await svc.createPublishableKey(request.ctx, request.body as never);
+      const row = await svc.createPublishableKey(request.ctx, request.body);
       return reply.code(201).send(svc.keyOut(row));
     },
   );
@@ -235,10 +236,7 @@ export function identityRoutes(app: FastifyInstance, deps: AppDeps): void {
         response: { 200: S.PublishableKeySchema },
       },
     },
-    async (request) =>
-      svc.keyOut(
-        await svc.updatePublishableKey(request.ctx, (request.params as { id: string }).id, request.body as never),
-      ),
+    async (request) => svc.keyOut(await svc.updatePublishableKey(request.ctx, request.params.id, request.body)),
   );
 
   app.delete(
@@ -248,7 +246,7 @@ export function identityRoutes(app: FastifyInstance, deps: AppDeps): void {
       schema: { tags, summary: 'Revoke a publishable key', params: IdParams, response: { 204: NoContent } },
     },
     async (request, reply) => {
-      await svc.revokePublishableKey(request.ctx, (request.params as { id: string }).id);
+      await svc.revokePublishableKey(request.ctx, request.params.id);
       return reply.code(204).send();
     },
   );
@@ -269,7 +267,7 @@ export function identityRoutes(app: FastifyInstance, deps: AppDeps): void {
     },
     async (request, reply) => {
       await accounts.limitAccountCalls(request.ctx.db, deps.config, request.ip);
-      const { customer, session } = await svc.registerCustomer(request.ctx, request.body as never);
+      const { customer, session } = await svc.registerCustomer(request.ctx, request.body);
       setSessionCookie(reply, deps, 'customer', session.token, session.expiresAt);
       return reply.code(201).send({
         token: session.token,
@@ -291,7 +289,7 @@ export function identityRoutes(app: FastifyInstance, deps: AppDeps): void {
       },
     },
     async (request, reply) => {
-      const body = request.body as { email: string; password: string };
+      const body = request.body;
       const { customer, session } = await svc.loginCustomer(request.ctx, body.email, body.password, request.ip);
       setSessionCookie(reply, deps, 'customer', session.token, session.expiresAt);
       return { token: session.token, expires_at: session.expiresAt.toISOString(), customer: svc.customerOut(customer) };
@@ -341,7 +339,7 @@ export function identityRoutes(app: FastifyInstance, deps: AppDeps): void {
     },
     async (request) => {
       await accounts.limitAccountCalls(request.ctx.db, deps.config, request.ip);
-      const row = await accounts.verifyCustomerEmail(request.ctx, (request.body as { token: string }).token);
+      const row = await accounts.verifyCustomerEmail(request.ctx, request.body.token);
       return { customer: svc.customerOut(row) };
     },
   );
@@ -359,7 +357,7 @@ export function identityRoutes(app: FastifyInstance, deps: AppDeps): void {
     },
     async (request, reply) => {
       await accounts.limitAccountCalls(request.ctx.db, deps.config, request.ip);
-      await accounts.requestCustomerReset(request.ctx, (request.body as { email: string }).email);
+      await accounts.requestCustomerReset(request.ctx, request.body.email);
       return reply.code(202).send({ status: 'accepted' });
     },
   );
@@ -377,7 +375,7 @@ export function identityRoutes(app: FastifyInstance, deps: AppDeps): void {
     },
     async (request) => {
       await accounts.limitAccountCalls(request.ctx.db, deps.config, request.ip);
-      const body = request.body as { token: string; password: string };
+      const body = request.body;
       return { customer: svc.customerOut(await accounts.confirmCustomerReset(request.ctx, body.token, body.password)) };
     },
   );
@@ -394,11 +392,7 @@ export function identityRoutes(app: FastifyInstance, deps: AppDeps): void {
       },
     },
     async (request, reply) => {
-      const { customer, session } = await accounts.changeCustomerPassword(
-        request.ctx,
-        request.ip,
-        request.body as { current_password: string; new_password: string },
-      );
+      const { customer, session } = await accounts.changeCustomerPassword(request.ctx, request.ip, request.body);
       setSessionCookie(reply, deps, 'customer', session.token, session.expiresAt);
       return { token: session.token, expires_at: session.expiresAt.toISOString(), customer: svc.customerOut(customer) };
     },

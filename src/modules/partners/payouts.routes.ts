@@ -4,9 +4,10 @@
  * token_blocked, finance:read included); GET /api/admin/affiliate-payouts is also open to a
  * finance:read token. The portals see only their own payouts and (vendors) final statements.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { MANAGERS } from '../../platform/auth/types.js';
 import { IdParams } from '../../platform/http/schemas.js';
+import type { TypedApp } from '../../platform/http/typed-app.js';
 import type { PayoutStatus } from './payout-states.js';
 import * as S from './payouts.schemas.js';
 import * as svc from './payouts.service.js';
@@ -56,7 +57,14 @@ const AFFILIATE_TRANSITIONS: TransitionRoute[] = [
   CANCEL,
 ];
 
-export function payoutRoutes(app: FastifyInstance): void {
+/** The transfer reference of a mark-paid body (validated by S.MarkPaid; other transitions take no body). */
+function referenceOf(body: unknown): string | undefined {
+  return typeof body === 'object' && body !== null && 'reference' in body && typeof body.reference === 'string'
+    ? body.reference
+    : undefined;
+}
+
+export function payoutRoutes(app: TypedApp): void {
   /** POST …/payouts/:id/<action>: one state change (payout-states.ts) with its ledger entry. */
   function transitionRoute(kind: 'vendor' | 'affiliate', t: TransitionRoute) {
     app.post(
@@ -73,12 +81,13 @@ export function payoutRoutes(app: FastifyInstance): void {
       },
       async (request) =>
         svc.payoutOut(
+          kind,
           await svc.transitionPayout(
             request.ctx,
             kind,
-            (request.params as P).id,
+            request.params.id,
             t.to,
-            t.to === 'paid' ? { reference: (request.body as { reference: string }).reference } : {},
+            t.to === 'paid' ? { reference: referenceOf(request.body) } : {},
           ),
         ),
     );
@@ -109,7 +118,7 @@ export function payoutRoutes(app: FastifyInstance): void {
         response: { 200: S.PartnerSettings },
       },
     },
-    async (request) => svc.partnerSettingsBody(await svc.putPartnerSettings(request.ctx, request.body as never)),
+    async (request) => svc.partnerSettingsBody(await svc.putPartnerSettings(request.ctx, request.body)),
   );
 
   // ---- vendor payouts (admin) ----
@@ -126,7 +135,7 @@ export function payoutRoutes(app: FastifyInstance): void {
       },
     },
     async (request) => {
-      const q = request.query as Page & { vendor_id?: string; status?: PayoutStatus; currency?: string };
+      const q = request.query;
       const p = page(q);
       const { rows, count } = await svc.listPayouts(request.ctx.db, request.ctx.shopId, 'vendor', {
         partner_id: q.vendor_id,
@@ -134,7 +143,7 @@ export function payoutRoutes(app: FastifyInstance): void {
         currency: q.currency,
         ...p,
       });
-      return { payouts: rows.map(svc.payoutOut), count, ...p };
+      return { payouts: rows.map((r) => svc.payoutOut('vendor', r)), count, ...p };
     },
   );
 
@@ -145,7 +154,7 @@ export function payoutRoutes(app: FastifyInstance): void {
       schema: { tags: vtags, summary: 'Read a vendor payout', params: IdParams, response: { 200: S.VendorPayout } },
     },
     async (request) =>
-      svc.payoutOut(await svc.getPayout(request.ctx.db, request.ctx.shopId, 'vendor', (request.params as P).id)),
+      svc.payoutOut('vendor', await svc.getPayout(request.ctx.db, request.ctx.shopId, 'vendor', request.params.id)),
   );
 
   app.post(
@@ -162,7 +171,7 @@ export function payoutRoutes(app: FastifyInstance): void {
       },
     },
     async (request, reply) =>
-      reply.code(201).send(svc.payoutOut(await svc.createVendorPayout(request.ctx, request.body as never))),
+      reply.code(201).send(svc.payoutOut('vendor', await svc.createVendorPayout(request.ctx, request.body))),
   );
 
   for (const t of VENDOR_TRANSITIONS) transitionRoute('vendor', t);
@@ -181,7 +190,7 @@ export function payoutRoutes(app: FastifyInstance): void {
       },
     },
     async (request) => {
-      const q = request.query as Page & { affiliate_id?: string; status?: PayoutStatus; currency?: string };
+      const q = request.query;
       const p = page(q);
       const { rows, count } = await svc.listPayouts(request.ctx.db, request.ctx.shopId, 'affiliate', {
         partner_id: q.affiliate_id,
@@ -189,7 +198,7 @@ export function payoutRoutes(app: FastifyInstance): void {
         currency: q.currency,
         ...p,
       });
-      return { payouts: rows.map(svc.payoutOut), count, ...p };
+      return { payouts: rows.map((r) => svc.payoutOut('affiliate', r)), count, ...p };
     },
   );
 
@@ -205,7 +214,10 @@ export function payoutRoutes(app: FastifyInstance): void {
       },
     },
     async (request) =>
-      svc.payoutOut(await svc.getPayout(request.ctx.db, request.ctx.shopId, 'affiliate', (request.params as P).id)),
+      svc.payoutOut(
+        'affiliate',
+        await svc.getPayout(request.ctx.db, request.ctx.shopId, 'affiliate', request.params.id),
+      ),
   );
 
   for (const t of AFFILIATE_TRANSITIONS) transitionRoute('affiliate', t);
@@ -224,7 +236,7 @@ export function payoutRoutes(app: FastifyInstance): void {
       },
     },
     async (request) => {
-      const q = request.query as Page & { status?: PayoutStatus; currency?: string };
+      const q = request.query;
       const p = page(q);
       const { rows, count } = await svc.listPayouts(request.ctx.db, request.ctx.shopId, 'affiliate', {
         partner_id: affiliateOf(request),
@@ -232,7 +244,7 @@ export function payoutRoutes(app: FastifyInstance): void {
         currency: q.currency,
         ...p,
       });
-      return { payouts: rows.map(svc.payoutOut), count, ...p };
+      return { payouts: rows.map((r) => svc.payoutOut('affiliate', r)), count, ...p };
     },
   );
 
@@ -244,13 +256,8 @@ export function payoutRoutes(app: FastifyInstance): void {
     },
     async (request) =>
       svc.payoutOut(
-        await svc.getPayout(
-          request.ctx.db,
-          request.ctx.shopId,
-          'affiliate',
-          (request.params as P).id,
-          affiliateOf(request),
-        ),
+        'affiliate',
+        await svc.getPayout(request.ctx.db, request.ctx.shopId, 'affiliate', request.params.id, affiliateOf(request)),
       ),
   );
 
@@ -275,7 +282,8 @@ export function payoutRoutes(app: FastifyInstance): void {
         .code(201)
         .send(
           svc.payoutOut(
-            await svc.requestAffiliatePayout(request.ctx, affiliateOf(request), (request.body ?? {}) as never),
+            'affiliate',
+            await svc.requestAffiliatePayout(request.ctx, affiliateOf(request), request.body ?? {}),
           ),
         ),
   );
@@ -294,7 +302,7 @@ export function payoutRoutes(app: FastifyInstance): void {
       },
     },
     async (request) => {
-      const q = request.query as Page & { status?: PayoutStatus; currency?: string };
+      const q = request.query;
       const p = page(q);
       const { rows, count } = await svc.listPayouts(request.ctx.db, request.ctx.shopId, 'vendor', {
         partner_id: vendorOf(request),
@@ -302,7 +310,7 @@ export function payoutRoutes(app: FastifyInstance): void {
         currency: q.currency,
         ...p,
       });
-      return { payouts: rows.map(svc.payoutOut), count, ...p };
+      return { payouts: rows.map((r) => svc.payoutOut('vendor', r)), count, ...p };
     },
   );
 
@@ -314,7 +322,8 @@ export function payoutRoutes(app: FastifyInstance): void {
     },
     async (request) =>
       svc.payoutOut(
-        await svc.getPayout(request.ctx.db, request.ctx.shopId, 'vendor', (request.params as P).id, vendorOf(request)),
+        'vendor',
+        await svc.getPayout(request.ctx.db, request.ctx.shopId, 'vendor', request.params.id, vendorOf(request)),
       ),
   );
 
@@ -330,7 +339,7 @@ export function payoutRoutes(app: FastifyInstance): void {
       },
     },
     async (request) => {
-      const q = request.query as Page & { period?: string; currency?: string };
+      const q = request.query;
       const p = page(q);
       const { rows, count } = await st.listStatements(request.ctx.db, request.ctx.shopId, {
         vendor_id: vendorOf(request),
@@ -356,7 +365,7 @@ export function payoutRoutes(app: FastifyInstance): void {
     },
     async (request) =>
       st.statementOut(
-        await st.getStatement(request.ctx.db, request.ctx.shopId, (request.params as P).id, {
+        await st.getStatement(request.ctx.db, request.ctx.shopId, request.params.id, {
           vendorId: vendorOf(request),
         }),
       ),
@@ -374,7 +383,7 @@ export function payoutRoutes(app: FastifyInstance): void {
       },
     },
     async (request, reply) => {
-      const row = await st.getStatement(request.ctx.db, request.ctx.shopId, (request.params as P).id, {
+      const row = await st.getStatement(request.ctx.db, request.ctx.shopId, request.params.id, {
         vendorId: vendorOf(request),
       });
       return sendPdf(reply, row, await renderStatementPdf(row));
@@ -395,7 +404,7 @@ export function payoutRoutes(app: FastifyInstance): void {
       },
     },
     async (request) => {
-      const q = request.query as Page & Omit<st.StatementFilters, 'limit' | 'offset'>;
+      const q = request.query;
       const p = page(q);
       const { rows, count } = await st.listStatements(request.ctx.db, request.ctx.shopId, { ...q, ...p });
       return { statements: rows.map(st.statementSummaryOut), count, ...p };
@@ -416,7 +425,7 @@ export function payoutRoutes(app: FastifyInstance): void {
       },
     },
     async (request, reply) => {
-      const { row, created } = await st.createStatement(request.ctx, request.body as st.StatementCreate);
+      const { row, created } = await st.createStatement(request.ctx, request.body);
       return reply.code(created ? 201 : 200).send(st.statementOut(row));
     },
   );
@@ -427,8 +436,7 @@ export function payoutRoutes(app: FastifyInstance): void {
       config: manage,
       schema: { tags: stags, summary: 'Read a statement', params: IdParams, response: { 200: S.Statement } },
     },
-    async (request) =>
-      st.statementOut(await st.getStatement(request.ctx.db, request.ctx.shopId, (request.params as P).id)),
+    async (request) => st.statementOut(await st.getStatement(request.ctx.db, request.ctx.shopId, request.params.id)),
   );
 
   app.post(
@@ -443,7 +451,7 @@ export function payoutRoutes(app: FastifyInstance): void {
         response: { 200: S.Statement },
       },
     },
-    async (request) => st.statementOut(await st.finalizeStatement(request.ctx, (request.params as P).id)),
+    async (request) => st.statementOut(await st.finalizeStatement(request.ctx, request.params.id)),
   );
 
   app.get(
@@ -458,7 +466,7 @@ export function payoutRoutes(app: FastifyInstance): void {
       },
     },
     async (request, reply) => {
-      const row = await st.getStatement(request.ctx.db, request.ctx.shopId, (request.params as P).id);
+      const row = await st.getStatement(request.ctx.db, request.ctx.shopId, request.params.id);
       return sendPdf(reply, row, await renderStatementPdf(row));
     },
   );

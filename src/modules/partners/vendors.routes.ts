@@ -4,9 +4,9 @@
  * every mutation needs an owner or admin session and refuses every token (token_blocked).
  * Payouts and statements live in payouts.routes.ts.
  */
-import type { FastifyInstance } from 'fastify';
 import { MANAGERS } from '../../platform/auth/types.js';
 import { IdParams } from '../../platform/http/schemas.js';
+import type { TypedApp } from '../../platform/http/typed-app.js';
 import { earningOut } from './earnings.js';
 import { vendorAnalytics } from './vendor-analytics.js';
 import * as portal from './vendor-portal.js';
@@ -27,7 +27,7 @@ const portalTags = ['vendor portal'];
 type P = { id: string };
 type Page = { limit?: number; offset?: number };
 
-export function vendorRoutes(app: FastifyInstance): void {
+export function vendorRoutes(app: TypedApp): void {
   app.post(
     '/api/admin/vendors/invite',
     {
@@ -41,7 +41,7 @@ export function vendorRoutes(app: FastifyInstance): void {
       },
     },
     async (request, reply) => {
-      const { vendor, created } = await svc.inviteVendor(request.ctx, request.body as { email: string; name: string });
+      const { vendor, created } = await svc.inviteVendor(request.ctx, request.body);
       return reply.code(created ? 201 : 200).send(svc.vendorOut(vendor));
     },
   );
@@ -58,7 +58,7 @@ export function vendorRoutes(app: FastifyInstance): void {
       },
     },
     async (request) => {
-      const q = request.query as { status?: string; q?: string } & Page;
+      const q = request.query;
       const limit = q.limit ?? 50;
       const offset = q.offset ?? 0;
       return { ...(await svc.listVendors(request.ctx, { ...q, limit, offset })), limit, offset };
@@ -76,7 +76,7 @@ export function vendorRoutes(app: FastifyInstance): void {
         response: { 200: S.VendorDetail },
       },
     },
-    async (request) => svc.vendorDetail(request.ctx, (request.params as P).id),
+    async (request) => svc.vendorDetail(request.ctx, request.params.id),
   );
 
   app.patch(
@@ -91,8 +91,7 @@ export function vendorRoutes(app: FastifyInstance): void {
         response: { 200: S.Vendor },
       },
     },
-    async (request) =>
-      svc.vendorOut(await svc.updateVendor(request.ctx, (request.params as P).id, request.body as never)),
+    async (request) => svc.vendorOut(await svc.updateVendor(request.ctx, request.params.id, request.body)),
   );
 
   app.post(
@@ -109,9 +108,7 @@ export function vendorRoutes(app: FastifyInstance): void {
       },
     },
     async (request, reply) =>
-      reply
-        .code(201)
-        .send(await svc.addCommissionRule(request.ctx, (request.params as P).id, request.body as svc.RuleInput)),
+      reply.code(201).send(await svc.addCommissionRule(request.ctx, request.params.id, request.body)),
   );
 
   app.get(
@@ -126,8 +123,8 @@ export function vendorRoutes(app: FastifyInstance): void {
       },
     },
     async (request) => {
-      const { rows, count, limit, offset } = await svc.vendorEarnings(request.ctx, request.query as svc.EarningQuery);
-      return { earnings: rows.map(earningOut), count, limit, offset };
+      const { rows, count, limit, offset } = await svc.vendorEarnings(request.ctx, request.query);
+      return { earnings: rows.map((e) => earningOut('vendor', e)), count, limit, offset };
     },
   );
 
@@ -144,11 +141,8 @@ export function vendorRoutes(app: FastifyInstance): void {
       },
     },
     async (request) => {
-      const r = await svc.releaseVendorEarnings(
-        request.ctx,
-        request.body as { earning_ids?: string[]; vendor_id?: string },
-      );
-      return { ...r, earnings: r.earnings.map(earningOut) };
+      const r = await svc.releaseVendorEarnings(request.ctx, request.body);
+      return { ...r, earnings: r.earnings.map((e) => earningOut('vendor', e)) };
     },
   );
 
@@ -164,8 +158,7 @@ export function vendorRoutes(app: FastifyInstance): void {
         response: { 200: S.Analytics },
       },
     },
-    async (request) =>
-      vendorAnalytics(request.ctx, request.query as { from?: string; to?: string; vendor_id?: string }),
+    async (request) => vendorAnalytics(request.ctx, request.query),
   );
 
   // ---- portal ----
@@ -208,7 +201,7 @@ export function vendorRoutes(app: FastifyInstance): void {
       },
     },
     async (request) => {
-      const q = request.query as Page;
+      const q = request.query;
       const limit = q.limit ?? 50;
       const offset = q.offset ?? 0;
       return { ...(await portal.listProducts(request.ctx, limit, offset)), limit, offset };
@@ -227,7 +220,7 @@ export function vendorRoutes(app: FastifyInstance): void {
       },
     },
     async (request) => {
-      const q = request.query as Page;
+      const q = request.query;
       const limit = q.limit ?? 50;
       const offset = q.offset ?? 0;
       return { ...(await portal.listOrders(request.ctx, limit, offset)), limit, offset };
@@ -245,7 +238,7 @@ export function vendorRoutes(app: FastifyInstance): void {
         response: { 200: S.PortalOrder },
       },
     },
-    async (request) => portal.getOrder(request.ctx, (request.params as P).id),
+    async (request) => portal.getOrder(request.ctx, request.params.id),
   );
 
   app.get(
@@ -261,12 +254,8 @@ export function vendorRoutes(app: FastifyInstance): void {
     },
     async (request) => {
       const v = await portal.portalVendor(request.ctx);
-      const { rows, count, limit, offset } = await svc.vendorEarnings(
-        request.ctx,
-        request.query as svc.EarningQuery,
-        v.id,
-      );
-      return { earnings: rows.map(earningOut), count, limit, offset };
+      const { rows, count, limit, offset } = await svc.vendorEarnings(request.ctx, request.query, v.id);
+      return { earnings: rows.map((e) => earningOut('vendor', e)), count, limit, offset };
     },
   );
 
@@ -281,6 +270,6 @@ export function vendorRoutes(app: FastifyInstance): void {
         response: { 200: S.LedgerList },
       },
     },
-    async (request) => portal.ledger(request.ctx, request.query as never),
+    async (request) => portal.ledger(request.ctx, request.query),
   );
 }

@@ -1,7 +1,7 @@
 /** Routes of shipping methods: admin management and the storefront's list for a country. */
-import type { FastifyInstance } from 'fastify';
 import { MANAGERS } from '../../platform/auth/types.js';
 import { IdParams, NoContent } from '../../platform/http/schemas.js';
+import type { TypedApp } from '../../platform/http/typed-app.js';
 import * as S from './shipping.schemas.js';
 import * as svc from './shipping.service.js';
 
@@ -13,7 +13,7 @@ const manage = { auth: { accepts: ['admin' as const], roles: MANAGERS } };
 
 type P = { id: string };
 
-export function shippingRoutes(app: FastifyInstance): void {
+export function shippingRoutes(app: TypedApp): void {
   app.get(
     '/api/admin/shipping-methods',
     {
@@ -37,7 +37,7 @@ export function shippingRoutes(app: FastifyInstance): void {
       },
     },
     async (request, reply) =>
-      reply.code(201).send(svc.shippingMethodOut(await svc.createShippingMethod(request.ctx, request.body as never))),
+      reply.code(201).send(svc.shippingMethodOut(await svc.createShippingMethod(request.ctx, request.body))),
   );
 
   app.patch(
@@ -53,9 +53,7 @@ export function shippingRoutes(app: FastifyInstance): void {
       },
     },
     async (request) =>
-      svc.shippingMethodOut(
-        await svc.updateShippingMethod(request.ctx, (request.params as P).id, request.body as never),
-      ),
+      svc.shippingMethodOut(await svc.updateShippingMethod(request.ctx, request.params.id, request.body)),
   );
 
   app.delete(
@@ -65,7 +63,7 @@ export function shippingRoutes(app: FastifyInstance): void {
       schema: { tags, summary: 'Delete a shipping method', params: IdParams, response: { 204: NoContent } },
     },
     async (request, reply) => {
-      await svc.deleteShippingMethod(request.ctx, (request.params as P).id);
+      await svc.deleteShippingMethod(request.ctx, request.params.id);
       return reply.code(204).send();
     },
   );
@@ -82,9 +80,9 @@ export function shippingRoutes(app: FastifyInstance): void {
       },
     },
     async (request) => ({
-      shipping_methods: (
-        await svc.storeShippingMethods(request.ctx, (request.query as { country: string }).country)
-      ).map(svc.storeShippingMethodOut),
+      shipping_methods: (await svc.storeShippingMethods(request.ctx, request.query.country)).map(
+        svc.storeShippingMethodOut,
+      ),
     }),
   );
 }

@@ -1,7 +1,7 @@
 /** Routes of DESIGN §4: the shop's checkout webhook destination and its delivery log. */
-import type { FastifyInstance } from 'fastify';
 import { MANAGERS } from '../../platform/auth/types.js';
 import { IdParams } from '../../platform/http/schemas.js';
+import type { TypedApp } from '../../platform/http/typed-app.js';
 import * as S from './webhooks.schemas.js';
 import * as svc from './webhooks.service.js';
 import type { WebhookDeliveryStatus } from './webhooks.tables.js';
@@ -11,7 +11,7 @@ const tags = ['webhooks'];
 const manage = { auth: { accepts: ['admin' as const], roles: MANAGERS, tokenBlocked: true } };
 const BASE = '/api/admin/checkout/webhook';
 
-export function webhookRoutes(app: FastifyInstance): void {
+export function webhookRoutes(app: TypedApp): void {
   app.get(
     BASE,
     {
@@ -37,7 +37,7 @@ export function webhookRoutes(app: FastifyInstance): void {
       },
     },
     async (request, reply) => {
-      const { endpoint, secret, created } = await svc.putEndpoint(request.ctx, (request.body as { url: string }).url);
+      const { endpoint, secret, created } = await svc.putEndpoint(request.ctx, request.body.url);
       return reply.code(created ? 201 : 200).send({ ...svc.endpointOut(endpoint), ...(secret ? { secret } : {}) });
     },
   );
@@ -83,7 +83,7 @@ export function webhookRoutes(app: FastifyInstance): void {
       },
     },
     async (request) => {
-      const q = request.query as { limit?: number; offset?: number; status?: WebhookDeliveryStatus };
+      const q = request.query;
       const limit = q.limit ?? 50;
       const offset = q.offset ?? 0;
       const { rows, count } = await svc.listDeliveries(request.ctx, { status: q.status, limit, offset });
@@ -103,8 +103,6 @@ export function webhookRoutes(app: FastifyInstance): void {
       },
     },
     async (request, reply) =>
-      reply
-        .code(202)
-        .send(svc.deliveryOut(await svc.retryDelivery(request.ctx, (request.params as { id: string }).id))),
+      reply.code(202).send(svc.deliveryOut(await svc.retryDelivery(request.ctx, request.params.id))),
   );
 }
