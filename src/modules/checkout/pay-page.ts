@@ -3,7 +3,7 @@
  * browser. Submitting it pays with a test card and redirects (303) to the session's return_url.
  */
 
-import { Type } from '@sinclair/typebox';
+import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
 import { testCardOutcome } from '../../adapters/payment/test-provider.js';
 import type { AppDeps } from '../../app.js';
@@ -23,15 +23,17 @@ export const esc = (s: unknown) =>
 export const money = (cents: number, currency: string) =>
   new Intl.NumberFormat('de-DE', { style: 'currency', currency }).format(cents / 100);
 
-export interface FormValues {
-  card_number?: string;
-  name?: string;
-  line1?: string;
-  postal_code?: string;
-  city?: string;
-  country?: string;
-  widerruf_verzicht?: string;
-}
+/** The form the hosted page posts (every kind of session). */
+const PayForm = Type.Object({
+  card_number: Type.Optional(Type.String({ maxLength: 40 })),
+  name: Type.Optional(Type.String({ maxLength: 200 })),
+  line1: Type.Optional(Type.String({ maxLength: 200 })),
+  postal_code: Type.Optional(Type.String({ maxLength: 20 })),
+  city: Type.Optional(Type.String({ maxLength: 100 })),
+  country: Type.Optional(Type.String({ maxLength: 2 })),
+  widerruf_verzicht: Type.Optional(Type.String({ maxLength: 10 })),
+});
+export type FormValues = Static<typeof PayForm>;
 
 export function renderPayPage(s: CheckoutSessionRow, values: FormValues, error?: string): string {
   const billing = s.billingAddress;
@@ -151,15 +153,7 @@ export function payPageRoutes(app: TypedApp, deps: AppDeps): void {
         summary: 'Pay on the hosted page (form post); 303 to return_url?session_id=… on success',
         params: Params,
         consumes: ['application/x-www-form-urlencoded'],
-        body: Type.Object({
-          card_number: Type.Optional(Type.String({ maxLength: 40 })),
-          name: Type.Optional(Type.String({ maxLength: 200 })),
-          line1: Type.Optional(Type.String({ maxLength: 200 })),
-          postal_code: Type.Optional(Type.String({ maxLength: 20 })),
-          city: Type.Optional(Type.String({ maxLength: 100 })),
-          country: Type.Optional(Type.String({ maxLength: 2 })),
-          widerruf_verzicht: Type.Optional(Type.String({ maxLength: 10 })),
-        }),
+        body: PayForm,
         produces: ['text/html'],
         response: { 200: Html, 402: Html },
       },

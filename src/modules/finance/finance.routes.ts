@@ -224,11 +224,7 @@ export function financeRoutes(app: TypedApp): void {
       },
     },
     async (request, reply) => {
-      const row = await cn.createCreditNote(
-        request.ctx,
-        request.params.id,
-        request.body ?? {},
-      );
+      const row = await cn.createCreditNote(request.ctx, request.params.id, request.body ?? {});
       return reply.code(201).send(cn.creditNoteOut(row));
     },
   );
