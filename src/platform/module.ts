@@ -1,12 +1,7 @@
-/**
- * The contract between `app.ts` and the modules: what a module is given (`AppDeps`) and what it
- * hands back (`Module`). It lives here, not in app.ts, so that no module imports the file that
- * imports every module (docs/ARCHITECTURE.md, "Module boundaries").
- */
-import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
 import type { Clock } from './clock.js';
 import type { Database } from './db/client.js';
+import type { TypedApp } from './http/typed-app.js';
 import type { JobRegistry, Worker } from './jobs/worker.js';
 import type { Metrics } from './metrics.js';
 
@@ -24,6 +19,6 @@ export interface AppDeps {
 export interface Module {
   name: string;
   group: 'shop' | 'checkout' | 'always';
-  routes(app: FastifyInstance, deps: AppDeps): Promise<void> | void;
+  routes(app: TypedApp, deps: AppDeps): Promise<void> | void;
   jobs?(registry: JobRegistry, deps: AppDeps): void;
 }

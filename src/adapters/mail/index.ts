@@ -118,7 +118,7 @@ export const mailModule: Module = {
         },
       },
       async (request) => {
-        const q = request.query as { to?: string; kind?: string; limit?: number; offset?: number };
+        const q = request.query;
         const limit = q.limit ?? 50;
         const offset = q.offset ?? 0;
         const { db, shopId } = request.ctx;

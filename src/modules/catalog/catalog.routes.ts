@@ -1,9 +1,9 @@
 /** Routes of the catalog: products (docs/catalog.md), reference records and the token write policy. */
-import type { TSchema } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
+import type { Static, TSchema } from '@sinclair/typebox';
 import { configureShop, readCatalog, writeCatalog, writeCatalogSignedIn } from '../../platform/auth/presets.js';
 import type { Ctx } from '../../platform/auth/types.js';
 import { IdParams, NoContent } from '../../platform/http/schemas.js';
+import { sendJsonText, type TypedApp } from '../../platform/http/typed-app.js';
 import * as S from './catalog.schemas.js';
 import { listingRoutes } from './listings.routes.js';
 import { getWritePolicy, putWritePolicy } from './policy.service.js';
@@ -13,28 +13,29 @@ import * as ref from './reference.service.js';
 
 const tags = ['catalog'];
 
-const idOf = (params: unknown) => (params as { id: string }).id;
-
-interface RefRoutes<Row> {
+interface RefRoutes<Row, Query extends TSchema, Create extends TSchema, Patch extends TSchema> {
   path: string;
   plural: string;
   singular: string;
   schema: TSchema;
   listSchema: TSchema;
-  listQuery: TSchema;
-  createBody: TSchema;
-  patchBody: TSchema;
+  listQuery: Query;
+  createBody: Create;
+  patchBody: Patch;
   out(row: Row): unknown;
-  list(ctx: Ctx, q: S.RefListInput): Promise<{ rows: Row[]; count: number; limit: number; offset: number }>;
+  list(ctx: Ctx, q: Static<Query>): Promise<{ rows: Row[]; count: number; limit: number; offset: number }>;
   get(ctx: Ctx, id: string): Promise<Row>;
   /** The body arrives validated against createBody / patchBody. */
-  create(ctx: Ctx, body: never): Promise<Row>;
-  update(ctx: Ctx, id: string, body: never): Promise<Row>;
+  create(ctx: Ctx, body: Static<Create>): Promise<Row>;
+  update(ctx: Ctx, id: string, body: Static<Patch>): Promise<Row>;
   remove(ctx: Ctx, id: string): Promise<void>;
 }
 
 /** The five routes of one kind of reference record. */
-function referenceRoutes<Row>(app: FastifyInstance, r: RefRoutes<Row>) {
+function referenceRoutes<Row, Query extends TSchema, Create extends TSchema, Patch extends TSchema>(
+  app: TypedApp,
+  r: RefRoutes<Row, Query, Create, Patch>,
+) {
   app.get(
     r.path,
     {
@@ -42,7 +43,7 @@ function referenceRoutes<Row>(app: FastifyInstance, r: RefRoutes<Row>) {
       schema: { tags, summary: `List ${r.plural}`, querystring: r.listQuery, response: { 200: r.listSchema } },
     },
     async (request) => {
-      const { rows, ...page } = await r.list(request.ctx, request.query as S.RefListInput);
+      const { rows, ...page } = await r.list(request.ctx, request.query);
       return { [r.plural]: rows.map(r.out), ...page };
     },
   );
@@ -52,7 +53,7 @@ function referenceRoutes<Row>(app: FastifyInstance, r: RefRoutes<Row>) {
       config: readCatalog,
       schema: { tags, summary: `Read a ${r.singular}`, params: IdParams, response: { 200: r.schema } },
     },
-    async (request) => r.out(await r.get(request.ctx, idOf(request.params))),
+    async (request) => r.out(await r.get(request.ctx, request.params.id)),
   );
   app.post(
     r.path,
@@ -60,7 +61,7 @@ function referenceRoutes<Row>(app: FastifyInstance, r: RefRoutes<Row>) {
       config: writeCatalogSignedIn,
       schema: { tags, summary: `Create a ${r.singular}`, body: r.createBody, response: { 201: r.schema } },
     },
-    async (request, reply) => reply.code(201).send(r.out(await r.create(request.ctx, request.body as never))),
+    async (request, reply) => reply.code(201).send(r.out(await r.create(request.ctx, request.body))),
   );
   app.patch(
     `${r.path}/:id`,
@@ -74,7 +75,7 @@ function referenceRoutes<Row>(app: FastifyInstance, r: RefRoutes<Row>) {
         response: { 200: r.schema },
       },
     },
-    async (request) => r.out(await r.update(request.ctx, idOf(request.params), request.body as never)),
+    async (request) => r.out(await r.update(request.ctx, request.params.id, request.body)),
   );
   app.delete(
     `${r.path}/:id`,
@@ -88,13 +89,13 @@ function referenceRoutes<Row>(app: FastifyInstance, r: RefRoutes<Row>) {
       },
     },
     async (request, reply) => {
-      await r.remove(request.ctx, idOf(request.params));
+      await r.remove(request.ctx, request.params.id);
       return reply.code(204).send();
     },
   );
 }
 
-export function catalogRoutes(app: FastifyInstance): void {
+export function catalogRoutes(app: TypedApp): void {
   // ---- products (docs/catalog.md) ----
   app.get(
     '/api/admin/products',
@@ -108,10 +109,7 @@ export function catalogRoutes(app: FastifyInstance): void {
       },
     },
     // the list arrives as JSON text (see listProducts) and is sent as it is
-    async (request, reply) =>
-      reply
-        .type('application/json; charset=utf-8')
-        .send(await listProducts(request.ctx, request.query as S.ProductListInput)),
+    async (request, reply) => sendJsonText(reply, await listProducts(request.ctx, request.query)),
   );
 
   app.get(
@@ -120,7 +118,7 @@ export function catalogRoutes(app: FastifyInstance): void {
       config: readCatalog,
       schema: { tags, summary: 'Read a product', params: IdParams, response: { 200: S.ProductWrapper } },
     },
-    async (request) => ({ product: await getProduct(request.ctx, idOf(request.params)) }),
+    async (request) => ({ product: await getProduct(request.ctx, request.params.id) }),
   );
 
   app.post(
@@ -134,8 +132,7 @@ export function catalogRoutes(app: FastifyInstance): void {
         response: { 201: S.ProductSchema },
       },
     },
-    async (request, reply) =>
-      reply.code(201).send(await createProduct(request.ctx, request.body as S.ProductCreateInput)),
+    async (request, reply) => reply.code(201).send(await createProduct(request.ctx, request.body)),
   );
 
   app.patch(
@@ -150,7 +147,7 @@ export function catalogRoutes(app: FastifyInstance): void {
         response: { 200: S.ProductSchema },
       },
     },
-    async (request) => updateProduct(request.ctx, idOf(request.params), request.body as S.ProductPatchInput),
+    async (request) => updateProduct(request.ctx, request.params.id, request.body),
   );
 
   app.delete(
@@ -165,7 +162,7 @@ export function catalogRoutes(app: FastifyInstance): void {
       },
     },
     async (request, reply) => {
-      await deleteProduct(request.ctx, idOf(request.params));
+      await deleteProduct(request.ctx, request.params.id);
       return reply.code(204).send();
     },
   );
@@ -248,6 +245,6 @@ export function catalogRoutes(app: FastifyInstance): void {
         response: { 200: S.WritePolicySchema },
       },
     },
-    async (request) => putWritePolicy(request.ctx, request.body as S.WritePolicyInput),
+    async (request) => putWritePolicy(request.ctx, request.body),
   );
 }

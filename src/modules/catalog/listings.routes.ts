@@ -1,13 +1,13 @@
 /** Routes of a product's channel listings (docs/catalog.md). */
-import type { FastifyInstance } from 'fastify';
 import { readCatalog, writeCatalog } from '../../platform/auth/presets.js';
 import { IdParams } from '../../platform/http/schemas.js';
+import type { TypedApp } from '../../platform/http/typed-app.js';
 import * as S from './listings.schemas.js';
 import { listListings, upsertListing } from './listings.service.js';
 
 const tags = ['catalog'];
 
-export function listingRoutes(app: FastifyInstance): void {
+export function listingRoutes(app: TypedApp): void {
   app.get(
     '/api/products/:id/channels',
     {
@@ -19,7 +19,7 @@ export function listingRoutes(app: FastifyInstance): void {
         response: { 200: S.ListingList },
       },
     },
-    async (request) => ({ listings: await listListings(request.ctx, (request.params as { id: string }).id) }),
+    async (request) => ({ listings: await listListings(request.ctx, request.params.id) }),
   );
 
   app.patch(
@@ -36,8 +36,8 @@ export function listingRoutes(app: FastifyInstance): void {
       },
     },
     async (request) => {
-      const { id, channelId } = request.params as { id: string; channelId: string };
-      return upsertListing(request.ctx, id, channelId, request.body as S.ListingPatchInput);
+      const { id, channelId } = request.params;
+      return upsertListing(request.ctx, id, channelId, request.body);
     },
   );
 }

@@ -1,8 +1,8 @@
 /** Routes of docs/storefront.md: channels, domains, countries, payment methods; and the shop-wide payment methods. */
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import { anyEmployee, configureShop, ownerOnly, readCatalog } from '../../platform/auth/presets.js';
 import { NoContent } from '../../platform/http/schemas.js';
+import type { TypedApp } from '../../platform/http/typed-app.js';
 import * as cfg from './channel-config.service.js';
 import * as S from './channels.schemas.js';
 import * as svc from './channels.service.js';
@@ -12,9 +12,7 @@ const ChannelParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 6
 const DomainParams = Type.Object({ id: Type.String({ maxLength: 64 }), domainId: Type.String({ maxLength: 64 }) });
 const CodeParams = Type.Object({ id: Type.String({ maxLength: 64 }), code: S.CountryCode });
 
-type P = { id: string };
-
-export function channelRoutes(app: FastifyInstance): void {
+export function channelRoutes(app: TypedApp): void {
   app.get(
     '/api/admin/channels',
     {
@@ -34,7 +32,7 @@ export function channelRoutes(app: FastifyInstance): void {
       config: anyEmployee,
       schema: { tags, summary: 'Read a channel', params: ChannelParams, response: { 200: S.ChannelSchema } },
     },
-    async (request) => svc.channelOut(await svc.getChannel(request.ctx, (request.params as P).id)),
+    async (request) => svc.channelOut(await svc.getChannel(request.ctx, request.params.id)),
   );
 
   app.post(
@@ -49,8 +47,7 @@ export function channelRoutes(app: FastifyInstance): void {
         response: { 201: S.ChannelSchema },
       },
     },
-    async (request, reply) =>
-      reply.code(201).send(svc.channelOut(await svc.createChannel(request.ctx, request.body as never))),
+    async (request, reply) => reply.code(201).send(svc.channelOut(await svc.createChannel(request.ctx, request.body))),
   );
 
   app.patch(
@@ -65,8 +62,7 @@ export function channelRoutes(app: FastifyInstance): void {
         response: { 200: S.ChannelSchema },
       },
     },
-    async (request) =>
-      svc.channelOut(await svc.updateChannel(request.ctx, (request.params as P).id, request.body as never)),
+    async (request) => svc.channelOut(await svc.updateChannel(request.ctx, request.params.id, request.body)),
   );
 
   app.post(
@@ -80,7 +76,7 @@ export function channelRoutes(app: FastifyInstance): void {
         response: { 200: S.ChannelSchema },
       },
     },
-    async (request) => svc.channelOut(await svc.setDefaultChannel(request.ctx, (request.params as P).id)),
+    async (request) => svc.channelOut(await svc.setDefaultChannel(request.ctx, request.params.id)),
   );
 
   app.delete(
@@ -95,7 +91,7 @@ export function channelRoutes(app: FastifyInstance): void {
       },
     },
     async (request, reply) => {
-      await svc.deleteChannel(request.ctx, (request.params as P).id);
+      await svc.deleteChannel(request.ctx, request.params.id);
       return reply.code(204).send();
     },
   );
@@ -112,7 +108,7 @@ export function channelRoutes(app: FastifyInstance): void {
         response: { 200: Type.Object({ domains: Type.Array(S.DomainSchema) }) },
       },
     },
-    async (request) => ({ domains: (await cfg.listDomains(request.ctx, (request.params as P).id)).map(cfg.domainOut) }),
+    async (request) => ({ domains: (await cfg.listDomains(request.ctx, request.params.id)).map(cfg.domainOut) }),
   );
 
   app.post(
@@ -128,13 +124,7 @@ export function channelRoutes(app: FastifyInstance): void {
       },
     },
     async (request, reply) =>
-      reply
-        .code(201)
-        .send(
-          cfg.domainOut(
-            await cfg.addDomain(request.ctx, (request.params as P).id, (request.body as { domain: string }).domain),
-          ),
-        ),
+      reply.code(201).send(cfg.domainOut(await cfg.addDomain(request.ctx, request.params.id, request.body.domain))),
   );
 
   app.delete(
@@ -144,7 +134,7 @@ export function channelRoutes(app: FastifyInstance): void {
       schema: { tags, summary: 'Remove a domain mapping', params: DomainParams, response: { 204: NoContent } },
     },
     async (request, reply) => {
-      const { id, domainId } = request.params as { id: string; domainId: string };
+      const { id, domainId } = request.params;
       await cfg.removeDomain(request.ctx, id, domainId);
       return reply.code(204).send();
     },
@@ -162,7 +152,7 @@ export function channelRoutes(app: FastifyInstance): void {
         response: { 200: S.CountriesResponse },
       },
     },
-    async (request) => cfg.listChannelCountries(request.ctx, (request.params as P).id),
+    async (request) => cfg.listChannelCountries(request.ctx, request.params.id),
   );
 
   app.put(
@@ -177,12 +167,7 @@ export function channelRoutes(app: FastifyInstance): void {
         response: { 200: S.CountriesResponse },
       },
     },
-    async (request) =>
-      cfg.replaceCountrySelection(
-        request.ctx,
-        (request.params as P).id,
-        (request.body as { country_codes: string[] }).country_codes,
-      ),
+    async (request) => cfg.replaceCountrySelection(request.ctx, request.params.id, request.body.country_codes),
   );
 
   app.patch(
@@ -198,8 +183,8 @@ export function channelRoutes(app: FastifyInstance): void {
       },
     },
     async (request) => {
-      const { id, code } = request.params as { id: string; code: string };
-      return cfg.patchChannelCountry(request.ctx, id, code, request.body as never);
+      const { id, code } = request.params;
+      return cfg.patchChannelCountry(request.ctx, id, code, request.body);
     },
   );
 
@@ -216,7 +201,7 @@ export function channelRoutes(app: FastifyInstance): void {
       },
     },
     async (request, reply) =>
-      reply.code(201).send(await cfg.addCustomCountry(request.ctx, (request.params as P).id, request.body as never)),
+      reply.code(201).send(await cfg.addCustomCountry(request.ctx, request.params.id, request.body)),
   );
 
   app.delete(
@@ -231,7 +216,7 @@ export function channelRoutes(app: FastifyInstance): void {
       },
     },
     async (request, reply) => {
-      const { id, code } = request.params as { id: string; code: string };
+      const { id, code } = request.params;
       await cfg.deleteCustomCountry(request.ctx, id, code);
       return reply.code(204).send();
     },
@@ -249,7 +234,7 @@ export function channelRoutes(app: FastifyInstance): void {
         response: { 200: S.PaymentMethodsResponse },
       },
     },
-    async (request) => cfg.channelPaymentMethods(request.ctx, (request.params as P).id),
+    async (request) => cfg.channelPaymentMethods(request.ctx, request.params.id),
   );
 
   app.put(
@@ -264,12 +249,7 @@ export function channelRoutes(app: FastifyInstance): void {
         response: { 200: S.PaymentMethodsResponse },
       },
     },
-    async (request) =>
-      cfg.setChannelPaymentMethods(
-        request.ctx,
-        (request.params as P).id,
-        (request.body as { method_codes: string[] }).method_codes,
-      ),
+    async (request) => cfg.setChannelPaymentMethods(request.ctx, request.params.id, request.body.method_codes),
   );
 
   app.get(
@@ -292,7 +272,6 @@ export function channelRoutes(app: FastifyInstance): void {
         response: { 200: S.ShopPaymentMethods },
       },
     },
-    async (request) =>
-      cfg.setShopPaymentMethods(request.ctx, (request.body as { method_codes: string[] }).method_codes),
+    async (request) => cfg.setShopPaymentMethods(request.ctx, request.body.method_codes),
   );
 }

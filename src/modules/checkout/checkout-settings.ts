@@ -4,11 +4,11 @@
  */
 import { Type } from '@sinclair/typebox';
 import { eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import { configureShop } from '../../platform/auth/presets.js';
 import type { Ctx } from '../../platform/auth/types.js';
 import { AppError, type FieldError } from '../../platform/errors.js';
 import { Body } from '../../platform/http/schemas.js';
+import type { TypedApp } from '../../platform/http/typed-app.js';
 import { shops } from '../shops/index.js';
 
 export const CheckoutSettingsSchema = Type.Object({
@@ -38,7 +38,7 @@ export async function enforceLineQuantity(ctx: Ctx, items: { quantity: number }[
 
 const tags = ['checkout'];
 
-export function checkoutSettingsRoutes(app: FastifyInstance): void {
+export function checkoutSettingsRoutes(app: TypedApp): void {
   app.get(
     '/api/admin/settings/checkout',
     {
@@ -59,7 +59,7 @@ export function checkoutSettingsRoutes(app: FastifyInstance): void {
       },
     },
     async (request) => {
-      const { max_line_quantity } = request.body as { max_line_quantity: number };
+      const { max_line_quantity } = request.body;
       await request.ctx.db
         .update(shops)
         .set({ maxLineQuantity: max_line_quantity, updatedAt: new Date() })

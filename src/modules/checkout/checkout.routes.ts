@@ -1,13 +1,14 @@
 /** Storefront checkout routes (checkout role). */
 
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { PaymentProvider } from '../../adapters/payment/port.js';
+import { pathPrefixOf, type TypedApp } from '../../platform/http/typed-app.js';
 import type { AppDeps } from '../../platform/module.js';
 import { resolveChannel } from '../channels/index.js';
 import { pricingTaxOut } from '../tax/index.js';
 import { limitSessionCreation } from './abuse-limits.js';
 import { CheckoutCreate, CheckoutSessionOut } from './checkout.schemas.js';
-import { type CheckoutInput, createCheckoutSession } from './checkout.service.js';
+import { createCheckoutSession } from './checkout.service.js';
 import type { CheckoutSessionRow } from './checkout.tables.js';
 import { enforceLineQuantity } from './checkout-settings.js';
 
@@ -35,8 +36,9 @@ export function sessionOut(s: CheckoutSessionRow, url: string | null) {
   };
 }
 
+/** The sale channel of a checkout request (Origin, Referer, or the `/:prefix/…` of the path). */
 export function channelFor(request: FastifyRequest) {
-  const prefix = (request.params as { prefix?: string }).prefix ?? null;
+  const prefix = pathPrefixOf(request.params);
   return resolveChannel(request.ctx, {
     origin: request.headers.origin,
     referer: request.headers.referer,
@@ -44,7 +46,7 @@ export function channelFor(request: FastifyRequest) {
   });
 }
 
-export function checkoutRoutes(app: FastifyInstance, _deps: AppDeps, provider: PaymentProvider): void {
+export function checkoutRoutes(app: TypedApp, _deps: AppDeps, provider: PaymentProvider): void {
   for (const prefix of ['', '/:prefix']) {
     app.post(
       `${prefix}/api/store/checkout-sessions`,
@@ -64,7 +66,7 @@ export function checkoutRoutes(app: FastifyInstance, _deps: AppDeps, provider: P
         // counted whatever the outcome, as before.
         const [limited, quantity, resolved] = await Promise.allSettled([
           limitSessionCreation(request.ctx, request.ip),
-          enforceLineQuantity(request.ctx, (request.body as CheckoutInput).items),
+          enforceLineQuantity(request.ctx, request.body.items),
           channelFor(request),
         ]);
         if (limited.status === 'rejected') throw limited.reason;
@@ -76,7 +78,7 @@ export function checkoutRoutes(app: FastifyInstance, _deps: AppDeps, provider: P
         const { session, url } = await createCheckoutSession(
           request.ctx,
           channel,
-          request.body as CheckoutInput,
+          request.body,
           provider,
           claim ? `${claim.principal}|${claim.key}` : null,
         );

@@ -3,6 +3,7 @@
  * buyer to the provider's hosted page, and complete exactly once into an order.
  */
 
+import type { Static } from '@sinclair/typebox';
 import { and, eq, sql } from 'drizzle-orm';
 import type { PaymentProvider } from '../../adapters/payment/port.js';
 import type { Ctx } from '../../platform/auth/types.js';
@@ -19,24 +20,16 @@ import { type Address, createOrder, type OrderRow } from '../orders/index.js';
 import { findShippingMethod, type ShippingMethod } from '../shipping/index.js';
 import { emitEvent } from '../webhooks/index.js';
 import { hostedReservationExpiry } from './abuse-limits.js';
+import type { CheckoutCreate } from './checkout.schemas.js';
 import { type CheckoutSessionRow, checkoutSessions, type PricedLine } from './checkout.tables.js';
-import { applyTax, type CartItem, destination, priceItems, taxContext, totals } from './pricing.js';
+import { applyTax, destination, priceItems, taxContext, totals } from './pricing.js';
 import { assertSessionTransition, canTransition } from './session-states.js';
 
 export const EXPIRE_JOB = 'checkout.expire_session';
 export const EXPIRE_ORDER_JOB = 'orders.expire_pending';
 
-export interface CheckoutInput {
-  items: CartItem[];
-  customer: { email: string; billing_address?: Address };
-  shipping_address?: Address;
-  shipping_method_id?: string;
-  widerruf_verzicht?: boolean;
-  return_url: string;
-  flow?: 'hosted' | 'direct';
-  affiliate_code?: string;
-  discount_code?: string;
-}
+/** The body of the create-checkout-session route. */
+export type CheckoutInput = Static<typeof CheckoutCreate>;
 
 /** A return URL must be on the publishable key's origin allowlist. */
 export function checkReturnUrl(ctx: Ctx, returnUrl: string): void {

@@ -3,11 +3,12 @@
  * browser. Submitting it pays with a test card and redirects (303) to the session's return_url.
  */
 
-import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import { type Static, Type } from '@sinclair/typebox';
+import type { FastifyReply } from 'fastify';
 import { testCardOutcome } from '../../adapters/payment/test-provider.js';
 import { publicRoute } from '../../platform/auth/presets.js';
 import { AppError } from '../../platform/errors.js';
+import type { TypedApp } from '../../platform/http/typed-app.js';
 import type { AppDeps } from '../../platform/module.js';
 import type { Address } from '../orders/index.js';
 import { completePaidSession, getSession } from './checkout.service.js';
@@ -23,18 +24,19 @@ export const esc = (s: unknown) =>
 export const money = (cents: number, currency: string) =>
   new Intl.NumberFormat('de-DE', { style: 'currency', currency }).format(cents / 100);
 
-export interface FormValues {
-  card_number?: string;
-  name?: string;
-  line1?: string;
-  postal_code?: string;
-  city?: string;
-  country?: string;
-  /** Abo page only: the business buyer's company and VAT ID. */
-  company?: string;
-  vat_id?: string;
-  widerruf_verzicht?: string;
-}
+/** The form the hosted page posts (every kind of session). */
+const PayForm = Type.Object({
+  card_number: Type.Optional(Type.String({ maxLength: 40 })),
+  name: Type.Optional(Type.String({ maxLength: 200 })),
+  line1: Type.Optional(Type.String({ maxLength: 200 })),
+  postal_code: Type.Optional(Type.String({ maxLength: 20 })),
+  city: Type.Optional(Type.String({ maxLength: 100 })),
+  country: Type.Optional(Type.String({ maxLength: 2 })),
+  company: Type.Optional(Type.String({ maxLength: 200, description: 'Abo page: company (business buyer)' })),
+  vat_id: Type.Optional(Type.String({ maxLength: 40, description: 'Abo page: VAT ID (business buyer)' })),
+  widerruf_verzicht: Type.Optional(Type.String({ maxLength: 10 })),
+});
+export type FormValues = Static<typeof PayForm>;
 
 export function renderPayPage(s: CheckoutSessionRow, values: FormValues, error?: string): string {
   const billing = s.billingAddress;
@@ -100,8 +102,8 @@ export function returnTo(url: string, sessionId: string): string {
  * register their own page here, so one `/pay/:id` serves every kind of the test provider.
  */
 export interface HostedPage {
-  get(s: CheckoutSessionRow, reply: FastifyReply): Promise<unknown>;
-  post(s: CheckoutSessionRow, form: FormValues, reply: FastifyReply): Promise<unknown>;
+  get(s: CheckoutSessionRow, reply: FastifyReply): Promise<FastifyReply>;
+  post(s: CheckoutSessionRow, form: FormValues, reply: FastifyReply): Promise<FastifyReply>;
 }
 const otherKinds = new Map<string, HostedPage>();
 export function registerHostedPage(kind: string, handler: HostedPage): void {
@@ -111,7 +113,7 @@ export function registerHostedPage(kind: string, handler: HostedPage): void {
 const Params = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 const Html = Type.String({ description: 'HTML page' });
 
-export function payPageRoutes(app: FastifyInstance, deps: AppDeps): void {
+export function payPageRoutes(app: TypedApp, deps: AppDeps): void {
   const db = deps.database.db;
   const tags = ['checkout'];
 
@@ -128,7 +130,7 @@ export function payPageRoutes(app: FastifyInstance, deps: AppDeps): void {
       },
     },
     async (request, reply) => {
-      const s = await getSession(db, (request.params as { id: string }).id);
+      const s = await getSession(db, request.params.id);
       const other = s && s.provider === 'test' ? otherKinds.get(s.kind) : undefined;
       if (s && other) return other.get(s, reply);
       if (!s || s.provider !== 'test' || s.kind !== 'order')
@@ -154,24 +156,14 @@ export function payPageRoutes(app: FastifyInstance, deps: AppDeps): void {
         summary: 'Pay on the hosted page (form post); 303 to return_url?session_id=… on success',
         params: Params,
         consumes: ['application/x-www-form-urlencoded'],
-        body: Type.Object({
-          card_number: Type.Optional(Type.String({ maxLength: 40 })),
-          name: Type.Optional(Type.String({ maxLength: 200 })),
-          line1: Type.Optional(Type.String({ maxLength: 200 })),
-          postal_code: Type.Optional(Type.String({ maxLength: 20 })),
-          city: Type.Optional(Type.String({ maxLength: 100 })),
-          country: Type.Optional(Type.String({ maxLength: 2 })),
-          company: Type.Optional(Type.String({ maxLength: 200, description: 'Abo page: company (business buyer)' })),
-          vat_id: Type.Optional(Type.String({ maxLength: 40, description: 'Abo page: VAT ID (business buyer)' })),
-          widerruf_verzicht: Type.Optional(Type.String({ maxLength: 10 })),
-        }),
+        body: PayForm,
         produces: ['text/html'],
         response: { 200: Html, 402: Html },
       },
     },
     async (request, reply) => {
-      const id = (request.params as { id: string }).id;
-      const form = request.body as FormValues;
+      const id = request.params.id;
+      const form = request.body;
       const s = await getSession(db, id);
       const other = s && s.provider === 'test' ? otherKinds.get(s.kind) : undefined;
       if (s && other) return other.post(s, form, reply);

@@ -1,9 +1,9 @@
 /** `GET /api/admin/payment-events`: what each provider webhook did (rejected and refunded ones above all). */
 import { Type } from '@sinclair/typebox';
 import { and, count, desc, eq, type SQL } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import { manageMoney } from '../../platform/auth/presets.js';
 import { PageMeta, Pagination } from '../../platform/http/schemas.js';
+import type { TypedApp } from '../../platform/http/typed-app.js';
 import { paymentEvents } from './checkout.tables.js';
 
 const STATUSES = ['processed', 'ignored', 'rejected', 'refunded'] as const;
@@ -27,7 +27,7 @@ const ListQuery = Type.Object(
   { additionalProperties: false },
 );
 
-export function paymentEventRoutes(app: FastifyInstance): void {
+export function paymentEventRoutes(app: TypedApp): void {
   app.get(
     '/api/admin/payment-events',
     {
@@ -40,7 +40,7 @@ export function paymentEventRoutes(app: FastifyInstance): void {
       },
     },
     async (request) => {
-      const q = request.query as { status?: string; limit?: number; offset?: number };
+      const q = request.query;
       const limit = q.limit ?? 50;
       const offset = q.offset ?? 0;
       const db = request.ctx.db;

@@ -7,13 +7,13 @@
  */
 import { Type } from '@sinclair/typebox';
 import { sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import { type PaymentEvent, type PaymentProvider, WebhookSignatureError } from '../../adapters/payment/port.js';
 import { publicRoute } from '../../platform/auth/presets.js';
 import type { Db } from '../../platform/db/client.js';
 import { query, withTx } from '../../platform/db/tx.js';
 import { AppError } from '../../platform/errors.js';
 import { type EventContext, type EventOutcome, hookList } from '../../platform/hooks.js';
+import type { TypedApp } from '../../platform/http/typed-app.js';
 import type { AppDeps } from '../../platform/module.js';
 import { paymentEvents } from './checkout.tables.js';
 
@@ -65,7 +65,7 @@ export async function applyPaymentEvent(
 const WebhookAnswer = Type.Object({ received: Type.Boolean(), duplicate: Type.Boolean() });
 
 /** The Stripe webhook route and its deprecated aliases. */
-export function paymentWebhookRoutes(app: FastifyInstance, deps: AppDeps, provider: PaymentProvider): void {
+export function paymentWebhookRoutes(app: TypedApp, deps: AppDeps, provider: PaymentProvider): void {
   const { config } = deps;
   const db = deps.database.db;
   const routes = [
@@ -80,7 +80,8 @@ export function paymentWebhookRoutes(app: FastifyInstance, deps: AppDeps, provid
       done(null, body),
     );
     for (const r of routes) {
-      scope.post(
+      // no body schema: the body is the raw bytes the content-type parser above keeps
+      scope.post<{ Body: Buffer }>(
         r.url,
         {
           config: publicRoute,
@@ -102,7 +103,7 @@ export function paymentWebhookRoutes(app: FastifyInstance, deps: AppDeps, provid
           }
           let event: PaymentEvent;
           try {
-            event = await provider.parseWebhook(request.body as Buffer, request.headers, secrets);
+            event = await provider.parseWebhook(request.body, request.headers, secrets);
           } catch (err) {
             if (err instanceof WebhookSignatureError) throw new AppError('signature_invalid', err.message);
             throw err;

@@ -17,8 +17,7 @@ import type { PaymentEvent, ProviderSubscription } from '../../adapters/payment/
 import type { Db } from '../../platform/db/client.js';
 import { query } from '../../platform/db/tx.js';
 import type { EventContext, EventOutcome, HookLists } from '../../platform/hooks.js';
-import { channelCountry } from '../channels/index.js';
-import { type AboSessionTax, consumerDigitalTax, rateFor } from '../checkout/index.js';
+import { type AboSessionTax, consumerDigitalTax } from '../checkout/index.js';
 import type { TaxDecision } from '../tax/index.js';
 import { createAboOrder, emitAbo } from './abo-common.js';
 import { completeAboSession } from './abo-sessions.js';

@@ -5,7 +5,7 @@
  */
 import { Type } from '@sinclair/typebox';
 import { and, eq, sql } from 'drizzle-orm';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import { queueEmail } from '../../adapters/mail/index.js';
 import { paymentProviderFor } from '../../adapters/payment/index.js';
 import { testCardOutcome } from '../../adapters/payment/test-provider.js';
@@ -16,11 +16,11 @@ import { query, withTx } from '../../platform/db/tx.js';
 import type { ErrorCode } from '../../platform/error-codes.js';
 import { AppError, type FieldError, notFound } from '../../platform/errors.js';
 import { Body, Email } from '../../platform/http/schemas.js';
+import type { TypedApp } from '../../platform/http/typed-app.js';
 import { newId, newSecret } from '../../platform/ids.js';
 import { enqueue } from '../../platform/jobs/queue.js';
 import type { AppDeps } from '../../platform/module.js';
 import { taxFromGross } from '../../platform/money.js';
-import { channelCountry } from '../channels/index.js';
 import {
   type AboSessionTax,
   type AboTax,
@@ -32,7 +32,6 @@ import {
   checkoutSessions,
   checkReturnUrl,
   consumerDigitalTax,
-  destination,
   EXPIRE_JOB,
   esc,
   type FormValues,
@@ -41,7 +40,6 @@ import {
   normalizeVatId,
   type PricedLine,
   page,
-  rateFor,
   registerHostedPage,
   returnTo,
   type VatIdCheck,
@@ -660,7 +658,7 @@ export function registerAboHostedPage(deps: AppDeps): void {
   });
 }
 
-export function aboSessionRoutes(app: FastifyInstance, deps: AppDeps): void {
+export function aboSessionRoutes(app: TypedApp, deps: AppDeps): void {
   for (const prefix of ['', '/:prefix']) {
     app.post(
       `${prefix}/api/store/abo-sessions`,
@@ -678,7 +676,7 @@ export function aboSessionRoutes(app: FastifyInstance, deps: AppDeps): void {
         await limitSessionCreation(request.ctx, request.ip);
         const channel = await channelFor(request);
         reply.header('x-channel-id', channel.id);
-        const out = await createAboSession(request.ctx, channel, request.body as AboSessionInput, deps);
+        const out = await createAboSession(request.ctx, channel, request.body, deps);
         return reply.code(201).send(out);
       },
     );

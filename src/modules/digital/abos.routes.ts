@@ -1,6 +1,7 @@
 /** Admin routes of subscriptions (docs/digital.md): list, statistik, detail, kuendigen, fortsetzen. */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { manageDigital, readDigital } from '../../platform/auth/presets.js';
+import type { TypedApp } from '../../platform/http/typed-app.js';
 import { orderOut } from '../orders/index.js';
 import { aboOut } from './abo-common.js';
 import * as S from './abos.schemas.js';
@@ -13,7 +14,7 @@ export async function emptyBody(request: FastifyRequest): Promise<void> {
   if (request.body === undefined || request.body === null) request.body = {};
 }
 
-export function aboRoutes(app: FastifyInstance): void {
+export function aboRoutes(app: TypedApp): void {
   app.get(
     '/api/admin/digital/abos',
     {
@@ -26,7 +27,7 @@ export function aboRoutes(app: FastifyInstance): void {
       },
     },
     async (request) => {
-      const { rows, count } = await svc.listAbos(request.ctx, request.query as svc.AboFilters);
+      const { rows, count } = await svc.listAbos(request.ctx, request.query);
       return { abos: rows.map(aboOut), count };
     },
   );
@@ -42,7 +43,7 @@ export function aboRoutes(app: FastifyInstance): void {
         response: { 200: S.Statistik },
       },
     },
-    async (request) => svc.statistics(request.ctx, (request.query as { test?: 'ja' | 'nein' | 'alle' }).test),
+    async (request) => svc.statistics(request.ctx, request.query.test),
   );
 
   app.get(
@@ -52,7 +53,7 @@ export function aboRoutes(app: FastifyInstance): void {
       schema: { tags, summary: 'A subscription and its orders', params: S.AboParams, response: { 200: S.AboDetail } },
     },
     async (request) => {
-      const { abo, bestellungen } = await svc.aboDetail(request.ctx, (request.params as { id: string }).id);
+      const { abo, bestellungen } = await svc.aboDetail(request.ctx, request.params.id);
       return { abo: aboOut(abo), bestellungen: bestellungen.map((o) => orderOut(o)) };
     },
   );
@@ -74,8 +75,8 @@ export function aboRoutes(app: FastifyInstance): void {
       const { ctx } = request;
       const abo = await svc.cancelAbo(
         ctx.db,
-        { shopId: ctx.shopId, id: (request.params as { id: string }).id, now: ctx.clock.now() },
-        request.body as svc.CancelInput,
+        { shopId: ctx.shopId, id: request.params.id, now: ctx.clock.now() },
+        request.body,
         'admin',
         ctx.config,
       );
@@ -98,7 +99,7 @@ export function aboRoutes(app: FastifyInstance): void {
       const { ctx } = request;
       const abo = await svc.resumeAbo(
         ctx.db,
-        { shopId: ctx.shopId, id: (request.params as { id: string }).id, now: ctx.clock.now() },
+        { shopId: ctx.shopId, id: request.params.id, now: ctx.clock.now() },
         ctx.config,
       );
       return aboOut(abo);

@@ -1,15 +1,15 @@
 /** Admin routes of the add-on: settings (status) and plans (docs/digital.md). */
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import { anyEmployee, configureShop, manageDigital, readDigital } from '../../platform/auth/presets.js';
+import type { TypedApp } from '../../platform/http/typed-app.js';
 import * as S from './plans.schemas.js';
 import * as plans from './plans.service.js';
-import { getStatus, putStatus, type StatusInput, statusOut } from './settings.service.js';
+import { getStatus, putStatus, statusOut } from './settings.service.js';
 
 const tags = ['digital'];
 const Params = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 
-export function planRoutes(app: FastifyInstance): void {
+export function planRoutes(app: TypedApp): void {
   // the settings are readable and (when erlaubt) writable while the add-on is inactive: that is how it is activated
   app.get(
     '/api/admin/digital/status',
@@ -31,7 +31,7 @@ export function planRoutes(app: FastifyInstance): void {
         response: { 200: S.StatusOut },
       },
     },
-    async (request) => statusOut(await putStatus(request.ctx, request.body as StatusInput)),
+    async (request) => statusOut(await putStatus(request.ctx, request.body)),
   );
 
   app.get(
@@ -58,8 +58,7 @@ export function planRoutes(app: FastifyInstance): void {
         response: { 201: S.PlanOut },
       },
     },
-    async (request, reply) =>
-      reply.code(201).send(plans.planOut(await plans.createPlan(request.ctx, request.body as never))),
+    async (request, reply) => reply.code(201).send(plans.planOut(await plans.createPlan(request.ctx, request.body))),
   );
 
   app.get(
@@ -68,8 +67,7 @@ export function planRoutes(app: FastifyInstance): void {
       config: readDigital,
       schema: { tags, summary: 'Read a plan', params: Params, response: { 200: S.PlanOut } },
     },
-    async (request) =>
-      plans.planOut(await plans.getPlan(request.ctx.db, request.ctx.shopId, (request.params as { id: string }).id)),
+    async (request) => plans.planOut(await plans.getPlan(request.ctx.db, request.ctx.shopId, request.params.id)),
   );
 
   app.patch(
@@ -85,11 +83,7 @@ export function planRoutes(app: FastifyInstance): void {
       },
     },
     async (request) => {
-      const { plan, hinweis } = await plans.updatePlan(
-        request.ctx,
-        (request.params as { id: string }).id,
-        request.body as plans.PlanInput,
-      );
+      const { plan, hinweis } = await plans.updatePlan(request.ctx, request.params.id, request.body);
       return { ...plans.planOut(plan), ...(hinweis ? { hinweis } : {}) };
     },
   );

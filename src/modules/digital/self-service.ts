@@ -6,12 +6,13 @@
 
 import { Type } from '@sinclair/typebox';
 import { eq, sql } from 'drizzle-orm';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { customerSession, publicRoute } from '../../platform/auth/presets.js';
 import { sha256 } from '../../platform/crypto.js';
 import { query } from '../../platform/db/tx.js';
 import { notFound } from '../../platform/errors.js';
 import { check, consume, type Limit } from '../../platform/http/rate-limit.js';
+import type { TypedApp } from '../../platform/http/typed-app.js';
 import type { AppDeps } from '../../platform/module.js';
 import { aboOut } from './abo-common.js';
 import { canTransition } from './abo-states.js';
@@ -25,11 +26,11 @@ export const TOKEN_GUESS_LIMIT = { max: 60, windowSeconds: 600 };
 
 const guessLimit = (request: FastifyRequest): Limit => ({ bucket: `abo-token:${request.ip}`, ...TOKEN_GUESS_LIMIT });
 
-async function byToken(deps: AppDeps, request: FastifyRequest): Promise<AboRow> {
+async function byToken(deps: AppDeps, request: FastifyRequest<{ Params: { token: string } }>): Promise<AboRow> {
   const db = deps.database.db;
   const limit = guessLimit(request);
   await check(db, limit);
-  const { token } = request.params as { token: string };
+  const { token } = request.params;
   const [row] = await db
     .select()
     .from(abos)
@@ -57,7 +58,7 @@ async function tokenView(deps: AppDeps, a: AboRow) {
 }
 
 /** Customer routes (shop role). */
-export function customerAboRoutes(app: FastifyInstance, deps: AppDeps): void {
+export function customerAboRoutes(app: TypedApp, deps: AppDeps): void {
   const tags = ['customer'];
   app.get(
     '/api/customer/abos',
@@ -91,9 +92,9 @@ export function customerAboRoutes(app: FastifyInstance, deps: AppDeps): void {
     async (request) => {
       const { ctx } = request;
       const actor = ctx.actor as { customerId: string };
-      const a = await getAbo(ctx.db, ctx.shopId, (request.params as { id: string }).id);
+      const a = await getAbo(ctx.db, ctx.shopId, request.params.id);
       if (a.customerId !== actor.customerId) throw notFound('Subscription');
-      const grund = (request.body as { grund?: string | null }).grund ?? null;
+      const grund = request.body.grund ?? null;
       const row = await cancelAbo(
         ctx.db,
         { shopId: ctx.shopId, id: a.id, now: ctx.clock.now() },
@@ -107,7 +108,7 @@ export function customerAboRoutes(app: FastifyInstance, deps: AppDeps): void {
 }
 
 /** Token-link routes (checkout role): the token in the path is the credential. */
-export function tokenAboRoutes(app: FastifyInstance, deps: AppDeps): void {
+export function tokenAboRoutes(app: TypedApp, deps: AppDeps): void {
   const tags = ['checkout'];
   app.get(
     '/api/checkout/abo/:token',
@@ -141,7 +142,7 @@ export function tokenAboRoutes(app: FastifyInstance, deps: AppDeps): void {
     },
     async (request) => {
       const a = await byToken(deps, request);
-      const grund = (request.body as { grund?: string | null }).grund ?? null;
+      const grund = request.body.grund ?? null;
       const row = await cancelAbo(
         deps.database.db,
         { shopId: a.shopId, id: a.id, now: deps.clock.now() },

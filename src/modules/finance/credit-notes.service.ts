@@ -5,6 +5,8 @@
  * the invoice — in total, per tax rate, and per line quantity — checked under the invoice's row
  * lock, and checked again at finalization.
  */
+
+import type { Static } from '@sinclair/typebox';
 import { and, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import type { Db } from '../../platform/db/client.js';
@@ -29,6 +31,7 @@ import {
   withTaxCategory,
 } from './documents.js';
 import { assertEinvoiceReady } from './einvoice.js';
+import type * as Schemas from './finance.schemas.js';
 import { creditNotes, type DocLine, invoices } from './finance.tables.js';
 import { type InvoiceRow, lockInvoice } from './invoices.service.js';
 import { localDate, nextDocumentNumber } from './numbering.js';
@@ -87,11 +90,8 @@ export function creditNoteContent(row: CreditNoteRow, orderNumber: string) {
   };
 }
 
-export interface CreditNoteCreate {
-  lines?: { position: number; quantity: number }[];
-  amount_cents?: number;
-  reason?: string | null;
-}
+/** The body of the create-credit-note route. */
+export type CreditNoteCreate = Static<typeof Schemas.CreditNoteCreate>;
 
 interface Credited {
   total: number;

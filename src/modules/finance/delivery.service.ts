@@ -2,6 +2,8 @@
  * Rendering and sending documents: PDF (plain, or Factur-X/ZUGFeRD for business buyers), the
  * XRechnung XML, and the invoice e-mail through the mail outbox with the PDF attached.
  */
+
+import type { Static } from '@sinclair/typebox';
 import { queueEmail } from '../../adapters/mail/index.js';
 import type { Ctx } from '../../platform/auth/types.js';
 import { withTx } from '../../platform/db/tx.js';
@@ -10,6 +12,7 @@ import { creditNoteContent, getCreditNote } from './credit-notes.service.js';
 import { assertCreditNoteAction, assertInvoiceAction } from './document-states.js';
 import { type DocumentRow, type DocumentTable, decimal } from './documents.js';
 import { type DocContent, EInvoiceError, renderFacturX, renderXml } from './einvoice.js';
+import type * as Schemas from './finance.schemas.js';
 import { getInvoice, invoiceContent, markSent } from './invoices.service.js';
 import { renderPdf } from './pdf.js';
 import { loadSettings, sellerSnapshot } from './settings.service.js';
@@ -115,11 +118,8 @@ export async function creditNoteXml(ctx: Ctx, id: string, syntax: XmlSyntax): Pr
   return xmlFile(doc, 'Gutschrift', syntax);
 }
 
-export interface SendBody {
-  to?: string;
-  subject?: string;
-  message?: string;
-}
+/** The body of the send-invoice route. */
+export type SendBody = Static<typeof Schemas.SendEmail>;
 
 const money = (cents: number, currency: string) => `${decimal(cents).replace('.', ',')} ${currency}`;
 

@@ -3,9 +3,10 @@
  * accounting integration. Every route needs an owner or admin session and refuses every API
  * token with 403 token_blocked (docs/ARCHITECTURE.md: finance:read included).
  */
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import { manageMoney } from '../../platform/auth/presets.js';
 import { IdParams, NoContent } from '../../platform/http/schemas.js';
+import type { TypedApp } from '../../platform/http/typed-app.js';
 import * as acc from './accounting.service.js';
 import * as cn from './credit-notes.service.js';
 import * as del from './delivery.service.js';
@@ -13,7 +14,6 @@ import * as S from './finance.schemas.js';
 import * as inv from './invoices.service.js';
 import * as settings from './settings.service.js';
 
-type P = { id: string };
 /** POSTs whose body is optional: no body means `{}`. */
 const optionalBody = async (request: { body: unknown }) => {
   request.body ??= {};
@@ -27,7 +27,7 @@ function sendFile(reply: FastifyReply, file: del.RenderedFile, download = false)
     .send(file.body);
 }
 
-export function financeRoutes(app: FastifyInstance): void {
+export function financeRoutes(app: TypedApp): void {
   // ---- company settings ----
   app.get(
     '/api/admin/settings/company',
@@ -53,7 +53,7 @@ export function financeRoutes(app: FastifyInstance): void {
         response: { 200: S.CompanySettings },
       },
     },
-    async (request) => settings.settingsOut(await settings.putSettings(request.ctx, request.body as never)),
+    async (request) => settings.settingsOut(await settings.putSettings(request.ctx, request.body)),
   );
 
   // ---- invoices ----
@@ -70,7 +70,7 @@ export function financeRoutes(app: FastifyInstance): void {
       },
     },
     async (request) => {
-      const q = request.query as inv.InvoiceFilters;
+      const q = request.query;
       const limit = q.limit ?? 50;
       const offset = q.offset ?? 0;
       const { rows, count } = await inv.listInvoices(request.ctx, { ...q, limit, offset });
@@ -84,7 +84,7 @@ export function financeRoutes(app: FastifyInstance): void {
       config: manageMoney,
       schema: { tags, summary: 'Read an invoice', params: IdParams, response: { 200: S.Invoice } },
     },
-    async (request) => inv.invoiceOut(await inv.getInvoice(request.ctx, (request.params as P).id)),
+    async (request) => inv.invoiceOut(await inv.getInvoice(request.ctx, request.params.id)),
   );
 
   app.post(
@@ -101,8 +101,8 @@ export function financeRoutes(app: FastifyInstance): void {
       },
     },
     async (request, reply) => {
-      const { orderId } = request.params as { orderId: string };
-      const row = await inv.createInvoice(request.ctx, orderId, (request.body ?? {}) as inv.InvoiceCreate);
+      const { orderId } = request.params;
+      const row = await inv.createInvoice(request.ctx, orderId, request.body ?? {});
       return reply.code(201).send(inv.invoiceOut(row));
     },
   );
@@ -119,8 +119,7 @@ export function financeRoutes(app: FastifyInstance): void {
         response: { 200: S.Invoice },
       },
     },
-    async (request) =>
-      inv.invoiceOut(await inv.updateDraft(request.ctx, (request.params as P).id, request.body as inv.InvoicePatch)),
+    async (request) => inv.invoiceOut(await inv.updateDraft(request.ctx, request.params.id, request.body)),
   );
 
   app.delete(
@@ -135,7 +134,7 @@ export function financeRoutes(app: FastifyInstance): void {
       },
     },
     async (request, reply) => {
-      await inv.deleteDraft(request.ctx, (request.params as P).id);
+      await inv.deleteDraft(request.ctx, request.params.id);
       return reply.code(204).send();
     },
   );
@@ -151,7 +150,7 @@ export function financeRoutes(app: FastifyInstance): void {
         response: { 200: S.Invoice },
       },
     },
-    async (request) => inv.invoiceOut(await inv.finalizeInvoice(request.ctx, (request.params as P).id)),
+    async (request) => inv.invoiceOut(await inv.finalizeInvoice(request.ctx, request.params.id)),
   );
 
   app.post(
@@ -168,7 +167,7 @@ export function financeRoutes(app: FastifyInstance): void {
       },
     },
     async (request) => {
-      const r = await del.sendInvoiceEmail(request.ctx, (request.params as P).id, (request.body ?? {}) as del.SendBody);
+      const r = await del.sendInvoiceEmail(request.ctx, request.params.id, request.body ?? {});
       return { ...r, invoice: inv.invoiceOut(r.invoice) };
     },
   );
@@ -186,8 +185,8 @@ export function financeRoutes(app: FastifyInstance): void {
       },
     },
     async (request, reply) => {
-      const { format } = request.query as { format?: del.PdfFormat };
-      return sendFile(reply, await del.invoicePdf(request.ctx, (request.params as P).id, format ?? 'pdf'));
+      const { format } = request.query;
+      return sendFile(reply, await del.invoicePdf(request.ctx, request.params.id, format ?? 'pdf'));
     },
   );
 
@@ -204,8 +203,8 @@ export function financeRoutes(app: FastifyInstance): void {
       },
     },
     async (request, reply) => {
-      const { syntax } = request.query as { syntax?: del.XmlSyntax };
-      return sendFile(reply, await del.invoiceXml(request.ctx, (request.params as P).id, syntax ?? 'ubl'), true);
+      const { syntax } = request.query;
+      return sendFile(reply, await del.invoiceXml(request.ctx, request.params.id, syntax ?? 'ubl'), true);
     },
   );
 
@@ -223,11 +222,7 @@ export function financeRoutes(app: FastifyInstance): void {
       },
     },
     async (request, reply) => {
-      const row = await cn.createCreditNote(
-        request.ctx,
-        (request.params as P).id,
-        (request.body ?? {}) as cn.CreditNoteCreate,
-      );
+      const row = await cn.createCreditNote(request.ctx, request.params.id, request.body ?? {});
       return reply.code(201).send(cn.creditNoteOut(row));
     },
   );
@@ -246,7 +241,7 @@ export function financeRoutes(app: FastifyInstance): void {
       },
     },
     async (request) => {
-      const q = request.query as cn.CreditNoteFilters;
+      const q = request.query;
       const limit = q.limit ?? 50;
       const offset = q.offset ?? 0;
       const { rows, count } = await cn.listCreditNotes(request.ctx, { ...q, limit, offset });
@@ -260,7 +255,7 @@ export function financeRoutes(app: FastifyInstance): void {
       config: manageMoney,
       schema: { tags: cnTags, summary: 'Read a credit note', params: IdParams, response: { 200: S.CreditNote } },
     },
-    async (request) => cn.creditNoteOut(await cn.getCreditNote(request.ctx, (request.params as P).id)),
+    async (request) => cn.creditNoteOut(await cn.getCreditNote(request.ctx, request.params.id)),
   );
 
   app.delete(
@@ -275,7 +270,7 @@ export function financeRoutes(app: FastifyInstance): void {
       },
     },
     async (request, reply) => {
-      await cn.deleteCreditNoteDraft(request.ctx, (request.params as P).id);
+      await cn.deleteCreditNoteDraft(request.ctx, request.params.id);
       return reply.code(204).send();
     },
   );
@@ -291,7 +286,7 @@ export function financeRoutes(app: FastifyInstance): void {
         response: { 200: S.CreditNote },
       },
     },
-    async (request) => cn.creditNoteOut(await cn.finalizeCreditNote(request.ctx, (request.params as P).id)),
+    async (request) => cn.creditNoteOut(await cn.finalizeCreditNote(request.ctx, request.params.id)),
   );
 
   app.get(
@@ -307,8 +302,8 @@ export function financeRoutes(app: FastifyInstance): void {
       },
     },
     async (request, reply) => {
-      const { format } = request.query as { format?: del.PdfFormat };
-      return sendFile(reply, await del.creditNotePdf(request.ctx, (request.params as P).id, format ?? 'pdf'));
+      const { format } = request.query;
+      return sendFile(reply, await del.creditNotePdf(request.ctx, request.params.id, format ?? 'pdf'));
     },
   );
 
@@ -325,8 +320,8 @@ export function financeRoutes(app: FastifyInstance): void {
       },
     },
     async (request, reply) => {
-      const { syntax } = request.query as { syntax?: del.XmlSyntax };
-      return sendFile(reply, await del.creditNoteXml(request.ctx, (request.params as P).id, syntax ?? 'ubl'), true);
+      const { syntax } = request.query;
+      return sendFile(reply, await del.creditNoteXml(request.ctx, request.params.id, syntax ?? 'ubl'), true);
     },
   );
 
@@ -343,7 +338,7 @@ export function financeRoutes(app: FastifyInstance): void {
         response: { 200: S.ConnectResponse },
       },
     },
-    async (request) => acc.connect(request.ctx, (request.body as { api_key: string }).api_key),
+    async (request) => acc.connect(request.ctx, request.body.api_key),
   );
 
   app.post(
@@ -367,18 +362,18 @@ export function financeRoutes(app: FastifyInstance): void {
   app.get(
     '/api/admin/orders/:id/lexware',
     syncRoute("The order's Lexware sync state (none, pending, synced, failed, cancelled)"),
-    async (request) => acc.getSync(request.ctx, (request.params as P).id),
+    async (request) => acc.getSync(request.ctx, request.params.id),
   );
 
   app.post(
     '/api/admin/orders/:id/lexware-retry',
     syncRoute('Retry a failed or cancelled sync (→ pending); any other state is 409'),
-    async (request) => acc.retrySync(request.ctx, (request.params as P).id),
+    async (request) => acc.retrySync(request.ctx, request.params.id),
   );
 
   app.post(
     '/api/admin/orders/:id/lexware-cancel',
     syncRoute('Stop a pending or failed sync (→ cancelled); any other state is 409'),
-    async (request) => acc.cancelSync(request.ctx, (request.params as P).id),
+    async (request) => acc.cancelSync(request.ctx, request.params.id),
   );
 }

@@ -7,6 +7,7 @@ import { bigint, boolean, index, integer, jsonb, pgTable, text, timestamp, uniqu
 import { orders } from '../orders/orders.tables.js';
 import { shops } from '../shops/shops.tables.js';
 import type { TaxCategory } from '../tax/index.js';
+import type { CreditNoteStatus, InvoiceStatus } from './document-states.js';
 
 const cents = (name: string) => bigint(name, { mode: 'number' });
 const ts = (name: string) => timestamp(name, { withTimezone: true });
@@ -101,7 +102,7 @@ export const companySettings = pgTable('company_settings', {
   /** Registered for the EU One-Stop-Shop: EU consumers pay their state's VAT (docs/finance.md). */
   ossRegistered: boolean('oss_registered').notNull().default(true),
   /** When VIES cannot be reached: `charge_vat` (price as a consumer) | `accept_unverified`. */
-  viesUnavailable: text('vies_unavailable').notNull().default('charge_vat'),
+  viesUnavailable: text('vies_unavailable').$type<'charge_vat' | 'accept_unverified'>().notNull().default('charge_vat'),
   timeZone: text('time_zone').notNull().default('Europe/Berlin'),
   createdAt: ts('created_at').notNull().defaultNow(),
   updatedAt: ts('updated_at').notNull().defaultNow(),
@@ -118,8 +119,8 @@ export const invoices = pgTable(
       .notNull()
       .references(() => orders.id),
     orderNumber: text('order_number').notNull(),
-    /** draft | final | partially_credited | credited (invoice-states.ts) */
-    status: text('status').notNull(),
+    /** draft | final | partially_credited | credited (document-states.ts) */
+    status: text('status').$type<InvoiceStatus>().notNull(),
     /** Assigned at finalization, gapless per shop and year. */
     number: text('number'),
     /** YYYY-MM-DD in the shop's time zone, set at finalization. */
@@ -172,7 +173,7 @@ export const creditNotes = pgTable(
       .references(() => invoices.id),
     orderId: text('order_id').notNull(),
     /** draft | final */
-    status: text('status').notNull(),
+    status: text('status').$type<CreditNoteStatus>().notNull(),
     number: text('number'),
     issueDate: text('issue_date'),
     /** The credited invoice's number and date, printed on the credit note (BT-25/BT-26). */

@@ -1,4 +1,6 @@
 /** Invoices: a draft from an order, finalization with a gapless number, reads, and deletion of drafts. */
+
+import type { Static } from '@sinclair/typebox';
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import type { Db } from '../../platform/db/client.js';
@@ -22,6 +24,7 @@ import {
   withTaxCategory,
 } from './documents.js';
 import { assertEinvoiceReady } from './einvoice.js';
+import type * as Schemas from './finance.schemas.js';
 import { type BuyerData, type DocLine, invoices } from './finance.tables.js';
 import { addDays, localDate, nextDocumentNumber } from './numbering.js';
 import { assertSellerComplete, loadSettings, sellerSnapshot } from './settings.service.js';
@@ -109,11 +112,8 @@ async function shippingRate(ctx: Ctx, order: Awaited<ReturnType<typeof getOrder>
   return net > 0 ? Math.round((o.shippingTaxCents / net) * 1000) / 1000 : 0;
 }
 
-export interface InvoiceCreate {
-  is_business?: boolean;
-  buyer_reference?: string | null;
-  note?: string | null;
-}
+/** The body of the create-invoice route. */
+export type InvoiceCreate = Static<typeof Schemas.InvoiceCreate>;
 
 export async function createInvoice(ctx: Ctx, orderId: string, body: InvoiceCreate): Promise<InvoiceRow> {
   const order = await getOrder(ctx, orderId);
@@ -232,12 +232,8 @@ export async function listInvoices(ctx: Pick<Ctx, 'db' | 'shopId'>, f: InvoiceFi
   return listDocuments(ctx.db, invoices, ctx.shopId, f, conds);
 }
 
-export interface InvoicePatch {
-  is_business?: boolean;
-  buyer_reference?: string | null;
-  note?: string | null;
-  buyer?: Partial<Omit<BuyerData, 'email'>> & { email?: string };
-}
+/** The body of the draft-invoice patch route. */
+export type InvoicePatch = Static<typeof Schemas.InvoicePatch>;
 
 /** Changes a draft's buyer, business flag, buyer reference or note. A final invoice: 409. */
 export async function updateDraft(ctx: Ctx, id: string, patch: InvoicePatch): Promise<InvoiceRow> {

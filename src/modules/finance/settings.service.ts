@@ -14,7 +14,7 @@ const DEFAULTS = {
   paymentTermsDays: 14,
   timeZone: 'Europe/Berlin',
   ossRegistered: true,
-  viesUnavailable: 'charge_vat',
+  viesUnavailable: 'charge_vat' as const,
 };
 
 export async function loadSettings(db: Db, shopId: string): Promise<SettingsRow> {

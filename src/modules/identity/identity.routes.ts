@@ -1,6 +1,6 @@
 /** Routes of admin login, employees, API tokens, publishable keys and customer accounts. */
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import {
   anyEmployee,
   configureShop,
@@ -9,8 +9,8 @@ import {
   publicRoute,
   storefrontKey,
 } from '../../platform/auth/presets.js';
-import { MANAGERS } from '../../platform/auth/types.js';
 import { IdParams, NoContent } from '../../platform/http/schemas.js';
+import type { TypedApp } from '../../platform/http/typed-app.js';
 import type { AppDeps } from '../../platform/module.js';
 import * as accounts from './customer-accounts.js';
 import * as S from './identity.schemas.js';
@@ -36,7 +36,7 @@ export function clearSessionCookie(reply: FastifyReply, deps: AppDeps, kind: Ses
   });
 }
 
-export function identityRoutes(app: FastifyInstance, deps: AppDeps): void {
+export function identityRoutes(app: TypedApp, deps: AppDeps): void {
   const tags = ['identity'];
 
   // ---- admin sessions ----
@@ -47,7 +47,7 @@ export function identityRoutes(app: FastifyInstance, deps: AppDeps): void {
       schema: { tags, summary: 'Sign in as an employee', body: S.LoginBody, response: { 200: S.LoginResponse } },
     },
     async (request, reply) => {
-      const body = request.body as { email: string; password: string };
+      const body = request.body;
       const { session, user, shop } = await svc.loginAdmin(deps.database.db, body.email, body.password, request.ip);
       setSessionCookie(reply, deps, 'admin', session.token, session.expiresAt);
       return {
@@ -98,7 +98,7 @@ export function identityRoutes(app: FastifyInstance, deps: AppDeps): void {
       },
     },
     async (request, reply) => {
-      const body = request.body as { current_password: string; new_password: string };
+      const body = request.body;
       await svc.changeOwnPassword(request.ctx, request.ip, body.current_password, body.new_password);
       return reply.code(204).send();
     },
@@ -125,7 +125,7 @@ export function identityRoutes(app: FastifyInstance, deps: AppDeps): void {
       schema: { tags, summary: 'Add an employee', body: S.EmployeeCreate, response: { 201: S.UserSchema } },
     },
     async (request, reply) => {
-      const row = await svc.createEmployee(request.ctx, request.body as never);
+      const row = await svc.createEmployee(request.ctx, request.body);
       return reply.code(201).send(svc.userOut(row));
     },
   );
@@ -143,8 +143,8 @@ export function identityRoutes(app: FastifyInstance, deps: AppDeps): void {
       },
     },
     async (request) => {
-      const { id } = request.params as { id: string };
-      return svc.userOut(await svc.updateEmployee(request.ctx, id, request.body as never));
+      const { id } = request.params;
+      return svc.userOut(await svc.updateEmployee(request.ctx, id, request.body));
     },
   );
 
@@ -155,7 +155,7 @@ export function identityRoutes(app: FastifyInstance, deps: AppDeps): void {
       schema: { tags, summary: 'Remove an employee', params: IdParams, response: { 204: NoContent } },
     },
     async (request, reply) => {
-      await svc.deleteEmployee(request.ctx, (request.params as { id: string }).id);
+      await svc.deleteEmployee(request.ctx, request.params.id);
       return reply.code(204).send();
     },
   );
@@ -181,7 +181,7 @@ export function identityRoutes(app: FastifyInstance, deps: AppDeps): void {
       schema: { tags, summary: 'Create an API token', body: S.ApiTokenCreate, response: { 201: S.ApiTokenCreated } },
     },
     async (request, reply) => {
-      const { row, token } = await svc.createApiToken(request.ctx, request.body as never);
+      const { row, token } = await svc.createApiToken(request.ctx, request.body);
       return reply.code(201).send({ ...svc.tokenOut(row), token });
     },
   );
@@ -193,7 +193,7 @@ export function identityRoutes(app: FastifyInstance, deps: AppDeps): void {
       schema: { tags, summary: 'Revoke an API token', params: IdParams, response: { 204: NoContent } },
     },
     async (request, reply) => {
-      await svc.revokeApiToken(request.ctx, (request.params as { id: string }).id);
+      await svc.revokeApiToken(request.ctx, request.params.id);
       return reply.code(204).send();
     },
   );
@@ -224,7 +224,7 @@ export function identityRoutes(app: FastifyInstance, deps: AppDeps): void {
       },
     },
     async (request, reply) => {
-      const row = await svc.createPublishableKey(request.ctx, request.body as never);
+      const row = await svc.createPublishableKey(request.ctx, request.body);
       return reply.code(201).send(svc.keyOut(row));
     },
   );
@@ -241,10 +241,7 @@ export function identityRoutes(app: FastifyInstance, deps: AppDeps): void {
         response: { 200: S.PublishableKeySchema },
       },
     },
-    async (request) =>
-      svc.keyOut(
-        await svc.updatePublishableKey(request.ctx, (request.params as { id: string }).id, request.body as never),
-      ),
+    async (request) => svc.keyOut(await svc.updatePublishableKey(request.ctx, request.params.id, request.body)),
   );
 
   app.delete(
@@ -254,7 +251,7 @@ export function identityRoutes(app: FastifyInstance, deps: AppDeps): void {
       schema: { tags, summary: 'Revoke a publishable key', params: IdParams, response: { 204: NoContent } },
     },
     async (request, reply) => {
-      await svc.revokePublishableKey(request.ctx, (request.params as { id: string }).id);
+      await svc.revokePublishableKey(request.ctx, request.params.id);
       return reply.code(204).send();
     },
   );
@@ -275,7 +272,7 @@ export function identityRoutes(app: FastifyInstance, deps: AppDeps): void {
     },
     async (request, reply) => {
       await accounts.limitAccountCalls(request.ctx.db, deps.config, request.ip);
-      const { customer, session } = await svc.registerCustomer(request.ctx, request.body as never);
+      const { customer, session } = await svc.registerCustomer(request.ctx, request.body);
       setSessionCookie(reply, deps, 'customer', session.token, session.expiresAt);
       return reply.code(201).send({
         token: session.token,
@@ -297,7 +294,7 @@ export function identityRoutes(app: FastifyInstance, deps: AppDeps): void {
       },
     },
     async (request, reply) => {
-      const body = request.body as { email: string; password: string };
+      const body = request.body;
       const { customer, session } = await svc.loginCustomer(request.ctx, body.email, body.password, request.ip);
       setSessionCookie(reply, deps, 'customer', session.token, session.expiresAt);
       return { token: session.token, expires_at: session.expiresAt.toISOString(), customer: svc.customerOut(customer) };
@@ -347,7 +344,7 @@ export function identityRoutes(app: FastifyInstance, deps: AppDeps): void {
     },
     async (request) => {
       await accounts.limitAccountCalls(request.ctx.db, deps.config, request.ip);
-      const row = await accounts.verifyCustomerEmail(request.ctx, (request.body as { token: string }).token);
+      const row = await accounts.verifyCustomerEmail(request.ctx, request.body.token);
       return { customer: svc.customerOut(row) };
     },
   );
@@ -365,7 +362,7 @@ export function identityRoutes(app: FastifyInstance, deps: AppDeps): void {
     },
     async (request, reply) => {
       await accounts.limitAccountCalls(request.ctx.db, deps.config, request.ip);
-      await accounts.requestCustomerReset(request.ctx, (request.body as { email: string }).email);
+      await accounts.requestCustomerReset(request.ctx, request.body.email);
       return reply.code(202).send({ status: 'accepted' });
     },
   );
@@ -383,7 +380,7 @@ export function identityRoutes(app: FastifyInstance, deps: AppDeps): void {
     },
     async (request) => {
       await accounts.limitAccountCalls(request.ctx.db, deps.config, request.ip);
-      const body = request.body as { token: string; password: string };
+      const body = request.body;
       return { customer: svc.customerOut(await accounts.confirmCustomerReset(request.ctx, body.token, body.password)) };
     },
   );
@@ -400,11 +397,7 @@ export function identityRoutes(app: FastifyInstance, deps: AppDeps): void {
       },
     },
     async (request, reply) => {
-      const { customer, session } = await accounts.changeCustomerPassword(
-        request.ctx,
-        request.ip,
-        request.body as { current_password: string; new_password: string },
-      );
+      const { customer, session } = await accounts.changeCustomerPassword(request.ctx, request.ip, request.body);
       setSessionCookie(reply, deps, 'customer', session.token, session.expiresAt);
       return { token: session.token, expires_at: session.expiresAt.toISOString(), customer: svc.customerOut(customer) };
     },

@@ -1,11 +1,12 @@
 /** Order routes: admin reads and state changes, and the customer's own orders. */
+
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import { anyEmployee, customerSession, manageMoney } from '../../platform/auth/presets.js';
 import { PageMeta, Pagination, Timestamp } from '../../platform/http/schemas.js';
+import type { TypedApp } from '../../platform/http/typed-app.js';
 import { ORDER_STATUSES, type OrderStatus } from './order-states.js';
 import { OrderDetail, OrderSummary } from './orders.schemas.js';
-import { getOrder, listOrders, orderOut, transitionOrder } from './orders.service.js';
+import { getOrder, listOrders, orderDetailOut, orderOut, transitionOrder } from './orders.service.js';
 
 const tags = ['orders'];
 const Status = Type.Union(ORDER_STATUSES.map((s) => Type.Literal(s)));
@@ -29,7 +30,7 @@ const ACTIONS: { path: string; to: OrderStatus; summary: string }[] = [
   { path: 'cancel', to: 'cancelled', summary: 'Cancel an order (an unpaid order gives its stock back)' },
 ];
 
-export function orderRoutes(app: FastifyInstance): void {
+export function orderRoutes(app: TypedApp): void {
   app.get(
     '/api/admin/orders',
     {
@@ -37,7 +38,7 @@ export function orderRoutes(app: FastifyInstance): void {
       schema: { tags, summary: 'List orders, newest first', querystring: ListQuery, response: { 200: ListResponse } },
     },
     async (request) => {
-      const q = request.query as { limit?: number; offset?: number } & Record<string, string>;
+      const q = request.query;
       const limit = q.limit ?? 50;
       const offset = q.offset ?? 0;
       const actor = request.ctx.actor;
@@ -59,8 +60,8 @@ export function orderRoutes(app: FastifyInstance): void {
       },
     },
     async (request) => {
-      const { order, lines } = await getOrder(request.ctx, (request.params as { id: string }).id);
-      return { order: orderOut(order, lines) };
+      const { order, lines } = await getOrder(request.ctx, request.params.id);
+      return { order: orderDetailOut(order, lines) };
     },
   );
 
@@ -71,7 +72,7 @@ export function orderRoutes(app: FastifyInstance): void {
         config: manageMoney,
         schema: { tags, summary: action.summary, params: Params, response: { 200: OrderSummary } },
       },
-      async (request) => orderOut(await transitionOrder(request.ctx, (request.params as { id: string }).id, action.to)),
+      async (request) => orderOut(await transitionOrder(request.ctx, request.params.id, action.to)),
     );
   }
 
@@ -87,7 +88,7 @@ export function orderRoutes(app: FastifyInstance): void {
       },
     },
     async (request) => {
-      const q = request.query as { limit?: number; offset?: number };
+      const q = request.query;
       const limit = q.limit ?? 50;
       const offset = q.offset ?? 0;
       const actor = request.ctx.actor as { customerId: string };

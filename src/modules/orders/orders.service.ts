@@ -155,7 +155,7 @@ export const lineOut = (l: OrderLineRow) => ({
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-export function orderOut(o: OrderRow, lines?: OrderLineRow[]) {
+export function orderOut(o: OrderRow) {
   return {
     id: o.id,
     number: o.number,
@@ -185,15 +185,18 @@ export function orderOut(o: OrderRow, lines?: OrderLineRow[]) {
     expires_at: iso(o.expiresAt),
     created_at: o.createdAt.toISOString(),
     updated_at: o.updatedAt.toISOString(),
-    ...(lines
-      ? {
-          lines: lines.map(lineOut),
-          // the service stores no file and enforces no access (docs/ARCHITECTURE.md): the order only says what it entitles
-          entitlements: lines
-            .filter((l) => l.isDigital)
-            .map((l) => ({ product_id: l.productId, variant_id: l.variantId, quantity: l.quantity })),
-        }
-      : {}),
+  };
+}
+
+/** An order with its lines and what they entitle (the order detail). */
+export function orderDetailOut(o: OrderRow, lines: OrderLineRow[]) {
+  return {
+    ...orderOut(o),
+    lines: lines.map(lineOut),
+    // the service stores no file and enforces no access (docs/ARCHITECTURE.md): the order only says what it entitles
+    entitlements: lines
+      .filter((l) => l.isDigital)
+      .map((l) => ({ product_id: l.productId, variant_id: l.variantId, quantity: l.quantity })),
   };
 }
 

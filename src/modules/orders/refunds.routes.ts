@@ -1,8 +1,8 @@
 /** Refund routes (docs/payments.md): owner or admin session, never an API token; Idempotency-Key honoured. */
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import { manageMoney } from '../../platform/auth/presets.js';
 import { Body } from '../../platform/http/schemas.js';
+import type { TypedApp } from '../../platform/http/typed-app.js';
 import { createRefund, listRefunds, refundOut } from './refunds.service.js';
 
 const tags = ['orders'];
@@ -24,7 +24,7 @@ const RefundOut = Type.Object({
   created_at: Type.String({ format: 'date-time' }),
 });
 
-export function refundRoutes(app: FastifyInstance): void {
+export function refundRoutes(app: TypedApp): void {
   app.post(
     '/api/admin/orders/:id/refunds',
     {
@@ -39,11 +39,7 @@ export function refundRoutes(app: FastifyInstance): void {
       },
     },
     async (request, reply) => {
-      const refund = await createRefund(
-        request.ctx,
-        (request.params as { id: string }).id,
-        request.body as { amount_cents?: number; reason: string },
-      );
+      const refund = await createRefund(request.ctx, request.params.id, request.body);
       return reply.code(201).send(refundOut(refund));
     },
   );
@@ -60,7 +56,7 @@ export function refundRoutes(app: FastifyInstance): void {
       },
     },
     async (request) => ({
-      refunds: (await listRefunds(request.ctx, (request.params as { id: string }).id)).map(refundOut),
+      refunds: (await listRefunds(request.ctx, request.params.id)).map(refundOut),
     }),
   );
 }

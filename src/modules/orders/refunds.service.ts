@@ -19,7 +19,6 @@ import { callPort, type EventContext, type EventOutcome, type HookLists, runHook
 import { newId } from '../../platform/ids.js';
 import { emitEvent } from '../webhooks/index.js';
 import { assertTransition, type OrderStatus } from './order-states.js';
-import type { OrderRow } from './orders.service.js';
 import { orders, type RefundRow, refunds } from './orders.tables.js';
 
 /** Orders whose money was taken: only these can be refunded. */

@@ -4,9 +4,9 @@
  * Shops with their own portal front end can point their users at that API instead.
  */
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import { publicRoute } from '../../platform/auth/presets.js';
 import { AppError } from '../../platform/errors.js';
+import type { TypedApp } from '../../platform/http/typed-app.js';
 import type { AppDeps } from '../../platform/module.js';
 import { esc, page } from '../checkout/index.js';
 import { acceptInvite } from './partner-auth.js';
@@ -27,7 +27,7 @@ ${error ? `<p id="error">${esc(error)}</p>` : ''}
 <button type="submit">Einladung annehmen</button></form></html>`;
 }
 
-export function acceptPageRoutes(app: FastifyInstance, deps: AppDeps): void {
+export function acceptPageRoutes(app: TypedApp, deps: AppDeps): void {
   for (const kind of ['vendor', 'affiliate'] as const) {
     const tags = [kind === 'vendor' ? 'vendor portal' : 'affiliate portal'];
     app.get(
@@ -42,7 +42,7 @@ export function acceptPageRoutes(app: FastifyInstance, deps: AppDeps): void {
           response: { 200: Html },
         },
       },
-      async (request, reply) => page(reply, 200, form(kind, (request.query as { token: string }).token)),
+      async (request, reply) => page(reply, 200, form(kind, request.query.token)),
     );
 
     app.post(
@@ -62,7 +62,7 @@ export function acceptPageRoutes(app: FastifyInstance, deps: AppDeps): void {
         },
       },
       async (request, reply) => {
-        const body = request.body as { token: string; password: string };
+        const body = request.body;
         if (body.password.length < 8) {
           return page(reply, 400, form(kind, body.token, 'Das Passwort braucht mindestens 8 Zeichen.'));
         }

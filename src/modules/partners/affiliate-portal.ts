@@ -4,11 +4,11 @@
  * content. A blocked affiliate is refused with 403 affiliate_blocked on every portal route.
  */
 import { sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import { affiliatePortal } from '../../platform/auth/presets.js';
 import type { Ctx } from '../../platform/auth/types.js';
 import { pgDate, query } from '../../platform/db/tx.js';
 import { AppError } from '../../platform/errors.js';
+import type { TypedApp } from '../../platform/http/typed-app.js';
 import * as S from './affiliates.schemas.js';
 import { type AffiliateRow, affiliateOut, getAffiliateRow, listContent, referralBase } from './affiliates.service.js';
 import { listEarnings } from './earnings.js';
@@ -103,7 +103,7 @@ export async function portalEarnings(ctx: Ctx, q: PortalEarningQuery) {
 const tags = ['affiliate portal'];
 
 /** GET /api/affiliate/me, /earnings, /content. (/payouts and /payouts/request live in payouts.routes.ts.) */
-export function affiliatePortalRoutes(app: FastifyInstance): void {
+export function affiliatePortalRoutes(app: TypedApp): void {
   app.get(
     '/api/affiliate/me',
     {
@@ -128,7 +128,7 @@ export function affiliatePortalRoutes(app: FastifyInstance): void {
         response: { 200: S.PortalEarningList },
       },
     },
-    async (request) => portalEarnings(request.ctx, request.query as PortalEarningQuery),
+    async (request) => portalEarnings(request.ctx, request.query),
   );
 
   app.get(
@@ -144,7 +144,7 @@ export function affiliatePortalRoutes(app: FastifyInstance): void {
     },
     async (request) => {
       await portalAffiliate(request.ctx);
-      const q = request.query as { kind?: 'link' | 'banner' | 'text'; limit?: number; offset?: number };
+      const q = request.query;
       const limit = q.limit ?? 50;
       const offset = q.offset ?? 0;
       const res = await listContent(request.ctx.db, request.ctx.shopId, { ...q, limit, offset });

@@ -4,17 +4,15 @@
  * token with finance:read; every mutation (and the content admin) needs an owner or admin session
  * and refuses every token with 403 token_blocked.
  */
-import type { FastifyInstance } from 'fastify';
 import { manageMoney, readFinance } from '../../platform/auth/presets.js';
 import { IdParams, NoContent } from '../../platform/http/schemas.js';
+import type { TypedApp } from '../../platform/http/typed-app.js';
 import { affiliatePortalRoutes } from './affiliate-portal.js';
 import * as S from './affiliates.schemas.js';
 import * as svc from './affiliates.service.js';
 import { balanceOut } from './ledger.js';
 
-type P = { id: string };
-
-export function affiliateRoutes(app: FastifyInstance): void {
+export function affiliateRoutes(app: TypedApp): void {
   const tags = ['affiliates'];
 
   app.get(
@@ -29,7 +27,7 @@ export function affiliateRoutes(app: FastifyInstance): void {
       },
     },
     async (request) => {
-      const q = request.query as { status?: svc.AffiliateStatus; q?: string; limit?: number; offset?: number };
+      const q = request.query;
       const limit = q.limit ?? 50;
       const offset = q.offset ?? 0;
       const ctx = request.ctx;
@@ -60,7 +58,7 @@ export function affiliateRoutes(app: FastifyInstance): void {
         response: { 200: S.AffiliateDetail },
       },
     },
-    async (request) => svc.affiliateDetail(request.ctx, (request.params as P).id),
+    async (request) => svc.affiliateDetail(request.ctx, request.params.id),
   );
 
   app.post(
@@ -76,7 +74,7 @@ export function affiliateRoutes(app: FastifyInstance): void {
     },
     async (request, reply) => {
       const ctx = request.ctx;
-      const row = await svc.createAffiliate(ctx, request.body as svc.AffiliateInput);
+      const row = await svc.createAffiliate(ctx, request.body);
       return reply.code(201).send(svc.affiliateOut(row, await svc.referralBase(ctx.db, ctx.shopId)));
     },
   );
@@ -96,7 +94,7 @@ export function affiliateRoutes(app: FastifyInstance): void {
     },
     async (request, reply) => {
       const ctx = request.ctx;
-      const { row, created } = await svc.inviteAffiliate(ctx, request.body as svc.AffiliateInviteInput);
+      const { row, created } = await svc.inviteAffiliate(ctx, request.body);
       return reply.code(created ? 201 : 200).send(svc.affiliateOut(row, await svc.referralBase(ctx.db, ctx.shopId)));
     },
   );
@@ -117,7 +115,7 @@ export function affiliateRoutes(app: FastifyInstance): void {
     },
     async (request) => {
       const ctx = request.ctx;
-      const row = await svc.updateAffiliate(ctx, (request.params as P).id, request.body as svc.AffiliatePatch);
+      const row = await svc.updateAffiliate(ctx, request.params.id, request.body);
       return svc.affiliateOut(row, await svc.referralBase(ctx.db, ctx.shopId));
     },
   );
@@ -135,10 +133,7 @@ export function affiliateRoutes(app: FastifyInstance): void {
       },
     },
     async (request) => {
-      const q = request.query as Omit<svc.AffiliateEarningFilters, 'limit' | 'offset'> & {
-        limit?: number;
-        offset?: number;
-      };
+      const q = request.query;
       const limit = q.limit ?? 50;
       const offset = q.offset ?? 0;
       const res = await svc.listAffiliateEarnings(request.ctx, { ...q, limit, offset });
@@ -161,8 +156,7 @@ export function affiliateRoutes(app: FastifyInstance): void {
         response: { 200: S.EarningReleaseResult },
       },
     },
-    async (request) =>
-      svc.releaseAffiliateEarnings(request.ctx, request.body as { earning_ids?: string[]; affiliate_id?: string }),
+    async (request) => svc.releaseAffiliateEarnings(request.ctx, request.body),
   );
 
   // ---- promotional content ----
@@ -178,7 +172,7 @@ export function affiliateRoutes(app: FastifyInstance): void {
       },
     },
     async (request) => {
-      const q = request.query as { kind?: svc.ContentInput['kind']; limit?: number; offset?: number };
+      const q = request.query;
       const limit = q.limit ?? 50;
       const offset = q.offset ?? 0;
       const res = await svc.listContent(request.ctx.db, request.ctx.shopId, { ...q, limit, offset });
@@ -197,8 +191,7 @@ export function affiliateRoutes(app: FastifyInstance): void {
         response: { 201: S.Content },
       },
     },
-    async (request, reply) =>
-      reply.code(201).send(svc.contentOut(await svc.createContent(request.ctx, request.body as svc.ContentInput))),
+    async (request, reply) => reply.code(201).send(svc.contentOut(await svc.createContent(request.ctx, request.body))),
   );
 
   app.delete(
@@ -208,7 +201,7 @@ export function affiliateRoutes(app: FastifyInstance): void {
       schema: { tags, summary: 'Remove published material', params: IdParams, response: { 204: NoContent } },
     },
     async (request, reply) => {
-      await svc.deleteContent(request.ctx, (request.params as P).id);
+      await svc.deleteContent(request.ctx, request.params.id);
       return reply.code(204).send();
     },
   );

@@ -364,7 +364,7 @@ export async function listAffiliateEarnings(ctx: Ctx, f: AffiliateEarningFilters
     ...rest,
     ...(affiliate_id ? { partner_id: affiliate_id } : {}),
   });
-  return { earnings: rows.map(earningOut), count };
+  return { earnings: rows.map((e) => earningOut('affiliate', e)), count };
 }
 
 /** What was clawed back from each earning so far, from the ledger. */
@@ -452,7 +452,7 @@ export async function releaseAffiliateEarnings(ctx: Ctx, sel: { earning_ids?: st
       releasedAmounts(tx, ctx.shopId, ids),
     ]);
     const views: EarningView[] = rows.map((r) => ({ ...r, reversedCents: reversed.get(r.id) ?? 0 }));
-    return { released: rows.length, amounts, earnings: views.map(earningOut) };
+    return { released: rows.length, amounts, earnings: views.map((e) => earningOut('affiliate', e)) };
   });
 }
 

@@ -30,6 +30,7 @@ import { creditNoteLinesOfOrder } from '../finance/index.js';
 import { refundedWithoutCreditNote } from '../orders/index.js';
 import { move, post } from './ledger.js';
 import { type PartnerType, partnerEarnings } from './partners.tables.js';
+import { partnerIdOut } from './payouts.service.js';
 
 export type EarningRow = typeof partnerEarnings.$inferSelect;
 
@@ -469,10 +470,10 @@ export async function listEarnings(
 }
 
 /** API shape of an earning (vendor_id or affiliate_id by type). */
-export function earningOut(e: EarningView) {
+export function earningOut<K extends PartnerType>(kind: K, e: EarningView) {
   return {
     id: e.id,
-    [e.partnerType === 'vendor' ? 'vendor_id' : 'affiliate_id']: e.partnerId,
+    ...partnerIdOut(kind, e.partnerId),
     order_id: e.orderId,
     order_line_id: e.orderLineId,
     subscription_id: e.subscriptionId,

@@ -1,8 +1,8 @@
 /** Portal sign-in for vendors and affiliates: accept an invite, log in, reset the password, log out. */
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import { publicRoute } from '../../platform/auth/presets.js';
 import { Body, NoContent, Timestamp } from '../../platform/http/schemas.js';
+import type { TypedApp } from '../../platform/http/typed-app.js';
 import type { AppDeps } from '../../platform/module.js';
 import { clearSessionCookie, limitAccountCalls, revokeSession, setSessionCookie } from '../identity/index.js';
 import { acceptInvite, confirmPartnerReset, loginPartner, requestPartnerReset } from './partner-auth.js';
@@ -49,7 +49,7 @@ const ref = (p: { id: string; shopId: string; name: string; email: string; statu
   status: p.status,
 });
 
-export function partnerAuthRoutes(app: FastifyInstance, deps: AppDeps): void {
+export function partnerAuthRoutes(app: TypedApp, deps: AppDeps): void {
   for (const kind of ['vendor', 'affiliate'] as const) {
     const tags = [kind === 'vendor' ? 'vendor portal' : 'affiliate portal'];
 
@@ -66,7 +66,7 @@ export function partnerAuthRoutes(app: FastifyInstance, deps: AppDeps): void {
       },
       async (request, reply) => {
         await limitAccountCalls(deps.database.db, deps.config, request.ip);
-        const body = request.body as { token: string; password: string };
+        const body = request.body;
         const { partner, session } = await acceptInvite(
           deps.database.db,
           kind,
@@ -91,7 +91,7 @@ export function partnerAuthRoutes(app: FastifyInstance, deps: AppDeps): void {
         },
       },
       async (request, reply) => {
-        const body = request.body as { email: string; password: string; shop_id?: string };
+        const body = request.body;
         const { partner, session } = await loginPartner(deps.database.db, kind, body, request.ip);
         setSessionCookie(reply, deps, kind, session.token, session.expiresAt);
         return { token: session.token, expires_at: session.expiresAt.toISOString(), [kind]: ref(partner) };
@@ -111,12 +111,7 @@ export function partnerAuthRoutes(app: FastifyInstance, deps: AppDeps): void {
       },
       async (request, reply) => {
         await limitAccountCalls(deps.database.db, deps.config, request.ip);
-        await requestPartnerReset(
-          deps.database.db,
-          kind,
-          request.body as { email: string; shop_id?: string },
-          request.ctx.clock.now(),
-        );
+        await requestPartnerReset(deps.database.db, kind, request.body, request.ctx.clock.now());
         return reply.code(202).send({ status: 'accepted' });
       },
     );
@@ -134,7 +129,7 @@ export function partnerAuthRoutes(app: FastifyInstance, deps: AppDeps): void {
       },
       async (request) => {
         await limitAccountCalls(deps.database.db, deps.config, request.ip);
-        const body = request.body as { token: string; password: string };
+        const body = request.body;
         return { [kind]: ref(await confirmPartnerReset(deps.database.db, kind, body.token, body.password)) };
       },
     );

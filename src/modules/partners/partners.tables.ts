@@ -157,8 +157,7 @@ export const partnerEarnings = pgTable(
     /** The percent applied (vendor: platform commission; affiliate: affiliate commission). */
     ratePercent: numeric('rate_percent', { precision: 5, scale: 2, mode: 'number' }).notNull(),
     ruleId: text('rule_id'),
-    /** pending | released */
-    status: text('status').notNull(),
+    status: text('status').$type<'pending' | 'released'>().notNull(),
     /** The order's payment time: the hold period counts from here. */
     earnedAt: ts('earned_at').notNull(),
     releasedAt: ts('released_at'),

@@ -4,16 +4,16 @@
  * token_blocked, finance:read included); GET /api/admin/affiliate-payouts is also open to a
  * finance:read token. The portals see only their own payouts and (vendors) final statements.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { affiliatePortal, manageMoney, readFinance, vendorPortal } from '../../platform/auth/presets.js';
 import { IdParams } from '../../platform/http/schemas.js';
+import type { TypedApp } from '../../platform/http/typed-app.js';
 import type { PayoutStatus } from './payout-states.js';
 import * as S from './payouts.schemas.js';
 import * as svc from './payouts.service.js';
 import { renderStatementPdf } from './statement-pdf.js';
 import * as st from './statements.service.js';
 
-type P = { id: string };
 type Page = { limit?: number; offset?: number };
 const page = (q: Page) => ({ limit: q.limit ?? 50, offset: q.offset ?? 0 });
 
@@ -47,7 +47,14 @@ const AFFILIATE_TRANSITIONS: TransitionRoute[] = [
   CANCEL,
 ];
 
-export function payoutRoutes(app: FastifyInstance): void {
+/** The transfer reference of a mark-paid body (validated by S.MarkPaid; other transitions take no body). */
+function referenceOf(body: unknown): string | undefined {
+  return typeof body === 'object' && body !== null && 'reference' in body && typeof body.reference === 'string'
+    ? body.reference
+    : undefined;
+}
+
+export function payoutRoutes(app: TypedApp): void {
   /** POST …/payouts/:id/<action>: one state change (payout-states.ts) with its ledger entry. */
   function transitionRoute(kind: 'vendor' | 'affiliate', t: TransitionRoute) {
     app.post(
@@ -64,12 +71,13 @@ export function payoutRoutes(app: FastifyInstance): void {
       },
       async (request) =>
         svc.payoutOut(
+          kind,
           await svc.transitionPayout(
             request.ctx,
             kind,
-            (request.params as P).id,
+            request.params.id,
             t.to,
-            t.to === 'paid' ? { reference: (request.body as { reference: string }).reference } : {},
+            t.to === 'paid' ? { reference: referenceOf(request.body) } : {},
           ),
         ),
     );
@@ -100,7 +108,7 @@ export function payoutRoutes(app: FastifyInstance): void {
         response: { 200: S.PartnerSettings },
       },
     },
-    async (request) => svc.partnerSettingsBody(await svc.putPartnerSettings(request.ctx, request.body as never)),
+    async (request) => svc.partnerSettingsBody(await svc.putPartnerSettings(request.ctx, request.body)),
   );
 
   // ---- vendor payouts (admin) ----
@@ -117,7 +125,7 @@ export function payoutRoutes(app: FastifyInstance): void {
       },
     },
     async (request) => {
-      const q = request.query as Page & { vendor_id?: string; status?: PayoutStatus; currency?: string };
+      const q = request.query;
       const p = page(q);
       const { rows, count } = await svc.listPayouts(request.ctx.db, request.ctx.shopId, 'vendor', {
         partner_id: q.vendor_id,
@@ -125,7 +133,7 @@ export function payoutRoutes(app: FastifyInstance): void {
         currency: q.currency,
         ...p,
       });
-      return { payouts: rows.map(svc.payoutOut), count, ...p };
+      return { payouts: rows.map((r) => svc.payoutOut('vendor', r)), count, ...p };
     },
   );
 
@@ -136,7 +144,7 @@ export function payoutRoutes(app: FastifyInstance): void {
       schema: { tags: vtags, summary: 'Read a vendor payout', params: IdParams, response: { 200: S.VendorPayout } },
     },
     async (request) =>
-      svc.payoutOut(await svc.getPayout(request.ctx.db, request.ctx.shopId, 'vendor', (request.params as P).id)),
+      svc.payoutOut('vendor', await svc.getPayout(request.ctx.db, request.ctx.shopId, 'vendor', request.params.id)),
   );
 
   app.post(
@@ -153,7 +161,7 @@ export function payoutRoutes(app: FastifyInstance): void {
       },
     },
     async (request, reply) =>
-      reply.code(201).send(svc.payoutOut(await svc.createVendorPayout(request.ctx, request.body as never))),
+      reply.code(201).send(svc.payoutOut('vendor', await svc.createVendorPayout(request.ctx, request.body))),
   );
 
   for (const t of VENDOR_TRANSITIONS) transitionRoute('vendor', t);
@@ -172,7 +180,7 @@ export function payoutRoutes(app: FastifyInstance): void {
       },
     },
     async (request) => {
-      const q = request.query as Page & { affiliate_id?: string; status?: PayoutStatus; currency?: string };
+      const q = request.query;
       const p = page(q);
       const { rows, count } = await svc.listPayouts(request.ctx.db, request.ctx.shopId, 'affiliate', {
         partner_id: q.affiliate_id,
@@ -180,7 +188,7 @@ export function payoutRoutes(app: FastifyInstance): void {
         currency: q.currency,
         ...p,
       });
-      return { payouts: rows.map(svc.payoutOut), count, ...p };
+      return { payouts: rows.map((r) => svc.payoutOut('affiliate', r)), count, ...p };
     },
   );
 
@@ -196,7 +204,10 @@ export function payoutRoutes(app: FastifyInstance): void {
       },
     },
     async (request) =>
-      svc.payoutOut(await svc.getPayout(request.ctx.db, request.ctx.shopId, 'affiliate', (request.params as P).id)),
+      svc.payoutOut(
+        'affiliate',
+        await svc.getPayout(request.ctx.db, request.ctx.shopId, 'affiliate', request.params.id),
+      ),
   );
 
   for (const t of AFFILIATE_TRANSITIONS) transitionRoute('affiliate', t);
@@ -215,7 +226,7 @@ export function payoutRoutes(app: FastifyInstance): void {
       },
     },
     async (request) => {
-      const q = request.query as Page & { status?: PayoutStatus; currency?: string };
+      const q = request.query;
       const p = page(q);
       const { rows, count } = await svc.listPayouts(request.ctx.db, request.ctx.shopId, 'affiliate', {
         partner_id: affiliateOf(request),
@@ -223,7 +234,7 @@ export function payoutRoutes(app: FastifyInstance): void {
         currency: q.currency,
         ...p,
       });
-      return { payouts: rows.map(svc.payoutOut), count, ...p };
+      return { payouts: rows.map((r) => svc.payoutOut('affiliate', r)), count, ...p };
     },
   );
 
@@ -235,13 +246,8 @@ export function payoutRoutes(app: FastifyInstance): void {
     },
     async (request) =>
       svc.payoutOut(
-        await svc.getPayout(
-          request.ctx.db,
-          request.ctx.shopId,
-          'affiliate',
-          (request.params as P).id,
-          affiliateOf(request),
-        ),
+        'affiliate',
+        await svc.getPayout(request.ctx.db, request.ctx.shopId, 'affiliate', request.params.id, affiliateOf(request)),
       ),
   );
 
@@ -266,7 +272,8 @@ export function payoutRoutes(app: FastifyInstance): void {
         .code(201)
         .send(
           svc.payoutOut(
-            await svc.requestAffiliatePayout(request.ctx, affiliateOf(request), (request.body ?? {}) as never),
+            'affiliate',
+            await svc.requestAffiliatePayout(request.ctx, affiliateOf(request), request.body ?? {}),
           ),
         ),
   );
@@ -285,7 +292,7 @@ export function payoutRoutes(app: FastifyInstance): void {
       },
     },
     async (request) => {
-      const q = request.query as Page & { status?: PayoutStatus; currency?: string };
+      const q = request.query;
       const p = page(q);
       const { rows, count } = await svc.listPayouts(request.ctx.db, request.ctx.shopId, 'vendor', {
         partner_id: vendorOf(request),
@@ -293,7 +300,7 @@ export function payoutRoutes(app: FastifyInstance): void {
         currency: q.currency,
         ...p,
       });
-      return { payouts: rows.map(svc.payoutOut), count, ...p };
+      return { payouts: rows.map((r) => svc.payoutOut('vendor', r)), count, ...p };
     },
   );
 
@@ -305,7 +312,8 @@ export function payoutRoutes(app: FastifyInstance): void {
     },
     async (request) =>
       svc.payoutOut(
-        await svc.getPayout(request.ctx.db, request.ctx.shopId, 'vendor', (request.params as P).id, vendorOf(request)),
+        'vendor',
+        await svc.getPayout(request.ctx.db, request.ctx.shopId, 'vendor', request.params.id, vendorOf(request)),
       ),
   );
 
@@ -321,7 +329,7 @@ export function payoutRoutes(app: FastifyInstance): void {
       },
     },
     async (request) => {
-      const q = request.query as Page & { period?: string; currency?: string };
+      const q = request.query;
       const p = page(q);
       const { rows, count } = await st.listStatements(request.ctx.db, request.ctx.shopId, {
         vendor_id: vendorOf(request),
@@ -347,7 +355,7 @@ export function payoutRoutes(app: FastifyInstance): void {
     },
     async (request) =>
       st.statementOut(
-        await st.getStatement(request.ctx.db, request.ctx.shopId, (request.params as P).id, {
+        await st.getStatement(request.ctx.db, request.ctx.shopId, request.params.id, {
           vendorId: vendorOf(request),
         }),
       ),
@@ -365,7 +373,7 @@ export function payoutRoutes(app: FastifyInstance): void {
       },
     },
     async (request, reply) => {
-      const row = await st.getStatement(request.ctx.db, request.ctx.shopId, (request.params as P).id, {
+      const row = await st.getStatement(request.ctx.db, request.ctx.shopId, request.params.id, {
         vendorId: vendorOf(request),
       });
       return sendPdf(reply, row, await renderStatementPdf(row));
@@ -386,7 +394,7 @@ export function payoutRoutes(app: FastifyInstance): void {
       },
     },
     async (request) => {
-      const q = request.query as Page & Omit<st.StatementFilters, 'limit' | 'offset'>;
+      const q = request.query;
       const p = page(q);
       const { rows, count } = await st.listStatements(request.ctx.db, request.ctx.shopId, { ...q, ...p });
       return { statements: rows.map(st.statementSummaryOut), count, ...p };
@@ -407,7 +415,7 @@ export function payoutRoutes(app: FastifyInstance): void {
       },
     },
     async (request, reply) => {
-      const { row, created } = await st.createStatement(request.ctx, request.body as st.StatementCreate);
+      const { row, created } = await st.createStatement(request.ctx, request.body);
       return reply.code(created ? 201 : 200).send(st.statementOut(row));
     },
   );
@@ -418,8 +426,7 @@ export function payoutRoutes(app: FastifyInstance): void {
       config: manageMoney,
       schema: { tags: stags, summary: 'Read a statement', params: IdParams, response: { 200: S.Statement } },
     },
-    async (request) =>
-      st.statementOut(await st.getStatement(request.ctx.db, request.ctx.shopId, (request.params as P).id)),
+    async (request) => st.statementOut(await st.getStatement(request.ctx.db, request.ctx.shopId, request.params.id)),
   );
 
   app.post(
@@ -434,7 +441,7 @@ export function payoutRoutes(app: FastifyInstance): void {
         response: { 200: S.Statement },
       },
     },
-    async (request) => st.statementOut(await st.finalizeStatement(request.ctx, (request.params as P).id)),
+    async (request) => st.statementOut(await st.finalizeStatement(request.ctx, request.params.id)),
   );
 
   app.get(
@@ -449,7 +456,7 @@ export function payoutRoutes(app: FastifyInstance): void {
       },
     },
     async (request, reply) => {
-      const row = await st.getStatement(request.ctx.db, request.ctx.shopId, (request.params as P).id);
+      const row = await st.getStatement(request.ctx.db, request.ctx.shopId, request.params.id);
       return sendPdf(reply, row, await renderStatementPdf(row));
     },
   );

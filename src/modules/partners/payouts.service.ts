@@ -112,10 +112,17 @@ export async function payoutCurrency(
 
 // ---- reads ----
 
-export function payoutOut(row: PayoutRow) {
+/** The partner's id under its kind's name: `{ vendor_id }` or `{ affiliate_id }`. */
+export type PartnerIdOut<K extends PartnerType> = K extends 'vendor' ? { vendor_id: string } : { affiliate_id: string };
+export function partnerIdOut<K extends PartnerType>(kind: K, id: string): PartnerIdOut<K> {
+  return (kind === 'vendor' ? { vendor_id: id } : { affiliate_id: id }) as PartnerIdOut<K>;
+}
+
+/** A payout of the given partner kind (the rows of one kind's routes). */
+export function payoutOut<K extends PartnerType>(kind: K, row: PayoutRow) {
   return {
     id: row.id,
-    [row.partnerType === 'vendor' ? 'vendor_id' : 'affiliate_id']: row.partnerId,
+    ...partnerIdOut(kind, row.partnerId),
     currency: row.currency,
     amount_cents: row.amountCents,
     status: row.status as PayoutStatus,

@@ -4,9 +4,9 @@
  * every mutation needs an owner or admin session and refuses every token (token_blocked).
  * Payouts and statements live in payouts.routes.ts.
  */
-import type { FastifyInstance } from 'fastify';
 import { manageMoney, readFinance, vendorPortal } from '../../platform/auth/presets.js';
 import { IdParams } from '../../platform/http/schemas.js';
+import type { TypedApp } from '../../platform/http/typed-app.js';
 import { earningOut } from './earnings.js';
 import { vendorAnalytics } from './vendor-analytics.js';
 import * as portal from './vendor-portal.js';
@@ -15,10 +15,8 @@ import * as svc from './vendors.service.js';
 
 const tags = ['vendors'];
 const portalTags = ['vendor portal'];
-type P = { id: string };
-type Page = { limit?: number; offset?: number };
 
-export function vendorRoutes(app: FastifyInstance): void {
+export function vendorRoutes(app: TypedApp): void {
   app.post(
     '/api/admin/vendors/invite',
     {
@@ -32,7 +30,7 @@ export function vendorRoutes(app: FastifyInstance): void {
       },
     },
     async (request, reply) => {
-      const { vendor, created } = await svc.inviteVendor(request.ctx, request.body as { email: string; name: string });
+      const { vendor, created } = await svc.inviteVendor(request.ctx, request.body);
       return reply.code(created ? 201 : 200).send(svc.vendorOut(vendor));
     },
   );
@@ -49,7 +47,7 @@ export function vendorRoutes(app: FastifyInstance): void {
       },
     },
     async (request) => {
-      const q = request.query as { status?: string; q?: string } & Page;
+      const q = request.query;
       const limit = q.limit ?? 50;
       const offset = q.offset ?? 0;
       return { ...(await svc.listVendors(request.ctx, { ...q, limit, offset })), limit, offset };
@@ -67,7 +65,7 @@ export function vendorRoutes(app: FastifyInstance): void {
         response: { 200: S.VendorDetail },
       },
     },
-    async (request) => svc.vendorDetail(request.ctx, (request.params as P).id),
+    async (request) => svc.vendorDetail(request.ctx, request.params.id),
   );
 
   app.patch(
@@ -82,8 +80,7 @@ export function vendorRoutes(app: FastifyInstance): void {
         response: { 200: S.Vendor },
       },
     },
-    async (request) =>
-      svc.vendorOut(await svc.updateVendor(request.ctx, (request.params as P).id, request.body as never)),
+    async (request) => svc.vendorOut(await svc.updateVendor(request.ctx, request.params.id, request.body)),
   );
 
   app.post(
@@ -100,9 +97,7 @@ export function vendorRoutes(app: FastifyInstance): void {
       },
     },
     async (request, reply) =>
-      reply
-        .code(201)
-        .send(await svc.addCommissionRule(request.ctx, (request.params as P).id, request.body as svc.RuleInput)),
+      reply.code(201).send(await svc.addCommissionRule(request.ctx, request.params.id, request.body)),
   );
 
   app.get(
@@ -117,8 +112,8 @@ export function vendorRoutes(app: FastifyInstance): void {
       },
     },
     async (request) => {
-      const { rows, count, limit, offset } = await svc.vendorEarnings(request.ctx, request.query as svc.EarningQuery);
-      return { earnings: rows.map(earningOut), count, limit, offset };
+      const { rows, count, limit, offset } = await svc.vendorEarnings(request.ctx, request.query);
+      return { earnings: rows.map((e) => earningOut('vendor', e)), count, limit, offset };
     },
   );
 
@@ -135,11 +130,8 @@ export function vendorRoutes(app: FastifyInstance): void {
       },
     },
     async (request) => {
-      const r = await svc.releaseVendorEarnings(
-        request.ctx,
-        request.body as { earning_ids?: string[]; vendor_id?: string },
-      );
-      return { ...r, earnings: r.earnings.map(earningOut) };
+      const r = await svc.releaseVendorEarnings(request.ctx, request.body);
+      return { ...r, earnings: r.earnings.map((e) => earningOut('vendor', e)) };
     },
   );
 
@@ -155,8 +147,7 @@ export function vendorRoutes(app: FastifyInstance): void {
         response: { 200: S.Analytics },
       },
     },
-    async (request) =>
-      vendorAnalytics(request.ctx, request.query as { from?: string; to?: string; vendor_id?: string }),
+    async (request) => vendorAnalytics(request.ctx, request.query),
   );
 
   // ---- portal ----
@@ -199,7 +190,7 @@ export function vendorRoutes(app: FastifyInstance): void {
       },
     },
     async (request) => {
-      const q = request.query as Page;
+      const q = request.query;
       const limit = q.limit ?? 50;
       const offset = q.offset ?? 0;
       return { ...(await portal.listProducts(request.ctx, limit, offset)), limit, offset };
@@ -218,7 +209,7 @@ export function vendorRoutes(app: FastifyInstance): void {
       },
     },
     async (request) => {
-      const q = request.query as Page;
+      const q = request.query;
       const limit = q.limit ?? 50;
       const offset = q.offset ?? 0;
       return { ...(await portal.listOrders(request.ctx, limit, offset)), limit, offset };
@@ -236,7 +227,7 @@ export function vendorRoutes(app: FastifyInstance): void {
         response: { 200: S.PortalOrder },
       },
     },
-    async (request) => portal.getOrder(request.ctx, (request.params as P).id),
+    async (request) => portal.getOrder(request.ctx, request.params.id),
   );
 
   app.get(
@@ -252,12 +243,8 @@ export function vendorRoutes(app: FastifyInstance): void {
     },
     async (request) => {
       const v = await portal.portalVendor(request.ctx);
-      const { rows, count, limit, offset } = await svc.vendorEarnings(
-        request.ctx,
-        request.query as svc.EarningQuery,
-        v.id,
-      );
-      return { earnings: rows.map(earningOut), count, limit, offset };
+      const { rows, count, limit, offset } = await svc.vendorEarnings(request.ctx, request.query, v.id);
+      return { earnings: rows.map((e) => earningOut('vendor', e)), count, limit, offset };
     },
   );
 
@@ -272,6 +259,6 @@ export function vendorRoutes(app: FastifyInstance): void {
         response: { 200: S.LedgerList },
       },
     },
-    async (request) => portal.ledger(request.ctx, request.query as never),
+    async (request) => portal.ledger(request.ctx, request.query),
   );
 }

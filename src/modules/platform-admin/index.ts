@@ -56,7 +56,7 @@ export const platformModule: Module = {
         },
       },
       async (request, reply) => {
-        const { shop, owner, key, channel } = await createShop(request.ctx, request.body as never);
+        const { shop, owner, key, channel } = await createShop(request.ctx, request.body);
         return reply.code(201).send({
           shop: platformShopOut(shop),
           owner: userOut(owner),
@@ -78,7 +78,7 @@ export const platformModule: Module = {
         },
       },
       async (request) => {
-        const { limit = 50, offset = 0 } = request.query as { limit?: number; offset?: number };
+        const { limit = 50, offset = 0 } = request.query;
         const { rows, count } = await listShops(request.ctx.db, limit, offset);
         return { shops: rows.map(platformShopOut), count, limit, offset };
       },
@@ -100,8 +100,8 @@ export const platformModule: Module = {
         },
       },
       async (request) => {
-        const { id } = request.params as { id: string };
-        return platformShopOut(await updateShop(request.ctx.db, id, request.body as never));
+        const { id } = request.params;
+        return platformShopOut(await updateShop(request.ctx.db, id, request.body));
       },
     );
 
@@ -123,7 +123,7 @@ export const platformModule: Module = {
         if (deps.config.clock !== 'simulated') {
           throw new AppError('not_found', 'The clock is not simulated (set CLOCK=simulated)');
         }
-        const { seconds, run_jobs = true } = request.body as { seconds: number; run_jobs?: boolean };
+        const { seconds, run_jobs = true } = request.body;
         const now = await deps.clock.advance(request.ctx.db, seconds);
         const jobsRun = run_jobs ? await deps.worker.drain() : 0;
         return { now: now.toISOString(), jobs_run: jobsRun };

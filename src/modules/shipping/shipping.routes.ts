@@ -1,15 +1,13 @@
 /** Routes of shipping methods: admin management and the storefront's list for a country. */
-import type { FastifyInstance } from 'fastify';
 import { anyEmployee, configureShop, storefrontKey } from '../../platform/auth/presets.js';
 import { IdParams, NoContent } from '../../platform/http/schemas.js';
+import type { TypedApp } from '../../platform/http/typed-app.js';
 import * as S from './shipping.schemas.js';
 import * as svc from './shipping.service.js';
 
 const tags = ['shipping'];
 
-type P = { id: string };
-
-export function shippingRoutes(app: FastifyInstance): void {
+export function shippingRoutes(app: TypedApp): void {
   app.get(
     '/api/admin/shipping-methods',
     {
@@ -33,7 +31,7 @@ export function shippingRoutes(app: FastifyInstance): void {
       },
     },
     async (request, reply) =>
-      reply.code(201).send(svc.shippingMethodOut(await svc.createShippingMethod(request.ctx, request.body as never))),
+      reply.code(201).send(svc.shippingMethodOut(await svc.createShippingMethod(request.ctx, request.body))),
   );
 
   app.patch(
@@ -49,9 +47,7 @@ export function shippingRoutes(app: FastifyInstance): void {
       },
     },
     async (request) =>
-      svc.shippingMethodOut(
-        await svc.updateShippingMethod(request.ctx, (request.params as P).id, request.body as never),
-      ),
+      svc.shippingMethodOut(await svc.updateShippingMethod(request.ctx, request.params.id, request.body)),
   );
 
   app.delete(
@@ -61,7 +57,7 @@ export function shippingRoutes(app: FastifyInstance): void {
       schema: { tags, summary: 'Delete a shipping method', params: IdParams, response: { 204: NoContent } },
     },
     async (request, reply) => {
-      await svc.deleteShippingMethod(request.ctx, (request.params as P).id);
+      await svc.deleteShippingMethod(request.ctx, request.params.id);
       return reply.code(204).send();
     },
   );
@@ -78,9 +74,9 @@ export function shippingRoutes(app: FastifyInstance): void {
       },
     },
     async (request) => ({
-      shipping_methods: (
-        await svc.storeShippingMethods(request.ctx, (request.query as { country: string }).country)
-      ).map(svc.storeShippingMethodOut),
+      shipping_methods: (await svc.storeShippingMethods(request.ctx, request.query.country)).map(
+        svc.storeShippingMethodOut,
+      ),
     }),
   );
 }

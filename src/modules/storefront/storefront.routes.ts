@@ -4,9 +4,9 @@
  * prefix. Responses carry `x-channel-id` and are served from the storefront cache when the shop's
  * storefront version has not moved since they were computed.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { storefrontKey } from '../../platform/auth/presets.js';
-import type { AuthSpec } from '../../platform/auth/types.js';
+import type { TypedApp } from '../../platform/http/typed-app.js';
 import type { AppDeps } from '../../platform/module.js';
 import type { PublicChannel } from '../catalog/index.js';
 import { hostOf } from '../channels/index.js';
@@ -17,12 +17,18 @@ import { type ChannelHints, getStoreProduct, listStoreProducts, storeChannel } f
 const tags = ['storefront'];
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-function hintsOf(request: FastifyRequest): ChannelHints {
+/** The store routes are served with and without a path prefix (`/:prefix/api/store/…`). */
+type StoreRequest<Route extends { Params?: object; Querystring?: object } = object> = FastifyRequest<{
+  Params: { prefix?: string } & Route['Params'];
+  Querystring: Route['Querystring'];
+}>;
+
+function hintsOf(request: StoreRequest): ChannelHints {
   const { origin, referer } = request.headers;
   return {
     ...(typeof origin === 'string' ? { origin } : {}),
     ...(typeof referer === 'string' ? { referer } : {}),
-    pathPrefix: (request.params as { prefix?: string }).prefix ?? null,
+    pathPrefix: request.params.prefix ?? null,
   };
 }
 
@@ -30,7 +36,7 @@ function send(reply: FastifyReply, response: CachedResponse) {
   return reply.header('x-channel-id', response.channelId).type(JSON_TYPE).send(response.body);
 }
 
-export function storefrontRoutes(app: FastifyInstance, deps: AppDeps): void {
+export function storefrontRoutes(app: TypedApp, deps: AppDeps): void {
   const cache = new StorefrontCache(deps.database.db);
 
   /**
@@ -39,7 +45,7 @@ export function storefrontRoutes(app: FastifyInstance, deps: AppDeps): void {
    * Everything that selects the channel (Origin and Referer hosts, path prefix) is in the key.
    */
   async function cached(
-    request: FastifyRequest,
+    request: StoreRequest,
     reply: FastifyReply,
     what: string,
     compute: (channel: PublicChannel) => Promise<unknown>,
@@ -60,13 +66,13 @@ export function storefrontRoutes(app: FastifyInstance, deps: AppDeps): void {
     return send(reply, response);
   }
 
-  const list = async (request: FastifyRequest, reply: FastifyReply) => {
-    const q = request.query as S.StoreListInput;
+  const list = async (request: StoreRequest<{ Querystring: S.StoreListInput }>, reply: FastifyReply) => {
+    const q = request.query;
     const what = JSON.stringify(['list', q.q ?? null, q.category_id ?? null, q.limit ?? null, q.offset ?? null]);
     return cached(request, reply, what, (channel) => listStoreProducts(request.ctx, channel, q));
   };
-  const detail = async (request: FastifyRequest, reply: FastifyReply) => {
-    const { idOrSlug } = request.params as { idOrSlug: string };
+  const detail = async (request: StoreRequest<{ Params: { idOrSlug: string } }>, reply: FastifyReply) => {
+    const { idOrSlug } = request.params;
     return cached(request, reply, JSON.stringify(['detail', idOrSlug]), (channel) =>
       getStoreProduct(request.ctx, channel, idOrSlug),
     );

@@ -1,15 +1,14 @@
 /** Routes of docs/webhooks.md: the shop's checkout webhook destination and its delivery log. */
-import type { FastifyInstance } from 'fastify';
 import { manageMoney } from '../../platform/auth/presets.js';
 import { IdParams } from '../../platform/http/schemas.js';
+import type { TypedApp } from '../../platform/http/typed-app.js';
 import * as S from './webhooks.schemas.js';
 import * as svc from './webhooks.service.js';
-import type { WebhookDeliveryStatus } from './webhooks.tables.js';
 
 const tags = ['webhooks'];
 const BASE = '/api/admin/checkout/webhook';
 
-export function webhookRoutes(app: FastifyInstance): void {
+export function webhookRoutes(app: TypedApp): void {
   app.get(
     BASE,
     {
@@ -35,7 +34,7 @@ export function webhookRoutes(app: FastifyInstance): void {
       },
     },
     async (request, reply) => {
-      const { endpoint, secret, created } = await svc.putEndpoint(request.ctx, (request.body as { url: string }).url);
+      const { endpoint, secret, created } = await svc.putEndpoint(request.ctx, request.body.url);
       return reply.code(created ? 201 : 200).send({ ...svc.endpointOut(endpoint), ...(secret ? { secret } : {}) });
     },
   );
@@ -81,7 +80,7 @@ export function webhookRoutes(app: FastifyInstance): void {
       },
     },
     async (request) => {
-      const q = request.query as { limit?: number; offset?: number; status?: WebhookDeliveryStatus };
+      const q = request.query;
       const limit = q.limit ?? 50;
       const offset = q.offset ?? 0;
       const { rows, count } = await svc.listDeliveries(request.ctx, { status: q.status, limit, offset });
@@ -101,8 +100,6 @@ export function webhookRoutes(app: FastifyInstance): void {
       },
     },
     async (request, reply) =>
-      reply
-        .code(202)
-        .send(svc.deliveryOut(await svc.retryDelivery(request.ctx, (request.params as { id: string }).id))),
+      reply.code(202).send(svc.deliveryOut(await svc.retryDelivery(request.ctx, request.params.id))),
   );
 }

@@ -3,7 +3,8 @@
  * balancer): the modules another ROLE serves are registered too, but their routes carry a router
  * constraint that no request satisfies, so here they answer 404 exactly like unknown routes.
  */
-import type { FastifyInstance, FastifyServerOptions, RouteOptions } from 'fastify';
+import type { FastifyServerOptions, RouteOptions } from 'fastify';
+import type { TypedApp } from './typed-app.js';
 
 type Strategy = NonNullable<NonNullable<FastifyServerOptions['routerOptions']>['constraints']>[string];
 
@@ -27,8 +28,8 @@ export const roleConstraint: Strategy = {
 
 /** Registers a module's routes for the document only (inside its own scope). */
 export async function registerServedElsewhere(
-  app: FastifyInstance,
-  routes: (scope: FastifyInstance) => Promise<void> | void,
+  app: TypedApp,
+  routes: (scope: TypedApp) => Promise<void> | void,
 ): Promise<void> {
   await app.register(async (scope) => {
     scope.addHook('onRoute', (route: RouteOptions) => {

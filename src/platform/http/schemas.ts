@@ -47,4 +47,5 @@ export const PageMeta = {
 
 export const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 
-export const NoContent = Type.Null({ description: 'No content' });
+/** A 204 answer: the schema says `null`, the handler sends nothing (`reply.code(204).send()`). */
+export const NoContent = Type.Unsafe<undefined>(Type.Null({ description: 'No content' }));
