@@ -26,7 +26,7 @@ export async function generateStorefrontCatalog(
            jsonb_build_object(p.options->0->>'name', 'Extra ' || n), p.base_price_cents + n * 250, 10 * n,
            p.track_stock, false, c.k + n - 1, p.created_at, p.created_at
     FROM products p
-    CROSS JOIN LATERAL (SELECT count(*)::int AS k FROM product_variants v WHERE v.product_id = p.id) c
+    CROSS JOIN LATERAL (SELECT count(*)::int AS k FROM product_variants v WHERE v.shop_id = p.shop_id AND v.product_id = p.id) c
     CROSS JOIN generate_series(1, ${variants}) n
     WHERE p.shop_id = ${shopId} AND n <= ${variants} - c.k`);
   await db.execute(sql`
