@@ -36,7 +36,8 @@ export async function generateStorefrontCatalog(
   await db.execute(sql`
     UPDATE products p SET options = jsonb_build_array(jsonb_build_object(
       'name', p.options->0->>'name',
-      'values', (SELECT jsonb_agg(v.title ORDER BY v.position) FROM product_variants v WHERE v.product_id = p.id)))
+      'values', (SELECT jsonb_agg(v.title ORDER BY v.position) FROM product_variants v
+                 WHERE v.shop_id = p.shop_id AND v.product_id = p.id)))
     WHERE p.shop_id = ${shopId}`);
   await db.execute(sql`
     INSERT INTO product_images (id, shop_id, product_id, url, alt, position, created_at, updated_at)
