@@ -15,6 +15,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { PaymentEvent, PaymentEventKind, PaymentProvider } from '../adapters/payment/port.js';
 import type { Ctx } from './auth/types.js';
 import type { Db } from './db/client.js';
+import type { Tx } from './db/tx.js';
 import type { AppDeps } from './module.js';
 
 /** Events, by name: what the listener is told. Each runs in the transaction `tx` of the change. */
@@ -29,7 +30,7 @@ export interface HookEvents {
   'creditNote.finalized': { shopId: string; orderId: string; creditNoteId: string; now: Date };
 }
 
-export type HookListener<K extends keyof HookEvents> = (tx: Db, event: HookEvents[K]) => Promise<void>;
+export type HookListener<K extends keyof HookEvents> = (tx: Tx, event: HookEvents[K]) => Promise<void>;
 
 /** A refund that succeeded, as orders hands it to finance. */
 export interface SucceededRefund {
@@ -84,7 +85,7 @@ export interface EventContext {
 }
 
 /** Applies a provider event inside the recording transaction, or returns null when it is not its business. */
-export type PaymentEventHandler = (tx: Db, event: PaymentEvent, c: EventContext) => Promise<EventOutcome | null>;
+export type PaymentEventHandler = (tx: Tx, event: PaymentEvent, c: EventContext) => Promise<EventOutcome | null>;
 
 /** Lists, by name: contributions of several modules, consulted by the owner of the list. */
 export interface HookLists {
@@ -114,7 +115,7 @@ function wired(): HookTable {
 }
 
 /** Runs the listeners of `name` in order, in `tx`. */
-export async function runHook<K extends keyof HookEvents>(tx: Db, name: K, event: HookEvents[K]): Promise<void> {
+export async function runHook<K extends keyof HookEvents>(tx: Tx, name: K, event: HookEvents[K]): Promise<void> {
   for (const listener of wired().events[name]) await listener(tx, event);
 }
 

@@ -2,8 +2,10 @@
  * The shop's write policy for API tokens (docs/catalog.md: token product writes are policy-checked):
  * whether tokens may change prices and the status, and by how much one price may move.
  */
+
 import { and, asc, eq, gt, inArray } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
+import type { Db } from '../../platform/db/client.js';
 import type { Tx } from '../../platform/db/tx.js';
 import { AppError, type FieldError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
@@ -18,7 +20,7 @@ export const DEFAULT_POLICY: WritePolicy = {
   allow_vendor_tax_changes: false,
 };
 
-export async function getWritePolicy(ctx: Ctx, db: Tx = ctx.db): Promise<WritePolicy> {
+export async function getWritePolicy(ctx: Ctx, db: Db = ctx.db): Promise<WritePolicy> {
   const [row] = await db.select().from(catalogSettings).where(eq(catalogSettings.shopId, ctx.shopId));
   if (!row) return { ...DEFAULT_POLICY };
   return {

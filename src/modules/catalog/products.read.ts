@@ -3,7 +3,8 @@
 import { and, asc, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Ctx } from '../../platform/auth/types.js';
-import { prepared, query, type Tx } from '../../platform/db/tx.js';
+import type { Db } from '../../platform/db/client.js';
+import { prepared, query } from '../../platform/db/tx.js';
 import { notFound } from '../../platform/errors.js';
 import { catalogVersionOf, VersionedMemo } from '../../platform/versioned-memo.js';
 import type { ProductListInput, ProductOut } from './catalog.schemas.js';
@@ -103,7 +104,7 @@ const PRODUCT_TEXT = jsonObject({
 });
 
 /** Variants and images of some products of one shop, grouped by product, in display order. */
-export async function loadChildren(db: Tx, shopId: string, productIds: string[]) {
+export async function loadChildren(db: Db, shopId: string, productIds: string[]) {
   const variants = new Map<string, VariantRow[]>();
   const images = new Map<string, ImageRow[]>();
   if (productIds.length === 0) return { variants, images };
@@ -125,7 +126,7 @@ export async function loadChildren(db: Tx, shopId: string, productIds: string[])
 }
 
 /** A live product of the shop with its variants and images; 404 when missing, deleted or foreign. */
-export async function loadProduct(db: Tx, shopId: string, id: string): Promise<ProductOut> {
+export async function loadProduct(db: Db, shopId: string, id: string): Promise<ProductOut> {
   const [row] = await db
     .select({ product: sql<string>`${PRODUCT_TEXT}` })
     .from(products)
@@ -179,7 +180,7 @@ const versionNumber = (v: number | string | null | undefined) => (v === null || 
 const PAGE_TEXT = jsonArray(sql`string_agg(${PRODUCT_TEXT}, ',' ORDER BY products.created_at DESC, products.id DESC)`);
 
 /** Reads the rows of remembered page ids (filter set independent). */
-const pageByIds = (db: Tx) =>
+const pageByIds = (db: Db) =>
   prepared(db, 'products_list_by_ids', (d, name) =>
     d
       .select({ products: PAGE_TEXT, version: SNAPSHOT_VERSION })

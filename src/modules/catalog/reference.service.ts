@@ -6,6 +6,7 @@
 import { and, asc, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Ctx } from '../../platform/auth/types.js';
+import type { Db } from '../../platform/db/client.js';
 import { type Tx, withTx } from '../../platform/db/tx.js';
 import { AppError, conflict, invalidField, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
@@ -100,7 +101,7 @@ async function listOf<T extends RefTable>(ctx: Ctx, table: T, input: RefListInpu
   return { rows: rows as T['$inferSelect'][], count: total[0]?.n ?? 0, limit, offset };
 }
 
-async function getOf<T extends RefTable>(db: Tx, shopId: string, table: T, id: string, lock = false) {
+async function getOf<T extends RefTable>(db: Db, shopId: string, table: T, id: string, lock = false) {
   const q = db
     .select()
     .from(table as RefTable)

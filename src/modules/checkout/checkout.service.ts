@@ -8,7 +8,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { PaymentProvider } from '../../adapters/payment/port.js';
 import type { Ctx } from '../../platform/auth/types.js';
 import type { Db } from '../../platform/db/client.js';
-import { query, uniqueConstraintOf, withTx } from '../../platform/db/tx.js';
+import { query, type Tx, uniqueConstraintOf, withTx } from '../../platform/db/tx.js';
 import { AppError, type FieldError, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { enqueue, enqueueStatement } from '../../platform/jobs/queue.js';
@@ -380,7 +380,7 @@ export interface Completion {
 }
 
 /** Turns a locked open (or, paid late, expired) session into an order and emits checkout.completed. */
-export async function completeInTx(tx: Db, session: CheckoutSessionRow, c: Completion): Promise<OrderRow> {
+export async function completeInTx(tx: Tx, session: CheckoutSessionRow, c: Completion): Promise<OrderRow> {
   assertSessionTransition(session.status, 'complete');
   const customerId = await accountForPurchase(tx, session.shopId, session.customerId, session.customerEmail);
   const waiver = c.widerrufVerzicht ?? session.widerrufVerzicht;

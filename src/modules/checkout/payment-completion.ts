@@ -6,8 +6,7 @@
  */
 import { eq, sql } from 'drizzle-orm';
 import type { PaymentEvent } from '../../adapters/payment/port.js';
-import type { Db } from '../../platform/db/client.js';
-import { query, withTx } from '../../platform/db/tx.js';
+import { query, type Tx, withTx } from '../../platform/db/tx.js';
 import { reserveMany } from '../catalog/index.js';
 import { completeInTx } from './checkout.service.js';
 import { checkoutSessions } from './checkout.tables.js';
@@ -17,7 +16,7 @@ class OutOfStock extends Error {}
 
 /** The handler of `session.paid` for sessions of kind `order`; other kinds are left to their module. */
 export async function completeOrderFromEvent(
-  tx: Db,
+  tx: Tx,
   event: PaymentEvent,
   c: EventContext,
 ): Promise<EventOutcome | null> {

@@ -5,7 +5,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client.js';
 import { lockOwned } from '../../platform/db/lock.js';
-import { query } from '../../platform/db/tx.js';
+import { query, type Tx } from '../../platform/db/tx.js';
 import { taxFromGross } from '../../platform/money.js';
 import { consumerDigitalTax } from '../checkout/index.js';
 import { createOrder, type OrderRow } from '../orders/index.js';
@@ -97,7 +97,7 @@ export async function emitAbo(
   });
 }
 
-export function lockAbo(tx: Db, shopId: string, id: string): Promise<AboRow> {
+export function lockAbo(tx: Tx, shopId: string, id: string): Promise<AboRow> {
   return lockOwned(tx, abos, shopId, id, 'Subscription');
 }
 
@@ -130,7 +130,7 @@ export async function paymentTax(tx: Db, a: AboRow): Promise<{ rate: number; cat
  * (orders_subscription_payment_uq), so a period can never be billed twice, whatever runs twice.
  */
 export async function createAboOrder(
-  tx: Db,
+  tx: Tx,
   a: AboRow,
   opts: {
     amountCents: number;

@@ -15,7 +15,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { PaymentEvent, ProviderSubscription } from '../../adapters/payment/port.js';
 import type { Db } from '../../platform/db/client.js';
-import { query } from '../../platform/db/tx.js';
+import { query, type Tx } from '../../platform/db/tx.js';
 import type { EventContext, EventOutcome, HookLists } from '../../platform/hooks.js';
 import { type AboSessionTax, consumerDigitalTax } from '../checkout/index.js';
 import type { TaxDecision } from '../tax/index.js';
@@ -156,7 +156,7 @@ async function onSessionPaid(tx: Db, event: PaymentEvent, c: EventContext): Prom
   return { ...base, status: 'processed', reason: `subscription_created ${abo?.id ?? ''}`.trim() };
 }
 
-async function onInvoicePaid(tx: Db, event: PaymentEvent, c: EventContext): Promise<EventOutcome | null> {
+async function onInvoicePaid(tx: Tx, event: PaymentEvent, c: EventContext): Promise<EventOutcome | null> {
   if (event.kind !== 'invoice.paid' || !event.invoice.subscriptionRef) return null;
   const inv = event.invoice;
   const a = await lockByRef(tx, c.provider.name, inv.subscriptionRef as string);

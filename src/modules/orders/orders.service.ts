@@ -3,7 +3,7 @@ import { and, asc, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import type { Db } from '../../platform/db/client.js';
 import { lockOwned } from '../../platform/db/lock.js';
-import { likeAnywhere, query, withTx } from '../../platform/db/tx.js';
+import { likeAnywhere, query, type Tx, withTx } from '../../platform/db/tx.js';
 import { notFound } from '../../platform/errors.js';
 import { runHook } from '../../platform/hooks.js';
 import { newId } from '../../platform/ids.js';
@@ -63,7 +63,7 @@ export interface NewOrder {
 }
 
 /** Writes an order with its lines and a new number; call inside the completing transaction. */
-export async function createOrder(tx: Db, o: NewOrder): Promise<OrderRow> {
+export async function createOrder(tx: Tx, o: NewOrder): Promise<OrderRow> {
   const number = await nextCounter(tx, o.shopId, 'order_number', 1001);
   const id = newId('order');
   const [row] = await tx

@@ -13,7 +13,7 @@ import type { PaymentEvent } from '../../adapters/payment/port.js';
 import type { Ctx } from '../../platform/auth/types.js';
 import type { Db } from '../../platform/db/client.js';
 import { lockOwned } from '../../platform/db/lock.js';
-import { query, withTx } from '../../platform/db/tx.js';
+import { query, type Tx, withTx } from '../../platform/db/tx.js';
 import { AppError, notFound } from '../../platform/errors.js';
 import { callPort, type EventContext, type EventOutcome, type HookLists, runHook } from '../../platform/hooks.js';
 import { newId } from '../../platform/ids.js';
@@ -139,7 +139,7 @@ export async function createRefund(
  * success: order state, credit note, earnings, accounting sync and `order.refunded`.
  */
 async function settleRefund(
-  tx: Db,
+  tx: Tx,
   ctx: Pick<Ctx, 'db' | 'shopId' | 'clock' | 'config' | 'log' | 'actor'>,
   refundId: string,
   o: { status: 'pending' | 'succeeded' | 'failed'; providerRef: string | null; failure: string | null; now: Date },
@@ -238,7 +238,7 @@ export async function refundedWithoutCreditNote(tx: Db, shopId: string, orderId:
 }
 
 /** The provider's confirmation (or failure) of a refund that was pending. */
-async function onRefundEvent(tx: Db, event: PaymentEvent, c: EventContext): Promise<EventOutcome | null> {
+async function onRefundEvent(tx: Tx, event: PaymentEvent, c: EventContext): Promise<EventOutcome | null> {
   if (event.kind !== 'refund.succeeded' && event.kind !== 'refund.failed') return null;
   const conds = [eq(refunds.provider, c.provider.name)];
   const [row] = await tx

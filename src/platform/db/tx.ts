@@ -2,23 +2,46 @@
 import { createHash } from 'node:crypto';
 import type { SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
+import type { Ctx } from '../auth/types.js';
 import type { Db } from './client.js';
 
-/** A database handle or an open transaction: services accept either. */
-export type Tx = Db;
+declare const openTransaction: unique symbol;
 
-/** Runs `fn` in a transaction; nested calls become savepoints. */
-export function withTx<T>(db: Tx, fn: (tx: Tx) => Promise<T>): Promise<T> {
-  return db.transaction((tx) => fn(tx as unknown as Tx));
+/**
+ * An open transaction. A function that must run inside its caller's transaction (a row lock, a
+ * stock reservation, a ledger entry, an event or a mail queued with the change) takes a `Tx` or
+ * a `TxCtx`; a pool handle (`Db`) does not type-check there. Only `withTx` makes one. A `Tx` is
+ * also a `Db`: what reads or writes either way takes `Db`.
+ */
+export type Tx = Db & { readonly [openTransaction]: true };
+
+/** The request context inside a transaction: `db` is the open transaction. */
+export interface TxCtx extends Ctx {
+  db: Tx;
+}
+
+/**
+ * Runs `fn` in a transaction and commits when it returns (rolls back when it throws); called
+ * inside a transaction, it opens a savepoint. Given a context, `fn` receives the same context with
+ * `db` the transaction.
+ */
+export function withTx<T>(ctx: Ctx, fn: (tx: TxCtx) => Promise<T>): Promise<T>;
+export function withTx<T>(db: Db, fn: (tx: Tx) => Promise<T>): Promise<T>;
+export function withTx<T>(handle: Db | Ctx, fn: ((tx: TxCtx) => Promise<T>) | ((tx: Tx) => Promise<T>)): Promise<T> {
+  if ('shopId' in handle) {
+    const ctx = handle;
+    return ctx.db.transaction((tx) => (fn as (tx: TxCtx) => Promise<T>)({ ...ctx, db: tx as unknown as Tx }));
+  }
+  return handle.transaction((tx) => (fn as (tx: Tx) => Promise<T>)(tx as unknown as Tx));
 }
 
 /** Runs a raw query and returns its rows (both drivers put them in `.rows`). */
-export async function query<T = Record<string, unknown>>(db: Tx, q: SQL): Promise<T[]> {
+export async function query<T = Record<string, unknown>>(db: Db, q: SQL): Promise<T[]> {
   const res = (await db.execute(q)) as unknown as { rows: T[] };
   return res.rows;
 }
 
-export async function queryOne<T = Record<string, unknown>>(db: Tx, q: SQL): Promise<T | undefined> {
+export async function queryOne<T = Record<string, unknown>>(db: Db, q: SQL): Promise<T | undefined> {
   const rows = await query<T>(db, q);
   return rows[0];
 }
@@ -86,7 +109,7 @@ const MAX_NAMED_TEXTS = 500;
  * filter present or not) each get their own statement; past MAX_NAMED_TEXTS distinct texts a
  * query runs unnamed. PGlite ignores the name.
  */
-export async function preparedQuery<T = Record<string, unknown>>(db: Tx, name: string, q: SQL): Promise<T[]> {
+export async function preparedQuery<T = Record<string, unknown>>(db: Db, name: string, q: SQL): Promise<T[]> {
   const compiled = dialect.sqlToQuery(q);
   let statement = namesByText.get(compiled.sql);
   if (statement === undefined && namesByText.size < MAX_NAMED_TEXTS) {
@@ -101,7 +124,7 @@ export async function preparedQuery<T = Record<string, unknown>>(db: Tx, name: s
   const original = session.prepareQuery;
   session.prepareQuery = (query: unknown, fields: unknown, _name: unknown, ...rest: unknown[]) =>
     original.call(session, query, fields, statement, ...rest);
-  let pending: ReturnType<Tx['execute']>;
+  let pending: ReturnType<Db['execute']>;
   try {
     pending = db.execute(q);
   } finally {
