@@ -96,6 +96,18 @@ export interface Ctx {
   log: FastifyBaseLogger;
 }
 
+/**
+ * The context of work no credential asked for (a job, a provider event, startup): the shop it
+ * concerns and no actor.
+ */
+export function systemCtx(
+  handles: { db: Db; clock: Clock; config: Config },
+  shopId: string,
+  log: FastifyBaseLogger,
+): Ctx {
+  return { shopId, actor: null, db: handles.db, clock: handles.clock, config: handles.config, log };
+}
+
 /** A stable identity of the caller, used to key idempotency records. */
 export function principalOf(actor: Actor | null): string {
   if (!actor) return 'public';
