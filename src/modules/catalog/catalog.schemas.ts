@@ -285,7 +285,7 @@ export const CategoryListQuery = RefListQuery({
   parent_id: Type.Optional(RefFilter),
 });
 export const RefListQueryPlain = RefListQuery({});
-export type RefListInput = { q?: string; parent_id?: string; limit?: number; offset?: number };
+export type RefListInput = Static<typeof CategoryListQuery>;
 
 export const CategoryList = Type.Object({ categories: Type.Array(CategorySchema), ...PageMeta });
 export const BrandList = Type.Object({ brands: Type.Array(BrandSchema), ...PageMeta });

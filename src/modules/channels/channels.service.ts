@@ -1,4 +1,5 @@
 /** Sales channels: lifecycle, the one default per shop, and what may change once commerce depends on them. */
+import type { Static } from '@sinclair/typebox';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import { lockOwned } from '../../platform/db/lock.js';
@@ -6,6 +7,7 @@ import { isUniqueViolation, uniqueConstraintOf, withTx } from '../../platform/db
 import { AppError, conflict, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { dependentsOf } from './channel-dependencies.js';
+import type { ChannelCreate, ChannelPatch } from './channels.schemas.js';
 import { channels } from './channels.tables.js';
 
 export type ChannelRow = typeof channels.$inferSelect;
@@ -67,18 +69,8 @@ function uniqueConflict(err: unknown): never {
   throw conflict('slug_taken', 'Another channel of the shop uses this slug');
 }
 
-export interface ChannelInput {
-  name: string;
-  slug?: string;
-  default_country: string;
-  currency: string;
-  path_prefix?: string | null;
-  is_active?: boolean;
-  allocation_strategy?: string;
-  auto_confirm_orders?: boolean;
-  allow_unpaid_orders?: boolean;
-  pending_payment_ttl_hours?: number;
-}
+export type ChannelInput = Static<typeof ChannelCreate>;
+export type ChannelPatchInput = Static<typeof ChannelPatch>;
 
 /**
  * Creates a channel. It is never the default (docs/storefront.md): a shop gets its default channel when it
@@ -136,7 +128,7 @@ export async function createDefaultChannel(
 }
 
 /** Updates a channel. The currency is locked once commerce data depends on the channel. */
-export async function updateChannel(ctx: Ctx, id: string, patch: Partial<ChannelInput>) {
+export async function updateChannel(ctx: Ctx, id: string, patch: ChannelPatchInput) {
   try {
     return await withTx(ctx.db, async (tx) => {
       const current = await lockOwned(tx, channels, ctx.shopId, id, 'Channel');

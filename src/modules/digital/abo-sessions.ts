@@ -3,7 +3,7 @@
  * hosted session of kind `abo`; the test provider's page `/pay/:id` collects billing details and
  * the card, and its completion creates the subscription (and, for a paid plan, the first order).
  */
-import { Type } from '@sinclair/typebox';
+import { type Static, Type } from '@sinclair/typebox';
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyReply } from 'fastify';
 import { queueEmail } from '../../adapters/mail/index.js';
@@ -93,23 +93,7 @@ export const AboSessionOut = Type.Object({
   url: Type.String({ description: 'The hosted checkout: redirect the buyer here' }),
 });
 
-export interface AboSessionInput {
-  plan_id: string;
-  return_url: string;
-  customer_email: string;
-  affiliate_code?: string;
-  company?: string | null;
-  vat_id?: string | null;
-  billing_country?: string;
-  channel_id?: string;
-  customer?: unknown;
-  billing_address?: unknown;
-  shipping_address?: unknown;
-  discount_code?: unknown;
-  express?: unknown;
-  express_checkout?: unknown;
-  flow?: unknown;
-}
+export type AboSessionInput = Static<typeof AboSessionCreate>;
 
 /** Rule 4: no nested customer/address prefill, no discount code, no express shortcut. */
 function refuseShortcuts(input: AboSessionInput): void {

@@ -2,7 +2,6 @@
 import { Type } from '@sinclair/typebox';
 import { Body, Nullable, Timestamp } from '../../platform/http/schemas.js';
 import { OrderSummary } from '../orders/index.js';
-import { STATUS_FILTERS } from './abos.service.js';
 
 export const AboOut = Type.Object({
   id: Type.String({ description: 'The subscription id (subscription_id in orders and events)' }),
@@ -47,6 +46,10 @@ export const AboOut = Type.Object({
   created_at: Timestamp,
   updated_at: Timestamp,
 });
+
+/** The list filters (docs/decisions.md); abos.service.ts says which statuses each means. */
+export const STATUS_FILTERS = ['laufend', 'testzeit', 'zahlung_offen', 'gekuendigt', 'beendet', 'alle'] as const;
+export type StatusFilter = (typeof STATUS_FILTERS)[number];
 
 const StatusFilter = Type.Union(
   STATUS_FILTERS.map((s) => Type.Literal(s)),

@@ -1,5 +1,6 @@
 /** Admin reads of subscriptions, and the cancellation operations every caller shares (docs/decisions.md). */
 
+import type { Static } from '@sinclair/typebox';
 import { and, asc, desc, eq, type SQL, sql } from 'drizzle-orm';
 import { paymentProviderFor } from '../../adapters/payment/index.js';
 import type { Config } from '../../config.js';
@@ -10,6 +11,7 @@ import { AppError, notFound } from '../../platform/errors.js';
 import { orders } from '../orders/index.js';
 import { amountFor, emitAbo, lockAbo } from './abo-common.js';
 import { RUNNING, transition } from './abo-states.js';
+import type { AboListQuery, KuendigenBody, StatusFilter } from './abos.schemas.js';
 import { monthlyShare } from './billing.js';
 import { type AboRow, type AboStatus, abos } from './digital.tables.js';
 import { shopCurrency } from './plans.service.js';
@@ -39,8 +41,6 @@ async function providerResume(config: Config, abo: AboRow): Promise<void> {
   }
 }
 
-export const STATUS_FILTERS = ['laufend', 'testzeit', 'zahlung_offen', 'gekuendigt', 'beendet', 'alle'] as const;
-export type StatusFilter = (typeof STATUS_FILTERS)[number];
 export const LIST_CAP = 500;
 
 const inStatuses = (list: AboStatus[]) =>
@@ -67,12 +67,7 @@ export function statusCondition(filter: StatusFilter): SQL | undefined {
   }
 }
 
-export interface AboFilters {
-  plan_id?: string;
-  q?: string;
-  test?: 'ja' | 'nein' | 'alle';
-  status?: StatusFilter;
-}
+export type AboFilters = Static<typeof AboListQuery>;
 
 function testCondition(test: AboFilters['test']): SQL | undefined {
   if (test === 'ja') return eq(abos.isTest, true);
@@ -158,10 +153,7 @@ export async function statistics(ctx: Ctx, test: AboFilters['test'] = 'alle') {
 
 export type CanceledBy = 'admin' | 'customer' | 'token';
 
-export interface CancelInput {
-  sofort?: boolean;
-  grund?: string | null;
-}
+export type CancelInput = Static<typeof KuendigenBody>;
 
 /**
  * kuendigen (docs/decisions.md). sofort: ends now (`canceled`, endet_am = now; abo.gekuendigt then

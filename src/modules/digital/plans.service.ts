@@ -1,4 +1,5 @@
 /** Subscription plans (docs/digital.md; docs/decisions.md): constraints, currency, immutability, hinweis. */
+import type { Static } from '@sinclair/typebox';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import type { Db } from '../../platform/db/client.js';
@@ -9,6 +10,7 @@ import { newId } from '../../platform/ids.js';
 import { RUNNING } from './abo-states.js';
 import { firstCharge, intervalText, introPrice, MAX_INTERVAL_COUNT } from './billing.js';
 import { aboPlans, type IntervalUnit, type PlanRow } from './digital.tables.js';
+import type { PlanCreate, PlanPatch } from './plans.schemas.js';
 
 export const HINWEIS =
   'Preis- und Intervalländerungen gelten nur für neue Abos; bestehende Abos behalten ihren Preis und ihr Intervall.';
@@ -34,17 +36,9 @@ export function planOut(p: PlanRow) {
   };
 }
 
-export interface PlanInput {
-  product_id?: string;
-  name?: string;
-  price_cents?: number;
-  interval_unit?: IntervalUnit;
-  interval_count?: number;
-  trial_days?: number;
-  intro_discount_percent?: number | null;
-  intro_discount_months?: number | null;
-  is_active?: boolean;
-}
+/** A plan's fields as PATCH takes them; POST requires some of them (PlanCreateInput). */
+export type PlanInput = Static<typeof PlanPatch>;
+export type PlanCreateInput = Static<typeof PlanCreate>;
 
 /** The constraints a schema cannot express: interval maximum per unit, and the intro pair rule. */
 function checkPlan(input: PlanInput, merged: { unit: IntervalUnit; count: number }): void {
@@ -95,7 +89,7 @@ export async function shopCurrency(db: Db, shopId: string): Promise<string> {
   return rows[0]?.currency ?? 'EUR';
 }
 
-export async function createPlan(ctx: Ctx, input: Required<Pick<PlanInput, 'product_id' | 'name'>> & PlanInput) {
+export async function createPlan(ctx: Ctx, input: PlanCreateInput) {
   const unit = input.interval_unit as IntervalUnit;
   checkPlan(input, { unit, count: input.interval_count ?? 1 });
   await checkProduct(ctx.db, ctx.shopId, input.product_id);

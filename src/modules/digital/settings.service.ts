@@ -1,8 +1,10 @@
 /** The add-on settings (docs/digital.md): `erlaubt` is the platform's, the rest the shop's. */
+import type { Static } from '@sinclair/typebox';
 import { eq } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import { AppError, notFound } from '../../platform/errors.js';
 import { shops } from '../shops/index.js';
+import type { StatusPut } from './plans.schemas.js';
 
 type Provision = 'erste' | 'monate' | 'immer';
 type ShopRow = typeof shops.$inferSelect;
@@ -20,11 +22,7 @@ export async function getStatus(ctx: Ctx): Promise<ShopRow> {
   return row;
 }
 
-export interface StatusInput {
-  aktiv?: boolean;
-  abo_provision?: Provision;
-  abo_provision_monate?: number | null;
-}
+export type StatusInput = Static<typeof StatusPut>;
 
 /** Changes the shop's settings; only when the platform made the add-on available. */
 export async function putStatus(ctx: Ctx, input: StatusInput): Promise<ShopRow> {

@@ -3,6 +3,7 @@
  * link, my earnings (order number and date, never the customer), and the shop's promotional
  * content. A blocked affiliate is refused with 403 affiliate_blocked on every portal route.
  */
+import type { Static } from '@sinclair/typebox';
 import { sql } from 'drizzle-orm';
 import { affiliatePortal } from '../../platform/auth/presets.js';
 import type { Ctx } from '../../platform/auth/types.js';
@@ -40,14 +41,7 @@ export async function portalMe(ctx: Ctx) {
   };
 }
 
-interface PortalEarningQuery {
-  status?: 'pending' | 'released';
-  currency?: string;
-  from?: string;
-  to?: string;
-  limit?: number;
-  offset?: number;
-}
+type PortalEarningQuery = Static<typeof S.PortalEarningQuery>;
 
 export async function portalEarnings(ctx: Ctx, q: PortalEarningQuery) {
   const row = await portalAffiliate(ctx);

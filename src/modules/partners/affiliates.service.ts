@@ -5,14 +5,26 @@
  * sums of ledger postings (ledger.ts), earnings are booked by earnings.ts.
  */
 import { randomInt } from 'node:crypto';
+import type { Static } from '@sinclair/typebox';
 import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import type { Db } from '../../platform/db/client.js';
 import { lockOwned } from '../../platform/db/lock.js';
 import { likeAnywhere, query, uniqueConstraintOf, withTx } from '../../platform/db/tx.js';
 import { AppError, conflict, type FieldError, notFound } from '../../platform/errors.js';
+import type { Paged } from '../../platform/http/schemas.js';
 import { newId } from '../../platform/ids.js';
 import { revokeSessionsOf } from '../identity/index.js';
+import type {
+  AFFILIATE_STATUSES,
+  AffiliateCreate,
+  AffiliateInvite,
+  AffiliateListQuery,
+  AffiliatePatch as AffiliatePatchBody,
+  ContentCreate,
+  ContentListQuery,
+  EarningListQuery,
+} from './affiliates.schemas.js';
 import { type EarningRow, type EarningView, earningOut, listEarnings, releaseEarnings } from './earnings.js';
 import { type Balance, balanceOut, balances } from './ledger.js';
 import { issueInvite } from './partner-auth.js';
@@ -21,29 +33,10 @@ import { holdCutoff, loadPartnerSettings } from './settings.js';
 
 export type AffiliateRow = typeof affiliates.$inferSelect;
 export type ContentRow = typeof affiliateContent.$inferSelect;
-export type AffiliateStatus = 'active' | 'paused' | 'blocked';
-
-export interface AffiliateInput {
-  name: string;
-  email: string;
-  code?: string;
-  commission_percent: number;
-  status?: AffiliateStatus;
-}
-
-export interface AffiliateInviteInput {
-  email: string;
-  name?: string;
-  code?: string;
-  commission_percent?: number;
-}
-
-export interface AffiliatePatch {
-  name?: string;
-  status?: AffiliateStatus;
-  commission_percent?: number;
-  code?: string;
-}
+export type AffiliateStatus = (typeof AFFILIATE_STATUSES)[number];
+export type AffiliateInput = Static<typeof AffiliateCreate>;
+export type AffiliateInviteInput = Static<typeof AffiliateInvite>;
+export type AffiliatePatch = Static<typeof AffiliatePatchBody>;
 
 // ---- output ----
 
@@ -278,12 +271,7 @@ export async function updateAffiliate(ctx: Ctx, id: string, patch: AffiliatePatc
 
 // ---- admin: reads ----
 
-export interface AffiliateFilters {
-  status?: AffiliateStatus;
-  q?: string;
-  limit: number;
-  offset: number;
-}
+export type AffiliateFilters = Paged<Static<typeof AffiliateListQuery>>;
 
 export async function listAffiliates(
   ctx: Ctx,
@@ -347,16 +335,7 @@ export async function affiliateDetail(ctx: Ctx, id: string) {
 
 // ---- earnings ----
 
-export interface AffiliateEarningFilters {
-  affiliate_id?: string;
-  status?: 'pending' | 'released';
-  order_id?: string;
-  currency?: string;
-  from?: string;
-  to?: string;
-  limit: number;
-  offset: number;
-}
+export type AffiliateEarningFilters = Paged<Static<typeof EarningListQuery>>;
 
 export async function listAffiliateEarnings(ctx: Ctx, f: AffiliateEarningFilters) {
   const { affiliate_id, ...rest } = f;
@@ -458,13 +437,7 @@ export async function releaseAffiliateEarnings(ctx: Ctx, sel: { earning_ids?: st
 
 // ---- promotional content ----
 
-export interface ContentInput {
-  kind: 'link' | 'banner' | 'text';
-  title: string;
-  url?: string;
-  image_url?: string;
-  body?: string;
-}
+export type ContentInput = Static<typeof ContentCreate>;
 
 export const contentOut = (c: ContentRow) => ({
   id: c.id,
@@ -476,11 +449,7 @@ export const contentOut = (c: ContentRow) => ({
   created_at: c.createdAt.toISOString(),
 });
 
-export async function listContent(
-  db: Db,
-  shopId: string,
-  f: { kind?: ContentInput['kind']; limit: number; offset: number },
-) {
+export async function listContent(db: Db, shopId: string, f: Paged<Static<typeof ContentListQuery>>) {
   const where = and(eq(affiliateContent.shopId, shopId), f.kind ? eq(affiliateContent.kind, f.kind) : undefined);
   const [rows, total] = await Promise.all([
     db

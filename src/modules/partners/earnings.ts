@@ -20,10 +20,12 @@
  * Everything runs in the caller's transaction and is idempotent: an earning per source
  * (`vendor:<order_line_id>`, `affiliate:<order_id>`) and a ledger entry per cause.
  */
+import type { Static } from '@sinclair/typebox';
 import { and, asc, desc, eq, inArray, lt, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client.js';
 import { pgDate, query } from '../../platform/db/tx.js';
 import { AppError } from '../../platform/errors.js';
+import type { Paged } from '../../platform/http/schemas.js';
 import { newId } from '../../platform/ids.js';
 import { percentOf } from '../../platform/money.js';
 import { creditNoteLinesOfOrder } from '../finance/index.js';
@@ -31,6 +33,7 @@ import { refundedWithoutCreditNote } from '../orders/index.js';
 import { move, post } from './ledger.js';
 import { type PartnerType, partnerEarnings } from './partners.tables.js';
 import { partnerIdOut } from './payouts.service.js';
+import type { PortalEarningQuery } from './vendors.schemas.js';
 
 export type EarningRow = typeof partnerEarnings.$inferSelect;
 
@@ -418,16 +421,8 @@ export async function releaseEarnings(
   return out;
 }
 
-export interface EarningFilters {
-  partner_id?: string;
-  status?: 'pending' | 'released';
-  order_id?: string;
-  currency?: string;
-  from?: string;
-  to?: string;
-  limit: number;
-  offset: number;
-}
+/** The earning list filters of both portals and admin lists, for one partner or all. */
+export type EarningFilters = Paged<Static<typeof PortalEarningQuery> & { partner_id?: string }>;
 
 export interface EarningView extends EarningRow {
   /** Clawed back so far (from the ledger). */

@@ -6,16 +6,23 @@
  * key `payout:<id>:<step>`. Creating locks the partner row before reading the balance, so two
  * concurrent payouts of one partner never reserve more than is available.
  */
+import type { Static } from '@sinclair/typebox';
 import { and, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import type { Db } from '../../platform/db/client.js';
 import { lockOwned } from '../../platform/db/lock.js';
 import { query, uniqueConstraintOf, withTx } from '../../platform/db/tx.js';
 import { AppError, badRequest, conflict, notFound } from '../../platform/errors.js';
+import type { Paged } from '../../platform/http/schemas.js';
 import { newId } from '../../platform/ids.js';
 import { balanceOf, balances, move, post } from './ledger.js';
 import { affiliates, type PartnerType, partnerPayouts, partnerSettings, vendors } from './partners.tables.js';
 import { assertPayoutTransition, OPEN_PAYOUT_STATUSES, type PayoutStatus } from './payout-states.js';
+import type {
+  PartnerSettingsPut as PartnerSettingsPutBody,
+  PortalPayoutQuery,
+  VendorPayoutCreate as VendorPayoutCreateBody,
+} from './payouts.schemas.js';
 import { loadPartnerSettings, type PartnerSettings } from './settings.js';
 
 export type PayoutRow = typeof partnerPayouts.$inferSelect;
@@ -25,12 +32,7 @@ const money = (cents: number, currency: string) => `${(cents / 100).toFixed(2)} 
 
 // ---- partner settings ----
 
-export interface PartnerSettingsPut {
-  vendor_hold_days?: number;
-  affiliate_hold_days?: number;
-  affiliate_min_payout_cents?: number;
-  referral_base_url?: string | null;
-}
+export type PartnerSettingsPut = Static<typeof PartnerSettingsPutBody>;
 
 export async function partnerSettingsView(db: Db, shopId: string) {
   const [row] = await db
@@ -136,13 +138,8 @@ export function payoutOut<K extends PartnerType>(kind: K, row: PayoutRow) {
   };
 }
 
-export interface PayoutFilters {
-  partner_id?: string;
-  status?: PayoutStatus;
-  currency?: string;
-  limit: number;
-  offset: number;
-}
+/** A payout list: the portal's filters plus the partner (vendor_id or affiliate_id in the admin lists). */
+export type PayoutFilters = Paged<Static<typeof PortalPayoutQuery> & { partner_id?: string }>;
 
 /** Payouts of one partner type, newest first, with the exact count. */
 export async function listPayouts(db: Db, shopId: string, type: PartnerType, f: PayoutFilters) {
@@ -243,12 +240,7 @@ async function openPayout(
   return row as PayoutRow;
 }
 
-export interface VendorPayoutCreate {
-  vendor_id: string;
-  amount_cents?: number;
-  currency?: string;
-  note?: string | null;
-}
+export type VendorPayoutCreate = Static<typeof VendorPayoutCreateBody>;
 
 /** An admin pays out a vendor's available balance (or part of it): a pending payout. */
 export async function createVendorPayout(ctx: Ctx, body: VendorPayoutCreate): Promise<PayoutRow> {

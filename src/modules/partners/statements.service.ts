@@ -10,17 +10,20 @@
  * database trigger refuses any change).
  */
 import { createHash } from 'node:crypto';
+import type { Static } from '@sinclair/typebox';
 import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import type { Db } from '../../platform/db/client.js';
 import { lockOwned } from '../../platform/db/lock.js';
 import { pgDate, query, withTx } from '../../platform/db/tx.js';
 import { AppError, badRequest, conflict, notFound } from '../../platform/errors.js';
+import type { Paged } from '../../platform/http/schemas.js';
 import { newId } from '../../platform/ids.js';
 import { loadSettings } from '../finance/index.js';
 import { nextCounter } from '../orders/index.js';
 import { balances } from './ledger.js';
 import { type StatementEntry, type StatementTotals, vendorStatements, vendors } from './partners.tables.js';
+import type { StatementCreate as StatementCreateBody, StatementQuery } from './payouts.schemas.js';
 import { defaultCurrency } from './payouts.service.js';
 
 export type StatementRow = typeof vendorStatements.$inferSelect;
@@ -273,11 +276,7 @@ async function statementCurrency(db: Db, shopId: string, vendorId: string, end: 
   return (await defaultCurrency(db, shopId)) ?? 'EUR';
 }
 
-export interface StatementCreate {
-  vendor_id: string;
-  period: string;
-  currency?: string;
-}
+export type StatementCreate = Static<typeof StatementCreateBody>;
 
 /**
  * Creates the draft for a vendor, period and currency (created: true), or recomputes the
@@ -430,14 +429,7 @@ export async function getStatement(
   return row;
 }
 
-export interface StatementFilters {
-  vendor_id?: string;
-  status?: 'draft' | 'final';
-  period?: string;
-  currency?: string;
-  limit: number;
-  offset: number;
-}
+export type StatementFilters = Paged<Static<typeof StatementQuery>>;
 
 export async function listStatements(db: Db, shopId: string, f: StatementFilters) {
   const conds: SQL[] = [eq(vendorStatements.shopId, shopId)];

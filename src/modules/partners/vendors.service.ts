@@ -4,19 +4,22 @@
  * vendor earnings list and release. Money is never stored here: balances are sums of ledger
  * postings (ledger.ts); earnings are booked by earnings.ts when an order is paid.
  */
+import type { Static } from '@sinclair/typebox';
 import { and, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import type { Db } from '../../platform/db/client.js';
 import { likeAnywhere, query, uniqueConstraintOf, withTx } from '../../platform/db/tx.js';
 import { AppError, conflict, notFound } from '../../platform/errors.js';
+import type { Paged } from '../../platform/http/schemas.js';
 import { newId } from '../../platform/ids.js';
 import { categories } from '../catalog/index.js';
 import { revokeSessionsOf } from '../identity/index.js';
-import { type EarningFilters, type EarningRow, type EarningView, listEarnings, releaseEarnings } from './earnings.js';
+import { type EarningRow, type EarningView, listEarnings, releaseEarnings } from './earnings.js';
 import { type Balance, balanceOut, balances } from './ledger.js';
 import { issueInvite } from './partner-auth.js';
 import { vendorCommissionRules, vendors } from './partners.tables.js';
 import { holdCutoff, loadPartnerSettings } from './settings.js';
+import type { CommissionRuleCreate, EarningListQuery, VendorListQuery } from './vendors.schemas.js';
 
 export type VendorRow = typeof vendors.$inferSelect;
 export type RuleRow = typeof vendorCommissionRules.$inferSelect;
@@ -164,12 +167,7 @@ export async function inviteVendor(
   }
 }
 
-export interface VendorFilters {
-  status?: string;
-  q?: string;
-  limit: number;
-  offset: number;
-}
+export type VendorFilters = Paged<Static<typeof VendorListQuery>>;
 
 /** A page of vendors, newest first, each with its balances (one ledger query for the page). */
 export async function listVendors(ctx: Ctx, f: VendorFilters) {
@@ -274,12 +272,7 @@ export async function updateVendor(
 
 // ---- commission rules ----
 
-export interface RuleInput {
-  percent?: number;
-  fixed_cents?: number;
-  category_id?: string;
-  effective_from?: string;
-}
+export type RuleInput = Static<typeof CommissionRuleCreate>;
 
 /** A client's "now" may be a moment behind ours: such an effective_from means now. */
 const PAST_TOLERANCE_MS = 5 * 60_000;
@@ -346,11 +339,7 @@ export async function addCommissionRule(ctx: Ctx, vendorId: string, input: RuleI
 
 // ---- earnings ----
 
-export type EarningQuery = Omit<EarningFilters, 'partner_id' | 'limit' | 'offset'> & {
-  vendor_id?: string;
-  limit?: number;
-  offset?: number;
-};
+export type EarningQuery = Static<typeof EarningListQuery>;
 
 /** Vendor earnings, newest first; `vendorId` pins the vendor (the portal). */
 export async function vendorEarnings(ctx: Ctx, q: EarningQuery, vendorId?: string) {

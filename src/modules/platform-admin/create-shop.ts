@@ -1,21 +1,14 @@
 /** A new shop with its owner, a first publishable key and its default channel: four modules, one transaction. */
+import type { Static } from '@sinclair/typebox';
 import type { Ctx } from '../../platform/auth/types.js';
 import { withTx } from '../../platform/db/tx.js';
 import { createDefaultChannel } from '../channels/index.js';
 import { createEmployee, createPublishableKey } from '../identity/index.js';
 import { insertShop } from '../shops/index.js';
+import type { CreateShopBody } from './platform-admin.schemas.js';
 
-export interface CreateShopInput {
-  name: string;
-  owner_email: string;
-  owner_password: string;
-  owner_name?: string;
-  digital_allowed?: boolean;
-  storefront_origins?: string[];
-  /** The default channel's currency (EUR when absent) and country (DE). */
-  currency?: string;
-  country?: string;
-}
+/** The default channel's currency is EUR when absent, its country DE. */
+export type CreateShopInput = Static<typeof CreateShopBody>;
 
 /**
  * Creates the shop, its owner (Argon2id), a first publishable key and its default channel

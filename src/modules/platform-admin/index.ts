@@ -2,12 +2,13 @@
 import { Type } from '@sinclair/typebox';
 import { platformOperator } from '../../platform/auth/presets.js';
 import { AppError } from '../../platform/errors.js';
-import { Body, Email, IdParams, PageMeta, Pagination, Timestamp } from '../../platform/http/schemas.js';
+import { Body, IdParams, PageMeta, Pagination, Timestamp } from '../../platform/http/schemas.js';
 import type { Module } from '../../platform/module.js';
-import { ChannelSchema, CountryCode, CurrencyCode, channelOut } from '../channels/index.js';
+import { ChannelSchema, channelOut } from '../channels/index.js';
 import { keyOut, PublishableKeySchema, UserSchema, userOut } from '../identity/index.js';
 import { listShops, platformShopOut, updateShop } from '../shops/index.js';
 import { createShop } from './create-shop.js';
+import { CreateShopBody } from './platform-admin.schemas.js';
 
 export { type CreateShopInput, createShop } from './create-shop.js';
 
@@ -18,17 +19,6 @@ const PlatformShop = Type.Object({
   digital_active: Type.Boolean(),
   created_at: Timestamp,
   updated_at: Timestamp,
-});
-
-const CreateShopBody = Body({
-  name: Type.String({ minLength: 1, maxLength: 200 }),
-  owner_email: Email,
-  owner_password: Type.String({ minLength: 8, maxLength: 200 }),
-  owner_name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-  digital_allowed: Type.Optional(Type.Boolean()),
-  storefront_origins: Type.Optional(Type.Array(Type.String({ maxLength: 300 }), { maxItems: 50 })),
-  currency: Type.Optional({ ...CurrencyCode, description: "The default channel's currency (default EUR)" }),
-  country: Type.Optional({ ...CountryCode, description: "The default channel's country (default DE)" }),
 });
 
 const tags = ['platform'];

@@ -1,19 +1,17 @@
 /** Shipping methods: admin management, the storefront's choice for a country, and checkout's lookup. */
+import type { Static } from '@sinclair/typebox';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import type { Db } from '../../platform/db/client.js';
 import { notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
+import type { ShippingMethodCreate, ShippingMethodPatch } from './shipping.schemas.js';
 import { shippingMethods } from './shipping.tables.js';
 
 export type ShippingMethodRow = typeof shippingMethods.$inferSelect;
 
-export interface ShippingMethodInput {
-  name: string;
-  price_cents: number;
-  countries?: string[];
-  is_active?: boolean;
-}
+export type ShippingMethodInput = Static<typeof ShippingMethodCreate>;
+export type ShippingMethodPatchInput = Static<typeof ShippingMethodPatch>;
 
 /** A shipping method as the API shows it (and as checkout receives it from findShippingMethod). */
 export interface ShippingMethod {
@@ -72,7 +70,7 @@ export async function createShippingMethod(ctx: Ctx, input: ShippingMethodInput)
 export async function updateShippingMethod(
   ctx: Ctx,
   id: string,
-  patch: Partial<ShippingMethodInput>,
+  patch: ShippingMethodPatchInput,
 ): Promise<ShippingMethodRow> {
   const [row] = await ctx.db
     .update(shippingMethods)

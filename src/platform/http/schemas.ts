@@ -39,6 +39,9 @@ export const Pagination = {
   offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000, default: 0 })),
 };
 
+/** A list query after its defaults are applied: `limit` and `offset` are always set. */
+export type Paged<T> = Omit<T, 'limit' | 'offset'> & { limit: number; offset: number };
+
 export const PageMeta = {
   count: Type.Integer(),
   limit: Type.Integer(),
