@@ -10,6 +10,7 @@ import { and, desc, eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.js';
 import { configureShop } from '../../platform/auth/presets.js';
+import { iso, isoOrNull } from '../../platform/dates.js';
 import type { Db } from '../../platform/db/client.js';
 import { Nullable, PageMeta, Pagination, Timestamp } from '../../platform/http/schemas.js';
 import { newId } from '../../platform/ids.js';
@@ -91,8 +92,8 @@ const emailOut = (e: EmailRow) => ({
   status: e.status,
   transport: e.transport,
   last_error: e.lastError,
-  sent_at: e.sentAt?.toISOString() ?? null,
-  created_at: e.createdAt.toISOString(),
+  sent_at: isoOrNull(e.sentAt),
+  created_at: iso(e.createdAt),
 });
 
 export const mailModule: Module = {

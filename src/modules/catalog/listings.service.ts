@@ -8,8 +8,9 @@
  */
 import { sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
+import { iso } from '../../platform/dates.js';
 import type { Db } from '../../platform/db/client.js';
-import { pgDate, query, withTx } from '../../platform/db/tx.js';
+import { query, withTx } from '../../platform/db/tx.js';
 import { invalidField, notFound } from '../../platform/errors.js';
 import type { ChannelDependency } from '../../platform/hooks.js';
 import { getChannel, listChannels } from '../channels/index.js';
@@ -81,8 +82,8 @@ function listingOut(r: ListingRow, channel: { name: string; currency: string }):
     compare_at_price_cents: r.compare_at_price_cents,
     effective_price_cents: r.price_cents ?? r.fallback_cents,
     currency: channel.currency,
-    created_at: pgDate(r.created_at).toISOString(),
-    updated_at: pgDate(r.updated_at).toISOString(),
+    created_at: iso(r.created_at),
+    updated_at: iso(r.updated_at),
   };
 }
 

@@ -6,6 +6,7 @@
 import { and, asc, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Ctx } from '../../platform/auth/types.js';
+import { iso } from '../../platform/dates.js';
 import type { Db } from '../../platform/db/client.js';
 import { type Tx, withTx } from '../../platform/db/tx.js';
 import { AppError, conflict, invalidField, notFound } from '../../platform/errors.js';
@@ -23,16 +24,16 @@ export const categoryOut = (c: CategoryRow) => ({
   name: c.name,
   parent_id: c.parentId,
   description: c.description,
-  created_at: c.createdAt.toISOString(),
-  updated_at: c.updatedAt.toISOString(),
+  created_at: iso(c.createdAt),
+  updated_at: iso(c.updatedAt),
 });
 
 export const brandOut = (b: BrandRow) => ({
   id: b.id,
   name: b.name,
   description: b.description,
-  created_at: b.createdAt.toISOString(),
-  updated_at: b.updatedAt.toISOString(),
+  created_at: iso(b.createdAt),
+  updated_at: iso(b.updatedAt),
 });
 
 export const supplierOut = (s: SupplierRow) => ({
@@ -40,8 +41,8 @@ export const supplierOut = (s: SupplierRow) => ({
   name: s.name,
   email: s.email,
   phone: s.phone,
-  created_at: s.createdAt.toISOString(),
-  updated_at: s.updatedAt.toISOString(),
+  created_at: iso(s.createdAt),
+  updated_at: iso(s.updatedAt),
 });
 
 type RefTable = typeof categories | typeof brands | typeof suppliers;

@@ -3,6 +3,7 @@
 import { domainToASCII } from 'node:url';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
+import { iso } from '../../platform/dates.js';
 import { isUniqueViolation, query, withTx } from '../../platform/db/tx.js';
 import { AppError, conflict, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
@@ -38,7 +39,7 @@ export const domainOut = (d: DomainRow) => ({
   id: d.id,
   channel_id: d.channelId,
   domain: d.domain,
-  created_at: d.createdAt.toISOString(),
+  created_at: iso(d.createdAt),
 });
 
 export async function listDomains(ctx: Ctx, channelId: string) {

@@ -2,6 +2,7 @@
 import type { Static } from '@sinclair/typebox';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
+import { iso } from '../../platform/dates.js';
 import { lockOwned } from '../../platform/db/lock.js';
 import { isUniqueViolation, uniqueConstraintOf, withTx } from '../../platform/db/tx.js';
 import { AppError, conflict, notFound } from '../../platform/errors.js';
@@ -25,8 +26,8 @@ export const channelOut = (c: ChannelRow) => ({
   allow_unpaid_orders: c.allowUnpaidOrders,
   pending_payment_ttl_hours: c.pendingPaymentTtlHours,
   path_prefix: c.pathPrefix,
-  created_at: c.createdAt.toISOString(),
-  updated_at: c.updatedAt.toISOString(),
+  created_at: iso(c.createdAt),
+  updated_at: iso(c.updatedAt),
 });
 
 export function slugify(name: string): string {

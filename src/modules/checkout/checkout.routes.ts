@@ -2,6 +2,7 @@
 
 import type { FastifyRequest } from 'fastify';
 import type { PaymentProvider } from '../../adapters/payment/port.js';
+import { iso } from '../../platform/dates.js';
 import { pathPrefixOf, type TypedApp } from '../../platform/http/typed-app.js';
 import type { AppDeps } from '../../platform/module.js';
 import { resolveChannel } from '../channels/index.js';
@@ -32,7 +33,7 @@ export function sessionOut(s: CheckoutSessionRow, url: string | null) {
     tax_cents: s.taxCents,
     total_cents: s.totalCents,
     order_id: s.orderId ?? null,
-    expires_at: s.expiresAt.toISOString(),
+    expires_at: iso(s.expiresAt),
   };
 }
 

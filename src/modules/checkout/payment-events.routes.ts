@@ -2,6 +2,7 @@
 import { Type } from '@sinclair/typebox';
 import { and, count, desc, eq, type SQL } from 'drizzle-orm';
 import { manageMoney } from '../../platform/auth/presets.js';
+import { iso } from '../../platform/dates.js';
 import { PageMeta, Pagination } from '../../platform/http/schemas.js';
 import type { TypedApp } from '../../platform/http/typed-app.js';
 import { paymentEvents } from './checkout.tables.js';
@@ -68,7 +69,7 @@ export function paymentEventRoutes(app: TypedApp): void {
           order_id: r.orderId,
           amount_cents: r.amountCents,
           currency: r.currency,
-          received_at: r.receivedAt.toISOString(),
+          received_at: iso(r.receivedAt),
         })),
         count: Number(total?.n ?? 0),
         limit,

@@ -3,6 +3,7 @@
  * and the order a paid period creates (with the commission hook: affiliate and payment number).
  */
 import { sql } from 'drizzle-orm';
+import { iso, isoOrNull } from '../../platform/dates.js';
 import type { Db } from '../../platform/db/client.js';
 import { lockOwned } from '../../platform/db/lock.js';
 import { query, type Tx } from '../../platform/db/tx.js';
@@ -13,8 +14,6 @@ import { exemptionText, type TaxCategory } from '../tax/index.js';
 import { emitEvent } from '../webhooks/index.js';
 import { intervalText } from './billing.js';
 import { type AboRow, abos } from './digital.tables.js';
-
-const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
 
 /** The amount of the period starting at `start`: the intro price while it lasts, then the price. */
 export function amountFor(abo: AboRow, start: Date): number {
@@ -32,11 +31,11 @@ export function aboOut(a: AboRow) {
     customer_email: a.customerEmail,
     status: a.status,
     cancel_at_period_end: a.cancelAtPeriodEnd,
-    current_period_start: a.currentPeriodStart.toISOString(),
-    current_period_end: a.currentPeriodEnd.toISOString(),
-    endet_am: iso(a.endetAm),
-    trial_end: iso(a.trialEnd),
-    canceled_at: iso(a.canceledAt),
+    current_period_start: iso(a.currentPeriodStart),
+    current_period_end: iso(a.currentPeriodEnd),
+    endet_am: isoOrNull(a.endetAm),
+    trial_end: isoOrNull(a.trialEnd),
+    canceled_at: isoOrNull(a.canceledAt),
     grund: a.cancelReason,
     price_cents: a.priceCents,
     currency: a.currency,
@@ -44,11 +43,11 @@ export function aboOut(a: AboRow) {
     interval_count: a.intervalCount,
     interval_text: intervalText(a.intervalUnit, a.intervalCount),
     intro_price_cents: a.introPriceCents,
-    intro_until: iso(a.introUntil),
+    intro_until: isoOrNull(a.introUntil),
     next_charge_cents: a.status === 'canceled' || a.status === 'unpaid' ? null : amountFor(a, a.currentPeriodEnd),
     payments_count: a.paymentsCount,
     failed_attempts: a.failedAttempts,
-    next_retry_at: iso(a.nextRetryAt),
+    next_retry_at: isoOrNull(a.nextRetryAt),
     affiliate_code: a.affiliateCode,
     is_test: a.isTest,
     provider: a.provider,
@@ -57,9 +56,9 @@ export function aboOut(a: AboRow) {
     tax_category: a.taxCategory,
     tax_exemption_reason: a.taxExemptionReason,
     vat_id_status: a.vatIdStatus,
-    vat_id_checked_at: iso(a.vatIdCheckedAt),
-    created_at: a.createdAt.toISOString(),
-    updated_at: a.updatedAt.toISOString(),
+    vat_id_checked_at: isoOrNull(a.vatIdCheckedAt),
+    created_at: iso(a.createdAt),
+    updated_at: iso(a.updatedAt),
   };
 }
 
@@ -71,10 +70,10 @@ export function aboEventData(a: AboRow): Record<string, unknown> {
     product_id: a.productId,
     customer_email: a.customerEmail,
     status: a.status,
-    current_period_start: a.currentPeriodStart.toISOString(),
-    current_period_end: a.currentPeriodEnd.toISOString(),
+    current_period_start: iso(a.currentPeriodStart),
+    current_period_end: iso(a.currentPeriodEnd),
     cancel_at_period_end: a.cancelAtPeriodEnd,
-    endet_am: iso(a.endetAm),
+    endet_am: isoOrNull(a.endetAm),
     is_test: a.isTest,
   };
 }

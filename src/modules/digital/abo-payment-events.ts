@@ -14,6 +14,7 @@
  */
 import { and, eq, sql } from 'drizzle-orm';
 import type { PaymentEvent, ProviderSubscription } from '../../adapters/payment/port.js';
+import { isoOrNull } from '../../platform/dates.js';
 import type { Db } from '../../platform/db/client.js';
 import { query, type Tx } from '../../platform/db/tx.js';
 import type { EventContext, EventOutcome, HookLists } from '../../platform/hooks.js';
@@ -223,7 +224,7 @@ async function onInvoiceFailed(tx: Db, event: PaymentEvent, c: EventContext): Pr
     attempt: inv.attempt,
     amount_cents: inv.amountDueCents,
     currency: failed.currency,
-    next_retry_at: inv.nextAttemptAt?.toISOString() ?? null,
+    next_retry_at: isoOrNull(inv.nextAttemptAt),
     final: inv.nextAttemptAt === null,
   });
   return { ...out, status: 'processed', reason: 'past_due' };

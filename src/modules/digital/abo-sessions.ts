@@ -11,6 +11,7 @@ import { paymentProviderFor } from '../../adapters/payment/index.js';
 import { testCardOutcome } from '../../adapters/payment/test-provider.js';
 import type { Ctx } from '../../platform/auth/types.js';
 import { sha256 } from '../../platform/crypto.js';
+import { isoDay, isoOrNull } from '../../platform/dates.js';
 import type { Db } from '../../platform/db/client.js';
 import { query, withTx } from '../../platform/db/tx.js';
 import type { ErrorCode } from '../../platform/error-codes.js';
@@ -178,7 +179,7 @@ function planLine(plan: PlanRow, name: string, taxClass: string, amount: number,
 
 /** The VAT ID check as stored on a session or abo. */
 function vatIdFields(vatId: VatIdCheck | null) {
-  return { vat_id_status: vatId?.status ?? null, vat_id_checked_at: vatId?.checked_at.toISOString() ?? null };
+  return { vat_id_status: vatId?.status ?? null, vat_id_checked_at: isoOrNull(vatId?.checked_at) };
 }
 
 /**
@@ -496,8 +497,8 @@ async function sendWelcomeMail(tx: Db, abo: AboRow, plan: PlanRow, token: string
     '',
     `vielen Dank für Ihr Abo „${plan.name}“ (${price}).`,
     abo.status === 'trialing' && abo.trialEnd
-      ? `Ihre Testphase läuft bis ${abo.trialEnd.toISOString().slice(0, 10)}; vorher wird nichts berechnet.`
-      : `Der aktuelle Zeitraum läuft bis ${abo.currentPeriodEnd.toISOString().slice(0, 10)}.`,
+      ? `Ihre Testphase läuft bis ${isoDay(abo.trialEnd)}; vorher wird nichts berechnet.`
+      : `Der aktuelle Zeitraum läuft bis ${isoDay(abo.currentPeriodEnd)}.`,
     '',
     'Ihr Abo verwalten (Status ansehen, kündigen, Kündigung zurücknehmen):',
     link,

@@ -2,6 +2,7 @@
 import type { Static } from '@sinclair/typebox';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
+import { iso } from '../../platform/dates.js';
 import type { Db } from '../../platform/db/client.js';
 import { lockOwned } from '../../platform/db/lock.js';
 import { query, withTx } from '../../platform/db/tx.js';
@@ -31,8 +32,8 @@ export function planOut(p: PlanRow) {
     intro_price_cents: introPrice(p.priceCents, p.introDiscountPercent),
     first_charge_cents: firstCharge(p),
     is_active: p.isActive,
-    created_at: p.createdAt.toISOString(),
-    updated_at: p.updatedAt.toISOString(),
+    created_at: iso(p.createdAt),
+    updated_at: iso(p.updatedAt),
   };
 }
 

@@ -14,6 +14,7 @@
 import { eq } from 'drizzle-orm';
 import { type PaymentProvider, paymentProviderOf, renewalBillingOf } from '../../adapters/payment/index.js';
 import type { Config } from '../../config.js';
+import { iso } from '../../platform/dates.js';
 import type { Db } from '../../platform/db/client.js';
 import { withTx } from '../../platform/db/tx.js';
 import { enqueue } from '../../platform/jobs/queue.js';
@@ -154,7 +155,7 @@ export async function processDue(
         attempt: 1,
         amount_cents: amount,
         currency: failed.currency,
-        next_retry_at: nextRetryAt.toISOString(),
+        next_retry_at: iso(nextRetryAt),
         final: false,
       });
       await scheduleDue(tx, failed, now);
@@ -207,7 +208,7 @@ export async function processDue(
         attempt,
         amount_cents: amount,
         currency: failed.currency,
-        next_retry_at: nextRetryAt.toISOString(),
+        next_retry_at: iso(nextRetryAt),
         final: false,
       });
       await scheduleDue(tx, failed, now);

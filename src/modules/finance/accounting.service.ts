@@ -14,6 +14,7 @@ import { AccountingError } from '../../adapters/accounting/port.js';
 import type { Config } from '../../config.js';
 import type { Ctx } from '../../platform/auth/types.js';
 import { decrypt, encrypt } from '../../platform/crypto.js';
+import { iso, isoOrNull } from '../../platform/dates.js';
 import type { Db } from '../../platform/db/client.js';
 import { withTx } from '../../platform/db/tx.js';
 import { AppError, conflict } from '../../platform/errors.js';
@@ -60,8 +61,8 @@ export async function connect(ctx: Ctx, apiKey: string) {
   return {
     provider: PROVIDER,
     connected: true,
-    connected_at: (row?.createdAt ?? now).toISOString(),
-    updated_at: (row?.updatedAt ?? now).toISOString(),
+    connected_at: iso(row?.createdAt ?? now),
+    updated_at: iso(row?.updatedAt ?? now),
   };
 }
 
@@ -172,8 +173,8 @@ export function syncOut(orderId: string, row: SyncRow | undefined) {
     provider_id: row?.providerId ?? null,
     last_error: row?.lastError ?? null,
     attempts: row?.attempts ?? 0,
-    synced_at: row?.syncedAt ? row.syncedAt.toISOString() : null,
-    updated_at: row ? row.updatedAt.toISOString() : null,
+    synced_at: isoOrNull(row?.syncedAt),
+    updated_at: row ? iso(row.updatedAt) : null,
   };
 }
 

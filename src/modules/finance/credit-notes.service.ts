@@ -9,6 +9,7 @@
 import type { Static } from '@sinclair/typebox';
 import { and, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
+import { iso, isoOrNull } from '../../platform/dates.js';
 import type { Db } from '../../platform/db/client.js';
 import { likeAnywhere, query, withTx } from '../../platform/db/tx.js';
 import { AppError, conflict, type FieldError } from '../../platform/errors.js';
@@ -39,8 +40,6 @@ import { assertSellerComplete, loadSettings, sellerSnapshot } from './settings.s
 
 export type CreditNoteRow = typeof creditNotes.$inferSelect;
 
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
-
 export function creditNoteOut(row: CreditNoteRow) {
   return {
     id: row.id,
@@ -62,9 +61,9 @@ export function creditNoteOut(row: CreditNoteRow) {
     total_cents: row.totalCents,
     footer: row.footer,
     content_hash: row.contentHash,
-    finalized_at: iso(row.finalizedAt),
-    created_at: row.createdAt.toISOString(),
-    updated_at: row.updatedAt.toISOString(),
+    finalized_at: isoOrNull(row.finalizedAt),
+    created_at: iso(row.createdAt),
+    updated_at: iso(row.updatedAt),
   };
 }
 

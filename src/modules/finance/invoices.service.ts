@@ -3,6 +3,7 @@
 import type { Static } from '@sinclair/typebox';
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
+import { iso, isoOrNull } from '../../platform/dates.js';
 import type { Db } from '../../platform/db/client.js';
 import { likeAnywhere, withTx } from '../../platform/db/tx.js';
 import { AppError, conflict, type FieldError } from '../../platform/errors.js';
@@ -33,8 +34,6 @@ export type InvoiceRow = typeof invoices.$inferSelect;
 
 const INVOICEABLE = ['pending_payment', 'paid', 'fulfilled'];
 
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
-
 export function invoiceOut(row: InvoiceRow) {
   return {
     id: row.id,
@@ -61,12 +60,12 @@ export function invoiceOut(row: InvoiceRow) {
     credited_cents: row.creditedCents,
     footer: row.footer,
     content_hash: row.contentHash,
-    finalized_at: iso(row.finalizedAt),
-    sent_at: iso(row.sentAt),
+    finalized_at: isoOrNull(row.finalizedAt),
+    sent_at: isoOrNull(row.sentAt),
     sent_to: row.sentTo,
     send_count: row.sendCount,
-    created_at: row.createdAt.toISOString(),
-    updated_at: row.updatedAt.toISOString(),
+    created_at: iso(row.createdAt),
+    updated_at: iso(row.updatedAt),
   };
 }
 

@@ -1,6 +1,7 @@
 /** The seller's company data (GET/PUT /api/admin/settings/company) and what a document needs of it. */
 import { eq } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
+import { iso } from '../../platform/dates.js';
 import type { Db } from '../../platform/db/client.js';
 import { AppError, type FieldError } from '../../platform/errors.js';
 import { companySettings, type SellerData } from './finance.tables.js';
@@ -120,7 +121,7 @@ export function settingsOut(s: SettingsRow) {
     vies_unavailable: s.viesUnavailable,
     missing_for_invoices: missingSellerData(s, false),
     missing_for_e_invoices: missingSellerData(s, true),
-    updated_at: s.updatedAt.getTime() === 0 ? null : s.updatedAt.toISOString(),
+    updated_at: s.updatedAt.getTime() === 0 ? null : iso(s.updatedAt),
   };
 }
 

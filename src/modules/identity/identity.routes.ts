@@ -9,6 +9,7 @@ import {
   publicRoute,
   storefrontKey,
 } from '../../platform/auth/presets.js';
+import { iso } from '../../platform/dates.js';
 import { IdParams, NoContent } from '../../platform/http/schemas.js';
 import type { TypedApp } from '../../platform/http/typed-app.js';
 import type { AppDeps } from '../../platform/module.js';
@@ -52,7 +53,7 @@ export function identityRoutes(app: TypedApp, deps: AppDeps): void {
       setSessionCookie(reply, deps, 'admin', session.token, session.expiresAt);
       return {
         token: session.token,
-        expires_at: session.expiresAt.toISOString(),
+        expires_at: iso(session.expiresAt),
         user: svc.userOut(user),
         shop: svc.shopOut(shop),
       };
@@ -276,7 +277,7 @@ export function identityRoutes(app: TypedApp, deps: AppDeps): void {
       setSessionCookie(reply, deps, 'customer', session.token, session.expiresAt);
       return reply.code(201).send({
         token: session.token,
-        expires_at: session.expiresAt.toISOString(),
+        expires_at: iso(session.expiresAt),
         customer: svc.customerOut(customer),
       });
     },
@@ -297,7 +298,7 @@ export function identityRoutes(app: TypedApp, deps: AppDeps): void {
       const body = request.body;
       const { customer, session } = await svc.loginCustomer(request.ctx, body.email, body.password, request.ip);
       setSessionCookie(reply, deps, 'customer', session.token, session.expiresAt);
-      return { token: session.token, expires_at: session.expiresAt.toISOString(), customer: svc.customerOut(customer) };
+      return { token: session.token, expires_at: iso(session.expiresAt), customer: svc.customerOut(customer) };
     },
   );
 
@@ -399,7 +400,7 @@ export function identityRoutes(app: TypedApp, deps: AppDeps): void {
     async (request, reply) => {
       const { customer, session } = await accounts.changeCustomerPassword(request.ctx, request.ip, request.body);
       setSessionCookie(reply, deps, 'customer', session.token, session.expiresAt);
-      return { token: session.token, expires_at: session.expiresAt.toISOString(), customer: svc.customerOut(customer) };
+      return { token: session.token, expires_at: iso(session.expiresAt), customer: svc.customerOut(customer) };
     },
   );
 }

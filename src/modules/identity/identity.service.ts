@@ -3,6 +3,7 @@ import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import { normalizeOrigin } from '../../config.js';
 import type { Ctx, EmployeeRole, Scope } from '../../platform/auth/types.js';
 import { dummyPasswordHash, hashPassword, sha256, verifyPassword } from '../../platform/crypto.js';
+import { iso, isoOrNull } from '../../platform/dates.js';
 import type { Db } from '../../platform/db/client.js';
 import { isUniqueViolation, withTx } from '../../platform/db/tx.js';
 import { AppError, conflict, type FieldError, notFound } from '../../platform/errors.js';
@@ -23,14 +24,14 @@ export const userOut = (u: UserRow) => ({
   role: u.role as EmployeeRole,
   channel_ids: u.channelIds,
   channel_restricted: u.channelRestricted,
-  created_at: u.createdAt.toISOString(),
+  created_at: iso(u.createdAt),
 });
 
 export const shopOut = (s: ShopRow) => ({
   id: s.id,
   name: s.name,
   digital_allowed: s.digitalAllowed,
-  created_at: s.createdAt.toISOString(),
+  created_at: iso(s.createdAt),
 });
 
 export const INVALID_LOGIN = () => new AppError('invalid_credentials', 'E-mail or password is wrong');
@@ -201,9 +202,9 @@ export const tokenOut = (t: TokenRow) => ({
   name: t.name,
   prefix: t.prefix,
   scopes: t.scopes as Scope[],
-  last_used_at: t.lastUsedAt ? t.lastUsedAt.toISOString() : null,
+  last_used_at: isoOrNull(t.lastUsedAt),
   created_by: t.createdBy,
-  created_at: t.createdAt.toISOString(),
+  created_at: iso(t.createdAt),
 });
 
 export async function listApiTokens(ctx: Ctx) {
@@ -248,7 +249,7 @@ export const keyOut = (k: KeyRow) => ({
   name: k.name,
   key: k.key,
   allowed_origins: k.allowedOrigins,
-  created_at: k.createdAt.toISOString(),
+  created_at: iso(k.createdAt),
 });
 
 /** Normalises origins (lowercase, default ports dropped); anything with a path is refused. */
@@ -330,7 +331,7 @@ export const customerOut = (c: CustomerRow) => ({
   email: c.email,
   name: c.name,
   email_verified: c.emailVerified,
-  created_at: c.createdAt.toISOString(),
+  created_at: iso(c.createdAt),
 });
 
 /**

@@ -1,6 +1,7 @@
 /** Orders: created by checkout completion (and subscription renewals), read and moved by admins. */
 import { and, asc, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
+import { iso, isoOrNull } from '../../platform/dates.js';
 import type { Db } from '../../platform/db/client.js';
 import { lockOwned } from '../../platform/db/lock.js';
 import { likeAnywhere, query, type Tx, withTx } from '../../platform/db/tx.js';
@@ -153,8 +154,6 @@ export const lineOut = (l: OrderLineRow) => ({
   is_digital: l.isDigital,
 });
 
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
-
 export function orderOut(o: OrderRow) {
   return {
     id: o.id,
@@ -175,16 +174,16 @@ export function orderOut(o: OrderRow) {
     total_cents: o.totalCents,
     requires_shipping: o.requiresShipping,
     widerruf_verzicht: o.widerrufVerzicht,
-    widerruf_verzicht_at: iso(o.widerrufVerzichtAt),
+    widerruf_verzicht_at: isoOrNull(o.widerrufVerzichtAt),
     affiliate_code: o.affiliateCode,
     subscription_id: o.subscriptionId,
     is_test: o.isTest,
     payment_provider: o.paymentProvider,
-    confirmed_at: iso(o.confirmedAt),
-    paid_at: iso(o.paidAt),
-    expires_at: iso(o.expiresAt),
-    created_at: o.createdAt.toISOString(),
-    updated_at: o.updatedAt.toISOString(),
+    confirmed_at: isoOrNull(o.confirmedAt),
+    paid_at: isoOrNull(o.paidAt),
+    expires_at: isoOrNull(o.expiresAt),
+    created_at: iso(o.createdAt),
+    updated_at: iso(o.updatedAt),
   };
 }
 
@@ -300,7 +299,7 @@ export async function expirePendingOrder(db: Db, shopId: string, orderId: string
       .from(orders)
       .where(and(eq(orders.id, orderId), eq(orders.shopId, shopId)))
       .for('update');
-    if (!row || row.status !== 'pending_payment' || !row.expiresAt || row.expiresAt > now) return false;
+    if (row?.status !== 'pending_payment' || !row.expiresAt || row.expiresAt > now) return false;
     await releaseOrderStock(tx, row);
     await tx.update(orders).set({ status: 'cancelled', updatedAt: now }).where(eq(orders.id, orderId));
     return true;

@@ -11,6 +11,7 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import { paymentProviderFor } from '../../adapters/payment/index.js';
 import type { PaymentEvent } from '../../adapters/payment/port.js';
 import type { Ctx } from '../../platform/auth/types.js';
+import { iso } from '../../platform/dates.js';
 import type { Db } from '../../platform/db/client.js';
 import { lockOwned } from '../../platform/db/lock.js';
 import { query, type Tx, withTx } from '../../platform/db/tx.js';
@@ -33,7 +34,7 @@ export function refundOut(r: RefundRow) {
     status: r.status as 'pending' | 'succeeded' | 'failed',
     reason: r.reason,
     credit_note_id: r.creditNoteId,
-    created_at: r.createdAt.toISOString(),
+    created_at: iso(r.createdAt),
   };
 }
 

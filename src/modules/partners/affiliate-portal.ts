@@ -7,7 +7,8 @@ import type { Static } from '@sinclair/typebox';
 import { sql } from 'drizzle-orm';
 import { affiliatePortal } from '../../platform/auth/presets.js';
 import type { Ctx } from '../../platform/auth/types.js';
-import { pgDate, query } from '../../platform/db/tx.js';
+import { iso, isoOrNull } from '../../platform/dates.js';
+import { query } from '../../platform/db/tx.js';
 import { AppError } from '../../platform/errors.js';
 import type { TypedApp } from '../../platform/http/typed-app.js';
 import * as S from './affiliates.schemas.js';
@@ -76,7 +77,7 @@ export async function portalEarnings(ctx: Ctx, q: PortalEarningQuery) {
         id: e.id,
         order_id: e.orderId,
         order_number: o?.number ?? null,
-        order_date: o ? pgDate(o.paid_at ?? o.created_at).toISOString() : null,
+        order_date: o ? iso(o.paid_at ?? o.created_at) : null,
         subscription_payment_number: e.subscriptionPaymentNumber,
         currency: e.currency,
         net_cents: e.netCents,
@@ -84,8 +85,8 @@ export async function portalEarnings(ctx: Ctx, q: PortalEarningQuery) {
         amount_cents: e.amountCents,
         reversed_cents: e.reversedCents,
         status: e.status as 'pending' | 'released',
-        earned_at: e.earnedAt.toISOString(),
-        released_at: e.releasedAt ? e.releasedAt.toISOString() : null,
+        earned_at: iso(e.earnedAt),
+        released_at: isoOrNull(e.releasedAt),
       };
     }),
     count,

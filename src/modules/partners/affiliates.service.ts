@@ -8,6 +8,7 @@ import { randomInt } from 'node:crypto';
 import type { Static } from '@sinclair/typebox';
 import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
+import { iso } from '../../platform/dates.js';
 import type { Db } from '../../platform/db/client.js';
 import { lockOwned } from '../../platform/db/lock.js';
 import { likeAnywhere, query, uniqueConstraintOf, withTx } from '../../platform/db/tx.js';
@@ -78,8 +79,8 @@ export function affiliateOut(a: AffiliateRow, base: string | null) {
     status: a.status as AffiliateStatus,
     portal: portalState(a),
     referral_link: referralLink(base, a.code),
-    created_at: a.createdAt.toISOString(),
-    updated_at: a.updatedAt.toISOString(),
+    created_at: iso(a.createdAt),
+    updated_at: iso(a.updatedAt),
   };
 }
 
@@ -446,7 +447,7 @@ export const contentOut = (c: ContentRow) => ({
   url: c.url,
   image_url: c.imageUrl,
   body: c.body,
-  created_at: c.createdAt.toISOString(),
+  created_at: iso(c.createdAt),
 });
 
 export async function listContent(db: Db, shopId: string, f: Paged<Static<typeof ContentListQuery>>) {

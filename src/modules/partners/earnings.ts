@@ -22,6 +22,7 @@
  */
 import type { Static } from '@sinclair/typebox';
 import { and, asc, desc, eq, inArray, lt, type SQL, sql } from 'drizzle-orm';
+import { iso, isoOrNull } from '../../platform/dates.js';
 import type { Db } from '../../platform/db/client.js';
 import { pgDate, query } from '../../platform/db/tx.js';
 import { AppError } from '../../platform/errors.js';
@@ -481,7 +482,7 @@ export function earningOut<K extends PartnerType>(kind: K, e: EarningView) {
     reversed_cents: e.reversedCents,
     rate_percent: e.ratePercent,
     status: e.status,
-    earned_at: e.earnedAt.toISOString(),
-    released_at: e.releasedAt ? e.releasedAt.toISOString() : null,
+    earned_at: iso(e.earnedAt),
+    released_at: isoOrNull(e.releasedAt),
   };
 }

@@ -17,8 +17,9 @@
  * a crash) books it once.
  */
 import { type SQL, sql } from 'drizzle-orm';
+import { iso } from '../../platform/dates.js';
 import type { Db } from '../../platform/db/client.js';
-import { pgDate, query } from '../../platform/db/tx.js';
+import { query } from '../../platform/db/tx.js';
 import { newId } from '../../platform/ids.js';
 import { ledgerPostings, ledgerTransactions, type PartnerType } from './partners.tables.js';
 
@@ -265,7 +266,7 @@ export async function ledgerOf(
   return {
     entries: rows.map((r) => ({
       ...r,
-      occurred_at: pgDate(r.occurred_at).toISOString(),
+      occurred_at: iso(r.occurred_at),
       postings: (r.postings ?? []).map((p) => ({ account: p.account, amount_cents: Number(p.amount_cents) })),
     })),
     count: Number(total[0]?.n ?? 0),

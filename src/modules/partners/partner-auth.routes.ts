@@ -1,6 +1,7 @@
 /** Portal sign-in for vendors and affiliates: accept an invite, log in, reset the password, log out. */
 import { Type } from '@sinclair/typebox';
 import { publicRoute } from '../../platform/auth/presets.js';
+import { iso } from '../../platform/dates.js';
 import { Body, NoContent, Timestamp } from '../../platform/http/schemas.js';
 import type { TypedApp } from '../../platform/http/typed-app.js';
 import type { AppDeps } from '../../platform/module.js';
@@ -75,7 +76,7 @@ export function partnerAuthRoutes(app: TypedApp, deps: AppDeps): void {
           request.ctx.clock.now(),
         );
         setSessionCookie(reply, deps, kind, session.token, session.expiresAt);
-        return { token: session.token, expires_at: session.expiresAt.toISOString(), [kind]: ref(partner) };
+        return { token: session.token, expires_at: iso(session.expiresAt), [kind]: ref(partner) };
       },
     );
 
@@ -94,7 +95,7 @@ export function partnerAuthRoutes(app: TypedApp, deps: AppDeps): void {
         const body = request.body;
         const { partner, session } = await loginPartner(deps.database.db, kind, body, request.ip);
         setSessionCookie(reply, deps, kind, session.token, session.expiresAt);
-        return { token: session.token, expires_at: session.expiresAt.toISOString(), [kind]: ref(partner) };
+        return { token: session.token, expires_at: iso(session.expiresAt), [kind]: ref(partner) };
       },
     );
 

@@ -9,6 +9,7 @@
 import type { Static } from '@sinclair/typebox';
 import { and, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
+import { iso, isoOrNull } from '../../platform/dates.js';
 import type { Db } from '../../platform/db/client.js';
 import { lockOwned } from '../../platform/db/lock.js';
 import { query, uniqueConstraintOf, withTx } from '../../platform/db/tx.js';
@@ -27,7 +28,6 @@ import { loadPartnerSettings, type PartnerSettings } from './settings.js';
 
 export type PayoutRow = typeof partnerPayouts.$inferSelect;
 
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
 const money = (cents: number, currency: string) => `${(cents / 100).toFixed(2)} ${currency}`;
 
 // ---- partner settings ----
@@ -48,7 +48,7 @@ export function partnerSettingsBody(v: { settings: PartnerSettings; updatedAt: D
     affiliate_hold_days: v.settings.affiliateHoldDays,
     affiliate_min_payout_cents: v.settings.affiliateMinPayoutCents,
     referral_base_url: v.settings.referralBaseUrl,
-    updated_at: iso(v.updatedAt),
+    updated_at: isoOrNull(v.updatedAt),
   };
 }
 
@@ -131,10 +131,10 @@ export function payoutOut<K extends PartnerType>(kind: K, row: PayoutRow) {
     requested_by: row.requestedBy as 'admin' | 'partner',
     reference: row.reference,
     note: row.note,
-    created_at: row.createdAt.toISOString(),
-    processing_at: iso(row.processingAt),
-    paid_at: iso(row.paidAt),
-    cancelled_at: iso(row.cancelledAt),
+    created_at: iso(row.createdAt),
+    processing_at: isoOrNull(row.processingAt),
+    paid_at: isoOrNull(row.paidAt),
+    cancelled_at: isoOrNull(row.cancelledAt),
   };
 }
 

@@ -4,8 +4,9 @@
  * recomputation) and pdfkit derives the file id from them, so a final statement renders
  * byte-identically every time. Drafts carry a DRAFT watermark on every page.
  */
-import { draftWatermark, openA4Pdf } from '../../platform/pdf.js';
 
+import { isoDay } from '../../platform/dates.js';
+import { draftWatermark, openA4Pdf } from '../../platform/pdf.js';
 import type { Entry, StatementRow } from './statements.service.js';
 
 export function money(cents: number, currency: string): string {
@@ -52,7 +53,7 @@ export function renderStatementPdf(row: StatementRow): Promise<Buffer> {
     ['E-mail', row.vendorSnapshot.email],
     ['Period', row.period],
     ['Currency', cur],
-    ['Issued', draft ? '—' : (row.finalizedAt?.toISOString().slice(0, 10) ?? '')],
+    ['Issued', draft ? '—' : row.finalizedAt ? isoDay(row.finalizedAt) : ''],
   ];
   pdf.fontSize(9);
   for (const [k, v] of meta) {

@@ -13,6 +13,7 @@ import { createHash } from 'node:crypto';
 import type { Static } from '@sinclair/typebox';
 import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
+import { iso, isoOrNull } from '../../platform/dates.js';
 import type { Db } from '../../platform/db/client.js';
 import { lockOwned } from '../../platform/db/lock.js';
 import { pgDate, query, withTx } from '../../platform/db/tx.js';
@@ -32,8 +33,6 @@ export type StatementRow = typeof vendorStatements.$inferSelect;
 export interface Entry extends StatementEntry {
   date: string;
 }
-
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 // ---- time zone helpers ----
 
@@ -92,8 +91,8 @@ export function statementContent(row: StatementRow) {
     vendor_id: row.vendorId,
     vendor: row.vendorSnapshot,
     period: row.period,
-    period_start: row.periodStart.toISOString(),
-    period_end: row.periodEnd.toISOString(),
+    period_start: iso(row.periodStart),
+    period_end: iso(row.periodEnd),
     currency: row.currency,
     opening_balance_cents: row.openingBalanceCents,
     closing_balance_cents: row.closingBalanceCents,
@@ -118,8 +117,8 @@ function statementFields(row: StatementRow) {
     id: row.id,
     vendor_id: row.vendorId,
     period: row.period,
-    period_start: row.periodStart.toISOString(),
-    period_end: row.periodEnd.toISOString(),
+    period_start: iso(row.periodStart),
+    period_end: iso(row.periodEnd),
     currency: row.currency,
     status: row.status as 'draft' | 'final',
     number: row.number,
@@ -128,9 +127,9 @@ function statementFields(row: StatementRow) {
     closing_balance_cents: row.closingBalanceCents,
     totals: row.totals,
     content_hash: row.contentHash,
-    finalized_at: iso(row.finalizedAt),
-    created_at: row.createdAt.toISOString(),
-    updated_at: row.updatedAt.toISOString(),
+    finalized_at: isoOrNull(row.finalizedAt),
+    created_at: iso(row.createdAt),
+    updated_at: iso(row.updatedAt),
   };
 }
 
@@ -241,7 +240,7 @@ export async function computeStatement(
     const at = pgDate(r.occurred_at);
     entries.push({
       transaction_id: r.id,
-      occurred_at: at.toISOString(),
+      occurred_at: iso(at),
       date: localDate(at, timeZone),
       kind: r.kind,
       description: describe(r),
@@ -256,7 +255,7 @@ export async function computeStatement(
   const ledgerClosing = await owedBefore(end);
   if (balance !== ledgerClosing) {
     throw new Error(
-      `statement of ${vendorId} ${currency} ${start.toISOString()}: closing ${balance} != ledger owed ${ledgerClosing}`,
+      `statement of ${vendorId} ${currency} ${iso(start)}: closing ${balance} != ledger owed ${ledgerClosing}`,
     );
   }
   return { opening, closing: balance, entries, totals };

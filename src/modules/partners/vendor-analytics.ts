@@ -5,6 +5,7 @@
  */
 import { and, asc, eq, type SQL, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
+import { iso } from '../../platform/dates.js';
 import { query } from '../../platform/db/tx.js';
 import { vendors } from './partners.tables.js';
 import { balanceMap, loadVendor, parseRange } from './vendors.service.js';
@@ -47,8 +48,8 @@ export async function vendorAnalytics(ctx: Ctx, q: { from?: string; to?: string;
   const from = range.from ?? monthOf(range.to ? new Date(range.to.getTime() - 1) : ctx.clock.now()).from;
   const to = range.to ?? monthOf(range.from ?? ctx.clock.now()).to;
   if (q.vendor_id !== undefined) await loadVendor(ctx.db, ctx.shopId, q.vendor_id);
-  const fromIso = from.toISOString();
-  const toIso = to.toISOString();
+  const fromIso = iso(from);
+  const toIso = iso(to);
   const only = (column: SQL) => (q.vendor_id !== undefined ? sql` AND ${column} = ${q.vendor_id}` : sql``);
 
   const [list, sales, clawbacks, bal, defaults] = await Promise.all([

@@ -5,6 +5,7 @@
  */
 import { and, desc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
+import { iso, isoOrNull } from '../../platform/dates.js';
 import type { Db } from '../../platform/db/client.js';
 import { query } from '../../platform/db/tx.js';
 import { AppError, notFound } from '../../platform/errors.js';
@@ -87,8 +88,8 @@ async function withVendorLines(db: Db, shopId: string, vendorId: string, rows: O
       id: o.id,
       number: o.number,
       status: o.status,
-      created_at: o.createdAt.toISOString(),
-      paid_at: o.paidAt ? o.paidAt.toISOString() : null,
+      created_at: iso(o.createdAt),
+      paid_at: isoOrNull(o.paidAt),
       currency: o.currency,
       requires_shipping: o.requiresShipping,
       shipping_address: o.shippingAddress ?? null,
@@ -186,8 +187,8 @@ export async function listProducts(ctx: Ctx, limit: number, offset: number) {
       base_price_cents: p.basePriceCents,
       is_digital: p.isDigital,
       stock: p.stock === null ? null : Number(p.stock),
-      created_at: p.createdAt.toISOString(),
-      updated_at: p.updatedAt.toISOString(),
+      created_at: iso(p.createdAt),
+      updated_at: iso(p.updatedAt),
     })),
     count: Number(total[0]?.n ?? 0),
   };

@@ -7,6 +7,7 @@
 import type { Static } from '@sinclair/typebox';
 import { and, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
+import { iso, isoOrNull } from '../../platform/dates.js';
 import type { Db } from '../../platform/db/client.js';
 import { likeAnywhere, query, uniqueConstraintOf, withTx } from '../../platform/db/tx.js';
 import { AppError, conflict, notFound } from '../../platform/errors.js';
@@ -32,10 +33,10 @@ export const vendorOut = (v: VendorRow) => ({
   name: v.name,
   email: v.email,
   status: v.status,
-  invited_at: v.invitedAt ? v.invitedAt.toISOString() : null,
-  accepted_at: v.acceptedAt ? v.acceptedAt.toISOString() : null,
-  created_at: v.createdAt.toISOString(),
-  updated_at: v.updatedAt.toISOString(),
+  invited_at: isoOrNull(v.invitedAt),
+  accepted_at: isoOrNull(v.acceptedAt),
+  created_at: iso(v.createdAt),
+  updated_at: iso(v.updatedAt),
 });
 
 /** Balances of several vendors in one query, grouped by vendor id. */
@@ -56,9 +57,9 @@ export const ruleOut = (r: RuleRow & { categoryName?: string | null }) => ({
   category_name: r.categoryName ?? null,
   percent: Number(r.percent),
   fixed_cents: r.fixedCents,
-  effective_from: r.effectiveFrom.toISOString(),
+  effective_from: iso(r.effectiveFrom),
   created_by: r.createdBy,
-  created_at: r.createdAt.toISOString(),
+  created_at: iso(r.createdAt),
 });
 
 // ---- time bounds of list filters ----
@@ -352,8 +353,8 @@ export async function vendorEarnings(ctx: Ctx, q: EarningQuery, vendorId?: strin
     ...(q.status ? { status: q.status } : {}),
     ...(q.order_id ? { order_id: q.order_id } : {}),
     ...(q.currency ? { currency: q.currency } : {}),
-    ...(from ? { from: from.toISOString() } : {}),
-    ...(to ? { to: to.toISOString() } : {}),
+    ...(from ? { from: iso(from) } : {}),
+    ...(to ? { to: iso(to) } : {}),
     limit,
     offset,
   });

@@ -1,6 +1,7 @@
 /** Routes of the platform operator (docs/ARCHITECTURE.md): shops and the simulated clock. */
 import { Type } from '@sinclair/typebox';
 import { platformOperator } from '../../platform/auth/presets.js';
+import { iso } from '../../platform/dates.js';
 import { AppError } from '../../platform/errors.js';
 import { Body, IdParams, PageMeta, Pagination, Timestamp } from '../../platform/http/schemas.js';
 import type { Module } from '../../platform/module.js';
@@ -116,7 +117,7 @@ export const platformModule: Module = {
         const { seconds, run_jobs = true } = request.body;
         const now = await deps.clock.advance(request.ctx.db, seconds);
         const jobsRun = run_jobs ? await deps.worker.drain() : 0;
-        return { now: now.toISOString(), jobs_run: jobsRun };
+        return { now: iso(now), jobs_run: jobsRun };
       },
     );
   },

@@ -2,6 +2,7 @@
 import type { Static } from '@sinclair/typebox';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
+import { iso } from '../../platform/dates.js';
 import type { Db } from '../../platform/db/client.js';
 import { notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
@@ -30,8 +31,8 @@ export const shippingMethodOut = (m: ShippingMethodRow): ShippingMethod => ({
   price_cents: m.priceCents,
   countries: m.countries,
   is_active: m.isActive,
-  created_at: m.createdAt.toISOString(),
-  updated_at: m.updatedAt.toISOString(),
+  created_at: iso(m.createdAt),
+  updated_at: iso(m.updatedAt),
 });
 
 export const storeShippingMethodOut = (m: ShippingMethodRow) => ({

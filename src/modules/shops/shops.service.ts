@@ -1,5 +1,6 @@
 /** Shops (tenants): the rows every module's data hangs off; platform-admin creates them with their owner, key and channel. */
 import { count, desc, eq } from 'drizzle-orm';
+import { iso } from '../../platform/dates.js';
 import type { Db } from '../../platform/db/client.js';
 import { notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
@@ -12,8 +13,8 @@ export const platformShopOut = (s: ShopRow) => ({
   name: s.name,
   digital_allowed: s.digitalAllowed,
   digital_active: s.digitalActive,
-  created_at: s.createdAt.toISOString(),
-  updated_at: s.updatedAt.toISOString(),
+  created_at: iso(s.createdAt),
+  updated_at: iso(s.updatedAt),
 });
 
 /** Inserts the shop row, in the caller's transaction (platform-admin's createShop adds the rest). */

@@ -1,5 +1,6 @@
 /** The tax fields of priced documents (checkout sessions, orders): their schemas and their shaping. */
 import { Type } from '@sinclair/typebox';
+import { isoOrNull } from '../../platform/dates.js';
 import { Nullable, Timestamp } from '../../platform/http/schemas.js';
 import { exemptionText, type TaxCategory } from './tax.js';
 
@@ -46,6 +47,6 @@ export function pricingTaxOut(s: {
     shipping_tax_category: category,
     shipping_tax_exemption_reason: exemptionText(category),
     vat_id_status: s.vatIdStatus,
-    vat_id_checked_at: s.vatIdCheckedAt ? s.vatIdCheckedAt.toISOString() : null,
+    vat_id_checked_at: isoOrNull(s.vatIdCheckedAt),
   };
 }

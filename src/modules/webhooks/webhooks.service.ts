@@ -10,6 +10,7 @@ import { Webhook } from 'standardwebhooks';
 import type { Config } from '../../config.js';
 import type { Ctx } from '../../platform/auth/types.js';
 import { decrypt, encrypt } from '../../platform/crypto.js';
+import { iso, isoOrNull } from '../../platform/dates.js';
 import type { Db } from '../../platform/db/client.js';
 import { lockOwned } from '../../platform/db/lock.js';
 import { withTx } from '../../platform/db/tx.js';
@@ -71,8 +72,8 @@ type EndpointRow = typeof webhookEndpoints.$inferSelect;
 
 export const endpointOut = (row: EndpointRow) => ({
   url: row.url,
-  created_at: row.createdAt.toISOString(),
-  updated_at: row.updatedAt.toISOString(),
+  created_at: iso(row.createdAt),
+  updated_at: iso(row.updatedAt),
 });
 
 /**
@@ -210,7 +211,7 @@ export function envelope(event: typeof webhookEvents.$inferSelect): string {
   return JSON.stringify({
     id: event.id,
     type: event.type,
-    created_at: event.createdAt.toISOString(),
+    created_at: iso(event.createdAt),
     is_test: event.isTest,
     data: event.data,
   });
@@ -255,9 +256,9 @@ export const deliveryOut = (d: DeliveryView) => ({
   attempts: d.attempts,
   last_status_code: d.lastStatusCode,
   last_error: d.lastError,
-  next_attempt_at: d.nextAttemptAt?.toISOString() ?? null,
-  delivered_at: d.deliveredAt?.toISOString() ?? null,
-  created_at: d.createdAt.toISOString(),
+  next_attempt_at: isoOrNull(d.nextAttemptAt),
+  delivered_at: isoOrNull(d.deliveredAt),
+  created_at: iso(d.createdAt),
 });
 
 /** The delivery log, newest first. */

@@ -46,17 +46,8 @@ export async function queryOne<T = Record<string, unknown>>(db: Db, q: SQL): Pro
   return rows[0];
 }
 
-/**
- * Raw queries return timestamps as PostgreSQL text on both drivers (Drizzle maps them only for
- * typed queries); sessions run in UTC, so `2026-01-02 03:04:05.678+00` becomes a Date here.
- */
-export function pgDate(value: string | Date): Date;
-export function pgDate(value: string | Date | null): Date | null;
-export function pgDate(value: string | Date | null): Date | null {
-  if (value === null || value instanceof Date) return value;
-  const iso = value.replace(' ', 'T').replace(/([+-]\d{2})$/, '$1:00');
-  return new Date(iso);
-}
+/** A raw query's PostgreSQL text timestamp as a Date (platform/dates.ts). */
+export { pgDate } from '../dates.js';
 
 /** The constraint a unique violation (SQLSTATE 23505) hit — `''` when unnamed — or null for any other error. */
 export function uniqueConstraintOf(err: unknown): string | null {
