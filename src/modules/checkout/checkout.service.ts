@@ -55,7 +55,15 @@ function ttlHours(channel: ResolvedChannel): number {
   return channel.pending_payment_ttl_hours || 24;
 }
 
-/** Creates a session (hosted) or, in the direct flow of a channel that allows it, an unpaid order. */
+type Flow = 'hosted' | 'direct';
+type SessionValues = typeof checkoutSessions.$inferInsert;
+/** A cart line that holds stock, with its index in the request's items (for out_of_stock). */
+type TrackedLine = { line: PricedLine; i: number };
+
+/**
+ * Creates a session (hosted) or, in the direct flow of a channel that allows it, an unpaid order:
+ * resolve the cart, price and tax it, then persist it with its stock reservation.
+ */
 export async function createCheckoutSession(
   ctx: Ctx,
   channel: ResolvedChannel,
@@ -70,14 +78,32 @@ export async function createCheckoutSession(
     const existing = await sessionByIdempotencyKey(ctx.db, ctx.shopId, idempotencyKey);
     if (existing) return resumeHostedSession(ctx.db, existing, provider);
   }
+  refuseDiscountCode(input);
+  checkReturnUrl(ctx, input.return_url);
+  // a signed-in buyer's purchase belongs to the account at once (docs/ARCHITECTURE.md)
+  const buyer = await signedInBuyer(ctx, input.customer.email, '/body/customer/email');
+  const cart = await resolveCart(ctx, channel, input, flow);
+  const taxed = await priceAndTax(ctx, channel, input, cart);
+  const values = sessionValues(ctx, channel, input, flow, provider, idempotencyKey, buyer, cart, taxed);
+  const tracked = values.lines.map((line, i) => ({ line, i })).filter(({ line }) => line.track_stock);
+  if (flow === 'direct') return createDirectOrder(ctx, channel, values, tracked);
+  return openHostedSession(ctx, values, tracked, provider, idempotencyKey);
+}
+
+function refuseDiscountCode(input: CheckoutInput): void {
   if (input.discount_code !== undefined) {
     throw new AppError('discount_unsupported', 'Discount codes are not supported', [
       { path: '/body/discount_code', message: 'discount codes are not supported' },
     ]);
   }
-  checkReturnUrl(ctx, input.return_url);
-  // a signed-in buyer's purchase belongs to the account at once (docs/ARCHITECTURE.md)
-  const buyer = await signedInBuyer(ctx, input.customer.email, '/body/customer/email');
+}
+
+/**
+ * The cart's items priced in the channel, and what the request must carry for them: addresses and
+ * a shipping method for physical goods, the waiver for digital items in the direct flow, a channel
+ * that allows unpaid orders for the direct flow.
+ */
+async function resolveCart(ctx: Ctx, channel: ResolvedChannel, input: CheckoutInput, flow: Flow) {
   const priced = await priceItems(ctx, channel.id, input.items);
   const requiresShipping = priced.some((l) => !l.is_digital);
   const hasDigital = priced.some((l) => l.is_digital);
@@ -105,56 +131,69 @@ export async function createCheckoutSession(
       { path: '/body/flow', message: 'direct flow needs a channel that allows unpaid orders' },
     ]);
   }
+  return { priced, requiresShipping, hasDigital };
+}
 
-  const destCode = requiresShipping
+type Cart = Awaited<ReturnType<typeof resolveCart>>;
+
+/** The destination country (shipping address, else billing address), the shipping price, and the taxed lines and totals. */
+async function priceAndTax(ctx: Ctx, channel: ResolvedChannel, input: CheckoutInput, cart: Cart) {
+  const destCode = cart.requiresShipping
     ? (input.shipping_address as Address).country
     : (input.customer.billing_address as Address).country;
   const country = await destination(
     ctx,
     channel.id,
     destCode,
-    requiresShipping ? '/body/shipping_address/country' : '/body/customer/billing_address/country',
+    cart.requiresShipping ? '/body/shipping_address/country' : '/body/customer/billing_address/country',
   );
-  let shippingCents = 0;
-  if (requiresShipping) {
-    const methodId = input.shipping_method_id as string;
-    const method = await shippingMethods.through(
-      `${ctx.shopId}\u0000${methodId}\u0000${destCode}`,
-      catalogVersionOf(ctx.actor),
-      () => findShippingMethod(ctx.db, ctx.shopId, methodId, destCode),
-    );
-    if (!method) {
-      throw new AppError('shipping_method_unavailable', 'The shipping method is not available for this address', [
-        { path: '/body/shipping_method_id', message: 'is not available for this country' },
-      ]);
-    }
-    shippingCents = method.price_cents;
+  const shippingCents = cart.requiresShipping
+    ? await shippingPrice(ctx, input.shipping_method_id as string, destCode)
+    : 0;
+  return taxCart(ctx, channel.id, country, input.customer.billing_address, cart.priced, shippingCents);
+}
+
+/** The price of an active shipping method serving the country; 400 shipping_method_unavailable. */
+async function shippingPrice(ctx: Ctx, methodId: string, countryCode: string): Promise<number> {
+  const method = await shippingMethods.through(
+    `${ctx.shopId}\u0000${methodId}\u0000${countryCode}`,
+    catalogVersionOf(ctx.actor),
+    () => findShippingMethod(ctx.db, ctx.shopId, methodId, countryCode),
+  );
+  if (!method) {
+    throw new AppError('shipping_method_unavailable', 'The shipping method is not available for this address', [
+      { path: '/body/shipping_method_id', message: 'is not available for this country' },
+    ]);
   }
-  const { lines, sums, tax } = await taxCart(
-    ctx,
-    channel.id,
-    country,
-    input.customer.billing_address,
-    priced,
-    shippingCents,
-  );
+  return method.price_cents;
+}
+
+/** The session row to insert: the priced cart, the buyer, the provider and the expiry. */
+function sessionValues(
+  ctx: Ctx,
+  channel: ResolvedChannel,
+  input: CheckoutInput,
+  flow: Flow,
+  provider: PaymentProvider,
+  idempotencyKey: string | null,
+  buyer: Awaited<ReturnType<typeof signedInBuyer>>,
+  cart: Cart,
+  { lines, sums, tax }: Awaited<ReturnType<typeof taxCart>>,
+) {
   const now = ctx.clock.now();
   // a hosted session holds stock for CHECKOUT_RESERVATION_MINUTES; a direct-flow unpaid order
   // keeps the channel's pending_payment_ttl_hours
   const expiresAt =
     flow === 'direct' ? new Date(now.getTime() + ttlHours(channel) * 3600_000) : hostedReservationExpiry(ctx, now);
-  const id = newId('checkoutSession');
-  const customerId = buyer?.customerId ?? null;
-
-  const values: typeof checkoutSessions.$inferInsert = {
-    id,
+  const values = {
+    id: newId('checkoutSession'),
     shopId: ctx.shopId,
     channelId: channel.id,
     kind: 'order',
     flow,
     currency: channel.currency,
     customerEmail: buyer?.email ?? input.customer.email,
-    customerId,
+    customerId: buyer?.customerId ?? null,
     billingAddress: input.customer.billing_address ?? null,
     shippingAddress: input.shipping_address ?? null,
     shippingMethodId: input.shipping_method_id ?? null,
@@ -165,8 +204,8 @@ export async function createCheckoutSession(
     ...taxColumns(sums, tax),
     taxCents: sums.tax_cents,
     totalCents: sums.total_cents,
-    requiresShipping,
-    hasDigital,
+    requiresShipping: cart.requiresShipping,
+    hasDigital: cart.hasDigital,
     widerrufVerzicht: input.widerruf_verzicht === true,
     widerrufVerzichtAt: input.widerruf_verzicht === true ? now : null,
     returnUrl: input.return_url,
@@ -177,60 +216,58 @@ export async function createCheckoutSession(
     expiresAt,
     idempotencyKey: flow === 'hosted' ? idempotencyKey : null,
     createdAt: now,
-  };
-  const tracked = lines.map((line, i) => ({ line, i })).filter(({ line }) => line.track_stock);
+  } satisfies SessionValues;
+  return values;
+}
 
-  if (flow === 'direct') {
-    // an unpaid order (e.g. invoice or bank transfer) in the same transaction; it keeps the stock
-    // until paid or expired
-    return withTx(ctx.db, async (tx) => {
-      const [session] = (await tx.insert(checkoutSessions).values(values).returning()) as [CheckoutSessionRow];
-      const failed = await reserveMany(
-        tx,
-        ctx.shopId,
-        tracked.map(({ line }) => line),
-      );
-      if (failed.length > 0) throw outOfStock(failed.map((k) => tracked[k]?.i ?? k));
-      const order = await completeInTx(tx, session, {
-        now,
-        status: 'pending_payment',
-        autoConfirm: channel.auto_confirm_orders,
-        paymentRef: null,
-        orderExpiresAt: expiresAt,
-      });
-      await enqueue(
-        tx,
-        EXPIRE_ORDER_JOB,
-        { shop_id: ctx.shopId, order_id: order.id },
-        { now, runAt: expiresAt, shopId: ctx.shopId },
-      );
-      return { session: { ...session, status: 'complete', orderId: order.id }, url: null as string | null };
-    });
-  }
+type NewSession = ReturnType<typeof sessionValues>;
 
-  // The hosted flow writes the session, its expiry job and the stock reservation in ONE
-  // statement: the contended stock row locks (every buyer of an item waits on them) are held
-  // only while it runs and commits, never across round trips; a refusal leaves nothing behind.
-  const job = enqueueStatement(
-    ctx.db,
-    EXPIRE_JOB,
-    { shop_id: ctx.shopId, session_id: id },
-    { now, runAt: expiresAt, shopId: ctx.shopId },
-  );
-  let reserved: Awaited<ReturnType<typeof reserveWith>>;
-  try {
-    reserved = await reserveWith(
-      ctx.db,
+/**
+ * The direct flow: the session and an unpaid order (e.g. invoice or bank transfer) in one
+ * transaction; the order keeps the stock until paid or expired.
+ */
+async function createDirectOrder(ctx: Ctx, channel: ResolvedChannel, values: NewSession, tracked: TrackedLine[]) {
+  const now = values.createdAt;
+  return withTx(ctx.db, async (tx) => {
+    const [session] = (await tx.insert(checkoutSessions).values(values).returning()) as [CheckoutSessionRow];
+    const failed = await reserveMany(
+      tx,
       ctx.shopId,
       tracked.map(({ line }) => line),
-      [
-        {
-          name: 'new_session',
-          statement: ctx.db.insert(checkoutSessions).values(values).returning({ id: checkoutSessions.id }).getSQL(),
-        },
-        { name: 'new_job', statement: job.statement.getSQL() },
-      ],
     );
+    if (failed.length > 0) throw outOfStock(failed.map((k) => tracked[k]?.i ?? k));
+    const order = await completeInTx(tx, session, {
+      now,
+      status: 'pending_payment',
+      autoConfirm: channel.auto_confirm_orders,
+      paymentRef: null,
+      orderExpiresAt: values.expiresAt,
+    });
+    await enqueue(
+      tx,
+      EXPIRE_ORDER_JOB,
+      { shop_id: ctx.shopId, order_id: order.id },
+      { now, runAt: values.expiresAt, shopId: ctx.shopId },
+    );
+    return { session: { ...session, status: 'complete', orderId: order.id }, url: null as string | null };
+  });
+}
+
+/**
+ * The hosted flow: the session, its expiry job and the stock reservation in one statement, then
+ * the provider's page. The provider call happens after the commit: a failure leaves an open
+ * session that a retry with the same Idempotency-Key resumes, or that expires.
+ */
+async function openHostedSession(
+  ctx: Ctx,
+  values: NewSession,
+  tracked: TrackedLine[],
+  provider: PaymentProvider,
+  idempotencyKey: string | null,
+) {
+  let reserved: Awaited<ReturnType<typeof reserveWith>>;
+  try {
+    reserved = await insertReserving(ctx, values, tracked);
   } catch (err) {
     // the same key raced in from another request: that one made the session
     const existing =
@@ -248,22 +285,55 @@ export async function createCheckoutSession(
     );
     throw outOfStock((short.length > 0 ? short : tracked.map((_, k) => k)).map((k) => tracked[k]?.i ?? k));
   }
-  const session: CheckoutSessionRow = {
+  const session = openSessionRow(values);
+  const url = await hostAtProvider(ctx.db, session, provider);
+  return { session, url };
+}
+
+/**
+ * Writes the session, its expiry job and the stock reservation in ONE statement: the contended
+ * stock row locks (every buyer of an item waits on them) are held only while it runs and commits,
+ * never across round trips; a refusal leaves nothing behind.
+ */
+function insertReserving(ctx: Ctx, values: NewSession, tracked: TrackedLine[]) {
+  const job = enqueueStatement(
+    ctx.db,
+    EXPIRE_JOB,
+    { shop_id: ctx.shopId, session_id: values.id },
+    { now: values.createdAt, runAt: values.expiresAt, shopId: ctx.shopId },
+  );
+  return reserveWith(
+    ctx.db,
+    ctx.shopId,
+    tracked.map(({ line }) => line),
+    [
+      {
+        name: 'new_session',
+        statement: ctx.db.insert(checkoutSessions).values(values).returning({ id: checkoutSessions.id }).getSQL(),
+      },
+      { name: 'new_job', statement: job.statement.getSQL() },
+    ],
+  );
+}
+
+/** The row `insertReserving` wrote, without reading it back. */
+function openSessionRow(values: NewSession): CheckoutSessionRow {
+  return {
     ...(values as CheckoutSessionRow),
     status: 'open',
     kind: 'order',
-    flow,
-    customerId,
+    flow: values.flow,
+    customerId: values.customerId,
     billingAddress: values.billingAddress ?? null,
     shippingAddress: values.shippingAddress ?? null,
     shippingMethodId: values.shippingMethodId ?? null,
-    shippingCents: sums.shipping_cents,
-    shippingTaxCents: sums.shipping_tax_cents,
+    shippingCents: values.shippingCents,
+    shippingTaxCents: values.shippingTaxCents,
     shippingTaxRate: values.shippingTaxRate ?? null,
     shippingTaxCategory: values.shippingTaxCategory ?? null,
     vatIdStatus: values.vatIdStatus ?? null,
     vatIdCheckedAt: values.vatIdCheckedAt ?? null,
-    widerrufVerzicht: input.widerruf_verzicht === true,
+    widerrufVerzicht: values.widerrufVerzicht,
     widerrufVerzichtAt: values.widerrufVerzichtAt ?? null,
     affiliateCode: values.affiliateCode ?? null,
     planId: null,
@@ -272,14 +342,8 @@ export async function createCheckoutSession(
     subscriptionId: null,
     completedAt: null,
     stockReserved: true,
-    createdAt: now,
+    createdAt: values.createdAt,
   };
-  const result = { session, url: null as string | null };
-
-  // The provider call happens after the commit: a failure leaves an open session that a retry
-  // with the same Idempotency-Key resumes, or that expires.
-  const url = await hostAtProvider(ctx.db, session, provider);
-  return { session: result.session, url };
 }
 
 /** The session a caller's Idempotency-Key created before, if any. */

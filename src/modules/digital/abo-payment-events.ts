@@ -21,7 +21,7 @@ import type { EventContext, EventOutcome, HookLists } from '../../platform/hooks
 import { type AboSessionTax, consumerDigitalTax } from '../checkout/index.js';
 import type { TaxDecision } from '../tax/index.js';
 import { createAboOrder, emitAbo } from './abo-common.js';
-import { completeAboSession } from './abo-sessions.js';
+import { completeAboSession } from './abo-sessions.service.js';
 import { transition } from './abo-states.js';
 import { type AboRow, type AboStatus, abos } from './digital.tables.js';
 
