@@ -7,6 +7,7 @@ import type { Static } from '@sinclair/typebox';
 import { and, eq, sql } from 'drizzle-orm';
 import { queueEmail } from '../../adapters/mail/index.js';
 import { paymentProviderFor } from '../../adapters/payment/index.js';
+import type { PaymentProvider } from '../../adapters/payment/port.js';
 import type { Ctx } from '../../platform/auth/types.js';
 import { sha256 } from '../../platform/crypto.js';
 import { isoDay, isoOrNull } from '../../platform/dates.js';
@@ -187,7 +188,6 @@ export async function createAboSession(
   checkReturnUrl(ctx, input.return_url);
   // a signed-in buyer's subscription belongs to the account at once (docs/ARCHITECTURE.md)
   const buyer = await signedInBuyer(ctx, input.customer_email, '/body/customer_email');
-  const customerEmail = buyer?.email ?? input.customer_email;
   const { plan, productName, taxClass } = await sellablePlan(ctx.db, ctx.shopId, input.plan_id);
   const sessionTax = await sessionTaxOf(ctx, channel, input, taxClass);
   const decision = sessionTax.decision;
@@ -195,50 +195,87 @@ export async function createAboSession(
   // the recurring amount: the provider that keeps a price (Stripe) charges exactly this
   const recurring = decision ? chargedPrice(plan.priceCents, decision) : plan.priceCents;
   const line = planLine(plan, productName, taxClass, amount, decision);
-  const now = ctx.clock.now();
-  const expiresAt = new Date(now.getTime() + SESSION_TTL_HOURS * 3600_000);
-  const id = newId('checkoutSession');
   const provider = paymentProviderFor(deps.config);
+  const session = aboSessionValues(ctx, channel.id, input, provider, buyer, plan, sessionTax, line);
+  await insertAboSession(ctx, session);
+  const url = await hostAboSession(ctx, provider, session, plan, productName, recurring);
+  return { id: session.id, url };
+}
+
+/** The session row to insert: one plan line, the tax row it was priced with, a 24-hour expiry. */
+function aboSessionValues(
+  ctx: Ctx,
+  channelId: string,
+  input: AboSessionInput,
+  provider: PaymentProvider,
+  buyer: Awaited<ReturnType<typeof signedInBuyer>>,
+  plan: PlanRow,
+  sessionTax: AboSessionTax,
+  line: PricedLine,
+) {
+  const now = ctx.clock.now();
+  const values = {
+    id: newId('checkoutSession'),
+    shopId: ctx.shopId,
+    channelId,
+    kind: 'abo',
+    flow: 'hosted',
+    currency: plan.currency,
+    customerEmail: buyer?.email ?? input.customer_email,
+    customerId: buyer?.customerId ?? null,
+    lines: [line],
+    subtotalCents: line.line_total_cents,
+    taxCents: line.tax_cents,
+    totalCents: line.line_total_cents,
+    vatIdStatus: sessionTax.vat_id_status,
+    vatIdCheckedAt: sessionTax.vat_id_checked_at ? new Date(sessionTax.vat_id_checked_at) : null,
+    aboTax: sessionTax,
+    requiresShipping: false,
+    hasDigital: true,
+    returnUrl: input.return_url,
+    affiliateCode: input.affiliate_code ?? null,
+    planId: plan.id,
+    provider: provider.name,
+    isTest: provider.isTest,
+    expiresAt: new Date(now.getTime() + SESSION_TTL_HOURS * 3600_000),
+    createdAt: now,
+  } satisfies typeof checkoutSessions.$inferInsert;
+  return values;
+}
+
+type NewAboSession = ReturnType<typeof aboSessionValues>;
+
+/** The session and its expiry job, in one transaction. */
+async function insertAboSession(ctx: Ctx, session: NewAboSession): Promise<void> {
   await withTx(ctx.db, async (tx) => {
-    await tx.insert(checkoutSessions).values({
-      id,
-      shopId: ctx.shopId,
-      channelId: channel.id,
-      kind: 'abo',
-      flow: 'hosted',
-      currency: plan.currency,
-      customerEmail,
-      customerId: buyer?.customerId ?? null,
-      lines: [line],
-      subtotalCents: amount,
-      taxCents: line.tax_cents,
-      totalCents: amount,
-      vatIdStatus: sessionTax.vat_id_status,
-      vatIdCheckedAt: sessionTax.vat_id_checked_at ? new Date(sessionTax.vat_id_checked_at) : null,
-      aboTax: sessionTax,
-      requiresShipping: false,
-      hasDigital: true,
-      returnUrl: input.return_url,
-      affiliateCode: input.affiliate_code ?? null,
-      planId: plan.id,
-      provider: provider.name,
-      isTest: provider.isTest,
-      expiresAt,
-      createdAt: now,
-    });
+    await tx.insert(checkoutSessions).values(session);
     await enqueue(
       tx,
       EXPIRE_JOB,
-      { shop_id: ctx.shopId, session_id: id },
-      { now, runAt: expiresAt, shopId: ctx.shopId },
+      { shop_id: ctx.shopId, session_id: session.id },
+      { now: session.createdAt, runAt: session.expiresAt, shopId: ctx.shopId },
     );
   });
+}
+
+/**
+ * The provider's hosted subscription checkout; the provider's references are kept on the plan
+ * (its price, once per price/interval version) and on the session. Returns the page's URL.
+ */
+async function hostAboSession(
+  ctx: Ctx,
+  provider: PaymentProvider,
+  session: NewAboSession,
+  plan: PlanRow,
+  productName: string,
+  recurring: number,
+): Promise<string> {
   const hosted = await provider.createSubscriptionCheckout({
-    sessionId: id,
+    sessionId: session.id,
     shopId: ctx.shopId,
-    customerEmail,
-    returnUrl: input.return_url,
-    expiresAt,
+    customerEmail: session.customerEmail,
+    returnUrl: session.returnUrl,
+    expiresAt: session.expiresAt,
     plan: {
       id: plan.id,
       name: plan.name,
@@ -263,9 +300,12 @@ export async function createAboSession(
       .where(and(eq(aboPlans.id, plan.id), sql`${aboPlans.stripePriceId} IS NULL`));
   }
   if (hosted.providerRef) {
-    await ctx.db.update(checkoutSessions).set({ providerRef: hosted.providerRef }).where(eq(checkoutSessions.id, id));
+    await ctx.db
+      .update(checkoutSessions)
+      .set({ providerRef: hosted.providerRef })
+      .where(eq(checkoutSessions.id, session.id));
   }
-  return { id, url: hosted.url };
+  return hosted.url;
 }
 
 // ---- completion ----
