@@ -18,7 +18,7 @@ import type { ListingOut, ListingPatchInput } from './listings.schemas.js';
 import { boundByPolicy, enforcePolicy, getWritePolicy, type PriceChange } from './policy.service.js';
 
 // Amounts in a channel are in its currency and are never converted: a custom price (or
-// compare-at price) of a live product locks the channel's currency (spec §4.5 rule 1).
+// compare-at price) of a live product locks the channel's currency (docs/storefront.md, "Currency lock").
 export const listingsChannelDependency: ChannelDependency = {
   what: 'listings with custom prices',
   kinds: ['commerce'],

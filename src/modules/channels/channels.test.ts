@@ -208,7 +208,7 @@ describe('channels', () => {
   });
 });
 
-describe('default channel at shop creation (DESIGN §2)', () => {
+describe('default channel at shop creation (docs/decisions.md)', () => {
   it("a fresh shop's storefront answers at once, from its default channel", async () => {
     const fresh = await createShop(t.app);
     const res = await call(t.app, 'GET', '/api/store/products', {

@@ -163,7 +163,7 @@ afterAll(async () => {
   await t.close();
 });
 
-describe('POST /api/store/abo-sessions (spec §4.3)', () => {
+describe('POST /api/store/abo-sessions (docs/digital.md)', () => {
   let planId: string;
   beforeAll(async () => {
     planId = (await plan({ name: 'Session-Plan' })).id;
@@ -460,7 +460,7 @@ describe('lifecycle through the hosted page and the simulated clock', () => {
   });
 });
 
-describe('kuendigen and fortsetzen (DESIGN §9)', () => {
+describe('kuendigen and fortsetzen (docs/digital.md)', () => {
   let planId: string;
   beforeAll(async () => {
     planId = (await plan({ name: 'Kuendbar' })).id;

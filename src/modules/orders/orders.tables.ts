@@ -42,7 +42,7 @@ export interface PricedLine {
   tax_rate: number;
   tax_cents: number;
   net_cents: number;
-  /** EN 16931 VAT category of the line (DESIGN §5 "Which tax applies"); absent on lines priced before it: S. */
+  /** EN 16931 VAT category of the line (docs/finance.md "Which tax applies"); absent on lines priced before it: S. */
   tax_category?: TaxCategory;
   /** The text the invoice carries for a 0 % category (null for S). */
   tax_exemption_reason?: string | null;

@@ -605,7 +605,7 @@ describe('affiliate portal', () => {
   });
 });
 
-describe('credentials (spec §4.7, §5)', () => {
+describe('credentials (docs/partners.md, Routes)', () => {
   it('finance:read reads affiliates, one affiliate and earnings; catalog tokens and non-managers are refused', async () => {
     const a = await newAffiliate();
     const fin = await apiToken(t.app, f.shop, ['finance:read']);

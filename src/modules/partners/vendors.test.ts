@@ -567,7 +567,7 @@ describe('credit notes and analytics', () => {
   });
 });
 
-describe('credentials (spec §4.7, §5)', () => {
+describe('credentials (docs/partners.md, Routes)', () => {
   it('finance:read reads vendors, earnings and analytics; every token is refused on mutations', async () => {
     const v = vendorIds[0] as string;
     const finance = await apiToken(t.app, f.shop, ['finance:read']);

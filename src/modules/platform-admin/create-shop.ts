@@ -11,8 +11,9 @@ import type { CreateShopBody } from './platform-admin.schemas.js';
 export type CreateShopInput = Static<typeof CreateShopBody>;
 
 /**
- * Creates the shop, its owner (Argon2id), a first publishable key and its default channel
- * (DESIGN §2), all or nothing.
+ * Creates the shop, its owner (Argon2id), a first publishable key and its default channel, all or
+ * nothing: every shop has an active default channel from its first moment (docs/decisions.md,
+ * "Default channel at shop creation").
  */
 export async function createShop(ctx: Ctx, input: CreateShopInput) {
   return withTx(ctx.db, async (tx) => {

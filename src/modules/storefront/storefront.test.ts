@@ -111,7 +111,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-describe('channel resolution (spec §4.5 rule 3)', () => {
+describe('channel resolution (docs/storefront.md)', () => {
   let everywhere: { id: string };
   beforeAll(async () => {
     everywhere = await shown({ name: 'Überall Tasse', base_price_cents: 1000 });
@@ -166,7 +166,7 @@ describe('channel resolution (spec §4.5 rule 3)', () => {
     expectProblem(await store('', { origin: null, referer: 'https://store.example/' }), 403, 'origin_denied');
   });
 
-  it('a fresh shop answers at once from the default channel it was created with (DESIGN §2)', async () => {
+  it('a fresh shop answers at once from the default channel it was created with', async () => {
     const fresh = await createShop(t.app);
     const res = await store('', { key: fresh.publishableKey });
     expect(res.statusCode).toBe(200);
@@ -184,7 +184,7 @@ describe('channel resolution (spec §4.5 rule 3)', () => {
   });
 });
 
-describe('visibility (DESIGN §9)', () => {
+describe('visibility (docs/storefront.md)', () => {
   it('shows published, live products whose own listing in the channel is published', async () => {
     const visible = await shown({ name: 'Sichtbar' });
     const draft = await product({ name: 'Entwurf', status: 'draft' });

@@ -7,7 +7,7 @@ import { exemptionText, type TaxCategory } from './tax.js';
 const TaxCategoryOut = Type.Union(
   ['S', 'Z', 'K', 'AE', 'G', 'O'].map((c) => Type.Literal(c)),
   {
-    description: 'EN 16931 VAT category (DESIGN §5 "Which tax applies")',
+    description: 'EN 16931 VAT category (docs/finance.md "Which tax applies")',
   },
 );
 
@@ -17,7 +17,7 @@ export const lineTaxFields = {
   tax_exemption_reason: Nullable(Type.String({ description: 'Text the invoice carries for a 0 % category' })),
 };
 
-/** The shipping's tax and the buyer's VAT ID check (DESIGN §5). */
+/** The shipping's tax and the buyer's VAT ID check (docs/finance.md "Which tax applies"). */
 export const pricingTaxFields = {
   shipping_tax_cents: Type.Integer(),
   shipping_tax_rate: Nullable(Type.Number()),
@@ -32,7 +32,7 @@ export const pricingTaxFields = {
   vat_id_checked_at: Nullable(Timestamp),
 };
 
-/** The shipping's tax and the VAT ID check of a session or an order (DESIGN §5). */
+/** The shipping's tax and the VAT ID check of a session or an order (docs/finance.md). */
 export function pricingTaxOut(s: {
   shippingTaxCents: number;
   shippingTaxRate: number | null;

@@ -338,7 +338,7 @@ describe('delivery', () => {
     expect(last.headers['webhook-id']).toBe(doomed.eventId);
   });
 
-  it('resends a succeeded delivery with the same webhook-id and body, as one more attempt in the log (DESIGN §4)', async () => {
+  it('resends a succeeded delivery with the same webhook-id and body, as one more attempt in the log (docs/webhooks.md)', async () => {
     const { shop, secret, path } = await shopWithEndpoint();
     rx.on(path, () => ({ status: 200 }));
     const { eventId, deliveryId } = await emit(shop, { n: 7 }, 'abo_resend');
