@@ -121,7 +121,7 @@ export async function taxContext(
   vatIdPath: string,
 ): Promise<TaxContext> {
   const [settings, german] = await Promise.all([
-    loadSettings(ctx.db, ctx.shopId),
+    loadSettings(ctx),
     country.code === SELLER_COUNTRY ? country : channelCountryRates(ctx, channelId, SELLER_COUNTRY),
   ]);
   let vatId: VatIdCheck | null = null;
@@ -184,7 +184,7 @@ export async function consumerDigitalTax(
   const [country, german, settings] = await Promise.all([
     channelCountryRates(ctx, channelId, countryCode),
     channelCountryRates(ctx, channelId, SELLER_COUNTRY),
-    loadSettings(ctx.db, ctx.shopId),
+    loadSettings(ctx),
   ]);
   if (!country) return null;
   return determineTax(
