@@ -7,7 +7,6 @@ import { Type } from '@sinclair/typebox';
 import { publicRoute } from '../../platform/auth/presets.js';
 import { AppError } from '../../platform/errors.js';
 import type { TypedApp } from '../../platform/http/typed-app.js';
-import type { AppDeps } from '../../platform/module.js';
 import { esc, page } from '../checkout/index.js';
 import { acceptInvite } from './partner-auth.js';
 
