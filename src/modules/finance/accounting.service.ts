@@ -14,7 +14,6 @@ import { AccountingError } from '../../adapters/accounting/port.js';
 import type { Config } from '../../config.js';
 import { type Ctx, systemCtx } from '../../platform/auth/types.js';
 import { decrypt, encrypt } from '../../platform/crypto.js';
-import type { Db } from '../../platform/db/client.js';
 import { type TxCtx, withTx } from '../../platform/db/tx.js';
 import { AppError, conflict } from '../../platform/errors.js';
 import { enqueue } from '../../platform/jobs/queue.js';
@@ -297,18 +296,13 @@ export function syncJob(config: Config): JobHandler {
 }
 
 /** An order's final documents (any state but draft) of one kind not booked yet, in the order they were finalized. */
-async function unbooked<T extends DocumentTable>(
-  db: Db,
-  table: T,
-  shopId: string,
-  orderId: string,
-): Promise<DocumentRow<T>[]> {
-  const rows = await db
+async function unbooked<T extends DocumentTable>(ctx: Ctx, table: T, orderId: string): Promise<DocumentRow<T>[]> {
+  const rows = await ctx.db
     .select()
     .from(table as DocumentTable)
     .where(
       and(
-        eq(table.shopId, shopId),
+        eq(table.shopId, ctx.shopId),
         eq(table.orderId, orderId),
         ne(table.status, 'draft'),
         isNull(table.lexwareVoucherId),
@@ -335,8 +329,8 @@ function voucherOf(
 }
 
 async function pendingDocuments(ctx: Ctx, orderId: string) {
-  const invs = await unbooked(ctx.db, invoices, ctx.shopId, orderId);
-  const cns = await unbooked(ctx.db, creditNotes, ctx.shopId, orderId);
+  const invs = await unbooked(ctx, invoices, orderId);
+  const cns = await unbooked(ctx, creditNotes, orderId);
   return [
     ...invs.map((i) => ({
       kind: 'invoice' as const,

@@ -22,6 +22,7 @@ import {
   getDocument,
   line,
   listDocuments,
+  lockDocument,
   mulDiv,
   percent,
   sums,
@@ -270,7 +271,7 @@ export async function createCreditNote(ctx: Ctx, invoiceId: string, body: Credit
 }
 
 export function getCreditNote(ctx: Pick<Ctx, 'db' | 'shopId'>, id: string): Promise<CreditNoteRow> {
-  return getDocument(ctx.db, creditNotes, ctx.shopId, id, 'Credit note');
+  return getDocument(ctx, creditNotes, id, 'Credit note');
 }
 
 export interface CreditNoteFilters extends DocumentFilters {
@@ -287,14 +288,14 @@ export async function listCreditNotes(ctx: Pick<Ctx, 'db' | 'shopId'>, f: Credit
            OR ${creditNotes.buyer}->>'email' ILIKE ${like} OR ${creditNotes.buyer}->>'name' ILIKE ${like})`,
     );
   }
-  return listDocuments(ctx.db, creditNotes, ctx.shopId, f, conds);
+  return listDocuments(ctx, creditNotes, f, conds);
 }
 
 export async function deleteCreditNoteDraft(ctx: Ctx, id: string): Promise<void> {
-  await withTx(ctx.db, async (tx) => {
-    const row = await getDocument(tx, creditNotes, ctx.shopId, id, 'Credit note', { lock: true });
+  await withTx(ctx, async (t) => {
+    const row = await lockDocument(t, creditNotes, id, 'Credit note');
     assertCreditNoteAction(row.status, 'delete');
-    await tx.delete(creditNotes).where(eq(creditNotes.id, id));
+    await t.db.delete(creditNotes).where(eq(creditNotes.id, id));
   });
 }
 
@@ -307,9 +308,9 @@ export async function finalizeCreditNote(ctx: Ctx, id: string): Promise<CreditNo
   return withTx(ctx, async (t) => {
     const tx = t.db;
     // read without a lock first: the invoice is locked before the credit note, as creation does
-    const peek = await getDocument(tx, creditNotes, ctx.shopId, id, 'Credit note');
+    const peek = await getDocument(t, creditNotes, id, 'Credit note');
     const inv = await lockInvoice(t, peek.invoiceId);
-    const cn = await getDocument(tx, creditNotes, ctx.shopId, id, 'Credit note', { lock: true });
+    const cn = await lockDocument(t, creditNotes, id, 'Credit note');
     const to = creditNoteTransition(cn.status, 'finalize');
     const finals = await tx
       .select({ total: sql<number>`coalesce(sum(${creditNotes.totalCents}), 0)::bigint` })

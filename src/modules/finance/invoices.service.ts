@@ -18,6 +18,7 @@ import {
   getDocument,
   line,
   listDocuments,
+  lockDocument,
   sums,
   taxGroups,
   withTaxCategory,
@@ -204,11 +205,11 @@ export async function createInvoice(ctx: Ctx, orderId: string, body: InvoiceCrea
 
 /** The invoice, locked until the caller's transaction ends; credit notes lock it too, before their own rows. */
 export function lockInvoice(ctx: TxCtx, id: string): Promise<InvoiceRow> {
-  return getDocument(ctx.db, invoices, ctx.shopId, id, 'Invoice', { lock: true });
+  return lockDocument(ctx, invoices, id, 'Invoice');
 }
 
 export function getInvoice(ctx: Pick<Ctx, 'db' | 'shopId'>, id: string): Promise<InvoiceRow> {
-  return getDocument(ctx.db, invoices, ctx.shopId, id, 'Invoice');
+  return getDocument(ctx, invoices, id, 'Invoice');
 }
 
 export interface InvoiceFilters extends DocumentFilters {
@@ -228,7 +229,7 @@ export async function listInvoices(ctx: Pick<Ctx, 'db' | 'shopId'>, f: InvoiceFi
            OR ${invoices.buyer}->>'company' ILIKE ${like})`,
     );
   }
-  return listDocuments(ctx.db, invoices, ctx.shopId, f, conds);
+  return listDocuments(ctx, invoices, f, conds);
 }
 
 /** The body of the draft-invoice patch route. */
