@@ -170,7 +170,10 @@ export class ServerProcess {
 
   /** The V8 heap in use now, as the process reports it (live objects plus garbage not yet collected). */
   async heapUsed(): Promise<number> {
-    const stats = await this.request<Extract<FromChild, { type: 'stats' }>>({ type: 'stats', id: this.nextId++ }, 'stats');
+    const stats = await this.request<Extract<FromChild, { type: 'stats' }>>(
+      { type: 'stats', id: this.nextId++ },
+      'stats',
+    );
     return stats.heapUsed;
   }
 

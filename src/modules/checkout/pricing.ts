@@ -128,7 +128,7 @@ export async function taxContext(
 ): Promise<TaxContext> {
   const [settings, german] = await Promise.all([
     taxSettings.through(ctx.shopId, catalogVersionOf(ctx.actor), async () => {
-      const row = await loadSettings(ctx.db, ctx.shopId);
+      const row = await loadSettings(ctx);
       return { ossRegistered: row.ossRegistered, viesUnavailable: row.viesUnavailable };
     }),
     country.code === SELLER_COUNTRY ? country : channelCountryRates(ctx, channelId, SELLER_COUNTRY),
@@ -193,7 +193,7 @@ export async function consumerDigitalTax(
   const [country, german, settings] = await Promise.all([
     channelCountryRates(ctx, channelId, countryCode),
     channelCountryRates(ctx, channelId, SELLER_COUNTRY),
-    loadSettings(ctx.db, ctx.shopId),
+    loadSettings(ctx),
   ]);
   if (!country) return null;
   return determineTax(
