@@ -402,10 +402,12 @@ async function main(): Promise<number> {
       results.push(await runCase(c, ctx, database, app, bare, overrides));
     }
     const appMemory = await app.memory().catch(() => null);
+    const appHeap = await app.heapUsed().catch(() => null);
 
     process.stdout.write(`\n${formatReport(results)}\n\n`);
     process.stdout.write(`app process RSS: idle ${mb(idleRss.rss)} MB at start`);
     if (appMemory?.peakRss) process.stdout.write(`, peak ${mb(appMemory.peakRss)} MB over the run (VmHWM)`);
+    if (appHeap !== null) process.stdout.write(`; V8 heap in use at the end ${mb(appHeap)} MB`);
     process.stdout.write('\n');
     const logLines = countLines(appLog);
     if (logLines === 0) rmSync(appLog, { force: true });

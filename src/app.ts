@@ -104,12 +104,17 @@ const MODULES: Module[] = [
 function wireHooks(): void {
   installHooks({
     events: {
-      'order.paid': [(tx, e) => creditOrderEarnings(tx, e.shopId, e.orderId, e.now)],
-      'order.reversed': [(tx, e) => reverseOrderEarnings(tx, e.shopId, e.orderId, e.now)],
-      'refund.uncredited': [(tx, e) => reverseRefundedEarnings(tx, e.shopId, e.orderId, e.refundId, e.now)],
-      'creditNote.finalized': [(tx, e) => reverseCreditNoteEarnings(tx, e.shopId, e.orderId, e.creditNoteId, e.now)],
+      // the listeners book in the event's transaction, for the event's shop
+      'order.paid': [(tx, e) => creditOrderEarnings({ db: tx, shopId: e.shopId }, e.orderId, e.now)],
+      'order.reversed': [(tx, e) => reverseOrderEarnings({ db: tx, shopId: e.shopId }, e.orderId, e.now)],
+      'refund.uncredited': [
+        (tx, e) => reverseRefundedEarnings({ db: tx, shopId: e.shopId }, e.orderId, e.refundId, e.now),
+      ],
+      'creditNote.finalized': [
+        (tx, e) => reverseCreditNoteEarnings({ db: tx, shopId: e.shopId }, e.orderId, e.creditNoteId, e.now),
+      ],
     },
-    ports: { creditRefund, vendorExists },
+    ports: { creditRefund, vendorExists: (tx, shopId, vendorId) => vendorExists({ db: tx, shopId }, vendorId) },
     lists: {
       channelDependencies: [
         listingsChannelDependency,

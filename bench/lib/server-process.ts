@@ -85,7 +85,9 @@ export class ServerProcess {
     const args = script.endsWith('.ts') ? ['--import', 'tsx', script] : [script];
     if (label === 'app') {
       // the node flags `npm start` runs the service with (package.json config.nodeFlags)
-      args.unshift(...appNodeFlags());
+      // BENCH_NODE_FLAGS: extra node flags for the app (after npm start's, so they win), to try settings
+      const extra = (process.env.BENCH_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean);
+      args.unshift(...appNodeFlags(), ...extra);
       // BENCH_CPU_PROF=<dir>: the app writes a V8 CPU profile there when it stops
       const profDir = process.env.BENCH_CPU_PROF;
       if (profDir) args.unshift('--cpu-prof', `--cpu-prof-dir=${profDir}`);
@@ -164,6 +166,15 @@ export class ServerProcess {
       'stats',
     );
     return { rss: stats.rss, peakRss: null };
+  }
+
+  /** The V8 heap in use now, as the process reports it (live objects plus garbage not yet collected). */
+  async heapUsed(): Promise<number> {
+    const stats = await this.request<Extract<FromChild, { type: 'stats' }>>(
+      { type: 'stats', id: this.nextId++ },
+      'stats',
+    );
+    return stats.heapUsed;
   }
 
   /** Bare server only: serve these bytes from now on. */

@@ -5,7 +5,7 @@
 import { sql } from 'drizzle-orm';
 import type { ClockMode } from '../config.js';
 import type { Db } from './db/client.js';
-import { query } from './db/tx.js';
+import { query } from './db/query.js';
 
 export class Clock {
   private offsetMs = 0;

@@ -52,7 +52,7 @@ export interface HookPorts {
    * partners: whether `vendorId` is a vendor of the shop (any status), locking its row against
    * deletion (`FOR KEY SHARE`) until `tx` ends. Catalog asks it before a product names a vendor.
    */
-  vendorExists(tx: Db, shopId: string, vendorId: string): Promise<boolean>;
+  vendorExists(tx: Tx, shopId: string, vendorId: string): Promise<boolean>;
 }
 
 export type ChannelDependencyKind = 'commerce' | 'reference';

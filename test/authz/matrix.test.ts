@@ -38,11 +38,14 @@ const DERIVED = Object.keys(DERIVED_CREDENTIALS) as DerivedCredential[];
 const isDerived = (c: AnyCredential): c is DerivedCredential => c in DERIVED_CREDENTIALS;
 
 async function sessionOf(kind: 'vendor' | 'affiliate'): Promise<string> {
-  const s = await createSession(t.app.deps.database.db, {
-    shopId: shop.shopId,
-    kind,
-    subjectId: kind === 'vendor' ? 'ven_matrix' : 'aff_matrix',
-  });
+  const s = await createSession(
+    { db: t.app.deps.database.db },
+    {
+      shopId: shop.shopId,
+      kind,
+      subjectId: kind === 'vendor' ? 'ven_matrix' : 'aff_matrix',
+    },
+  );
   return s.token;
 }
 

@@ -217,10 +217,12 @@ async function freshCredential(kind: string): Promise<{ token?: string; origin?:
     case 'customer':
       return { token: await customerToken(t.app, shop), origin: STORE_ORIGIN };
     case 'vendor':
-      return { token: (await createSession(db, { shopId: shop.shopId, kind: 'vendor', subjectId: 'ven_fuzz' })).token };
+      return {
+        token: (await createSession({ db }, { shopId: shop.shopId, kind: 'vendor', subjectId: 'ven_fuzz' })).token,
+      };
     case 'affiliate':
       return {
-        token: (await createSession(db, { shopId: shop.shopId, kind: 'affiliate', subjectId: 'aff_fuzz' })).token,
+        token: (await createSession({ db }, { shopId: shop.shopId, kind: 'affiliate', subjectId: 'aff_fuzz' })).token,
       };
     default:
       return {};

@@ -4,7 +4,7 @@
  */
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client.js';
-import { query } from '../../platform/db/tx.js';
+import { preparedQuery, query } from '../../platform/db/tx.js';
 
 export interface StockRef {
   product_id: string;
@@ -104,8 +104,11 @@ export async function reserveWith(
   ];
   const counts = also.map((a) => sql`(SELECT count(*) FROM ${sql.raw(a.name)})`);
   try {
-    await query(
+    // prepared per shape of the cart (platform/db/tx.ts): the statement is wide, its planning
+    // costs more than its execution
+    await preparedQuery(
       db,
+      'reserve_with',
       sql`WITH ${sql.join(ctes, sql`, `)}
           SELECT commerce_assert(${sql.join(checks, sql` AND `)}, 'out_of_stock') AS ok
           ${counts.length > 0 ? sql`, ${sql.join(counts, sql`, `)}` : sql``}`,

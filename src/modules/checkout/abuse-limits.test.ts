@@ -2,6 +2,7 @@
  * Checkout abuse limits (issue 16): a hosted session holds stock for CHECKOUT_RESERVATION_MINUTES
  * (simulated clock), and session creation is limited per publishable key and client address.
  */
+import { sql } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -132,6 +133,31 @@ describe('per-line quantity maximum (shop setting, default 20)', () => {
       403,
       'role_denied',
     );
+  });
+});
+
+describe('the memoized maximum is exact', () => {
+  it('a change written by another process (plain SQL, no cache of this one told) is seen by the next session', async () => {
+    const p = await call(t.app, 'POST', '/api/products', {
+      token: shop.ownerToken,
+      body: { name: 'Memo', status: 'published', base_price_cents: 100, track_stock: true, stock_quantity: 500 },
+    });
+    await call(t.app, 'PATCH', `/api/products/${p.data.id}/channels/${shop.defaultChannelId}`, {
+      token: shop.ownerToken,
+      body: { is_published: true },
+    });
+    const items = [{ product_id: p.data.id, quantity: 4 }];
+    await call(t.app, 'PUT', '/api/admin/settings/checkout', {
+      token: shop.ownerToken,
+      body: { max_line_quantity: 5 },
+    });
+    expect((await checkout('192.0.2.30', items)).statusCode).toBe(201);
+    await t.db.database.db.execute(sql`UPDATE shops SET max_line_quantity = 3 WHERE id = ${shop.shopId}`);
+    const now = await checkout('192.0.2.30', items);
+    expectProblem(now, 400, 'quantity_limit');
+    expect(now.data.errors).toEqual([{ path: '/body/items/0/quantity', message: 'must be at most 3' }]);
+    await t.db.database.db.execute(sql`UPDATE shops SET max_line_quantity = 20 WHERE id = ${shop.shopId}`);
+    expect((await checkout('192.0.2.30', items)).statusCode).toBe(201);
   });
 });
 

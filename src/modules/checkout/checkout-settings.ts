@@ -9,6 +9,7 @@ import type { Ctx } from '../../platform/auth/types.js';
 import { AppError, type FieldError } from '../../platform/errors.js';
 import { Body } from '../../platform/http/schemas.js';
 import type { TypedApp } from '../../platform/http/typed-app.js';
+import { catalogVersionOf, VersionedMemo } from '../../platform/versioned-memo.js';
 import { shops } from '../shops/index.js';
 
 export const CheckoutSettingsSchema = Type.Object({
@@ -24,9 +25,15 @@ async function maxLineQuantity(ctx: Ctx): Promise<number> {
   return row?.max ?? 20;
 }
 
+/**
+ * The maximum per shop and catalog version: a change of `max_line_quantity` bumps the version
+ * (migration 0019_issue20_settings_version), so the next session sees it in every process.
+ */
+const maxLineQuantities = new VersionedMemo<number>();
+
 /** Refuses (400 `quantity_limit`, naming each line) a cart with a line above the shop's maximum. */
 export async function enforceLineQuantity(ctx: Ctx, items: { quantity: number }[]): Promise<void> {
-  const max = await maxLineQuantity(ctx);
+  const max = await maxLineQuantities.through(ctx.shopId, catalogVersionOf(ctx.actor), () => maxLineQuantity(ctx));
   const errors: FieldError[] = [];
   items.forEach((item, i) => {
     if (item.quantity > max) errors.push({ path: `/body/items/${i}/quantity`, message: `must be at most ${max}` });

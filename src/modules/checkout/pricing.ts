@@ -105,6 +105,12 @@ export interface TaxContext {
   vatId: VatIdCheck | null;
 }
 
+/**
+ * The shop's tax settings per catalog version: writes to company_settings bump it (migration
+ * 0019_issue20_settings_version), so a change is seen by the next checkout in every process.
+ */
+const taxSettings = new VersionedMemo<{ ossRegistered: boolean; viesUnavailable: ViesUnavailablePolicy }>();
+
 const NO_RATES: CountryRates = { tax_rate: null, food_tax_rate: null, books_tax_rate: null };
 
 /**
@@ -114,14 +120,17 @@ const NO_RATES: CountryRates = { tax_rate: null, food_tax_rate: null, books_tax_
  * field in a 400 vat_id_invalid.
  */
 export async function taxContext(
-  ctx: Pick<Ctx, 'db' | 'shopId' | 'config' | 'clock' | 'log'>,
+  ctx: Pick<Ctx, 'db' | 'shopId' | 'config' | 'clock' | 'log'> & { actor?: Ctx['actor'] },
   channelId: string,
   country: EffectiveCountry,
   billing: { country: string; vat_id?: string | null } | null | undefined,
   vatIdPath: string,
 ): Promise<TaxContext> {
   const [settings, german] = await Promise.all([
-    loadSettings(ctx.db, ctx.shopId),
+    taxSettings.through(ctx.shopId, catalogVersionOf(ctx.actor), async () => {
+      const row = await loadSettings(ctx);
+      return { ossRegistered: row.ossRegistered, viesUnavailable: row.viesUnavailable };
+    }),
     country.code === SELLER_COUNTRY ? country : channelCountryRates(ctx, channelId, SELLER_COUNTRY),
   ]);
   let vatId: VatIdCheck | null = null;
@@ -184,7 +193,7 @@ export async function consumerDigitalTax(
   const [country, german, settings] = await Promise.all([
     channelCountryRates(ctx, channelId, countryCode),
     channelCountryRates(ctx, channelId, SELLER_COUNTRY),
-    loadSettings(ctx.db, ctx.shopId),
+    loadSettings(ctx),
   ]);
   if (!country) return null;
   return determineTax(

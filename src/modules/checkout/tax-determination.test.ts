@@ -141,6 +141,19 @@ describe('checkout prices every row of the table', () => {
     expect(vies.requests).toEqual([]); // no VAT ID, no VIES
   });
 
+  it('the memoized tax settings are exact: a change written by another process is seen by the next checkout', async () => {
+    const items = [{ product_id: f.products.cheese, quantity: 1 }];
+    expect((await checkout(AT_CONSUMER, items)).data.lines[0]).toMatchObject({ tax_rate: 0.1 });
+    const db = t.app.deps.database.db;
+    await db.execute(sql`UPDATE company_settings SET oss_registered = false WHERE shop_id = ${f.shop.shopId}`);
+    try {
+      expect((await checkout(AT_CONSUMER, items)).data.lines[0]).toMatchObject({ tax_rate: 0.07 });
+    } finally {
+      await db.execute(sql`UPDATE company_settings SET oss_registered = true WHERE shop_id = ${f.shop.shopId}`);
+    }
+    expect((await checkout(AT_CONSUMER, items)).data.lines[0]).toMatchObject({ tax_rate: 0.1 });
+  });
+
   it('a channel override of the destination rate wins in the S rows', async () => {
     const put = await call(t.app, 'PATCH', `/api/admin/channels/${f.channel}/countries/AT`, {
       token: f.owner,

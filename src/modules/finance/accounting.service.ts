@@ -12,11 +12,10 @@ import type { FastifyBaseLogger } from 'fastify';
 import { type AccountingProvider, type AccountingVoucher, accountingClient } from '../../adapters/accounting/index.js';
 import { AccountingError } from '../../adapters/accounting/port.js';
 import type { Config } from '../../config.js';
-import type { Ctx } from '../../platform/auth/types.js';
+import { type Ctx, systemCtx } from '../../platform/auth/types.js';
 import { decrypt, encrypt } from '../../platform/crypto.js';
 import { iso, isoOrNull } from '../../platform/dates.js';
-import type { Db } from '../../platform/db/client.js';
-import { withTx } from '../../platform/db/tx.js';
+import { type TxCtx, withTx } from '../../platform/db/tx.js';
 import { AppError, conflict } from '../../platform/errors.js';
 import { enqueue } from '../../platform/jobs/queue.js';
 import type { JobContext, JobHandler } from '../../platform/jobs/worker.js';
@@ -66,14 +65,14 @@ export async function connect(ctx: Ctx, apiKey: string) {
   };
 }
 
-async function apiKeyOf(db: Db, config: Config, log: FastifyBaseLogger, shopId: string): Promise<string | null> {
-  const [row] = await db
+async function apiKeyOf(ctx: Ctx): Promise<string | null> {
+  const [row] = await ctx.db
     .select()
     .from(accountingConnections)
-    .where(and(eq(accountingConnections.shopId, shopId), eq(accountingConnections.provider, PROVIDER)));
+    .where(and(eq(accountingConnections.shopId, ctx.shopId), eq(accountingConnections.provider, PROVIDER)));
   if (!row) return null;
   try {
-    return decrypt(keyFor(config, log), row.apiKeyEncrypted);
+    return decrypt(keyFor(ctx.config, ctx.log), row.apiKeyEncrypted);
   } catch {
     throw new AppError(
       'credential_unreadable',
@@ -87,7 +86,7 @@ const notConnected = () =>
 
 /** Calls the provider with the stored key: ok, or the provider's error. */
 export async function testConnection(ctx: Ctx) {
-  const key = await apiKeyOf(ctx.db, ctx.config, ctx.log, ctx.shopId);
+  const key = await apiKeyOf(ctx);
   if (!key) throw notConnected();
   try {
     const profile = await accountingClient(PROVIDER, ctx.config, key).testConnection();
@@ -116,7 +115,8 @@ export async function testConnection(ctx: Ctx) {
  * Marks the order's sync pending and enqueues the job, in the caller's transaction — when the
  * shop has connected Lexware and the admin has not cancelled the order's sync.
  */
-export async function scheduleAccountingSync(tx: Db, shopId: string, orderId: string, now: Date): Promise<void> {
+export async function scheduleAccountingSync(ctx: TxCtx, orderId: string, now: Date): Promise<void> {
+  const { db: tx, shopId } = ctx;
   const [connection] = await tx
     .select({ shopId: accountingConnections.shopId })
     .from(accountingConnections)
@@ -124,7 +124,7 @@ export async function scheduleAccountingSync(tx: Db, shopId: string, orderId: st
   if (!connection) return;
   const [current] = await tx.select().from(accountingSyncs).where(syncKey(shopId, orderId)).for('update');
   if (current?.status === 'cancelled') return;
-  await startSync(tx, shopId, orderId, now, current);
+  await startSync(ctx, orderId, now, current);
 }
 
 function syncKey(shopId: string, orderId: string) {
@@ -135,7 +135,8 @@ function syncKey(shopId: string, orderId: string) {
   );
 }
 
-async function startSync(tx: Db, shopId: string, orderId: string, now: Date, current: SyncRow | undefined) {
+async function startSync(ctx: TxCtx, orderId: string, now: Date, current: SyncRow | undefined) {
+  const { db: tx, shopId } = ctx;
   const jobId = await enqueue(
     tx,
     SYNC_JOB,
@@ -187,7 +188,8 @@ export async function getSync(ctx: Ctx, orderId: string) {
 /** failed / cancelled → pending, with a new job; anything else is 409. */
 export async function retrySync(ctx: Ctx, orderId: string) {
   await getOrder(ctx, orderId);
-  return withTx(ctx.db, async (tx) => {
+  return withTx(ctx, async (t) => {
+    const tx = t.db;
     const [row] = await tx.select().from(accountingSyncs).where(syncKey(ctx.shopId, orderId)).for('update');
     const status = row?.status ?? 'none';
     if (status !== 'failed' && status !== 'cancelled') {
@@ -198,7 +200,7 @@ export async function retrySync(ctx: Ctx, orderId: string) {
       .from(accountingConnections)
       .where(and(eq(accountingConnections.shopId, ctx.shopId), eq(accountingConnections.provider, PROVIDER)));
     if (!connection) throw notConnected();
-    await startSync(tx, ctx.shopId, orderId, ctx.clock.now(), row);
+    await startSync(t, orderId, ctx.clock.now(), row);
     const [updated] = await tx.select().from(accountingSyncs).where(syncKey(ctx.shopId, orderId));
     return syncOut(orderId, updated);
   });
@@ -207,7 +209,8 @@ export async function retrySync(ctx: Ctx, orderId: string) {
 /** pending / failed → cancelled: the queued job finds it no longer carries the sync. */
 export async function cancelSync(ctx: Ctx, orderId: string) {
   await getOrder(ctx, orderId);
-  return withTx(ctx.db, async (tx) => {
+  return withTx(ctx, async (t) => {
+    const tx = t.db;
     const [row] = await tx.select().from(accountingSyncs).where(syncKey(ctx.shopId, orderId)).for('update');
     const status = row?.status ?? 'none';
     if (status !== 'pending' && status !== 'failed') {
@@ -233,6 +236,7 @@ export function syncJob(config: Config): JobHandler {
     async run(payload, jc: JobContext) {
       const orderId = String(payload.order_id ?? '');
       const shopId = jc.job.shop_id ?? '';
+      const ctx = systemCtx({ db: jc.db, clock: jc.clock, config }, shopId, jc.log);
       const [sync] = await jc.db.select().from(accountingSyncs).where(syncKey(shopId, orderId));
       if (sync?.status !== 'pending' || sync.jobId !== jc.job.id) return;
       const record = (set: Partial<SyncRow>) =>
@@ -245,7 +249,7 @@ export function syncJob(config: Config): JobHandler {
 
       let key: string | null;
       try {
-        key = await apiKeyOf(jc.db, config, jc.log, shopId);
+        key = await apiKeyOf(ctx);
       } catch (err) {
         await record({ status: 'failed', lastError: (err as Error).message, attempts: sync.attempts + 1 });
         return;
@@ -255,7 +259,7 @@ export function syncJob(config: Config): JobHandler {
         return;
       }
       const client = accountingClient(PROVIDER, config, key);
-      const docs = await pendingDocuments(jc.db, shopId, orderId);
+      const docs = await pendingDocuments(ctx, orderId);
       let invoiceVoucher = sync.providerId;
       try {
         for (const d of docs) {
@@ -293,18 +297,13 @@ export function syncJob(config: Config): JobHandler {
 }
 
 /** An order's final documents (any state but draft) of one kind not booked yet, in the order they were finalized. */
-async function unbooked<T extends DocumentTable>(
-  db: Db,
-  table: T,
-  shopId: string,
-  orderId: string,
-): Promise<DocumentRow<T>[]> {
-  const rows = await db
+async function unbooked<T extends DocumentTable>(ctx: Ctx, table: T, orderId: string): Promise<DocumentRow<T>[]> {
+  const rows = await ctx.db
     .select()
     .from(table as DocumentTable)
     .where(
       and(
-        eq(table.shopId, shopId),
+        eq(table.shopId, ctx.shopId),
         eq(table.orderId, orderId),
         ne(table.status, 'draft'),
         isNull(table.lexwareVoucherId),
@@ -330,9 +329,9 @@ function voucherOf(
   };
 }
 
-async function pendingDocuments(db: Db, shopId: string, orderId: string) {
-  const invs = await unbooked(db, invoices, shopId, orderId);
-  const cns = await unbooked(db, creditNotes, shopId, orderId);
+async function pendingDocuments(ctx: Ctx, orderId: string) {
+  const invs = await unbooked(ctx, invoices, orderId);
+  const cns = await unbooked(ctx, creditNotes, orderId);
   return [
     ...invs.map((i) => ({
       kind: 'invoice' as const,

@@ -10,7 +10,6 @@ import type { Static } from '@sinclair/typebox';
 import { and, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import { iso, isoOrNull } from '../../platform/dates.js';
-import type { Db } from '../../platform/db/client.js';
 import { likeAnywhere, query, withTx } from '../../platform/db/tx.js';
 import { AppError, conflict, type FieldError } from '../../platform/errors.js';
 import { runHook, type SucceededRefund } from '../../platform/hooks.js';
@@ -24,6 +23,7 @@ import {
   getDocument,
   line,
   listDocuments,
+  lockDocument,
   mulDiv,
   percent,
   sums,
@@ -191,8 +191,9 @@ export async function createCreditNote(ctx: Ctx, invoiceId: string, body: Credit
       { path: '/body/amount_cents', message: 'cannot be combined with lines' },
     ]);
   }
-  return withTx(ctx.db, async (tx) => {
-    const inv = await lockInvoice(tx, ctx.shopId, invoiceId);
+  return withTx(ctx, async (t) => {
+    const tx = t.db;
+    const inv = await lockInvoice(t, invoiceId);
     if (inv.status === 'credited') throw conflict('fully_credited', 'The invoice is already fully credited');
     assertInvoiceAction(inv.status, 'credit');
     const notes = await tx
@@ -269,7 +270,7 @@ export async function createCreditNote(ctx: Ctx, invoiceId: string, body: Credit
 }
 
 export function getCreditNote(ctx: Pick<Ctx, 'db' | 'shopId'>, id: string): Promise<CreditNoteRow> {
-  return getDocument(ctx.db, creditNotes, ctx.shopId, id, 'Credit note');
+  return getDocument(ctx, creditNotes, id, 'Credit note');
 }
 
 export interface CreditNoteFilters extends DocumentFilters {
@@ -286,14 +287,14 @@ export async function listCreditNotes(ctx: Pick<Ctx, 'db' | 'shopId'>, f: Credit
            OR ${creditNotes.buyer}->>'email' ILIKE ${like} OR ${creditNotes.buyer}->>'name' ILIKE ${like})`,
     );
   }
-  return listDocuments(ctx.db, creditNotes, ctx.shopId, f, conds);
+  return listDocuments(ctx, creditNotes, f, conds);
 }
 
 export async function deleteCreditNoteDraft(ctx: Ctx, id: string): Promise<void> {
-  await withTx(ctx.db, async (tx) => {
-    const row = await getDocument(tx, creditNotes, ctx.shopId, id, 'Credit note', { lock: true });
+  await withTx(ctx, async (t) => {
+    const row = await lockDocument(t, creditNotes, id, 'Credit note');
     assertCreditNoteAction(row.status, 'delete');
-    await tx.delete(creditNotes).where(eq(creditNotes.id, id));
+    await t.db.delete(creditNotes).where(eq(creditNotes.id, id));
   });
 }
 
@@ -303,11 +304,12 @@ export async function deleteCreditNoteDraft(ctx: Ctx, id: string): Promise<void>
  * taken in this transaction, and the invoice becomes partially_credited or credited.
  */
 export async function finalizeCreditNote(ctx: Ctx, id: string): Promise<CreditNoteRow> {
-  return withTx(ctx.db, async (tx) => {
+  return withTx(ctx, async (t) => {
+    const tx = t.db;
     // read without a lock first: the invoice is locked before the credit note, as creation does
-    const peek = await getDocument(tx, creditNotes, ctx.shopId, id, 'Credit note');
-    const inv = await lockInvoice(tx, ctx.shopId, peek.invoiceId);
-    const cn = await getDocument(tx, creditNotes, ctx.shopId, id, 'Credit note', { lock: true });
+    const peek = await getDocument(t, creditNotes, id, 'Credit note');
+    const inv = await lockInvoice(t, peek.invoiceId);
+    const cn = await lockDocument(t, creditNotes, id, 'Credit note');
     const to = creditNoteTransition(cn.status, 'finalize');
     const finals = await tx
       .select({ total: sql<number>`coalesce(sum(${creditNotes.totalCents}), 0)::bigint` })
@@ -319,7 +321,7 @@ export async function finalizeCreditNote(ctx: Ctx, id: string): Promise<CreditNo
     if (creditedBefore + cn.totalCents > inv.totalCents) {
       throw exceeds('Final credit notes would exceed the invoice total');
     }
-    const settings = await loadSettings(tx, ctx.shopId);
+    const settings = await loadSettings(t);
     assertSellerComplete(settings, cn.isBusiness);
     const now = ctx.clock.now();
     const issueDate = localDate(now, settings.timeZone);
@@ -332,7 +334,7 @@ export async function finalizeCreditNote(ctx: Ctx, id: string): Promise<CreditNo
       number: 'GS-CHECK',
     };
     if (cn.isBusiness) assertEinvoiceReady(creditNoteContent(frozen, inv.orderNumber));
-    frozen.number = await nextDocumentNumber(tx, ctx.shopId, 'credit_note', settings.creditNoteNumberFormat, issueDate);
+    frozen.number = await nextDocumentNumber(t, 'credit_note', settings.creditNoteNumberFormat, issueDate);
     const [updated] = await tx
       .update(creditNotes)
       .set({
@@ -354,7 +356,7 @@ export async function finalizeCreditNote(ctx: Ctx, id: string): Promise<CreditNo
       .where(eq(invoices.id, inv.id));
     // the commissions this credit note takes back from vendors and the affiliate (partners, via app.ts)
     await runHook(tx, 'creditNote.finalized', { shopId: ctx.shopId, orderId: inv.orderId, creditNoteId: id, now });
-    await scheduleAccountingSync(tx, ctx.shopId, inv.orderId, now);
+    await scheduleAccountingSync(t, inv.orderId, now);
     return updated as CreditNoteRow;
   });
 }
@@ -363,14 +365,13 @@ export { assertCreditNoteAction };
 
 /** The lines of the order's credit notes that are not drafts, each with its invoice's total (partner clawbacks). */
 export async function creditNoteLinesOfOrder(
-  tx: Db,
-  shopId: string,
+  ctx: Pick<Ctx, 'db' | 'shopId'>,
   orderId: string,
 ): Promise<{ lines: DocLine[]; invoice_total: number | string }[]> {
   return query<{ lines: DocLine[]; invoice_total: number | string }>(
-    tx,
+    ctx.db,
     sql`SELECT cn.lines, i.total_cents AS invoice_total FROM credit_notes cn JOIN invoices i ON i.id = cn.invoice_id
-        WHERE cn.shop_id = ${shopId} AND cn.order_id = ${orderId} AND cn.status <> 'draft'`,
+        WHERE cn.shop_id = ${ctx.shopId} AND cn.order_id = ${orderId} AND cn.status <> 'draft'`,
   );
 }
 

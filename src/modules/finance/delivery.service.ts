@@ -43,7 +43,7 @@ function wrap(err: unknown): never {
 /** A draft shows the current company data as a preview; a final document its frozen snapshot. */
 async function withSeller(ctx: Ctx, doc: DocContent): Promise<DocContent> {
   if (!doc.seller) {
-    const settings = await loadSettings(ctx.db, ctx.shopId);
+    const settings = await loadSettings(ctx);
     doc.seller = sellerSnapshot(settings);
     doc.footer = settings.invoiceFooter;
   }
@@ -152,8 +152,8 @@ export async function sendInvoiceEmail(ctx: Ctx, id: string, body: SendBody) {
     seller,
   ].join('\n');
   const now = ctx.clock.now();
-  return withTx(ctx.db, async (tx) => {
-    const emailId = await queueEmail(tx, {
+  return withTx(ctx, async (t) => {
+    const emailId = await queueEmail(t.db, {
       shopId: ctx.shopId,
       kind: 'invoice',
       to,
@@ -162,7 +162,7 @@ export async function sendInvoiceEmail(ctx: Ctx, id: string, body: SendBody) {
       now,
       attachments: [{ filename: file.filename, contentType: file.contentType, content: file.body }],
     });
-    const updated = await markSent(tx, row, to, now);
+    const updated = await markSent(t, row, to, now);
     return {
       invoice: updated,
       email_id: emailId,

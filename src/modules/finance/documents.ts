@@ -6,7 +6,8 @@
  */
 import { createHash } from 'node:crypto';
 import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
-import type { Db } from '../../platform/db/client.js';
+import type { Ctx } from '../../platform/auth/types.js';
+import type { TxCtx } from '../../platform/db/tx.js';
 import { notFound } from '../../platform/errors.js';
 import { taxFromGross } from '../../platform/money.js';
 import { exemptionText, type TaxCategory } from '../tax/index.js';
@@ -150,23 +151,33 @@ export function percent(rate: number): string {
 export type DocumentTable = typeof invoices | typeof creditNotes;
 export type DocumentRow<T extends DocumentTable> = T['$inferSelect'];
 
-/**
- * One document of the shop; missing or another shop's: 404 `${what} not found`. With `lock`, the
- * row stays locked (FOR UPDATE) until the transaction `db` ends.
- */
+/** One document of the shop; missing or another shop's: 404 `${what} not found`. */
 export async function getDocument<T extends DocumentTable>(
-  db: Db,
+  ctx: Pick<Ctx, 'db' | 'shopId'>,
   table: T,
-  shopId: string,
   id: string,
   what: string,
-  opts: { lock?: boolean } = {},
 ): Promise<DocumentRow<T>> {
-  const query = db
+  const [row] = await ctx.db
     .select()
     .from(table as DocumentTable)
-    .where(and(eq(table.id, id), eq(table.shopId, shopId)));
-  const [row] = opts.lock ? await query.for('update') : await query;
+    .where(and(eq(table.id, id), eq(table.shopId, ctx.shopId)));
+  if (!row) throw notFound(what);
+  return row as DocumentRow<T>;
+}
+
+/** As getDocument, the row locked (FOR UPDATE) until the caller's transaction ends. */
+export async function lockDocument<T extends DocumentTable>(
+  ctx: TxCtx,
+  table: T,
+  id: string,
+  what: string,
+): Promise<DocumentRow<T>> {
+  const [row] = await ctx.db
+    .select()
+    .from(table as DocumentTable)
+    .where(and(eq(table.id, id), eq(table.shopId, ctx.shopId)))
+    .for('update');
   if (!row) throw notFound(what);
   return row as DocumentRow<T>;
 }
@@ -187,13 +198,13 @@ export interface DocumentFilters {
  * (status, order, issue-date range) and the kind's own conditions (`more`).
  */
 export async function listDocuments<T extends DocumentTable>(
-  db: Db,
+  ctx: Pick<Ctx, 'db' | 'shopId'>,
   table: T,
-  shopId: string,
   f: DocumentFilters,
   more: SQL[],
 ): Promise<{ rows: DocumentRow<T>[]; count: number }> {
-  const conds: SQL[] = [eq(table.shopId, shopId)];
+  const { db } = ctx;
+  const conds: SQL[] = [eq(table.shopId, ctx.shopId)];
   // the two tables type their statuses apart; the filter is checked by the route's query schema
   if (f.status) conds.push(sql`${table.status} = ${f.status}`);
   if (f.order_id) conds.push(eq(table.orderId, f.order_id));

@@ -39,7 +39,7 @@ export function financeRoutes(app: TypedApp): void {
         response: { 200: S.CompanySettings },
       },
     },
-    async (request) => settings.settingsOut(await settings.loadSettings(request.ctx.db, request.ctx.shopId)),
+    async (request) => settings.settingsOut(await settings.loadSettings(request.ctx)),
   );
 
   app.put(

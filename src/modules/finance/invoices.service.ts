@@ -4,8 +4,7 @@ import type { Static } from '@sinclair/typebox';
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import { iso, isoOrNull } from '../../platform/dates.js';
-import type { Db } from '../../platform/db/client.js';
-import { likeAnywhere, withTx } from '../../platform/db/tx.js';
+import { likeAnywhere, type TxCtx, withTx } from '../../platform/db/tx.js';
 import { AppError, conflict, type FieldError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { taxFromGross } from '../../platform/money.js';
@@ -20,6 +19,7 @@ import {
   getDocument,
   line,
   listDocuments,
+  lockDocument,
   sums,
   taxGroups,
   withTaxCategory,
@@ -163,7 +163,7 @@ export async function createInvoice(ctx: Ctx, orderId: string, body: InvoiceCrea
   };
   const totals = sums(docLines);
   const now = ctx.clock.now();
-  const settings = await loadSettings(ctx.db, ctx.shopId);
+  const settings = await loadSettings(ctx);
   const id = newId('invoice');
   try {
     const [row] = await ctx.db
@@ -202,13 +202,13 @@ export async function createInvoice(ctx: Ctx, orderId: string, body: InvoiceCrea
   }
 }
 
-/** The invoice, locked until `tx` ends; credit notes lock it too, before their own rows. */
-export function lockInvoice(tx: Db, shopId: string, id: string): Promise<InvoiceRow> {
-  return getDocument(tx, invoices, shopId, id, 'Invoice', { lock: true });
+/** The invoice, locked until the caller's transaction ends; credit notes lock it too, before their own rows. */
+export function lockInvoice(ctx: TxCtx, id: string): Promise<InvoiceRow> {
+  return lockDocument(ctx, invoices, id, 'Invoice');
 }
 
 export function getInvoice(ctx: Pick<Ctx, 'db' | 'shopId'>, id: string): Promise<InvoiceRow> {
-  return getDocument(ctx.db, invoices, ctx.shopId, id, 'Invoice');
+  return getDocument(ctx, invoices, id, 'Invoice');
 }
 
 export interface InvoiceFilters extends DocumentFilters {
@@ -228,7 +228,7 @@ export async function listInvoices(ctx: Pick<Ctx, 'db' | 'shopId'>, f: InvoiceFi
            OR ${invoices.buyer}->>'company' ILIKE ${like})`,
     );
   }
-  return listDocuments(ctx.db, invoices, ctx.shopId, f, conds);
+  return listDocuments(ctx, invoices, f, conds);
 }
 
 /** The body of the draft-invoice patch route. */
@@ -236,8 +236,9 @@ export type InvoicePatch = Static<typeof Schemas.InvoicePatch>;
 
 /** Changes a draft's buyer, business flag, buyer reference or note. A final invoice: 409. */
 export async function updateDraft(ctx: Ctx, id: string, patch: InvoicePatch): Promise<InvoiceRow> {
-  return withTx(ctx.db, async (tx) => {
-    const row = await lockInvoice(tx, ctx.shopId, id);
+  return withTx(ctx, async (t) => {
+    const tx = t.db;
+    const row = await lockInvoice(t, id);
     assertInvoiceAction(row.status, 'edit');
     const buyer = { ...row.buyer, ...(patch.buyer ?? {}) };
     if (buyer.vat_id) buyer.vat_id = buyer.vat_id.replace(/\s+/g, '').toUpperCase();
@@ -257,10 +258,10 @@ export async function updateDraft(ctx: Ctx, id: string, patch: InvoicePatch): Pr
 }
 
 export async function deleteDraft(ctx: Ctx, id: string): Promise<void> {
-  await withTx(ctx.db, async (tx) => {
-    const row = await lockInvoice(tx, ctx.shopId, id);
+  await withTx(ctx, async (t) => {
+    const row = await lockInvoice(t, id);
     assertInvoiceAction(row.status, 'delete');
-    await tx.delete(invoices).where(eq(invoices.id, id));
+    await t.db.delete(invoices).where(eq(invoices.id, id));
   });
 }
 
@@ -287,10 +288,11 @@ export function buyerProblems(buyer: BuyerData, business: boolean): FieldError[]
  * transaction, freezes the seller data and footer, and stores the content hash.
  */
 export async function finalizeInvoice(ctx: Ctx, id: string): Promise<InvoiceRow> {
-  return withTx(ctx.db, async (tx) => {
-    const row = await lockInvoice(tx, ctx.shopId, id);
+  return withTx(ctx, async (t) => {
+    const tx = t.db;
+    const row = await lockInvoice(t, id);
     const to = invoiceTransition(row.status, 'finalize');
-    const settings = await loadSettings(tx, ctx.shopId);
+    const settings = await loadSettings(t);
     assertSellerComplete(settings, row.isBusiness);
     const buyerErrors = buyerProblems(row.buyer, row.isBusiness);
     if (buyerErrors.length > 0) {
@@ -313,7 +315,7 @@ export async function finalizeInvoice(ctx: Ctx, id: string): Promise<InvoiceRow>
     };
     if (row.isBusiness) assertEinvoiceReady(invoiceContent(frozen));
     // every check passed: only now is a number taken
-    frozen.number = await nextDocumentNumber(tx, ctx.shopId, 'invoice', settings.invoiceNumberFormat, issueDate);
+    frozen.number = await nextDocumentNumber(t, 'invoice', settings.invoiceNumberFormat, issueDate);
     const [updated] = await tx
       .update(invoices)
       .set({
@@ -329,17 +331,17 @@ export async function finalizeInvoice(ctx: Ctx, id: string): Promise<InvoiceRow>
       })
       .where(eq(invoices.id, id))
       .returning();
-    await scheduleAccountingSync(tx, ctx.shopId, row.orderId, now);
+    await scheduleAccountingSync(t, row.orderId, now);
     return updated as InvoiceRow;
   });
 }
 
 /** Records a sent e-mail (repeatable). */
-export async function markSent(db: Db, row: InvoiceRow, to: string, now: Date): Promise<InvoiceRow> {
-  const [updated] = await db
+export async function markSent(ctx: Ctx, row: InvoiceRow, to: string, now: Date): Promise<InvoiceRow> {
+  const [updated] = await ctx.db
     .update(invoices)
     .set({ sentAt: now, sentTo: to, sendCount: sql`${invoices.sendCount} + 1`, updatedAt: now })
-    .where(and(eq(invoices.id, row.id), eq(invoices.shopId, row.shopId)))
+    .where(and(eq(invoices.id, row.id), eq(invoices.shopId, ctx.shopId)))
     .returning();
   return updated as InvoiceRow;
 }

@@ -2,7 +2,6 @@
 import { eq } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import { iso } from '../../platform/dates.js';
-import type { Db } from '../../platform/db/client.js';
 import { AppError, type FieldError } from '../../platform/errors.js';
 import { companySettings, type SellerData } from './finance.tables.js';
 import { formatProblem, isTimeZone } from './numbering.js';
@@ -18,8 +17,9 @@ const DEFAULTS = {
   viesUnavailable: 'charge_vat' as const,
 };
 
-export async function loadSettings(db: Db, shopId: string): Promise<SettingsRow> {
-  const [row] = await db.select().from(companySettings).where(eq(companySettings.shopId, shopId));
+export async function loadSettings(ctx: Pick<Ctx, 'db' | 'shopId'>): Promise<SettingsRow> {
+  const { shopId } = ctx;
+  const [row] = await ctx.db.select().from(companySettings).where(eq(companySettings.shopId, shopId));
   if (row) return row;
   const epoch = new Date(0);
   return {
@@ -215,7 +215,7 @@ export async function putSettings(ctx: Ctx, body: SettingsPut): Promise<Settings
     if (value === undefined) continue;
     set[COLUMN[key as keyof SettingsPut]] = typeof value === 'string' ? value.trim() || null : value;
   }
-  const current = await loadSettings(ctx.db, ctx.shopId);
+  const current = await loadSettings(ctx);
   const merged = { ...current, ...set } as SettingsRow;
   if (merged.invoiceNumberFormat === merged.creditNoteNumberFormat) {
     throw new AppError('validation_failed', 'Invoices and credit notes need different number formats', [

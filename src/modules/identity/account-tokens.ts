@@ -4,8 +4,9 @@
  * same purpose is issued. Expiry follows the database's wall clock (security time, not business time).
  */
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import type { Ctx } from '../../platform/auth/types.js';
 import { sha256 } from '../../platform/crypto.js';
-import type { Db } from '../../platform/db/client.js';
+import type { TxCtx } from '../../platform/db/tx.js';
 import { AppError } from '../../platform/errors.js';
 import { newId, newSecret } from '../../platform/ids.js';
 import { accountTokens } from './identity.tables.js';
@@ -18,11 +19,15 @@ export const TOKEN_TTL_SECONDS: Record<TokenPurpose, number> = { password_reset:
 
 const PREFIX: Record<TokenPurpose, string> = { password_reset: 'reset', verify_email: 'verify' };
 
-/** Issues a token in `tx` and ends earlier unused tokens of the same subject and purpose. */
+/**
+ * Issues a token in the caller's transaction and ends earlier unused tokens of the same subject
+ * and purpose. `input.shopId` is the subject's shop (a partner's reset runs in no shop's context).
+ */
 export async function issueAccountToken(
-  tx: Db,
+  ctx: TxCtx,
   input: { shopId: string; subject: TokenSubject; subjectId: string; purpose: TokenPurpose },
 ): Promise<string> {
+  const tx = ctx.db;
   await tx
     .update(accountTokens)
     .set({ usedAt: sql`now()` })
@@ -55,13 +60,13 @@ export const tokenInvalid = () =>
 
 /** A live token (unused, unexpired), looked up by its hash: the cheap check that runs before any hashing. */
 export async function findAccountToken(
-  db: Db,
+  ctx: Ctx,
   subject: TokenSubject,
   purpose: TokenPurpose,
   token: string,
   shopId?: string,
 ) {
-  const [row] = await db
+  const [row] = await ctx.db
     .select()
     .from(accountTokens)
     .where(
@@ -78,9 +83,12 @@ export async function findAccountToken(
   return row;
 }
 
-/** Ends a token in `tx`; exactly one of several concurrent callers succeeds, the others get 400. */
-export async function useAccountToken(tx: Db, id: string): Promise<void> {
-  const rows = await tx
+/**
+ * Ends a token in the caller's transaction; exactly one of several concurrent callers succeeds,
+ * the others get 400.
+ */
+export async function useAccountToken(ctx: TxCtx, id: string): Promise<void> {
+  const rows = await ctx.db
     .update(accountTokens)
     .set({ usedAt: sql`now()` })
     .where(and(eq(accountTokens.id, id), isNull(accountTokens.usedAt), gt(accountTokens.expiresAt, sql`now()`)))

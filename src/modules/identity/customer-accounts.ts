@@ -6,11 +6,10 @@
  */
 import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import { queueEmail } from '../../adapters/mail/index.js';
-import type { Config } from '../../config.js';
 import type { Ctx } from '../../platform/auth/types.js';
 import { hashPassword, verifyPassword } from '../../platform/crypto.js';
 import type { Db } from '../../platform/db/client.js';
-import { query, withTx } from '../../platform/db/tx.js';
+import { query, type TxCtx, withTx } from '../../platform/db/tx.js';
 import { AppError } from '../../platform/errors.js';
 import { consume } from '../../platform/http/rate-limit.js';
 import { shops } from '../shops/index.js';
@@ -26,8 +25,8 @@ type CustomerRow = typeof customers.$inferSelect;
  * reset request and confirm, accept): generous, because a headless storefront's server calls them
  * for all its shoppers from one address; the bounded hashing queue is the defence against exhaustion.
  */
-export async function limitAccountCalls(db: Db, config: Config, ip: string): Promise<void> {
-  await consume(db, { bucket: `account:ip:${ip}`, max: config.accountIpLimitPerMinute, windowSeconds: 60 });
+export async function limitAccountCalls(ctx: Ctx, ip: string): Promise<void> {
+  await consume(ctx.db, { bucket: `account:ip:${ip}`, max: ctx.config.accountIpLimitPerMinute, windowSeconds: 60 });
 }
 
 /**
@@ -81,32 +80,32 @@ export async function signedInBuyer(
   return { customerId: row.id, email: row.email };
 }
 
-/** Gives the verified account its e-mail's guest orders and subscriptions (in `tx`, after the row is locked). */
-async function claimGuestPurchases(tx: Db, shopId: string, customerId: string, email: string): Promise<void> {
+/** Gives the verified account its e-mail's guest orders and subscriptions (in the caller's transaction, after the row is locked). */
+async function claimGuestPurchases(ctx: TxCtx, customerId: string, email: string): Promise<void> {
   // Raw SQL on the orders and abos tables: this must run inside the verifying transaction.
-  await tx.execute(
+  await ctx.db.execute(
     sql`UPDATE orders SET customer_id = ${customerId}
-        WHERE shop_id = ${shopId} AND customer_id IS NULL AND lower(customer_email) = lower(${email})`,
+        WHERE shop_id = ${ctx.shopId} AND customer_id IS NULL AND lower(customer_email) = lower(${email})`,
   );
-  await tx.execute(
+  await ctx.db.execute(
     sql`UPDATE abos SET customer_id = ${customerId}
-        WHERE shop_id = ${shopId} AND customer_id IS NULL AND lower(customer_email) = lower(${email})`,
+        WHERE shop_id = ${ctx.shopId} AND customer_id IS NULL AND lower(customer_email) = lower(${email})`,
   );
 }
 
 /** Marks the e-mail verified and claims its guest purchases; locks the row first (see accountForPurchase). */
-async function markVerified(tx: Db, row: CustomerRow): Promise<CustomerRow> {
-  const [updated] = await tx
+async function markVerified(ctx: TxCtx, row: CustomerRow): Promise<CustomerRow> {
+  const [updated] = await ctx.db
     .update(customers)
     .set({ emailVerified: true, updatedAt: new Date() })
-    .where(eq(customers.id, row.id))
+    .where(and(eq(customers.id, row.id), eq(customers.shopId, ctx.shopId)))
     .returning();
-  await claimGuestPurchases(tx, row.shopId, row.id, row.email);
+  await claimGuestPurchases(ctx, row.id, row.email);
   return updated as CustomerRow;
 }
 
-async function shopName(tx: Db, shopId: string): Promise<string> {
-  const [shop] = await tx.select({ name: shops.name }).from(shops).where(eq(shops.id, shopId));
+async function shopName(ctx: Ctx): Promise<string> {
+  const [shop] = await ctx.db.select({ name: shops.name }).from(shops).where(eq(shops.id, ctx.shopId));
   return shop?.name ?? 'Ihr Shop';
 }
 
@@ -115,20 +114,19 @@ const storefrontBase = (ctx: Ctx): string =>
   ctx.actor?.kind === 'publishable' ? ctx.actor.origin : ctx.config.publicUrl;
 
 /**
- * Issues a one-use account token for `purpose` and queues its e-mail in `tx` (a new link ends the
- * earlier one). `lines` builds the text from the shop's name and the token.
+ * Issues a one-use account token for `purpose` and queues its e-mail in the caller's transaction
+ * (a new link ends the earlier one). `lines` builds the text from the shop's name and the token.
  */
 async function mailAccountToken(
-  tx: Db,
-  ctx: Ctx,
+  ctx: TxCtx,
   row: CustomerRow,
   purpose: 'verify_email' | 'password_reset',
   mail: { kind: string; subject: (shop: string) => string; lines: (shop: string, token: string) => string[] },
 ): Promise<void> {
-  const token = await issueAccountToken(tx, { shopId: row.shopId, subject: 'customer', subjectId: row.id, purpose });
-  const name = await shopName(tx, row.shopId);
-  await queueEmail(tx, {
-    shopId: row.shopId,
+  const token = await issueAccountToken(ctx, { shopId: ctx.shopId, subject: 'customer', subjectId: row.id, purpose });
+  const name = await shopName(ctx);
+  await queueEmail(ctx.db, {
+    shopId: ctx.shopId,
     kind: mail.kind,
     to: row.email,
     subject: mail.subject(name),
@@ -137,9 +135,9 @@ async function mailAccountToken(
   });
 }
 
-/** Queues the verification e-mail of a customer in `tx` (a new link ends the earlier one). */
-export async function sendVerificationEmail(tx: Db, ctx: Ctx, row: CustomerRow): Promise<void> {
-  await mailAccountToken(tx, ctx, row, 'verify_email', {
+/** Queues the verification e-mail of a customer in the caller's transaction (a new link ends the earlier one). */
+export async function sendVerificationEmail(ctx: TxCtx, row: CustomerRow): Promise<void> {
+  await mailAccountToken(ctx, row, 'verify_email', {
     kind: 'customer_verify_email',
     subject: (name) => `Bitte bestätigen Sie Ihre E-Mail-Adresse bei ${name}`,
     lines: (name, token) => [
@@ -156,16 +154,16 @@ export async function sendVerificationEmail(tx: Db, ctx: Ctx, row: CustomerRow):
 
 /** POST /api/customer/verify-email: ends the token, marks the e-mail verified, claims guest purchases. */
 export async function verifyCustomerEmail(ctx: Ctx, token: string): Promise<CustomerRow> {
-  const found = await findAccountToken(ctx.db, 'customer', 'verify_email', token, ctx.shopId);
-  return withTx(ctx.db, async (tx) => {
-    await useAccountToken(tx, found.id);
-    const [row] = await tx
+  const found = await findAccountToken(ctx, 'customer', 'verify_email', token, ctx.shopId);
+  return withTx(ctx, async (t) => {
+    await useAccountToken(t, found.id);
+    const [row] = await t.db
       .select()
       .from(customers)
       .where(and(eq(customers.id, found.subjectId), eq(customers.shopId, ctx.shopId)))
       .for('update');
     if (!row) throw new AppError('token_invalid', 'The link is unknown, used or expired');
-    return row.emailVerified ? row : markVerified(tx, row);
+    return row.emailVerified ? row : markVerified(t, row);
   });
 }
 
@@ -173,9 +171,9 @@ export async function verifyCustomerEmail(ctx: Ctx, token: string): Promise<Cust
 const RESET_MAILS_PER_HOUR = 5;
 
 /** Whether another reset e-mail may go to this account now (caps mail bombing; never refuses). */
-export async function resetMailAllowed(db: Db, key: string): Promise<boolean> {
+export async function resetMailAllowed(ctx: Ctx, key: string): Promise<boolean> {
   try {
-    await consume(db, { bucket: `reset-mail:${key}`, max: RESET_MAILS_PER_HOUR, windowSeconds: 3600 });
+    await consume(ctx.db, { bucket: `reset-mail:${key}`, max: RESET_MAILS_PER_HOUR, windowSeconds: 3600 });
     return true;
   } catch (err) {
     if (err instanceof AppError && err.status === 429) return false;
@@ -195,9 +193,9 @@ export async function requestCustomerReset(ctx: Ctx, email: string): Promise<voi
         isNotNull(customers.passwordHash),
       ),
     );
-  if (!row || !(await resetMailAllowed(ctx.db, `customer:${row.id}`))) return;
-  await withTx(ctx.db, (tx) =>
-    mailAccountToken(tx, ctx, row, 'password_reset', {
+  if (!row || !(await resetMailAllowed(ctx, `customer:${row.id}`))) return;
+  await withTx(ctx, (t) =>
+    mailAccountToken(t, row, 'password_reset', {
       kind: 'customer_password_reset',
       subject: (name) => `Passwort zurücksetzen bei ${name}`,
       lines: (_name, token) => [
@@ -217,10 +215,11 @@ export async function requestCustomerReset(ctx: Ctx, email: string): Promise<voi
  * ends every session, and marks the e-mail verified (the link proved the mailbox).
  */
 export async function confirmCustomerReset(ctx: Ctx, token: string, password: string): Promise<CustomerRow> {
-  const found = await findAccountToken(ctx.db, 'customer', 'password_reset', token, ctx.shopId);
+  const found = await findAccountToken(ctx, 'customer', 'password_reset', token, ctx.shopId);
   const passwordHash = await hashPassword(password);
-  return withTx(ctx.db, async (tx) => {
-    await useAccountToken(tx, found.id);
+  return withTx(ctx, async (t) => {
+    const tx = t.db;
+    await useAccountToken(t, found.id);
     const [row] = await tx
       .select()
       .from(customers)
@@ -228,8 +227,8 @@ export async function confirmCustomerReset(ctx: Ctx, token: string, password: st
       .for('update');
     if (!row) throw new AppError('token_invalid', 'The link is unknown, used or expired');
     await tx.update(customers).set({ passwordHash, updatedAt: new Date() }).where(eq(customers.id, row.id));
-    await revokeSessionsOf(tx, ctx.shopId, 'customer', row.id);
-    const updated = row.emailVerified ? row : await markVerified(tx, row);
+    await revokeSessionsOf(t, 'customer', row.id);
+    const updated = row.emailVerified ? row : await markVerified(t, row);
     return { ...updated, passwordHash };
   });
 }
@@ -251,7 +250,7 @@ export async function changeCustomerPassword(
     .where(and(eq(customers.id, customerId), eq(customers.shopId, ctx.shopId)));
   if (!row?.passwordHash) throw new AppError('not_found', 'Customer not found');
   const current = row.passwordHash;
-  const ok = await throttledVerify(ctx.db, `customer:${ctx.shopId}`, row.email, ip, () =>
+  const ok = await throttledVerify(ctx, `customer:${ctx.shopId}`, row.email, ip, () =>
     verifyPassword(current, input.current_password),
   );
   if (!ok) {
@@ -260,10 +259,10 @@ export async function changeCustomerPassword(
     ]);
   }
   const passwordHash = await hashPassword(input.new_password);
-  return withTx(ctx.db, async (tx) => {
-    await tx.update(customers).set({ passwordHash, updatedAt: new Date() }).where(eq(customers.id, row.id));
-    await revokeSessionsOf(tx, ctx.shopId, 'customer', row.id);
-    const session = await createSession(tx, { shopId: ctx.shopId, kind: 'customer', subjectId: row.id });
+  return withTx(ctx, async (t) => {
+    await t.db.update(customers).set({ passwordHash, updatedAt: new Date() }).where(eq(customers.id, row.id));
+    await revokeSessionsOf(t, 'customer', row.id);
+    const session = await createSession(t, { shopId: ctx.shopId, kind: 'customer', subjectId: row.id });
     return { customer: row, session };
   });
 }

@@ -49,7 +49,7 @@ export function identityRoutes(app: TypedApp, deps: AppDeps): void {
     },
     async (request, reply) => {
       const body = request.body;
-      const { session, user, shop } = await svc.loginAdmin(deps.database.db, body.email, body.password, request.ip);
+      const { session, user, shop } = await svc.loginAdmin(request.ctx, body.email, body.password, request.ip);
       setSessionCookie(reply, deps, 'admin', session.token, session.expiresAt);
       return {
         token: session.token,
@@ -68,7 +68,7 @@ export function identityRoutes(app: TypedApp, deps: AppDeps): void {
     },
     async (request, reply) => {
       const actor = request.ctx.actor;
-      if (actor?.kind === 'admin') await revokeSession(request.ctx.db, actor.sessionId);
+      if (actor?.kind === 'admin') await revokeSession(request.ctx, actor.sessionId);
       clearSessionCookie(reply, deps, 'admin');
       return reply.code(204).send();
     },
@@ -272,7 +272,7 @@ export function identityRoutes(app: TypedApp, deps: AppDeps): void {
       },
     },
     async (request, reply) => {
-      await accounts.limitAccountCalls(request.ctx.db, deps.config, request.ip);
+      await accounts.limitAccountCalls(request.ctx, request.ip);
       const { customer, session } = await svc.registerCustomer(request.ctx, request.body);
       setSessionCookie(reply, deps, 'customer', session.token, session.expiresAt);
       return reply.code(201).send({
@@ -310,7 +310,7 @@ export function identityRoutes(app: TypedApp, deps: AppDeps): void {
     },
     async (request, reply) => {
       const actor = request.ctx.actor;
-      if (actor?.kind === 'customer') await revokeSession(request.ctx.db, actor.sessionId);
+      if (actor?.kind === 'customer') await revokeSession(request.ctx, actor.sessionId);
       clearSessionCookie(reply, deps, 'customer');
       return reply.code(204).send();
     },
@@ -344,7 +344,7 @@ export function identityRoutes(app: TypedApp, deps: AppDeps): void {
       },
     },
     async (request) => {
-      await accounts.limitAccountCalls(request.ctx.db, deps.config, request.ip);
+      await accounts.limitAccountCalls(request.ctx, request.ip);
       const row = await accounts.verifyCustomerEmail(request.ctx, request.body.token);
       return { customer: svc.customerOut(row) };
     },
@@ -362,7 +362,7 @@ export function identityRoutes(app: TypedApp, deps: AppDeps): void {
       },
     },
     async (request, reply) => {
-      await accounts.limitAccountCalls(request.ctx.db, deps.config, request.ip);
+      await accounts.limitAccountCalls(request.ctx, request.ip);
       await accounts.requestCustomerReset(request.ctx, request.body.email);
       return reply.code(202).send({ status: 'accepted' });
     },
@@ -380,7 +380,7 @@ export function identityRoutes(app: TypedApp, deps: AppDeps): void {
       },
     },
     async (request) => {
-      await accounts.limitAccountCalls(request.ctx.db, deps.config, request.ip);
+      await accounts.limitAccountCalls(request.ctx, request.ip);
       const body = request.body;
       return { customer: svc.customerOut(await accounts.confirmCustomerReset(request.ctx, body.token, body.password)) };
     },

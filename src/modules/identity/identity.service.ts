@@ -41,31 +41,34 @@ export const INVALID_LOGIN = () => new AppError('invalid_credentials', 'E-mail o
  * throttle (failed attempts per account and address, and per address; login-throttle.ts).
  */
 export async function checkPassword(
-  db: Db,
+  ctx: Ctx,
   scope: string,
   ip: string,
   email: string,
   hash: string | null,
   password: string,
 ) {
-  const ok = await throttledVerify(db, scope, email, ip, async () => {
+  const ok = await throttledVerify(ctx, scope, email, ip, async () => {
     const matches = await verifyPassword(hash ?? (await dummyPasswordHash()), password);
     return matches && hash !== null;
   });
   if (!ok) throw INVALID_LOGIN();
 }
 
-/** Admin login: `{token, user, shop}`; unknown e-mail and wrong password look the same. */
-export async function loginAdmin(db: Db, email: string, password: string, ip: string) {
-  const rows = await db
+/**
+ * Admin login: `{token, user, shop}`; unknown e-mail and wrong password look the same. The
+ * context has no shop yet: the e-mail finds the employee and its shop.
+ */
+export async function loginAdmin(ctx: Ctx, email: string, password: string, ip: string) {
+  const rows = await ctx.db
     .select()
     .from(users)
     .innerJoin(shops, eq(shops.id, users.shopId))
     .where(sql`lower(${users.email}) = lower(${email})`);
   const found = rows[0];
-  await checkPassword(db, 'admin', ip, email, found?.users.passwordHash ?? null, password);
+  await checkPassword(ctx, 'admin', ip, email, found?.users.passwordHash ?? null, password);
   if (!found) throw INVALID_LOGIN();
-  const session = await createSession(db, { shopId: found.shops.id, kind: 'admin', subjectId: found.users.id });
+  const session = await createSession(ctx, { shopId: found.shops.id, kind: 'admin', subjectId: found.users.id });
   return { session, user: found.users, shop: found.shops };
 }
 
@@ -86,16 +89,16 @@ export async function changeOwnPassword(ctx: Ctx, ip: string, current: string, n
   if (ctx.actor?.kind !== 'admin') throw new AppError('credential_denied', 'Admin session required');
   const actor = ctx.actor;
   const { user } = await getUserAndShop(ctx, actor.userId);
-  const ok = await throttledVerify(ctx.db, 'admin', user.email, ip, () => verifyPassword(user.passwordHash, current));
+  const ok = await throttledVerify(ctx, 'admin', user.email, ip, () => verifyPassword(user.passwordHash, current));
   if (!ok) {
     throw AppError.withStatus('invalid_credentials', 400, 'The current password is wrong', [
       { path: '/body/current_password', message: 'is wrong' },
     ]);
   }
   const hash = await hashPassword(next);
-  await withTx(ctx.db, async (tx) => {
-    await tx.update(users).set({ passwordHash: hash, updatedAt: new Date() }).where(eq(users.id, user.id));
-    await revokeSessionsOf(tx, ctx.shopId, 'admin', user.id, actor.sessionId);
+  await withTx(ctx, async (t) => {
+    await t.db.update(users).set({ passwordHash: hash, updatedAt: new Date() }).where(eq(users.id, user.id));
+    await revokeSessionsOf(t, 'admin', user.id, actor.sessionId);
   });
 }
 
@@ -108,11 +111,10 @@ export async function listEmployees(ctx: Ctx) {
 export async function createEmployee(
   ctx: Ctx,
   input: { email: string; password: string; name?: string; role: EmployeeRole; channel_ids?: string[] | null },
-  db: Db = ctx.db,
 ) {
   const passwordHash = await hashPassword(input.password);
   try {
-    const [row] = await db
+    const [row] = await ctx.db
       .insert(users)
       .values({
         id: newId('user'),
@@ -133,11 +135,11 @@ export async function createEmployee(
   }
 }
 
-async function ownerCount(db: Db, shopId: string): Promise<number> {
-  const rows = await db
+async function ownerCount(ctx: Ctx): Promise<number> {
+  const rows = await ctx.db
     .select({ n: sql<number>`count(*)::int` })
     .from(users)
-    .where(and(eq(users.shopId, shopId), eq(users.role, 'owner')));
+    .where(and(eq(users.shopId, ctx.shopId), eq(users.role, 'owner')));
   return rows[0]?.n ?? 0;
 }
 
@@ -148,7 +150,8 @@ export async function updateEmployee(
   patch: { name?: string | null; role?: EmployeeRole; channel_ids?: string[] | null; password?: string },
 ) {
   const passwordHash = patch.password ? await hashPassword(patch.password) : undefined;
-  return withTx(ctx.db, async (tx) => {
+  return withTx(ctx, async (t) => {
+    const tx = t.db;
     // Lock the shop's owners so two concurrent demotions cannot both pass the last-owner check.
     await tx.execute(sql`SELECT id FROM users WHERE shop_id = ${ctx.shopId} AND role = 'owner' FOR UPDATE`);
     const [current] = await tx
@@ -156,7 +159,7 @@ export async function updateEmployee(
       .from(users)
       .where(and(eq(users.id, id), eq(users.shopId, ctx.shopId)));
     if (!current) throw notFound('Employee');
-    if (current.role === 'owner' && patch.role && patch.role !== 'owner' && (await ownerCount(tx, ctx.shopId)) <= 1) {
+    if (current.role === 'owner' && patch.role && patch.role !== 'owner' && (await ownerCount(t)) <= 1) {
       throw conflict('last_owner', 'The last owner cannot be demoted; make another employee owner first');
     }
     const [row] = await tx
@@ -173,23 +176,24 @@ export async function updateEmployee(
       })
       .where(eq(users.id, id))
       .returning();
-    if (passwordHash) await revokeSessionsOf(tx, ctx.shopId, 'admin', id);
+    if (passwordHash) await revokeSessionsOf(t, 'admin', id);
     return row as UserRow;
   });
 }
 
 export async function deleteEmployee(ctx: Ctx, id: string) {
-  await withTx(ctx.db, async (tx) => {
+  await withTx(ctx, async (t) => {
+    const tx = t.db;
     await tx.execute(sql`SELECT id FROM users WHERE shop_id = ${ctx.shopId} AND role = 'owner' FOR UPDATE`);
     const [current] = await tx
       .select()
       .from(users)
       .where(and(eq(users.id, id), eq(users.shopId, ctx.shopId)));
     if (!current) throw notFound('Employee');
-    if (current.role === 'owner' && (await ownerCount(tx, ctx.shopId)) <= 1) {
+    if (current.role === 'owner' && (await ownerCount(t)) <= 1) {
       throw conflict('last_owner', 'The last owner cannot be removed');
     }
-    await revokeSessionsOf(tx, ctx.shopId, 'admin', id);
+    await revokeSessionsOf(t, 'admin', id);
     await tx.delete(users).where(eq(users.id, id));
   });
 }
@@ -280,12 +284,8 @@ export async function listPublishableKeys(ctx: Ctx) {
     .orderBy(desc(publishableKeys.createdAt));
 }
 
-export async function createPublishableKey(
-  ctx: Ctx,
-  input: { name: string; allowed_origins: string[] },
-  db: Db = ctx.db,
-) {
-  const [row] = await db
+export async function createPublishableKey(ctx: Ctx, input: { name: string; allowed_origins: string[] }) {
+  const [row] = await ctx.db
     .insert(publishableKeys)
     .values({
       id: newId('publishableKey'),
@@ -348,7 +348,8 @@ export async function registerCustomer(ctx: Ctx, input: { email: string; passwor
     )[0];
   if ((await taken(ctx.db))?.passwordHash) throw conflict('email_taken', 'An account with this e-mail already exists');
   const passwordHash = await hashPassword(input.password);
-  return withTx(ctx.db, async (tx) => {
+  return withTx(ctx, async (t) => {
+    const tx = t.db;
     const existing = await taken(tx);
     if (existing?.passwordHash) throw conflict('email_taken', 'An account with this e-mail already exists');
     let row: CustomerRow;
@@ -376,8 +377,8 @@ export async function registerCustomer(ctx: Ctx, input: { email: string; passwor
         throw err;
       }
     }
-    await sendVerificationEmail(tx, ctx, row);
-    const session = await createSession(tx, { shopId: ctx.shopId, kind: 'customer', subjectId: row.id });
+    await sendVerificationEmail(t, row);
+    const session = await createSession(t, { shopId: ctx.shopId, kind: 'customer', subjectId: row.id });
     return { customer: row, session };
   });
 }
@@ -387,9 +388,9 @@ export async function loginCustomer(ctx: Ctx, email: string, password: string, i
     .select()
     .from(customers)
     .where(and(eq(customers.shopId, ctx.shopId), sql`lower(${customers.email}) = lower(${email})`));
-  await checkPassword(ctx.db, `customer:${ctx.shopId}`, ip, email, row?.passwordHash ?? null, password);
+  await checkPassword(ctx, `customer:${ctx.shopId}`, ip, email, row?.passwordHash ?? null, password);
   if (!row) throw INVALID_LOGIN();
-  const session = await createSession(ctx.db, { shopId: ctx.shopId, kind: 'customer', subjectId: row.id });
+  const session = await createSession(ctx, { shopId: ctx.shopId, kind: 'customer', subjectId: row.id });
   return { customer: row, session };
 }
 

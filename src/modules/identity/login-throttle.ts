@@ -6,7 +6,7 @@
  * The owner of an account can still sign in from another address while one address is throttled.
  */
 import type { Config } from '../../config.js';
-import type { Db } from '../../platform/db/client.js';
+import type { Ctx } from '../../platform/auth/types.js';
 import { release, reserve, tooMany } from '../../platform/http/rate-limit.js';
 
 let limits: Config['loginThrottle'] = {
@@ -27,7 +27,7 @@ export function configureLoginThrottle(l: Config['loginThrottle']): void {
  * window is full, without verifying anything.
  */
 export async function throttledVerify(
-  db: Db,
+  ctx: Ctx,
   scope: string,
   email: string,
   ip: string,
@@ -41,6 +41,7 @@ export async function throttledVerify(
     },
     { bucket: `login:fail:ip:${ip}`, max: limits.ipMaxFailures, windowSeconds: limits.ipWindowSeconds },
   ];
+  const { db } = ctx;
   const taken: Array<{ bucket: string; start: Date }> = [];
   const giveBack = () => Promise.all(taken.map((t) => release(db, t.bucket, t.start)));
   let refusedFor = 0;

@@ -4,6 +4,7 @@
  * Expiry slides with use and follows the wall clock, not the simulated business clock.
  */
 import { and, eq, gt, isNotNull, isNull, sql } from 'drizzle-orm';
+import type { Ctx } from '../../platform/auth/types.js';
 import { sha256 } from '../../platform/crypto.js';
 import type { Db } from '../../platform/db/client.js';
 import { prepared } from '../../platform/db/tx.js';
@@ -63,15 +64,16 @@ export const sessionPolicy = (kind: SessionKind): SessionPolicy => policies[kind
 /** Sliding expiry is written at most this often per session (a quarter of the idle timeout, ≤ 5 min). */
 const touchAfter = (p: SessionPolicy) => Math.max(1, Math.min(300, Math.floor(p.idle / 4)));
 
+/** A new session of a person of `input.shopId` (at sign-in the context has no shop yet). */
 export async function createSession(
-  db: Db,
+  ctx: Pick<Ctx, 'db'>,
   input: { shopId: string; kind: SessionKind; subjectId: string },
 ): Promise<{ token: string; id: string; expiresAt: Date }> {
   const token = newSecret(SESSION_PREFIX[input.kind]);
   const id = newId('session');
   const p = policies[input.kind];
   const expiresAt = new Date(Date.now() + Math.min(p.idle, p.maxAge) * 1000);
-  await db.insert(sessions).values({
+  await ctx.db.insert(sessions).values({
     id,
     shopId: input.shopId,
     kind: input.kind,
@@ -169,21 +171,21 @@ export async function findSession(
   };
 }
 
-export async function revokeSession(db: Db, id: string): Promise<void> {
-  await db.execute(sql`UPDATE sessions SET revoked_at = now() WHERE id = ${id} AND revoked_at IS NULL`);
+/** Ends one session (sign-out); the session id names it, whatever the context's shop. */
+export async function revokeSession(ctx: Ctx, id: string): Promise<void> {
+  await ctx.db.execute(sql`UPDATE sessions SET revoked_at = now() WHERE id = ${id} AND revoked_at IS NULL`);
 }
 
-/** Ends every session of one person, optionally keeping the current one. */
+/** Ends every session of one person of the context's shop, optionally keeping the current one. */
 export async function revokeSessionsOf(
-  db: Db,
-  shopId: string,
+  ctx: Ctx,
   kind: SessionKind,
   subjectId: string,
   exceptId?: string,
 ): Promise<void> {
-  await db.execute(
+  await ctx.db.execute(
     sql`UPDATE sessions SET revoked_at = now()
-        WHERE shop_id = ${shopId} AND kind = ${kind} AND subject_id = ${subjectId} AND revoked_at IS NULL
+        WHERE shop_id = ${ctx.shopId} AND kind = ${kind} AND subject_id = ${subjectId} AND revoked_at IS NULL
           AND id <> ${exceptId ?? ''}`,
   );
 }

@@ -10,7 +10,7 @@ import {
   startApp,
   type TestApp,
 } from '../../../test/helpers/app.js';
-import { query } from '../../platform/db/tx.js';
+import { query, withTx } from '../../platform/db/tx.js';
 import { BILLING, type FinanceShop, finalInvoice, financeShop, paidOrder } from '../finance/finance.fixtures.js';
 import { reverseRefundedEarnings } from '../partners/earnings.js';
 import { expectLedgerMatches, newVendor, vendorProduct } from '../partners/vendors.fixtures.js';
@@ -240,8 +240,8 @@ describe('refunds', () => {
       expect(await earned(b.id)).toBe(eb - Math.round((eb * refunded) / total));
       // settling the same refund again (a duplicate confirmation) books nothing more
       const n = (await clawbacks())[0]?.n;
-      await t.app.deps.database.db.transaction(async (tx) =>
-        reverseRefundedEarnings(tx as never, f.shop.shopId, orderId, res.data.id, new Date()),
+      await withTx(t.app.deps.database.db, async (tx) =>
+        reverseRefundedEarnings({ db: tx, shopId: f.shop.shopId }, orderId, res.data.id, new Date()),
       );
       expect((await clawbacks())[0]?.n).toBe(n);
       expect(await earned(a.id)).toBe(ea - Math.round((ea * refunded) / total));

@@ -7,7 +7,6 @@ import { Type } from '@sinclair/typebox';
 import { publicRoute } from '../../platform/auth/presets.js';
 import { AppError } from '../../platform/errors.js';
 import type { TypedApp } from '../../platform/http/typed-app.js';
-import type { AppDeps } from '../../platform/module.js';
 import { esc, page } from '../checkout/index.js';
 import { acceptInvite } from './partner-auth.js';
 
@@ -27,7 +26,7 @@ ${error ? `<p id="error">${esc(error)}</p>` : ''}
 <button type="submit">Einladung annehmen</button></form></html>`;
 }
 
-export function acceptPageRoutes(app: TypedApp, deps: AppDeps): void {
+export function acceptPageRoutes(app: TypedApp): void {
   for (const kind of ['vendor', 'affiliate'] as const) {
     const tags = [kind === 'vendor' ? 'vendor portal' : 'affiliate portal'];
     app.get(
@@ -67,7 +66,7 @@ export function acceptPageRoutes(app: TypedApp, deps: AppDeps): void {
           return page(reply, 400, form(kind, body.token, 'Das Passwort braucht mindestens 8 Zeichen.'));
         }
         try {
-          await acceptInvite(deps.database.db, kind, body.token, body.password, deps.clock.now());
+          await acceptInvite(request.ctx, kind, body.token, body.password);
         } catch (err) {
           if (err instanceof AppError && err.status < 500) return page(reply, 400, form(kind, body.token, err.detail));
           throw err;

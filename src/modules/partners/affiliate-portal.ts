@@ -20,7 +20,7 @@ import { loadPartnerSettings } from './settings.js';
 /** The affiliate of the portal session; 403 affiliate_blocked when blocked. */
 export async function portalAffiliate(ctx: Ctx): Promise<AffiliateRow> {
   if (ctx.actor?.kind !== 'affiliate') throw new AppError('credential_denied', 'An affiliate session is needed');
-  const row = await getAffiliateRow(ctx.db, ctx.shopId, ctx.actor.affiliateId).catch(() => null);
+  const row = await getAffiliateRow(ctx, ctx.actor.affiliateId).catch(() => null);
   if (!row) throw new AppError('invalid_credential', 'The credential is unknown, expired or revoked');
   if (row.status === 'blocked') {
     throw new AppError('affiliate_blocked', 'This affiliate account is blocked; contact the shop');
@@ -31,9 +31,9 @@ export async function portalAffiliate(ctx: Ctx): Promise<AffiliateRow> {
 export async function portalMe(ctx: Ctx) {
   const row = await portalAffiliate(ctx);
   const [bals, base, settings] = await Promise.all([
-    balances(ctx.db, ctx.shopId, 'affiliate', { partnerIds: [row.id] }),
-    referralBase(ctx.db, ctx.shopId),
-    loadPartnerSettings(ctx.db, ctx.shopId),
+    balances(ctx, 'affiliate', { partnerIds: [row.id] }),
+    referralBase(ctx),
+    loadPartnerSettings(ctx),
   ]);
   return {
     ...affiliateOut(row, base),
@@ -48,7 +48,7 @@ export async function portalEarnings(ctx: Ctx, q: PortalEarningQuery) {
   const row = await portalAffiliate(ctx);
   const limit = q.limit ?? 50;
   const offset = q.offset ?? 0;
-  const { rows, count } = await listEarnings(ctx.db, ctx.shopId, 'affiliate', {
+  const { rows, count } = await listEarnings(ctx, 'affiliate', {
     ...(q.status ? { status: q.status } : {}),
     ...(q.currency ? { currency: q.currency } : {}),
     ...(q.from ? { from: q.from } : {}),
@@ -142,7 +142,7 @@ export function affiliatePortalRoutes(app: TypedApp): void {
       const q = request.query;
       const limit = q.limit ?? 50;
       const offset = q.offset ?? 0;
-      const res = await listContent(request.ctx.db, request.ctx.shopId, { ...q, limit, offset });
+      const res = await listContent(request.ctx, { ...q, limit, offset });
       return { ...res, limit, offset };
     },
   );

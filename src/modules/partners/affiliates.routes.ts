@@ -31,10 +31,7 @@ export function affiliateRoutes(app: TypedApp): void {
       const limit = q.limit ?? 50;
       const offset = q.offset ?? 0;
       const ctx = request.ctx;
-      const [page, base] = await Promise.all([
-        svc.listAffiliates(ctx, { ...q, limit, offset }),
-        svc.referralBase(ctx.db, ctx.shopId),
-      ]);
+      const [page, base] = await Promise.all([svc.listAffiliates(ctx, { ...q, limit, offset }), svc.referralBase(ctx)]);
       return {
         affiliates: page.rows.map((r) => ({
           ...svc.affiliateOut(r, base),
@@ -75,7 +72,7 @@ export function affiliateRoutes(app: TypedApp): void {
     async (request, reply) => {
       const ctx = request.ctx;
       const row = await svc.createAffiliate(ctx, request.body);
-      return reply.code(201).send(svc.affiliateOut(row, await svc.referralBase(ctx.db, ctx.shopId)));
+      return reply.code(201).send(svc.affiliateOut(row, await svc.referralBase(ctx)));
     },
   );
 
@@ -95,7 +92,7 @@ export function affiliateRoutes(app: TypedApp): void {
     async (request, reply) => {
       const ctx = request.ctx;
       const { row, created } = await svc.inviteAffiliate(ctx, request.body);
-      return reply.code(created ? 201 : 200).send(svc.affiliateOut(row, await svc.referralBase(ctx.db, ctx.shopId)));
+      return reply.code(created ? 201 : 200).send(svc.affiliateOut(row, await svc.referralBase(ctx)));
     },
   );
 
@@ -116,7 +113,7 @@ export function affiliateRoutes(app: TypedApp): void {
     async (request) => {
       const ctx = request.ctx;
       const row = await svc.updateAffiliate(ctx, request.params.id, request.body);
-      return svc.affiliateOut(row, await svc.referralBase(ctx.db, ctx.shopId));
+      return svc.affiliateOut(row, await svc.referralBase(ctx));
     },
   );
 
@@ -175,7 +172,7 @@ export function affiliateRoutes(app: TypedApp): void {
       const q = request.query;
       const limit = q.limit ?? 50;
       const offset = q.offset ?? 0;
-      const res = await svc.listContent(request.ctx.db, request.ctx.shopId, { ...q, limit, offset });
+      const res = await svc.listContent(request.ctx, { ...q, limit, offset });
       return { ...res, limit, offset };
     },
   );

@@ -9,9 +9,8 @@ import type { Static } from '@sinclair/typebox';
 import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import { iso } from '../../platform/dates.js';
-import type { Db } from '../../platform/db/client.js';
 import { lockOwned } from '../../platform/db/lock.js';
-import { likeAnywhere, query, uniqueConstraintOf, withTx } from '../../platform/db/tx.js';
+import { likeAnywhere, query, type TxCtx, uniqueConstraintOf, withTx } from '../../platform/db/tx.js';
 import { AppError, conflict, type FieldError, notFound } from '../../platform/errors.js';
 import type { Paged } from '../../platform/http/schemas.js';
 import { newId } from '../../platform/ids.js';
@@ -42,13 +41,13 @@ export type AffiliatePatch = Static<typeof AffiliatePatchBody>;
 // ---- output ----
 
 /** Where referral links point: the configured base, else the default channel's first domain, else none. */
-export async function referralBase(db: Db, shopId: string): Promise<string | null> {
-  const settings = await loadPartnerSettings(db, shopId);
+export async function referralBase(ctx: Ctx): Promise<string | null> {
+  const settings = await loadPartnerSettings(ctx);
   if (settings.referralBaseUrl) return settings.referralBaseUrl;
   const [row] = await query<{ domain: string }>(
-    db,
+    ctx.db,
     sql`SELECT d.domain FROM channel_domains d JOIN channels c ON c.id = d.channel_id AND c.shop_id = d.shop_id
-        WHERE d.shop_id = ${shopId} AND c.is_default
+        WHERE d.shop_id = ${ctx.shopId} AND c.is_default
         ORDER BY d.created_at, d.id LIMIT 1`,
   );
   return row ? `https://${row.domain}/` : null;
@@ -126,18 +125,21 @@ function translateConflict(err: unknown): never {
 
 const GENERATE_ATTEMPTS = 5;
 
-/** Inserts in a savepoint (so a unique violation leaves `tx` usable); a generated code is retried. */
-async function insertAffiliate(tx: Db, shopId: string, input: AffiliateInput, now: Date): Promise<AffiliateRow> {
+/**
+ * Inserts in a savepoint (so a unique violation leaves the caller's transaction usable); a
+ * generated code is retried.
+ */
+async function insertAffiliate(ctx: TxCtx, input: AffiliateInput, now: Date): Promise<AffiliateRow> {
   const generated = input.code === undefined;
   let code = input.code ?? generateCode(input.name);
   for (let attempt = 1; ; attempt++) {
     try {
-      return await withTx(tx, async (sp) => {
-        const [row] = await sp
+      return await withTx(ctx, async (sp) => {
+        const [row] = await sp.db
           .insert(affiliates)
           .values({
             id: newId('affiliate'),
-            shopId,
+            shopId: ctx.shopId,
             name: input.name,
             email: input.email,
             code,
@@ -159,11 +161,11 @@ async function insertAffiliate(tx: Db, shopId: string, input: AffiliateInput, no
   }
 }
 
-export async function getAffiliateRow(db: Db, shopId: string, id: string): Promise<AffiliateRow> {
-  const [row] = await db
+export async function getAffiliateRow(ctx: Ctx, id: string): Promise<AffiliateRow> {
+  const [row] = await ctx.db
     .select()
     .from(affiliates)
-    .where(and(eq(affiliates.id, id), eq(affiliates.shopId, shopId)));
+    .where(and(eq(affiliates.id, id), eq(affiliates.shopId, ctx.shopId)));
   if (!row) throw notFound('Affiliate');
   return row;
 }
@@ -172,7 +174,7 @@ export async function getAffiliateRow(db: Db, shopId: string, id: string): Promi
 
 export async function createAffiliate(ctx: Ctx, input: AffiliateInput): Promise<AffiliateRow> {
   checkPercent(input.commission_percent);
-  return withTx(ctx.db, (tx) => insertAffiliate(tx, ctx.shopId, input, ctx.clock.now()));
+  return withTx(ctx, (t) => insertAffiliate(t, input, ctx.clock.now()));
 }
 
 /**
@@ -185,8 +187,8 @@ export async function inviteAffiliate(
 ): Promise<{ row: AffiliateRow; created: boolean }> {
   checkPercent(input.commission_percent);
   const now = ctx.clock.now();
-  return withTx(ctx.db, async (tx) => {
-    const [existing] = await tx
+  return withTx(ctx, async (t) => {
+    const [existing] = await t.db
       .select()
       .from(affiliates)
       .where(and(eq(affiliates.shopId, ctx.shopId), sql`lower(${affiliates.email}) = lower(${input.email})`))
@@ -215,8 +217,7 @@ export async function inviteAffiliate(
         throw new AppError('validation_failed', 'A new affiliate needs name and commission_percent', errors);
       }
       row = await insertAffiliate(
-        tx,
-        ctx.shopId,
+        t,
         {
           name: input.name as string,
           email: input.email,
@@ -227,14 +228,8 @@ export async function inviteAffiliate(
       );
       created = true;
     }
-    await issueInvite(
-      tx,
-      'affiliate',
-      { id: row.id, shopId: row.shopId, email: row.email, name: row.name },
-      now,
-      ctx.config.publicUrl,
-    );
-    return { row: await getAffiliateRow(tx, ctx.shopId, row.id), created };
+    await issueInvite(t, 'affiliate', { id: row.id, email: row.email, name: row.name }, now);
+    return { row: await getAffiliateRow(t, row.id), created };
   });
 }
 
@@ -244,7 +239,8 @@ export async function inviteAffiliate(
  */
 export async function updateAffiliate(ctx: Ctx, id: string, patch: AffiliatePatch): Promise<AffiliateRow> {
   checkPercent(patch.commission_percent);
-  return withTx(ctx.db, async (tx) => {
+  return withTx(ctx, async (t) => {
+    const tx = t.db;
     const current = await lockOwned(tx, affiliates, ctx.shopId, id, 'Affiliate');
     let row = current;
     const changes = {
@@ -265,7 +261,7 @@ export async function updateAffiliate(ctx: Ctx, id: string, patch: AffiliatePatc
         translateConflict(err);
       }
     }
-    if (patch.status === 'blocked') await revokeSessionsOf(tx, ctx.shopId, 'affiliate', id);
+    if (patch.status === 'blocked') await revokeSessionsOf(t, 'affiliate', id);
     return row;
   });
 }
@@ -296,15 +292,15 @@ export async function listAffiliates(
     ctx.db.select({ n: sql<number>`count(*)::int` }).from(affiliates).where(where),
   ]);
   const byPartner = new Map<string, Balance[]>();
-  const page = await balances(ctx.db, ctx.shopId, 'affiliate', { partnerIds: rows.map((r) => r.id) });
+  const page = await balances(ctx, 'affiliate', { partnerIds: rows.map((r) => r.id) });
   for (const b of page) byPartner.set(b.partner_id, [...(byPartner.get(b.partner_id) ?? []), b]);
   return { rows, balances: byPartner, count: Number(total[0]?.n ?? 0) };
 }
 
 export async function affiliateDetail(ctx: Ctx, id: string) {
-  const row = await getAffiliateRow(ctx.db, ctx.shopId, id);
+  const row = await getAffiliateRow(ctx, id);
   const [bals, stats, base] = await Promise.all([
-    balances(ctx.db, ctx.shopId, 'affiliate', { partnerIds: [id] }),
+    balances(ctx, 'affiliate', { partnerIds: [id] }),
     query<{ currency: string; orders: number; net: number | string }>(
       ctx.db,
       sql`SELECT currency, count(DISTINCT order_id)::int AS orders, coalesce(sum(net_cents), 0)::bigint AS net
@@ -312,7 +308,7 @@ export async function affiliateDetail(ctx: Ctx, id: string) {
           WHERE shop_id = ${ctx.shopId} AND partner_type = 'affiliate' AND partner_id = ${id}
           GROUP BY currency ORDER BY currency`,
     ),
-    referralBase(ctx.db, ctx.shopId),
+    referralBase(ctx),
   ]);
   const [total] = await query<{ n: number }>(
     ctx.db,
@@ -340,7 +336,7 @@ export type AffiliateEarningFilters = Paged<Static<typeof EarningListQuery>>;
 
 export async function listAffiliateEarnings(ctx: Ctx, f: AffiliateEarningFilters) {
   const { affiliate_id, ...rest } = f;
-  const { rows, count } = await listEarnings(ctx.db, ctx.shopId, 'affiliate', {
+  const { rows, count } = await listEarnings(ctx, 'affiliate', {
     ...rest,
     ...(affiliate_id ? { partner_id: affiliate_id } : {}),
   });
@@ -348,14 +344,14 @@ export async function listAffiliateEarnings(ctx: Ctx, f: AffiliateEarningFilters
 }
 
 /** What was clawed back from each earning so far, from the ledger. */
-async function reversedOf(db: Db, shopId: string, earningIds: string[]): Promise<Map<string, number>> {
+async function reversedOf(ctx: Ctx, earningIds: string[]): Promise<Map<string, number>> {
   const out = new Map<string, number>();
   if (earningIds.length === 0) return out;
   const rows = await query<{ earning_id: string; total: number | string }>(
-    db,
+    ctx.db,
     sql`SELECT t.earning_id, coalesce(sum(p.amount_cents), 0)::bigint AS total
         FROM ledger_transactions t JOIN ledger_postings p ON p.transaction_id = t.id
-        WHERE t.shop_id = ${shopId} AND t.kind = 'clawback' AND p.account = 'expense'
+        WHERE t.shop_id = ${ctx.shopId} AND t.kind = 'clawback' AND p.account = 'expense'
           AND t.earning_id IN (${sql.join(
             earningIds.map((id) => sql`${id}`),
             sql`, `,
@@ -367,17 +363,13 @@ async function reversedOf(db: Db, shopId: string, earningIds: string[]): Promise
 }
 
 /** What each release moved to `available`, from the ledger. */
-async function releasedAmounts(
-  db: Db,
-  shopId: string,
-  earningIds: string[],
-): Promise<{ currency: string; amount_cents: number }[]> {
+async function releasedAmounts(ctx: Ctx, earningIds: string[]): Promise<{ currency: string; amount_cents: number }[]> {
   if (earningIds.length === 0) return [];
   const rows = await query<{ currency: string; total: number | string }>(
-    db,
+    ctx.db,
     sql`SELECT t.currency, coalesce(sum(p.amount_cents), 0)::bigint AS total
         FROM ledger_transactions t JOIN ledger_postings p ON p.transaction_id = t.id
-        WHERE t.shop_id = ${shopId} AND t.kind = 'release' AND p.account = 'available'
+        WHERE t.shop_id = ${ctx.shopId} AND t.kind = 'release' AND p.account = 'available'
           AND t.earning_id IN (${sql.join(
             earningIds.map((id) => sql`${id}`),
             sql`, `,
@@ -393,14 +385,13 @@ async function releasedAmounts(
  */
 export async function releaseAffiliateEarnings(ctx: Ctx, sel: { earning_ids?: string[]; affiliate_id?: string }) {
   const now = ctx.clock.now();
-  return withTx(ctx.db, async (tx) => {
-    if (sel.affiliate_id) await getAffiliateRow(tx, ctx.shopId, sel.affiliate_id);
+  return withTx(ctx, async (t) => {
+    if (sel.affiliate_id) await getAffiliateRow(t, sel.affiliate_id);
     let rows: EarningRow[];
     if (sel.earning_ids) {
       const ids = [...new Set(sel.earning_ids)];
       rows = await releaseEarnings(
-        tx,
-        ctx.shopId,
+        t,
         'affiliate',
         { earningIds: ids, ...(sel.affiliate_id ? { partnerId: sel.affiliate_id } : {}) },
         now,
@@ -414,10 +405,9 @@ export async function releaseAffiliateEarnings(ctx: Ctx, sel: { earning_ids?: st
         );
       }
     } else {
-      const settings = await loadPartnerSettings(tx, ctx.shopId);
+      const settings = await loadPartnerSettings(t);
       rows = await releaseEarnings(
-        tx,
-        ctx.shopId,
+        t,
         'affiliate',
         {
           earnedBefore: holdCutoff(now, settings.affiliateHoldDays),
@@ -427,10 +417,7 @@ export async function releaseAffiliateEarnings(ctx: Ctx, sel: { earning_ids?: st
       );
     }
     const ids = rows.map((r) => r.id);
-    const [reversed, amounts] = await Promise.all([
-      reversedOf(tx, ctx.shopId, ids),
-      releasedAmounts(tx, ctx.shopId, ids),
-    ]);
+    const [reversed, amounts] = await Promise.all([reversedOf(t, ids), releasedAmounts(t, ids)]);
     const views: EarningView[] = rows.map((r) => ({ ...r, reversedCents: reversed.get(r.id) ?? 0 }));
     return { released: rows.length, amounts, earnings: views.map((e) => earningOut('affiliate', e)) };
   });
@@ -450,8 +437,9 @@ export const contentOut = (c: ContentRow) => ({
   created_at: iso(c.createdAt),
 });
 
-export async function listContent(db: Db, shopId: string, f: Paged<Static<typeof ContentListQuery>>) {
-  const where = and(eq(affiliateContent.shopId, shopId), f.kind ? eq(affiliateContent.kind, f.kind) : undefined);
+export async function listContent(ctx: Ctx, f: Paged<Static<typeof ContentListQuery>>) {
+  const { db } = ctx;
+  const where = and(eq(affiliateContent.shopId, ctx.shopId), f.kind ? eq(affiliateContent.kind, f.kind) : undefined);
   const [rows, total] = await Promise.all([
     db
       .select()

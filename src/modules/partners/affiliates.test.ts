@@ -311,7 +311,7 @@ describe('PATCH /api/admin/affiliates/:id', () => {
     });
     expect(relogin.statusCode).toBe(403);
     // a session that exists anyway (e.g. created in a race) is refused by the portal itself
-    const raw = await createSession(db(), { shopId: f.shop.shopId, kind: 'affiliate', subjectId: a.id });
+    const raw = await createSession({ db: db() }, { shopId: f.shop.shopId, kind: 'affiliate', subjectId: a.id });
     for (const url of ['/api/affiliate/me', '/api/affiliate/earnings', '/api/affiliate/content']) {
       expectProblem(await call(t.app, 'GET', url, { token: raw.token }), 403, 'affiliate_blocked');
     }

@@ -6,6 +6,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, startApp, type TestApp } from '../../../test/helpers/app.js';
+import { systemCtx } from '../../platform/auth/types.js';
 import { query, withTx } from '../../platform/db/tx.js';
 import { type FinanceShop, finalInvoice, financeShop, paidOrder } from '../finance/finance.fixtures.js';
 import { creditOrderEarnings, listEarnings, releaseEarnings, reverseOrderEarnings } from './earnings.js';
@@ -19,6 +20,8 @@ let affiliateId = '';
 
 const db = () => t.app.deps.database.db;
 const now = () => t.app.deps.clock.now();
+/** The context of the finance shop, as a job would have it. */
+const ctx = () => systemCtx({ db: db(), clock: t.app.deps.clock, config: t.app.deps.config }, f.shop.shopId, t.app.log);
 const post = (url: string, body?: unknown) => call(t.app, 'POST', url, { token: f.owner, body });
 
 beforeAll(async () => {
@@ -63,8 +66,8 @@ async function assertBalancedLedger() {
 }
 
 async function earningsOf(orderId: string) {
-  const { rows } = await listEarnings(db(), f.shop.shopId, 'vendor', { order_id: orderId, limit: 50, offset: 0 });
-  const aff = await listEarnings(db(), f.shop.shopId, 'affiliate', { order_id: orderId, limit: 50, offset: 0 });
+  const { rows } = await listEarnings(ctx(), 'vendor', { order_id: orderId, limit: 50, offset: 0 });
+  const aff = await listEarnings(ctx(), 'affiliate', { order_id: orderId, limit: 50, offset: 0 });
   return { vendor: rows, affiliate: aff.rows };
 }
 
@@ -104,7 +107,7 @@ describe('earnings of a paid order', () => {
       amountCents: halfUp(itemNet, 12.5),
     });
 
-    const b = await balanceOf(db(), f.shop.shopId, 'vendor', VENDOR, 'EUR');
+    const b = await balanceOf(ctx(), 'vendor', VENDOR, 'EUR');
     const own = vendor.filter((e) => e.partnerId === VENDOR).reduce((s, e) => s + e.amountCents, 0);
     expect(b).toMatchObject({ pending_cents: own, available_cents: 0, earned_cents: own, owed_cents: own });
     await assertBalancedLedger();
@@ -112,7 +115,7 @@ describe('earnings of a paid order', () => {
 
   it('books nothing twice when the payment is processed again', async () => {
     const before = await query<{ n: number }>(db(), sql`SELECT count(*)::int AS n FROM ledger_postings`);
-    await withTx(db(), (tx) => creditOrderEarnings(tx, f.shop.shopId, orderId, now()));
+    await withTx(ctx(), (tx) => creditOrderEarnings(tx, orderId, now()));
     const after = await query<{ n: number }>(db(), sql`SELECT count(*)::int AS n FROM ledger_postings`);
     expect(after[0]?.n).toBe(before[0]?.n);
     const { vendor } = await earningsOf(orderId);
@@ -141,10 +144,9 @@ describe('earnings of a paid order', () => {
     expect(aff?.reversedCents).toBe(Math.round(((aff?.amountCents ?? 0) * (course?.net_cents ?? 0)) / itemNet));
 
     // release what is left of this order's earnings, then credit the rest: clawed back from available
-    const released = await withTx(db(), (tx) =>
+    const released = await withTx(ctx(), (tx) =>
       releaseEarnings(
         tx,
-        f.shop.shopId,
         'vendor',
         { earningIds: second.vendor.filter((e) => e.id !== courseEarning?.id).map((e) => e.id) },
         now(),
@@ -175,7 +177,7 @@ describe('earnings of a paid order', () => {
     const [cancelled] = (await earningsOf(invoice.order_id)).vendor;
     expect(cancelled?.reversedCents).toBe(earning?.amountCents);
     // running it again changes nothing
-    await withTx(db(), (tx) => reverseOrderEarnings(tx, f.shop.shopId, invoice.order_id, now()));
+    await withTx(ctx(), (tx) => reverseOrderEarnings(tx, invoice.order_id, now()));
     const [again] = (await earningsOf(invoice.order_id)).vendor;
     expect(again?.reversedCents).toBe(earning?.amountCents);
     await assertBalancedLedger();
@@ -187,7 +189,7 @@ describe('earnings of a paid order', () => {
       sql`SELECT partner_id, account, sum(amount_cents)::bigint AS total FROM ledger_postings
           WHERE shop_id = ${f.shop.shopId} AND partner_type = 'vendor' GROUP BY partner_id, account`,
     );
-    for (const b of await balances(db(), f.shop.shopId, 'vendor')) {
+    for (const b of await balances(ctx(), 'vendor')) {
       const sum = (account: string) =>
         Number(rows.find((r) => r.partner_id === b.partner_id && r.account === account)?.total ?? 0);
       expect(b.pending_cents).toBe(sum('pending'));

@@ -22,16 +22,17 @@
  */
 import type { Static } from '@sinclair/typebox';
 import { and, asc, desc, eq, inArray, lt, type SQL, sql } from 'drizzle-orm';
+import type { Ctx } from '../../platform/auth/types.js';
 import { iso, isoOrNull } from '../../platform/dates.js';
 import type { Db } from '../../platform/db/client.js';
-import { pgDate, query } from '../../platform/db/tx.js';
+import { pgDate, query, type TxCtx } from '../../platform/db/tx.js';
 import { AppError } from '../../platform/errors.js';
 import type { Paged } from '../../platform/http/schemas.js';
 import { newId } from '../../platform/ids.js';
 import { percentOf } from '../../platform/money.js';
 import { creditNoteLinesOfOrder } from '../finance/index.js';
 import { refundedWithoutCreditNote } from '../orders/index.js';
-import { move, post } from './ledger.js';
+import { move, post, type ShopTx } from './ledger.js';
 import { type PartnerType, partnerEarnings } from './partners.tables.js';
 import { partnerIdOut } from './payouts.service.js';
 import type { PortalEarningQuery } from './vendors.schemas.js';
@@ -39,7 +40,8 @@ import type { PortalEarningQuery } from './vendors.schemas.js';
 export type EarningRow = typeof partnerEarnings.$inferSelect;
 
 /** Credits every vendor line and the attributed affiliate of a paid order. Idempotent. */
-export async function creditOrderEarnings(tx: Db, shopId: string, orderId: string, now: Date): Promise<void> {
+export async function creditOrderEarnings(ctx: ShopTx, orderId: string, now: Date): Promise<void> {
+  const { db: tx, shopId } = ctx;
   const [order] = await query<{
     id: string;
     currency: string;
@@ -77,7 +79,6 @@ export async function creditOrderEarnings(tx: Db, shopId: string, orderId: strin
         ORDER BY l.position`,
   );
   const base = {
-    shopId,
     orderId,
     subscriptionId: order.subscription_id,
     subscriptionPaymentNumber: order.subscription_payment_number,
@@ -87,10 +88,10 @@ export async function creditOrderEarnings(tx: Db, shopId: string, orderId: strin
 
   for (const l of lines) {
     if (!l.vendor_id || !l.vendor_exists) continue;
-    const rule = await ruleFor(tx, shopId, l.vendor_id, l.category_id, paidAt);
+    const rule = await ruleFor(ctx, l.vendor_id, l.category_id, paidAt);
     const net = Number(l.net_cents);
     const commission = Math.min(Math.max(net, 0), rule ? percentOf(net, rule.percent) + Number(rule.fixed_cents) : 0);
-    await book(tx, {
+    await book(ctx, {
       ...base,
       partnerType: 'vendor',
       partnerId: l.vendor_id,
@@ -122,7 +123,7 @@ export async function creditOrderEarnings(tx: Db, shopId: string, orderId: strin
     const percent = Number(aff.commission_percent);
     const gross = lines.reduce((s, l) => s + Number(l.line_total_cents), 0);
     const net = lines.reduce((s, l) => s + Number(l.net_cents), 0);
-    await book(tx, {
+    await book(ctx, {
       ...base,
       partnerType: 'affiliate',
       partnerId: aff.id,
@@ -145,11 +146,11 @@ interface Rule {
 }
 
 /** The vendor's rule in force at `at`: category-specific first, then the general one. */
-async function ruleFor(tx: Db, shopId: string, vendorId: string, categoryId: string | null, at: Date) {
+async function ruleFor(ctx: ShopTx, vendorId: string, categoryId: string | null, at: Date) {
   const rows = await query<{ id: string; percent: number | string; fixed_cents: number | string }>(
-    tx,
+    ctx.db,
     sql`SELECT id, percent, fixed_cents FROM vendor_commission_rules
-        WHERE shop_id = ${shopId} AND vendor_id = ${vendorId}
+        WHERE shop_id = ${ctx.shopId} AND vendor_id = ${vendorId}
           AND effective_from <= ${at.toISOString()}::timestamptz
           AND (category_id IS NULL OR category_id = ${categoryId})
         ORDER BY (category_id IS NULL), effective_from DESC, id DESC
@@ -159,19 +160,18 @@ async function ruleFor(tx: Db, shopId: string, vendorId: string, categoryId: str
   return r ? ({ id: r.id, percent: Number(r.percent), fixed_cents: Number(r.fixed_cents) } satisfies Rule) : null;
 }
 
-type NewEarning = Omit<typeof partnerEarnings.$inferInsert, 'id' | 'status' | 'createdAt'>;
+type NewEarning = Omit<typeof partnerEarnings.$inferInsert, 'id' | 'shopId' | 'status' | 'createdAt'>;
 
 /** Inserts the earning once per source and books its ledger entry. */
-async function book(tx: Db, e: NewEarning): Promise<void> {
+async function book(ctx: ShopTx, e: NewEarning): Promise<void> {
   const id = newId('earning');
-  const inserted = await tx
+  const inserted = await ctx.db
     .insert(partnerEarnings)
-    .values({ ...e, id, status: 'pending', createdAt: e.earnedAt })
+    .values({ ...e, id, shopId: ctx.shopId, status: 'pending', createdAt: e.earnedAt })
     .onConflictDoNothing({ target: [partnerEarnings.shopId, partnerEarnings.sourceKey] })
     .returning({ id: partnerEarnings.id });
   if (inserted.length === 0 || e.amountCents <= 0) return;
-  await post(tx, {
-    shopId: e.shopId,
+  await post(ctx, {
     partnerType: e.partnerType,
     partnerId: e.partnerId,
     currency: e.currency,
@@ -189,18 +189,17 @@ async function book(tx: Db, e: NewEarning): Promise<void> {
  * `creditNoteId` of the order is final (finance's `creditNote.finalized` hook). Idempotent.
  */
 export async function reverseCreditNoteEarnings(
-  tx: Db,
-  shopId: string,
+  ctx: ShopTx,
   orderId: string,
   creditNoteId: string,
   now: Date,
 ): Promise<void> {
-  await clawBack(tx, shopId, orderId, creditNoteId, now);
+  await clawBack(ctx, orderId, creditNoteId, now);
 }
 
 /** Claws back every earning of an order that was cancelled or refunded after payment. Idempotent. */
-export async function reverseOrderEarnings(tx: Db, shopId: string, orderId: string, now: Date): Promise<void> {
-  await clawBack(tx, shopId, orderId, null, now);
+export async function reverseOrderEarnings(ctx: ShopTx, orderId: string, now: Date): Promise<void> {
+  await clawBack(ctx, orderId, null, now);
 }
 
 /**
@@ -209,13 +208,12 @@ export async function reverseOrderEarnings(tx: Db, shopId: string, orderId: stri
  * Idempotent: the target is cumulative over all such refunds of the order.
  */
 export async function reverseRefundedEarnings(
-  tx: Db,
-  shopId: string,
+  ctx: ShopTx,
   orderId: string,
   refundId: string,
   now: Date,
 ): Promise<void> {
-  await clawBack(tx, shopId, orderId, null, now, refundId);
+  await clawBack(ctx, orderId, null, now, refundId);
 }
 
 /**
@@ -224,13 +222,13 @@ export async function reverseRefundedEarnings(
  * without a credit note), at most the earning; everything when the order was cancelled/refunded.
  */
 async function clawBack(
-  tx: Db,
-  shopId: string,
+  ctx: ShopTx,
   orderId: string,
   creditNoteId: string | null,
   now: Date,
   refundId: string | null = null,
 ) {
+  const { db: tx, shopId } = ctx;
   const earnings = await tx
     .select()
     .from(partnerEarnings)
@@ -243,7 +241,7 @@ async function clawBack(
     sql`SELECT status, total_cents FROM orders WHERE id = ${orderId} AND shop_id = ${shopId}`,
   );
   const reversedAll = order ? ['cancelled', 'refunded'].includes(order.status) : false;
-  const share = reversedAll ? null : await creditedShare(tx, shopId, orderId);
+  const share = reversedAll ? null : await creditedShare(ctx, orderId);
   const refunded = reversedAll ? null : await refundedWithoutCreditNote(tx, shopId, orderId);
   const paid = Number(order?.total_cents ?? 0);
   const reversed = await reversedSoFar(
@@ -264,8 +262,7 @@ async function clawBack(
     if (claw <= 0) continue;
     const from = e.status === 'pending' ? 'pending' : 'available';
     const cause = creditNoteId ?? (refundId ? `refund:${refundId}` : 'order');
-    await post(tx, {
-      shopId,
+    await post(ctx, {
       partnerType: e.partnerType,
       partnerId: e.partnerId,
       currency: e.currency,
@@ -305,12 +302,12 @@ async function reversedSoFar(db: Db, earningIds: string[]): Promise<Map<string, 
  * notes: line credits by invoice position (invoice item n = order line n), amount credits
  * spread over every line by the share of the invoice total they credit.
  */
-async function creditedShare(tx: Db, shopId: string, orderId: string) {
+async function creditedShare(ctx: ShopTx, orderId: string) {
   const lines = await query<{ id: string; position: number; net_cents: number | string }>(
-    tx,
-    sql`SELECT id, position, net_cents FROM order_lines WHERE order_id = ${orderId} AND shop_id = ${shopId}`,
+    ctx.db,
+    sql`SELECT id, position, net_cents FROM order_lines WHERE order_id = ${orderId} AND shop_id = ${ctx.shopId}`,
   );
-  const notes = await creditNoteLinesOfOrder(tx, shopId, orderId);
+  const notes = await creditNoteLinesOfOrder(ctx, orderId);
   const creditedNet = new Map<number, number>();
   let amountShare = 0;
   for (const n of notes) {
@@ -352,12 +349,12 @@ export interface ReleaseSelection {
  * `earningIds`, every id must be a pending earning of this type, else 409 `not_releasable`.
  */
 export async function releaseEarnings(
-  tx: Db,
-  shopId: string,
+  ctx: TxCtx,
   partnerType: PartnerType,
   sel: ReleaseSelection,
   now: Date,
 ): Promise<EarningRow[]> {
+  const { db: tx, shopId } = ctx;
   const conds: SQL[] = [
     eq(partnerEarnings.shopId, shopId),
     eq(partnerEarnings.partnerType, partnerType),
@@ -399,8 +396,7 @@ export async function releaseEarnings(
   for (const r of rows) {
     const amount = r.amountCents - (reversed.get(r.id) ?? 0);
     if (amount > 0) {
-      await post(tx, {
-        shopId,
+      await post(ctx, {
         partnerType,
         partnerId: r.partnerId,
         currency: r.currency,
@@ -432,12 +428,12 @@ export interface EarningView extends EarningRow {
 
 /** Lists earnings newest first, with what was clawed back, exact count. */
 export async function listEarnings(
-  db: Db,
-  shopId: string,
+  ctx: Ctx,
   partnerType: PartnerType,
   f: EarningFilters,
 ): Promise<{ rows: EarningView[]; count: number }> {
-  const conds: SQL[] = [eq(partnerEarnings.shopId, shopId), eq(partnerEarnings.partnerType, partnerType)];
+  const { db } = ctx;
+  const conds: SQL[] = [eq(partnerEarnings.shopId, ctx.shopId), eq(partnerEarnings.partnerType, partnerType)];
   if (f.partner_id) conds.push(eq(partnerEarnings.partnerId, f.partner_id));
   if (f.status) conds.push(eq(partnerEarnings.status, f.status));
   if (f.order_id) conds.push(eq(partnerEarnings.orderId, f.order_id));

@@ -22,7 +22,7 @@ export const partnersModule: Module = {
   group: 'shop',
   routes(app, deps) {
     partnerAuthRoutes(app, deps);
-    acceptPageRoutes(app, deps);
+    acceptPageRoutes(app);
     vendorRoutes(app);
     affiliateRoutes(app);
     payoutRoutes(app);

@@ -17,9 +17,9 @@
  * a crash) books it once.
  */
 import { type SQL, sql } from 'drizzle-orm';
+import type { Ctx } from '../../platform/auth/types.js';
 import { iso } from '../../platform/dates.js';
-import type { Db } from '../../platform/db/client.js';
-import { query } from '../../platform/db/tx.js';
+import { query, type TxCtx } from '../../platform/db/tx.js';
 import { newId } from '../../platform/ids.js';
 import { ledgerPostings, ledgerTransactions, type PartnerType } from './partners.tables.js';
 
@@ -41,8 +41,14 @@ export interface Posting {
   amount: number;
 }
 
+/**
+ * What the ledger books with: the shop and its open transaction. A request's `TxCtx` is one;
+ * the cross-module hooks, which run in the transaction of an order change, pass just these two.
+ */
+export type ShopTx = Pick<TxCtx, 'db' | 'shopId'>;
+
+/** One entry of the shop of the context that books it. */
 export interface LedgerEntry {
-  shopId: string;
   partnerType: PartnerType;
   partnerId: string;
   currency: string;
@@ -67,10 +73,11 @@ export function move(from: Account, to: Account, amount: number): Posting[] {
 }
 
 /**
- * Books one balanced transaction in `tx`. Returns the transaction id, and `created: false`
- * when an entry with the same `idemKey` already exists (nothing is booked again).
+ * Books one balanced transaction in the caller's transaction. Returns the transaction id, and
+ * `created: false` when an entry with the same `idemKey` already exists (nothing is booked again).
  */
-export async function post(tx: Db, e: LedgerEntry): Promise<{ id: string; created: boolean }> {
+export async function post(ctx: ShopTx, e: LedgerEntry): Promise<{ id: string; created: boolean }> {
+  const { db: tx, shopId } = ctx;
   if (e.postings.length < 2) throw new Error('ledger: a transaction needs at least two postings');
   let sum = 0;
   for (const p of e.postings) {
@@ -83,7 +90,7 @@ export async function post(tx: Db, e: LedgerEntry): Promise<{ id: string; create
     .insert(ledgerTransactions)
     .values({
       id,
-      shopId: e.shopId,
+      shopId,
       partnerType: e.partnerType,
       partnerId: e.partnerId,
       currency: e.currency,
@@ -102,7 +109,7 @@ export async function post(tx: Db, e: LedgerEntry): Promise<{ id: string; create
   if (inserted.length === 0) {
     const [existing] = await query<{ id: string }>(
       tx,
-      sql`SELECT id FROM ledger_transactions WHERE shop_id = ${e.shopId} AND idem_key = ${e.idemKey}`,
+      sql`SELECT id FROM ledger_transactions WHERE shop_id = ${shopId} AND idem_key = ${e.idemKey}`,
     );
     return { id: existing?.id ?? '', created: false };
   }
@@ -111,7 +118,7 @@ export async function post(tx: Db, e: LedgerEntry): Promise<{ id: string; create
     await tx.insert(ledgerPostings).values(
       postings.map((p, i) => ({
         id: `${id}_p${i + 1}`,
-        shopId: e.shopId,
+        shopId,
         transactionId: id,
         partnerType: e.partnerType,
         partnerId: e.partnerId,
@@ -154,13 +161,12 @@ const empty = (partnerId: string, currency: string): Balance => ({
  * occurred before `before`). Partners without postings are absent from the result.
  */
 export async function balances(
-  db: Db,
-  shopId: string,
+  ctx: Ctx,
   partnerType: PartnerType,
   opts: { partnerIds?: string[]; currency?: string; before?: Date } = {},
 ): Promise<Balance[]> {
   if (opts.partnerIds && opts.partnerIds.length === 0) return [];
-  const conds: SQL[] = [sql`shop_id = ${shopId}`, sql`partner_type = ${partnerType}`];
+  const conds: SQL[] = [sql`shop_id = ${ctx.shopId}`, sql`partner_type = ${partnerType}`];
   if (opts.partnerIds) {
     conds.push(
       sql`partner_id IN (${sql.join(
@@ -172,7 +178,7 @@ export async function balances(
   if (opts.currency) conds.push(sql`currency = ${opts.currency}`);
   if (opts.before) conds.push(sql`occurred_at < ${opts.before.toISOString()}::timestamptz`);
   const rows = await query<{ partner_id: string; currency: string; account: Account; total: number | string }>(
-    db,
+    ctx.db,
     sql`SELECT partner_id, currency, account, sum(amount_cents)::bigint AS total
         FROM ledger_postings WHERE ${sql.join(conds, sql` AND `)}
         GROUP BY partner_id, currency, account
@@ -193,13 +199,12 @@ export async function balances(
 
 /** One partner's balance in one currency (zeros when nothing was booked). */
 export async function balanceOf(
-  db: Db,
-  shopId: string,
+  ctx: Ctx,
   partnerType: PartnerType,
   partnerId: string,
   currency: string,
 ): Promise<Balance> {
-  const [b] = await balances(db, shopId, partnerType, { partnerIds: [partnerId], currency });
+  const [b] = await balances(ctx, partnerType, { partnerIds: [partnerId], currency });
   return b ?? empty(partnerId, currency);
 }
 
@@ -224,14 +229,13 @@ export interface LedgerLine {
 
 /** A partner's ledger transactions with their postings, oldest first, paginated. */
 export async function ledgerOf(
-  db: Db,
-  shopId: string,
+  ctx: Ctx,
   partnerType: PartnerType,
   partnerId: string,
   opts: { limit: number; offset: number; currency?: string; from?: Date; to?: Date },
 ): Promise<{ entries: LedgerLine[]; count: number }> {
   const conds: SQL[] = [
-    sql`t.shop_id = ${shopId}`,
+    sql`t.shop_id = ${ctx.shopId}`,
     sql`t.partner_type = ${partnerType}`,
     sql`t.partner_id = ${partnerId}`,
   ];
@@ -252,7 +256,7 @@ export async function ledgerOf(
       occurred_at: string | Date;
       postings: { account: Account; amount_cents: number | string }[] | null;
     }>(
-      db,
+      ctx.db,
       sql`SELECT t.id, t.kind, t.currency, t.earning_id, t.payout_id, t.order_id, t.credit_note_id, t.memo,
                  t.occurred_at,
                  (SELECT json_agg(json_build_object('account', p.account, 'amount_cents', p.amount_cents) ORDER BY p.id)
@@ -261,7 +265,7 @@ export async function ledgerOf(
           ORDER BY t.occurred_at, t.id
           LIMIT ${opts.limit} OFFSET ${opts.offset}`,
     ),
-    query<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM ledger_transactions t WHERE ${where}`),
+    query<{ n: number }>(ctx.db, sql`SELECT count(*)::int AS n FROM ledger_transactions t WHERE ${where}`),
   ]);
   return {
     entries: rows.map((r) => ({

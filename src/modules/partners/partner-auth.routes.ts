@@ -66,15 +66,9 @@ export function partnerAuthRoutes(app: TypedApp, deps: AppDeps): void {
         },
       },
       async (request, reply) => {
-        await limitAccountCalls(deps.database.db, deps.config, request.ip);
+        await limitAccountCalls(request.ctx, request.ip);
         const body = request.body;
-        const { partner, session } = await acceptInvite(
-          deps.database.db,
-          kind,
-          body.token,
-          body.password,
-          request.ctx.clock.now(),
-        );
+        const { partner, session } = await acceptInvite(request.ctx, kind, body.token, body.password);
         setSessionCookie(reply, deps, kind, session.token, session.expiresAt);
         return { token: session.token, expires_at: iso(session.expiresAt), [kind]: ref(partner) };
       },
@@ -93,7 +87,7 @@ export function partnerAuthRoutes(app: TypedApp, deps: AppDeps): void {
       },
       async (request, reply) => {
         const body = request.body;
-        const { partner, session } = await loginPartner(deps.database.db, kind, body, request.ip);
+        const { partner, session } = await loginPartner(request.ctx, kind, body, request.ip);
         setSessionCookie(reply, deps, kind, session.token, session.expiresAt);
         return { token: session.token, expires_at: iso(session.expiresAt), [kind]: ref(partner) };
       },
@@ -111,8 +105,8 @@ export function partnerAuthRoutes(app: TypedApp, deps: AppDeps): void {
         },
       },
       async (request, reply) => {
-        await limitAccountCalls(deps.database.db, deps.config, request.ip);
-        await requestPartnerReset(deps.database.db, kind, request.body, request.ctx.clock.now());
+        await limitAccountCalls(request.ctx, request.ip);
+        await requestPartnerReset(request.ctx, kind, request.body);
         return reply.code(202).send({ status: 'accepted' });
       },
     );
@@ -129,9 +123,9 @@ export function partnerAuthRoutes(app: TypedApp, deps: AppDeps): void {
         },
       },
       async (request) => {
-        await limitAccountCalls(deps.database.db, deps.config, request.ip);
+        await limitAccountCalls(request.ctx, request.ip);
         const body = request.body;
-        return { [kind]: ref(await confirmPartnerReset(deps.database.db, kind, body.token, body.password)) };
+        return { [kind]: ref(await confirmPartnerReset(request.ctx, kind, body.token, body.password)) };
       },
     );
 
@@ -143,7 +137,7 @@ export function partnerAuthRoutes(app: TypedApp, deps: AppDeps): void {
       },
       async (request, reply) => {
         const actor = request.ctx.actor;
-        if (actor?.kind === kind) await revokeSession(request.ctx.db, actor.sessionId);
+        if (actor?.kind === kind) await revokeSession(request.ctx, actor.sessionId);
         clearSessionCookie(reply, deps, kind);
         return reply.code(204).send();
       },

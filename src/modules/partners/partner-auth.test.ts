@@ -13,6 +13,7 @@ import {
   startApp,
   type TestApp,
 } from '../../../test/helpers/app.js';
+import { systemCtx } from '../../platform/auth/types.js';
 import { query, withTx } from '../../platform/db/tx.js';
 import { issueInvite } from './partner-auth.js';
 import { inviteTokenFor } from './partners.fixtures.js';
@@ -31,11 +32,15 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const db = () => t.app.deps.database.db;
+/** The context of a shop, as a job would have it. */
+const ctxOf = (shop: ShopFixture) =>
+  systemCtx({ db: db(), clock: t.app.deps.clock, config: t.app.deps.config }, shop.shopId, t.app.log);
 
 /** A vendor or affiliate row with a fresh invitation (what the admin invite routes do). */
 async function invited(kind: PartnerType, shop: ShopFixture, email: string, status?: string) {
   const id = `${kind === 'vendor' ? 'ven' : 'aff'}_auth${++n}`;
-  await withTx(db(), async (tx) => {
+  await withTx(ctxOf(shop), async (c) => {
+    const tx = c.db;
     if (kind === 'vendor') {
       await tx.execute(
         sql`INSERT INTO vendors (id, shop_id, name, email, status) VALUES (${id}, ${shop.shopId}, 'Händler', ${email}, ${status ?? 'invited'})`,
@@ -46,13 +51,7 @@ async function invited(kind: PartnerType, shop: ShopFixture, email: string, stat
             VALUES (${id}, ${shop.shopId}, 'Partner', ${email}, ${`CODE${n}`}, 10, ${status ?? 'active'})`,
       );
     }
-    await issueInvite(
-      tx,
-      kind,
-      { id, shopId: shop.shopId, email, name: 'Partner' },
-      t.app.deps.clock.now(),
-      t.config.publicUrl,
-    );
+    await issueInvite(c, kind, { id, email, name: 'Partner' }, t.app.deps.clock.now());
   });
   return id;
 }
@@ -128,15 +127,7 @@ describe.each(['vendor', 'affiliate'] as const)('%s portal access', (kind) => {
     const email = `${kind}${n}-reinvite@partner.test`;
     const id = await invited(kind, a, email);
     const first = await inviteTokenFor(t, kind, email);
-    await withTx(db(), (tx) =>
-      issueInvite(
-        tx,
-        kind,
-        { id, shopId: a.shopId, email, name: 'Partner' },
-        t.app.deps.clock.now(),
-        t.config.publicUrl,
-      ),
-    );
+    await withTx(ctxOf(a), (c) => issueInvite(c, kind, { id, email, name: 'Partner' }, t.app.deps.clock.now()));
     const second = await inviteTokenFor(t, kind, email);
     expect(second).not.toBe(first);
     expectProblem(

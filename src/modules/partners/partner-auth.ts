@@ -6,9 +6,9 @@
  */
 import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import { queueEmail } from '../../adapters/mail/index.js';
+import type { Ctx } from '../../platform/auth/types.js';
 import { hashPassword, sha256 } from '../../platform/crypto.js';
-import type { Db } from '../../platform/db/client.js';
-import { withTx } from '../../platform/db/tx.js';
+import { type TxCtx, withTx } from '../../platform/db/tx.js';
 import { AppError } from '../../platform/errors.js';
 import { newSecret } from '../../platform/ids.js';
 import {
@@ -35,16 +35,17 @@ const LABEL: Record<PartnerType, { de: string; path: string }> = {
 };
 
 /**
- * Issues a fresh invite for a vendor or affiliate row in `tx` (an earlier link stops working)
- * and queues the e-mail with the accept link. Sent if and only if `tx` commits.
+ * Issues a fresh invite for a vendor or affiliate row of the shop in the caller's transaction (an
+ * earlier link stops working) and queues the e-mail with the accept link. Sent if and only if the
+ * transaction commits.
  */
 export async function issueInvite(
-  tx: Db,
+  ctx: TxCtx,
   kind: PartnerType,
-  row: { id: string; shopId: string; email: string; name: string },
+  row: { id: string; email: string; name: string },
   now: Date,
-  publicUrl: string,
 ): Promise<void> {
+  const { db: tx, shopId } = ctx;
   const token = newSecret(kind === 'vendor' ? 'vinv' : 'ainv');
   const table = tableOf(kind);
   await tx
@@ -55,11 +56,11 @@ export async function issueInvite(
       invitedAt: now,
       updatedAt: now,
     })
-    .where(and(eq(table.id, row.id), eq(table.shopId, row.shopId)));
-  const [shop] = await tx.select({ name: shops.name }).from(shops).where(eq(shops.id, row.shopId));
-  const link = `${publicUrl}/${LABEL[kind].path}/accept?token=${encodeURIComponent(token)}`;
+    .where(and(eq(table.id, row.id), eq(table.shopId, shopId)));
+  const [shop] = await tx.select({ name: shops.name }).from(shops).where(eq(shops.id, shopId));
+  const link = `${ctx.config.publicUrl}/${LABEL[kind].path}/accept?token=${encodeURIComponent(token)}`;
   await queueEmail(tx, {
-    shopId: row.shopId,
+    shopId,
     kind: `${kind}_invite`,
     to: row.email,
     subject: `Einladung: ${LABEL[kind].de} von ${shop?.name ?? 'unserem Shop'}`,
@@ -77,9 +78,9 @@ export async function issueInvite(
 }
 
 /** Signed-up (password set) partners of `kind` with this e-mail, in `shop_id`'s shop when given. */
-function signedUpByEmail(db: Db, kind: PartnerType, input: { email: string; shop_id?: string }, limit: number) {
+function signedUpByEmail(ctx: Ctx, kind: PartnerType, input: { email: string; shop_id?: string }, limit: number) {
   const table = tableOf(kind);
-  return db
+  return ctx.db
     .select()
     .from(table)
     .where(
@@ -98,12 +99,14 @@ const locked = (kind: PartnerType, status: string) =>
 
 /**
  * Accepts an invite: sets the password, activates an invited vendor, ends the token and
- * returns a new session. The token row is locked so a link works exactly once.
+ * returns a new session. The token row is locked so a link works exactly once. No shop is
+ * signed in yet: the token names the partner and its shop.
  */
-export async function acceptInvite(db: Db, kind: PartnerType, token: string, password: string, now: Date) {
+export async function acceptInvite(ctx: Ctx, kind: PartnerType, token: string, password: string) {
   const table = tableOf(kind);
-  const findRow = async (d: Db, lock: boolean) => {
-    const q = d
+  const now = ctx.clock.now();
+  const findRow = async (c: Ctx, lock: boolean) => {
+    const q = c.db
       .select()
       .from(table)
       .where(and(eq(table.inviteTokenHash, sha256(token)), isNotNull(table.inviteTokenHash)));
@@ -117,17 +120,17 @@ export async function acceptInvite(db: Db, kind: PartnerType, token: string, pas
     return row;
   };
   // Cheap check first: an unknown or used token costs no password hash.
-  await findRow(db, false);
+  await findRow(ctx, false);
   const passwordHash = await hashPassword(password);
-  return withTx(db, async (tx) => {
-    const row = await findRow(tx, true);
+  return withTx(ctx, async (t) => {
+    const row = await findRow(t, true);
     const status = kind === 'vendor' && row.status === 'invited' ? 'active' : row.status;
-    const [updated] = await tx
+    const [updated] = await t.db
       .update(table)
       .set({ passwordHash, inviteTokenHash: null, inviteExpiresAt: null, acceptedAt: now, status, updatedAt: now })
       .where(eq(table.id, row.id))
       .returning();
-    const session = await createSession(tx, { shopId: row.shopId, kind, subjectId: row.id });
+    const session = await createSession(t, { shopId: row.shopId, kind, subjectId: row.id });
     return { partner: updated as typeof row, session };
   });
 }
@@ -137,22 +140,22 @@ export async function acceptInvite(db: Db, kind: PartnerType, token: string, pas
  * `shop_id` picks one; without it an e-mail of several shops is 400 `shop_required`.
  */
 export async function loginPartner(
-  db: Db,
+  ctx: Ctx,
   kind: PartnerType,
   input: { email: string; password: string; shop_id?: string },
   ip: string,
 ) {
-  const rows = await signedUpByEmail(db, kind, input, 2);
+  const rows = await signedUpByEmail(ctx, kind, input, 2);
   if (rows.length > 1) {
     throw new AppError('shop_required', 'This e-mail has accounts at several shops; send shop_id', [
       { path: '/body/shop_id', message: 'is required for this e-mail' },
     ]);
   }
   const row = rows[0];
-  await checkPassword(db, kind, ip, input.email, row?.passwordHash ?? null, input.password);
+  await checkPassword(ctx, kind, ip, input.email, row?.passwordHash ?? null, input.password);
   if (!row) throw INVALID_LOGIN();
   if (locked(kind, row.status)) throw new AppError('account_locked', `This ${kind} account is locked`);
-  const session = await createSession(db, { shopId: row.shopId, kind, subjectId: row.id });
+  const session = await createSession(ctx, { shopId: row.shopId, kind, subjectId: row.id });
   return { partner: row, session };
 }
 
@@ -161,17 +164,18 @@ export async function loginPartner(
  * (in `shop_id`'s shop when given) gets a one-use link valid 1 h. The caller always gets 202.
  */
 export async function requestPartnerReset(
-  db: Db,
+  ctx: Ctx,
   kind: PartnerType,
   input: { email: string; shop_id?: string },
-  now: Date,
 ): Promise<void> {
-  const rows = await signedUpByEmail(db, kind, input, 20);
+  const now = ctx.clock.now();
+  const rows = await signedUpByEmail(ctx, kind, input, 20);
   for (const row of rows) {
     if (locked(kind, row.status)) continue;
-    if (!(await resetMailAllowed(db, `${kind}:${row.id}`))) continue;
-    await withTx(db, async (tx) => {
-      const token = await issueAccountToken(tx, {
+    if (!(await resetMailAllowed(ctx, `${kind}:${row.id}`))) continue;
+    await withTx(ctx, async (t) => {
+      const tx = t.db;
+      const token = await issueAccountToken(t, {
         shopId: row.shopId,
         subject: kind,
         subjectId: row.id,
@@ -199,13 +203,17 @@ export async function requestPartnerReset(
   }
 }
 
-/** Sets a new password with a reset token (looked up before hashing) and ends every session. */
-export async function confirmPartnerReset(db: Db, kind: PartnerType, token: string, password: string) {
+/**
+ * Sets a new password with a reset token (looked up before hashing) and ends every session. No
+ * shop is signed in: the token names the partner and its shop.
+ */
+export async function confirmPartnerReset(ctx: Ctx, kind: PartnerType, token: string, password: string) {
   const table = tableOf(kind);
-  const found = await findAccountToken(db, kind, 'password_reset', token);
+  const found = await findAccountToken(ctx, kind, 'password_reset', token);
   const passwordHash = await hashPassword(password);
-  return withTx(db, async (tx) => {
-    await useAccountToken(tx, found.id);
+  return withTx(ctx, async (t) => {
+    const tx = t.db;
+    await useAccountToken(t, found.id);
     const [row] = await tx
       .select()
       .from(table)
@@ -218,7 +226,7 @@ export async function confirmPartnerReset(db: Db, kind: PartnerType, token: stri
       .set({ passwordHash, updatedAt: new Date() })
       .where(eq(table.id, row.id))
       .returning();
-    await revokeSessionsOf(tx, row.shopId, kind, row.id);
+    await revokeSessionsOf({ ...t, shopId: row.shopId }, kind, row.id);
     return updated as typeof row;
   });
 }

@@ -94,7 +94,7 @@ export function payoutRoutes(app: TypedApp): void {
         response: { 200: S.PartnerSettings },
       },
     },
-    async (request) => svc.partnerSettingsBody(await svc.partnerSettingsView(request.ctx.db, request.ctx.shopId)),
+    async (request) => svc.partnerSettingsBody(await svc.partnerSettingsView(request.ctx)),
   );
 
   app.put(
@@ -127,7 +127,7 @@ export function payoutRoutes(app: TypedApp): void {
     async (request) => {
       const q = request.query;
       const p = page(q);
-      const { rows, count } = await svc.listPayouts(request.ctx.db, request.ctx.shopId, 'vendor', {
+      const { rows, count } = await svc.listPayouts(request.ctx, 'vendor', {
         partner_id: q.vendor_id,
         status: q.status,
         currency: q.currency,
@@ -143,8 +143,7 @@ export function payoutRoutes(app: TypedApp): void {
       config: manageMoney,
       schema: { tags: vtags, summary: 'Read a vendor payout', params: IdParams, response: { 200: S.VendorPayout } },
     },
-    async (request) =>
-      svc.payoutOut('vendor', await svc.getPayout(request.ctx.db, request.ctx.shopId, 'vendor', request.params.id)),
+    async (request) => svc.payoutOut('vendor', await svc.getPayout(request.ctx, 'vendor', request.params.id)),
   );
 
   app.post(
@@ -182,7 +181,7 @@ export function payoutRoutes(app: TypedApp): void {
     async (request) => {
       const q = request.query;
       const p = page(q);
-      const { rows, count } = await svc.listPayouts(request.ctx.db, request.ctx.shopId, 'affiliate', {
+      const { rows, count } = await svc.listPayouts(request.ctx, 'affiliate', {
         partner_id: q.affiliate_id,
         status: q.status,
         currency: q.currency,
@@ -203,11 +202,7 @@ export function payoutRoutes(app: TypedApp): void {
         response: { 200: S.AffiliatePayout },
       },
     },
-    async (request) =>
-      svc.payoutOut(
-        'affiliate',
-        await svc.getPayout(request.ctx.db, request.ctx.shopId, 'affiliate', request.params.id),
-      ),
+    async (request) => svc.payoutOut('affiliate', await svc.getPayout(request.ctx, 'affiliate', request.params.id)),
   );
 
   for (const t of AFFILIATE_TRANSITIONS) transitionRoute('affiliate', t);
@@ -228,7 +223,7 @@ export function payoutRoutes(app: TypedApp): void {
     async (request) => {
       const q = request.query;
       const p = page(q);
-      const { rows, count } = await svc.listPayouts(request.ctx.db, request.ctx.shopId, 'affiliate', {
+      const { rows, count } = await svc.listPayouts(request.ctx, 'affiliate', {
         partner_id: affiliateOf(request),
         status: q.status,
         currency: q.currency,
@@ -247,7 +242,7 @@ export function payoutRoutes(app: TypedApp): void {
     async (request) =>
       svc.payoutOut(
         'affiliate',
-        await svc.getPayout(request.ctx.db, request.ctx.shopId, 'affiliate', request.params.id, affiliateOf(request)),
+        await svc.getPayout(request.ctx, 'affiliate', request.params.id, affiliateOf(request)),
       ),
   );
 
@@ -294,7 +289,7 @@ export function payoutRoutes(app: TypedApp): void {
     async (request) => {
       const q = request.query;
       const p = page(q);
-      const { rows, count } = await svc.listPayouts(request.ctx.db, request.ctx.shopId, 'vendor', {
+      const { rows, count } = await svc.listPayouts(request.ctx, 'vendor', {
         partner_id: vendorOf(request),
         status: q.status,
         currency: q.currency,
@@ -311,10 +306,7 @@ export function payoutRoutes(app: TypedApp): void {
       schema: { tags: vptags, summary: 'One of my payouts', params: IdParams, response: { 200: S.VendorPayout } },
     },
     async (request) =>
-      svc.payoutOut(
-        'vendor',
-        await svc.getPayout(request.ctx.db, request.ctx.shopId, 'vendor', request.params.id, vendorOf(request)),
-      ),
+      svc.payoutOut('vendor', await svc.getPayout(request.ctx, 'vendor', request.params.id, vendorOf(request))),
   );
 
   app.get(
@@ -331,7 +323,7 @@ export function payoutRoutes(app: TypedApp): void {
     async (request) => {
       const q = request.query;
       const p = page(q);
-      const { rows, count } = await st.listStatements(request.ctx.db, request.ctx.shopId, {
+      const { rows, count } = await st.listStatements(request.ctx, {
         vendor_id: vendorOf(request),
         status: 'final',
         period: q.period,
@@ -355,7 +347,7 @@ export function payoutRoutes(app: TypedApp): void {
     },
     async (request) =>
       st.statementOut(
-        await st.getStatement(request.ctx.db, request.ctx.shopId, request.params.id, {
+        await st.getStatement(request.ctx, request.params.id, {
           vendorId: vendorOf(request),
         }),
       ),
@@ -373,7 +365,7 @@ export function payoutRoutes(app: TypedApp): void {
       },
     },
     async (request, reply) => {
-      const row = await st.getStatement(request.ctx.db, request.ctx.shopId, request.params.id, {
+      const row = await st.getStatement(request.ctx, request.params.id, {
         vendorId: vendorOf(request),
       });
       return sendPdf(reply, row, await renderStatementPdf(row));
@@ -396,7 +388,7 @@ export function payoutRoutes(app: TypedApp): void {
     async (request) => {
       const q = request.query;
       const p = page(q);
-      const { rows, count } = await st.listStatements(request.ctx.db, request.ctx.shopId, { ...q, ...p });
+      const { rows, count } = await st.listStatements(request.ctx, { ...q, ...p });
       return { statements: rows.map(st.statementSummaryOut), count, ...p };
     },
   );
@@ -426,7 +418,7 @@ export function payoutRoutes(app: TypedApp): void {
       config: manageMoney,
       schema: { tags: stags, summary: 'Read a statement', params: IdParams, response: { 200: S.Statement } },
     },
-    async (request) => st.statementOut(await st.getStatement(request.ctx.db, request.ctx.shopId, request.params.id)),
+    async (request) => st.statementOut(await st.getStatement(request.ctx, request.params.id)),
   );
 
   app.post(
@@ -456,7 +448,7 @@ export function payoutRoutes(app: TypedApp): void {
       },
     },
     async (request, reply) => {
-      const row = await st.getStatement(request.ctx.db, request.ctx.shopId, request.params.id);
+      const row = await st.getStatement(request.ctx, request.params.id);
       return sendPdf(reply, row, await renderStatementPdf(row));
     },
   );

@@ -10,9 +10,8 @@ import type { Static } from '@sinclair/typebox';
 import { and, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import { iso, isoOrNull } from '../../platform/dates.js';
-import type { Db } from '../../platform/db/client.js';
 import { lockOwned } from '../../platform/db/lock.js';
-import { query, uniqueConstraintOf, withTx } from '../../platform/db/tx.js';
+import { query, type TxCtx, uniqueConstraintOf, withTx } from '../../platform/db/tx.js';
 import { AppError, badRequest, conflict, notFound } from '../../platform/errors.js';
 import type { Paged } from '../../platform/http/schemas.js';
 import { newId } from '../../platform/ids.js';
@@ -34,12 +33,12 @@ const money = (cents: number, currency: string) => `${(cents / 100).toFixed(2)} 
 
 export type PartnerSettingsPut = Static<typeof PartnerSettingsPutBody>;
 
-export async function partnerSettingsView(db: Db, shopId: string) {
-  const [row] = await db
+export async function partnerSettingsView(ctx: Ctx) {
+  const [row] = await ctx.db
     .select({ updatedAt: partnerSettings.updatedAt })
     .from(partnerSettings)
-    .where(eq(partnerSettings.shopId, shopId));
-  return { settings: await loadPartnerSettings(db, shopId), updatedAt: row?.updatedAt ?? null };
+    .where(eq(partnerSettings.shopId, ctx.shopId));
+  return { settings: await loadPartnerSettings(ctx), updatedAt: row?.updatedAt ?? null };
 }
 
 export function partnerSettingsBody(v: { settings: PartnerSettings; updatedAt: Date | null }) {
@@ -55,7 +54,7 @@ export function partnerSettingsBody(v: { settings: PartnerSettings; updatedAt: D
 /** Partial upsert: omitted fields keep their value (or the default while there is no row). */
 export async function putPartnerSettings(ctx: Ctx, body: PartnerSettingsPut) {
   const now = ctx.clock.now();
-  const base = await loadPartnerSettings(ctx.db, ctx.shopId);
+  const base = await loadPartnerSettings(ctx);
   const next: PartnerSettings = {
     vendorHoldDays: body.vendor_hold_days ?? base.vendorHoldDays,
     affiliateHoldDays: body.affiliate_hold_days ?? base.affiliateHoldDays,
@@ -71,16 +70,16 @@ export async function putPartnerSettings(ctx: Ctx, body: PartnerSettingsPut) {
     .insert(partnerSettings)
     .values({ shopId: ctx.shopId, ...next, updatedAt: now })
     .onConflictDoUpdate({ target: partnerSettings.shopId, set });
-  return partnerSettingsView(ctx.db, ctx.shopId);
+  return partnerSettingsView(ctx);
 }
 
 // ---- currencies ----
 
 /** The currency of the shop's default channel (null without channels). */
-export async function defaultCurrency(db: Db, shopId: string): Promise<string | null> {
+export async function defaultCurrency(ctx: Ctx): Promise<string | null> {
   const rows = await query<{ currency: string }>(
-    db,
-    sql`SELECT currency FROM channels WHERE shop_id = ${shopId} ORDER BY is_default DESC, created_at LIMIT 1`,
+    ctx.db,
+    sql`SELECT currency FROM channels WHERE shop_id = ${ctx.shopId} ORDER BY is_default DESC, created_at LIMIT 1`,
   );
   return rows[0]?.currency ?? null;
 }
@@ -96,20 +95,19 @@ const currencyRequired = (currencies: string[]) =>
  * Several candidates: 400 currency_required.
  */
 export async function payoutCurrency(
-  db: Db,
-  shopId: string,
+  ctx: Ctx,
   type: PartnerType,
   partnerId: string,
   requested: string | undefined,
 ): Promise<string> {
   if (requested) return requested;
-  const all = await balances(db, shopId, type, { partnerIds: [partnerId] });
+  const all = await balances(ctx, type, { partnerIds: [partnerId] });
   const available = all.filter((b) => b.available_cents > 0).map((b) => b.currency);
   if (available.length === 1) return available[0] as string;
   if (available.length > 1) throw currencyRequired(available);
   if (all.length === 1) return (all[0] as { currency: string }).currency;
   if (all.length > 1) throw currencyRequired(all.map((b) => b.currency));
-  return (await defaultCurrency(db, shopId)) ?? 'EUR';
+  return (await defaultCurrency(ctx)) ?? 'EUR';
 }
 
 // ---- reads ----
@@ -142,8 +140,9 @@ export function payoutOut<K extends PartnerType>(kind: K, row: PayoutRow) {
 export type PayoutFilters = Paged<Static<typeof PortalPayoutQuery> & { partner_id?: string }>;
 
 /** Payouts of one partner type, newest first, with the exact count. */
-export async function listPayouts(db: Db, shopId: string, type: PartnerType, f: PayoutFilters) {
-  const conds: SQL[] = [eq(partnerPayouts.shopId, shopId), eq(partnerPayouts.partnerType, type)];
+export async function listPayouts(ctx: Ctx, type: PartnerType, f: PayoutFilters) {
+  const { db } = ctx;
+  const conds: SQL[] = [eq(partnerPayouts.shopId, ctx.shopId), eq(partnerPayouts.partnerType, type)];
   if (f.partner_id) conds.push(eq(partnerPayouts.partnerId, f.partner_id));
   if (f.status) conds.push(eq(partnerPayouts.status, f.status));
   if (f.currency) conds.push(eq(partnerPayouts.currency, f.currency));
@@ -162,20 +161,14 @@ export async function listPayouts(db: Db, shopId: string, type: PartnerType, f: 
 }
 
 /** One payout; another shop's, another type's or (with `partnerId`) another partner's is 404. */
-export async function getPayout(
-  db: Db,
-  shopId: string,
-  type: PartnerType,
-  id: string,
-  partnerId?: string,
-): Promise<PayoutRow> {
-  const [row] = await db
+export async function getPayout(ctx: Ctx, type: PartnerType, id: string, partnerId?: string): Promise<PayoutRow> {
+  const [row] = await ctx.db
     .select()
     .from(partnerPayouts)
     .where(
       and(
         eq(partnerPayouts.id, id),
-        eq(partnerPayouts.shopId, shopId),
+        eq(partnerPayouts.shopId, ctx.shopId),
         eq(partnerPayouts.partnerType, type),
         partnerId ? eq(partnerPayouts.partnerId, partnerId) : undefined,
       ),
@@ -194,11 +187,10 @@ const insufficient = (amount: number, available: number, currency: string) =>
       : `The amount ${money(amount, currency)} exceeds the available balance of ${money(available, currency)}`,
   );
 
-/** Inserts the pending payout and books payout_requested (available → in_payout) in `tx`. */
+/** Inserts the pending payout and books payout_requested (available → in_payout) in the caller's transaction. */
 async function openPayout(
-  tx: Db,
+  ctx: TxCtx,
   p: {
-    shopId: string;
     type: PartnerType;
     partnerId: string;
     currency: string;
@@ -209,11 +201,11 @@ async function openPayout(
   },
 ): Promise<PayoutRow> {
   const id = newId('payout');
-  const [row] = await tx
+  const [row] = await ctx.db
     .insert(partnerPayouts)
     .values({
       id,
-      shopId: p.shopId,
+      shopId: ctx.shopId,
       partnerType: p.type,
       partnerId: p.partnerId,
       currency: p.currency,
@@ -225,8 +217,7 @@ async function openPayout(
       updatedAt: p.now,
     })
     .returning();
-  await post(tx, {
-    shopId: p.shopId,
+  await post(ctx, {
     partnerType: p.type,
     partnerId: p.partnerId,
     currency: p.currency,
@@ -245,14 +236,13 @@ export type VendorPayoutCreate = Static<typeof VendorPayoutCreateBody>;
 /** An admin pays out a vendor's available balance (or part of it): a pending payout. */
 export async function createVendorPayout(ctx: Ctx, body: VendorPayoutCreate): Promise<PayoutRow> {
   const now = ctx.clock.now();
-  return withTx(ctx.db, async (tx) => {
-    await lockOwned(tx, vendors, ctx.shopId, body.vendor_id, 'Vendor');
-    const currency = await payoutCurrency(tx, ctx.shopId, 'vendor', body.vendor_id, body.currency);
-    const { available_cents: available } = await balanceOf(tx, ctx.shopId, 'vendor', body.vendor_id, currency);
+  return withTx(ctx, async (t) => {
+    await lockOwned(t.db, vendors, ctx.shopId, body.vendor_id, 'Vendor');
+    const currency = await payoutCurrency(t, 'vendor', body.vendor_id, body.currency);
+    const { available_cents: available } = await balanceOf(t, 'vendor', body.vendor_id, currency);
     const amount = body.amount_cents ?? available;
     if (available <= 0 || amount > available) throw insufficient(amount, available, currency);
-    return openPayout(tx, {
-      shopId: ctx.shopId,
+    return openPayout(t, {
       type: 'vendor',
       partnerId: body.vendor_id,
       currency,
@@ -278,7 +268,8 @@ export async function requestAffiliatePayout(
 ): Promise<PayoutRow> {
   const now = ctx.clock.now();
   try {
-    return await withTx(ctx.db, async (tx) => {
+    return await withTx(ctx, async (t) => {
+      const tx = t.db;
       const affiliate = await lockOwned(tx, affiliates, ctx.shopId, affiliateId, 'Affiliate');
       if (affiliate.status === 'blocked') {
         throw new AppError('affiliate_blocked', 'A blocked affiliate cannot request payouts');
@@ -296,9 +287,9 @@ export async function requestAffiliatePayout(
         )
         .limit(1);
       if (open.length > 0) throw payoutOpen();
-      const currency = await payoutCurrency(tx, ctx.shopId, 'affiliate', affiliateId, body.currency);
-      const { available_cents: available } = await balanceOf(tx, ctx.shopId, 'affiliate', affiliateId, currency);
-      const { affiliateMinPayoutCents: min } = await loadPartnerSettings(tx, ctx.shopId);
+      const currency = await payoutCurrency(t, 'affiliate', affiliateId, body.currency);
+      const { available_cents: available } = await balanceOf(t, 'affiliate', affiliateId, currency);
+      const { affiliateMinPayoutCents: min } = await loadPartnerSettings(t);
       const amount = body.amount_cents ?? available;
       if (available < min) {
         throw conflict(
@@ -313,8 +304,7 @@ export async function requestAffiliatePayout(
         );
       }
       if (available <= 0 || amount > available) throw insufficient(amount, available, currency);
-      return openPayout(tx, {
-        shopId: ctx.shopId,
+      return openPayout(t, {
         type: 'affiliate',
         partnerId: affiliateId,
         currency,
@@ -346,7 +336,8 @@ export async function transitionPayout(
   opts: { reference?: string } = {},
 ): Promise<PayoutRow> {
   const now = ctx.clock.now();
-  return withTx(ctx.db, async (tx) => {
+  return withTx(ctx, async (t) => {
+    const tx = t.db;
     const row = await lockOwned(tx, partnerPayouts, ctx.shopId, id, 'Payout', eq(partnerPayouts.partnerType, type));
     assertPayoutTransition(type, row.status as PayoutStatus, to);
     const set: Partial<PayoutRow> = { status: to, updatedAt: now };
@@ -358,8 +349,7 @@ export async function transitionPayout(
     if (to === 'cancelled') set.cancelledAt = now;
     const [updated] = await tx.update(partnerPayouts).set(set).where(eq(partnerPayouts.id, row.id)).returning();
     if (to !== 'processing') {
-      await post(tx, {
-        shopId: ctx.shopId,
+      await post(t, {
         partnerType: type,
         partnerId: row.partnerId,
         currency: row.currency,

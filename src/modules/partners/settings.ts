@@ -1,6 +1,6 @@
 /** Partner settings of a shop (hold periods, minimum payout, referral base); defaults without a row. */
 import { eq } from 'drizzle-orm';
-import type { Db } from '../../platform/db/client.js';
+import type { Ctx } from '../../platform/auth/types.js';
 import { partnerSettings } from './partners.tables.js';
 
 export interface PartnerSettings {
@@ -17,8 +17,8 @@ export const PARTNER_DEFAULTS: PartnerSettings = {
   referralBaseUrl: null,
 };
 
-export async function loadPartnerSettings(db: Db, shopId: string): Promise<PartnerSettings> {
-  const [row] = await db.select().from(partnerSettings).where(eq(partnerSettings.shopId, shopId));
+export async function loadPartnerSettings(ctx: Ctx): Promise<PartnerSettings> {
+  const [row] = await ctx.db.select().from(partnerSettings).where(eq(partnerSettings.shopId, ctx.shopId));
   if (!row) return { ...PARTNER_DEFAULTS };
   return {
     vendorHoldDays: row.vendorHoldDays,

@@ -14,7 +14,6 @@ import type { Static } from '@sinclair/typebox';
 import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import { iso, isoOrNull } from '../../platform/dates.js';
-import type { Db } from '../../platform/db/client.js';
 import { lockOwned } from '../../platform/db/lock.js';
 import { pgDate, query, withTx } from '../../platform/db/tx.js';
 import { AppError, badRequest, conflict, notFound } from '../../platform/errors.js';
@@ -174,8 +173,7 @@ function describe(r: {
 
 /** Opening balance, entries with running balance, totals and closing balance from the ledger. */
 export async function computeStatement(
-  db: Db,
-  shopId: string,
+  ctx: Ctx,
   vendorId: string,
   currency: string,
   start: Date,
@@ -183,7 +181,7 @@ export async function computeStatement(
   timeZone: string,
 ): Promise<Computed> {
   const owedBefore = async (before: Date) =>
-    (await balances(db, shopId, 'vendor', { partnerIds: [vendorId], currency, before }))[0]?.owed_cents ?? 0;
+    (await balances(ctx, 'vendor', { partnerIds: [vendorId], currency, before }))[0]?.owed_cents ?? 0;
   const opening = await owedBefore(start);
   const rows = await query<{
     id: string;
@@ -200,7 +198,7 @@ export async function computeStatement(
     commission_cents: number | string | null;
     delta: number | string;
   }>(
-    db,
+    ctx.db,
     sql`SELECT t.id, t.kind, t.occurred_at, coalesce(t.order_id, e.order_id) AS order_id, o.number AS order_number,
                t.payout_id, p.reference AS payout_reference, t.credit_note_id, cn.number AS credit_note_number,
                t.memo, e.gross_cents, e.commission_cents,
@@ -212,7 +210,7 @@ export async function computeStatement(
         LEFT JOIN orders o ON o.id = coalesce(t.order_id, e.order_id) AND o.shop_id = t.shop_id
         LEFT JOIN credit_notes cn ON cn.id = t.credit_note_id AND cn.shop_id = t.shop_id
         LEFT JOIN partner_payouts p ON p.id = t.payout_id AND p.shop_id = t.shop_id
-        WHERE t.shop_id = ${shopId} AND t.partner_type = 'vendor' AND t.partner_id = ${vendorId}
+        WHERE t.shop_id = ${ctx.shopId} AND t.partner_type = 'vendor' AND t.partner_id = ${vendorId}
           AND t.currency = ${currency}
           AND t.occurred_at >= ${start.toISOString()}::timestamptz AND t.occurred_at < ${end.toISOString()}::timestamptz
         ORDER BY t.occurred_at, t.id`,
@@ -262,9 +260,9 @@ export async function computeStatement(
 }
 
 /** The statement currency: asked for; else the only one the vendor has entries in before `end`; else the shop's. */
-async function statementCurrency(db: Db, shopId: string, vendorId: string, end: Date, requested?: string) {
+async function statementCurrency(ctx: Ctx, vendorId: string, end: Date, requested?: string) {
   if (requested) return requested;
-  const all = await balances(db, shopId, 'vendor', { partnerIds: [vendorId], before: end });
+  const all = await balances(ctx, 'vendor', { partnerIds: [vendorId], before: end });
   if (all.length === 1) return (all[0] as { currency: string }).currency;
   if (all.length > 1) {
     const list = all.map((b) => b.currency).join(', ');
@@ -272,7 +270,7 @@ async function statementCurrency(db: Db, shopId: string, vendorId: string, end: 
       { path: '/body/currency', message: `is required: one of ${list}` },
     ]);
   }
-  return (await defaultCurrency(db, shopId)) ?? 'EUR';
+  return (await defaultCurrency(ctx)) ?? 'EUR';
 }
 
 export type StatementCreate = Static<typeof StatementCreateBody>;
@@ -286,16 +284,17 @@ export async function createStatement(
   body: StatementCreate,
 ): Promise<{ row: StatementRow; created: boolean }> {
   const now = ctx.clock.now();
-  const { timeZone } = await loadSettings(ctx.db, ctx.shopId);
+  const { timeZone } = await loadSettings(ctx);
   const { start, end } = periodBounds(body.period, timeZone);
   if (now.getTime() < start.getTime()) {
     throw badRequest('period_not_started', `The period ${body.period} has not started yet`, [
       { path: '/body/period', message: 'has not started yet' },
     ]);
   }
-  return withTx(ctx.db, async (tx) => {
+  return withTx(ctx, async (t) => {
+    const tx = t.db;
     const vendor = await lockOwned(tx, vendors, ctx.shopId, body.vendor_id, 'Vendor');
-    const currency = await statementCurrency(tx, ctx.shopId, vendor.id, end, body.currency);
+    const currency = await statementCurrency(t, vendor.id, end, body.currency);
     const [existing] = await tx
       .select()
       .from(vendorStatements)
@@ -314,7 +313,7 @@ export async function createStatement(
         `The statement ${existing.number} for ${body.period} is final and cannot be recomputed`,
       );
     }
-    const c = await computeStatement(tx, ctx.shopId, vendor.id, currency, start, end, timeZone);
+    const c = await computeStatement(t, vendor.id, currency, start, end, timeZone);
     const content = {
       vendorSnapshot: { name: vendor.name, email: vendor.email },
       openingBalanceCents: c.opening,
@@ -356,9 +355,10 @@ export async function createStatement(
  */
 export async function finalizeStatement(ctx: Ctx, id: string): Promise<StatementRow> {
   const now = ctx.clock.now();
-  const first = await getStatement(ctx.db, ctx.shopId, id);
-  const { timeZone } = await loadSettings(ctx.db, ctx.shopId);
-  return withTx(ctx.db, async (tx) => {
+  const first = await getStatement(ctx, id);
+  const { timeZone } = await loadSettings(ctx);
+  return withTx(ctx, async (t) => {
+    const tx = t.db;
     // same lock order as creating: the vendor, then the statement
     const vendor = await lockOwned(tx, vendors, ctx.shopId, first.vendorId, 'Vendor');
     const row = await lockOwned(tx, vendorStatements, ctx.shopId, id, 'Statement');
@@ -368,7 +368,7 @@ export async function finalizeStatement(ctx: Ctx, id: string): Promise<Statement
     if (now.getTime() < row.periodEnd.getTime()) {
       throw conflict('period_open', `The period ${row.period} has not ended yet; finalize it after it ends`);
     }
-    const c = await computeStatement(tx, ctx.shopId, vendor.id, row.currency, row.periodStart, row.periodEnd, timeZone);
+    const c = await computeStatement(t, vendor.id, row.currency, row.periodStart, row.periodEnd, timeZone);
     const year = localDate(now, timeZone).slice(0, 4);
     const seq = await nextCounter(tx, ctx.shopId, `vendor_statement_number:${year}`);
     const frozen: StatementRow = {
@@ -407,19 +407,14 @@ export async function finalizeStatement(ctx: Ctx, id: string): Promise<Statement
 // ---- reads ----
 
 /** One statement; with `vendorId` only that vendor's final statements (others: 404). */
-export async function getStatement(
-  db: Db,
-  shopId: string,
-  id: string,
-  portal?: { vendorId: string },
-): Promise<StatementRow> {
-  const [row] = await db
+export async function getStatement(ctx: Ctx, id: string, portal?: { vendorId: string }): Promise<StatementRow> {
+  const [row] = await ctx.db
     .select()
     .from(vendorStatements)
     .where(
       and(
         eq(vendorStatements.id, id),
-        eq(vendorStatements.shopId, shopId),
+        eq(vendorStatements.shopId, ctx.shopId),
         portal ? eq(vendorStatements.vendorId, portal.vendorId) : undefined,
         portal ? eq(vendorStatements.status, 'final') : undefined,
       ),
@@ -430,8 +425,9 @@ export async function getStatement(
 
 export type StatementFilters = Paged<Static<typeof StatementQuery>>;
 
-export async function listStatements(db: Db, shopId: string, f: StatementFilters) {
-  const conds: SQL[] = [eq(vendorStatements.shopId, shopId)];
+export async function listStatements(ctx: Ctx, f: StatementFilters) {
+  const { db } = ctx;
+  const conds: SQL[] = [eq(vendorStatements.shopId, ctx.shopId)];
   if (f.vendor_id) conds.push(eq(vendorStatements.vendorId, f.vendor_id));
   if (f.status) conds.push(eq(vendorStatements.status, f.status));
   if (f.period) conds.push(eq(vendorStatements.period, f.period));

@@ -47,7 +47,7 @@ export async function vendorAnalytics(ctx: Ctx, q: { from?: string; to?: string;
   // a missing bound is that of the month of the other bound (of now, when both are missing)
   const from = range.from ?? monthOf(range.to ? new Date(range.to.getTime() - 1) : ctx.clock.now()).from;
   const to = range.to ?? monthOf(range.from ?? ctx.clock.now()).to;
-  if (q.vendor_id !== undefined) await loadVendor(ctx.db, ctx.shopId, q.vendor_id);
+  if (q.vendor_id !== undefined) await loadVendor(ctx, q.vendor_id);
   const fromIso = iso(from);
   const toIso = iso(to);
   const only = (column: SQL) => (q.vendor_id !== undefined ? sql` AND ${column} = ${q.vendor_id}` : sql``);
@@ -86,7 +86,7 @@ export async function vendorAnalytics(ctx: Ctx, q: { from?: string; to?: string;
             AND p.occurred_at >= ${fromIso}::timestamptz AND p.occurred_at < ${toIso}::timestamptz${only(sql`p.partner_id`)}
           GROUP BY p.partner_id, p.currency`,
     ),
-    balanceMap(ctx.db, ctx.shopId, q.vendor_id !== undefined ? [q.vendor_id] : undefined),
+    balanceMap(ctx, q.vendor_id !== undefined ? [q.vendor_id] : undefined),
     query<{ currency: string }>(
       ctx.db,
       sql`SELECT currency FROM channels WHERE shop_id = ${ctx.shopId} ORDER BY is_default DESC, created_at, id LIMIT 1`,

@@ -6,7 +6,6 @@
 import { and, desc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import { iso, isoOrNull } from '../../platform/dates.js';
-import type { Db } from '../../platform/db/client.js';
 import { query } from '../../platform/db/tx.js';
 import { AppError, notFound } from '../../platform/errors.js';
 import { products } from '../catalog/index.js';
@@ -30,7 +29,7 @@ export async function portalVendor(ctx: Ctx): Promise<VendorRow> {
 
 export async function me(ctx: Ctx) {
   const v = await portalVendor(ctx);
-  const bal = await balancesByVendor(ctx.db, ctx.shopId, [v.id]);
+  const bal = await balancesByVendor(ctx, [v.id]);
   return { ...vendorOut(v), balances: bal.get(v.id) ?? [] };
 }
 
@@ -64,14 +63,14 @@ const soldBy = (shopId: string, vendorId: string) =>
   );
 
 /** The orders with only the vendor's lines, in the given order. */
-async function withVendorLines(db: Db, shopId: string, vendorId: string, rows: OrderRow[]) {
+async function withVendorLines(ctx: Ctx, vendorId: string, rows: OrderRow[]) {
   if (rows.length === 0) return [];
-  const lines = await db
+  const lines = await ctx.db
     .select()
     .from(orderLines)
     .where(
       and(
-        eq(orderLines.shopId, shopId),
+        eq(orderLines.shopId, ctx.shopId),
         eq(orderLines.vendorId, vendorId),
         inArray(
           orderLines.orderId,
@@ -113,8 +112,9 @@ async function withVendorLines(db: Db, shopId: string, vendorId: string, rows: O
   });
 }
 
-async function orderPage(db: Db, shopId: string, vendorId: string, limit: number, offset: number) {
-  const where = soldBy(shopId, vendorId);
+async function orderPage(ctx: Ctx, vendorId: string, limit: number, offset: number) {
+  const { db } = ctx;
+  const where = soldBy(ctx.shopId, vendorId);
   const [rows, total] = await Promise.all([
     db
       .select(orderColumns)
@@ -125,12 +125,12 @@ async function orderPage(db: Db, shopId: string, vendorId: string, limit: number
       .offset(offset),
     db.select({ n: sql<number>`count(*)::int` }).from(orders).where(where),
   ]);
-  return { orders: await withVendorLines(db, shopId, vendorId, rows), count: Number(total[0]?.n ?? 0) };
+  return { orders: await withVendorLines(ctx, vendorId, rows), count: Number(total[0]?.n ?? 0) };
 }
 
 export async function listOrders(ctx: Ctx, limit: number, offset: number) {
   const v = await portalVendor(ctx);
-  return orderPage(ctx.db, ctx.shopId, v.id, limit, offset);
+  return orderPage(ctx, v.id, limit, offset);
 }
 
 export async function getOrder(ctx: Ctx, id: string) {
@@ -139,7 +139,7 @@ export async function getOrder(ctx: Ctx, id: string) {
     .select(orderColumns)
     .from(orders)
     .where(and(eq(orders.id, id), soldBy(ctx.shopId, v.id)));
-  const [order] = await withVendorLines(ctx.db, ctx.shopId, v.id, rows);
+  const [order] = await withVendorLines(ctx, v.id, rows);
   if (!order) throw notFound('Order');
   return order;
 }
@@ -204,7 +204,7 @@ export async function dashboard(ctx: Ctx) {
   const month = monthOf(now).from;
   const since = d30 < month ? d30 : month;
   const [bal, sales, counts, recent] = await Promise.all([
-    balancesByVendor(ctx.db, ctx.shopId, [v.id]),
+    balancesByVendor(ctx, [v.id]),
     query<{
       currency: string;
       g30: number | string | null;
@@ -235,7 +235,7 @@ export async function dashboard(ctx: Ctx) {
                   WHERE shop_id = ${ctx.shopId} AND partner_type = 'vendor' AND partner_id = ${v.id}
                     AND status = 'pending')::int AS pending`,
     ),
-    orderPage(ctx.db, ctx.shopId, v.id, 5, 0),
+    orderPage(ctx, v.id, 5, 0),
   ]);
   const figures = (pick: 'last30' | 'month') =>
     sales
@@ -264,7 +264,7 @@ export async function ledger(
   const { from, to } = parseRange(q);
   const limit = q.limit ?? 50;
   const offset = q.offset ?? 0;
-  const { entries, count } = await ledgerOf(ctx.db, ctx.shopId, 'vendor', v.id, {
+  const { entries, count } = await ledgerOf(ctx, 'vendor', v.id, {
     limit,
     offset,
     ...(q.currency ? { currency: q.currency } : {}),

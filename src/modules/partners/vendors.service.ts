@@ -9,14 +9,14 @@ import { and, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import { iso, isoOrNull } from '../../platform/dates.js';
 import type { Db } from '../../platform/db/client.js';
-import { likeAnywhere, query, uniqueConstraintOf, withTx } from '../../platform/db/tx.js';
+import { likeAnywhere, query, type TxCtx, uniqueConstraintOf, withTx } from '../../platform/db/tx.js';
 import { AppError, conflict, notFound } from '../../platform/errors.js';
 import type { Paged } from '../../platform/http/schemas.js';
 import { newId } from '../../platform/ids.js';
 import { categories } from '../catalog/index.js';
 import { revokeSessionsOf } from '../identity/index.js';
 import { type EarningRow, type EarningView, listEarnings, releaseEarnings } from './earnings.js';
-import { type Balance, balanceOut, balances } from './ledger.js';
+import { type Balance, balanceOut, balances, type ShopTx } from './ledger.js';
 import { issueInvite } from './partner-auth.js';
 import { vendorCommissionRules, vendors } from './partners.tables.js';
 import { holdCutoff, loadPartnerSettings } from './settings.js';
@@ -40,9 +40,9 @@ export const vendorOut = (v: VendorRow) => ({
 });
 
 /** Balances of several vendors in one query, grouped by vendor id. */
-export async function balancesByVendor(db: Db, shopId: string, ids: string[]) {
+export async function balancesByVendor(ctx: Ctx, ids: string[]) {
   const out = new Map<string, ReturnType<typeof balanceOut>[]>();
-  for (const b of await balances(db, shopId, 'vendor', { partnerIds: ids })) {
+  for (const b of await balances(ctx, 'vendor', { partnerIds: ids })) {
     const list = out.get(b.partner_id) ?? [];
     list.push(balanceOut(b));
     out.set(b.partner_id, list);
@@ -96,22 +96,35 @@ export function parseRange(q: { from?: string; to?: string }) {
 
 // ---- vendors ----
 
-/** Whether `vendorId` is a vendor of the shop (any status), its row locked against deletion until `tx` ends. */
-export async function vendorExists(tx: Db, shopId: string, vendorId: string): Promise<boolean> {
-  const [row] = await tx
+/**
+ * Whether `vendorId` is a vendor of the shop (any status), its row locked against deletion until
+ * the caller's transaction ends.
+ */
+export async function vendorExists(ctx: ShopTx, vendorId: string): Promise<boolean> {
+  const [row] = await ctx.db
     .select({ id: vendors.id })
     .from(vendors)
-    .where(and(eq(vendors.id, vendorId), eq(vendors.shopId, shopId)))
+    .where(and(eq(vendors.id, vendorId), eq(vendors.shopId, ctx.shopId)))
     .for('key share');
   return row !== undefined;
 }
 
-export async function loadVendor(db: Db, shopId: string, id: string, lock = false): Promise<VendorRow> {
-  const q = db
+export async function loadVendor(ctx: Ctx, id: string): Promise<VendorRow> {
+  const [row] = await ctx.db
     .select()
     .from(vendors)
-    .where(and(eq(vendors.id, id), eq(vendors.shopId, shopId)));
-  const [row] = lock ? await q.for('update') : await q;
+    .where(and(eq(vendors.id, id), eq(vendors.shopId, ctx.shopId)));
+  if (!row) throw notFound('Vendor');
+  return row;
+}
+
+/** The vendor, its row locked (`FOR UPDATE`) until the caller's transaction ends. */
+async function lockVendor(ctx: TxCtx, id: string): Promise<VendorRow> {
+  const [row] = await ctx.db
+    .select()
+    .from(vendors)
+    .where(and(eq(vendors.id, id), eq(vendors.shopId, ctx.shopId)))
+    .for('update');
   if (!row) throw notFound('Vendor');
   return row;
 }
@@ -129,7 +142,8 @@ export async function inviteVendor(
   const name = input.name.trim();
   for (let attempt = 1; ; attempt++) {
     try {
-      return await withTx(ctx.db, async (tx) => {
+      return await withTx(ctx, async (t) => {
+        const tx = t.db;
         const now = ctx.clock.now();
         const [existing] = await tx
           .select()
@@ -151,14 +165,8 @@ export async function inviteVendor(
             .insert(vendors)
             .values({ id, shopId: ctx.shopId, name, email, status: 'invited', createdAt: now, updatedAt: now });
         }
-        await issueInvite(
-          tx,
-          'vendor',
-          { id, shopId: ctx.shopId, email: existing?.email ?? email, name },
-          now,
-          ctx.config.publicUrl,
-        );
-        return { vendor: await loadVendor(tx, ctx.shopId, id), created: !existing };
+        await issueInvite(t, 'vendor', { id, email: existing?.email ?? email, name }, now);
+        return { vendor: await loadVendor(t, id), created: !existing };
       });
     } catch (err) {
       // a concurrent invite of the same e-mail inserted first: the next attempt re-invites it
@@ -190,8 +198,7 @@ export async function listVendors(ctx: Ctx, f: VendorFilters) {
     ctx.db.select({ n: sql<number>`count(*)::int` }).from(vendors).where(where),
   ]);
   const bal = await balancesByVendor(
-    ctx.db,
-    ctx.shopId,
+    ctx,
     rows.map((r) => r.id),
   );
   return {
@@ -201,23 +208,23 @@ export async function listVendors(ctx: Ctx, f: VendorFilters) {
 }
 
 /** Every rule version of a vendor with its category's name, newest effective_from first. */
-async function rulesOf(db: Db, shopId: string, vendorId: string) {
-  const rows = await db
+async function rulesOf(ctx: Ctx, vendorId: string) {
+  const rows = await ctx.db
     .select({ rule: vendorCommissionRules, categoryName: categories.name })
     .from(vendorCommissionRules)
     .leftJoin(
       categories,
       and(eq(categories.id, vendorCommissionRules.categoryId), eq(categories.shopId, vendorCommissionRules.shopId)),
     )
-    .where(and(eq(vendorCommissionRules.shopId, shopId), eq(vendorCommissionRules.vendorId, vendorId)))
+    .where(and(eq(vendorCommissionRules.shopId, ctx.shopId), eq(vendorCommissionRules.vendorId, vendorId)))
     .orderBy(desc(vendorCommissionRules.effectiveFrom), desc(vendorCommissionRules.id));
   return rows.map((r) => ({ ...r.rule, categoryName: r.categoryName }));
 }
 
 /** The vendor with balances, its rules in force now (per category) and the rule history. */
 export async function vendorDetail(ctx: Ctx, id: string) {
-  const vendor = await loadVendor(ctx.db, ctx.shopId, id);
-  const [bal, rules] = await Promise.all([balancesByVendor(ctx.db, ctx.shopId, [id]), rulesOf(ctx.db, ctx.shopId, id)]);
+  const vendor = await loadVendor(ctx, id);
+  const [bal, rules] = await Promise.all([balancesByVendor(ctx, [id]), rulesOf(ctx, id)]);
   // the same choice earnings.ts makes at payment time: the newest version in force per category
   const now = ctx.clock.now().getTime();
   const current = new Map<string, (typeof rules)[number]>();
@@ -249,8 +256,8 @@ export async function updateVendor(
   id: string,
   patch: { name?: string; status?: 'active' | 'suspended' },
 ): Promise<VendorRow> {
-  return withTx(ctx.db, async (tx) => {
-    const row = await loadVendor(tx, ctx.shopId, id, true);
+  return withTx(ctx, async (t) => {
+    const row = await lockVendor(t, id);
     const status = patch.status !== undefined && patch.status !== row.status ? patch.status : undefined;
     if (status !== undefined && (row.status === 'invited' || row.acceptedAt === null)) {
       throw new AppError(
@@ -261,12 +268,12 @@ export async function updateVendor(
     const name = patch.name?.trim();
     if (status === undefined && (name === undefined || name === row.name)) return row;
     const now = ctx.clock.now();
-    const [updated] = await tx
+    const [updated] = await t.db
       .update(vendors)
       .set({ ...(name !== undefined ? { name } : {}), ...(status ? { status } : {}), updatedAt: now })
       .where(and(eq(vendors.id, id), eq(vendors.shopId, ctx.shopId)))
       .returning();
-    if (status === 'suspended') await revokeSessionsOf(tx, ctx.shopId, 'vendor', id);
+    if (status === 'suspended') await revokeSessionsOf(t, 'vendor', id);
     return updated as VendorRow;
   });
 }
@@ -305,8 +312,9 @@ export async function addCommissionRule(ctx: Ctx, vendorId: string, input: RuleI
     }
     if (at.getTime() > now.getTime()) effectiveFrom = at;
   }
-  return withTx(ctx.db, async (tx) => {
-    await loadVendor(tx, ctx.shopId, vendorId);
+  return withTx(ctx, async (t) => {
+    const tx = t.db;
+    await loadVendor(t, vendorId);
     let categoryName: string | null = null;
     if (input.category_id !== undefined) {
       const [cat] = await tx
@@ -348,7 +356,7 @@ export async function vendorEarnings(ctx: Ctx, q: EarningQuery, vendorId?: strin
   const limit = q.limit ?? 50;
   const offset = q.offset ?? 0;
   const partner = vendorId ?? q.vendor_id;
-  const { rows, count } = await listEarnings(ctx.db, ctx.shopId, 'vendor', {
+  const { rows, count } = await listEarnings(ctx, 'vendor', {
     ...(partner ? { partner_id: partner } : {}),
     ...(q.status ? { status: q.status } : {}),
     ...(q.order_id ? { order_id: q.order_id } : {}),
@@ -387,21 +395,20 @@ async function reversedOf(db: Db, ids: string[]): Promise<Map<string, number>> {
  * nothing moves), or every pending earning (of `vendor_id`) older than the vendor hold period.
  */
 export async function releaseVendorEarnings(ctx: Ctx, body: { earning_ids?: string[]; vendor_id?: string }) {
-  return withTx(ctx.db, async (tx) => {
-    if (body.vendor_id !== undefined) await loadVendor(tx, ctx.shopId, body.vendor_id);
+  return withTx(ctx, async (t) => {
+    if (body.vendor_id !== undefined) await loadVendor(t, body.vendor_id);
     const now = ctx.clock.now();
     const sel = body.earning_ids
       ? { earningIds: body.earning_ids }
-      : { earnedBefore: holdCutoff(now, (await loadPartnerSettings(tx, ctx.shopId)).vendorHoldDays) };
+      : { earnedBefore: holdCutoff(now, (await loadPartnerSettings(t)).vendorHoldDays) };
     const released: EarningRow[] = await releaseEarnings(
-      tx,
-      ctx.shopId,
+      t,
       'vendor',
       { ...sel, ...(body.vendor_id !== undefined ? { partnerId: body.vendor_id } : {}) },
       now,
     );
     const reversed = await reversedOf(
-      tx,
+      t.db,
       released.map((e) => e.id),
     );
     const views: EarningView[] = released.map((e) => ({ ...e, reversedCents: reversed.get(e.id) ?? 0 }));
@@ -420,9 +427,9 @@ export async function releaseVendorEarnings(ctx: Ctx, body: { earning_ids?: stri
 }
 
 /** Balances of vendors as a map (for analytics): vendor id → currency → balance. */
-export async function balanceMap(db: Db, shopId: string, ids?: string[]) {
+export async function balanceMap(ctx: Ctx, ids?: string[]) {
   const out = new Map<string, Map<string, Balance>>();
-  for (const b of await balances(db, shopId, 'vendor', ids ? { partnerIds: ids } : {})) {
+  for (const b of await balances(ctx, 'vendor', ids ? { partnerIds: ids } : {})) {
     const m = out.get(b.partner_id) ?? new Map<string, Balance>();
     m.set(b.currency, b);
     out.set(b.partner_id, m);
@@ -431,10 +438,10 @@ export async function balanceMap(db: Db, shopId: string, ids?: string[]) {
 }
 
 /** Vendors by id (name lookups). */
-export async function vendorsByIds(db: Db, shopId: string, ids: string[]) {
+export async function vendorsByIds(ctx: Ctx, ids: string[]) {
   if (ids.length === 0) return [];
-  return db
+  return ctx.db
     .select()
     .from(vendors)
-    .where(and(eq(vendors.shopId, shopId), inArray(vendors.id, ids)));
+    .where(and(eq(vendors.shopId, ctx.shopId), inArray(vendors.id, ids)));
 }

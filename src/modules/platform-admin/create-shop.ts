@@ -1,7 +1,7 @@
 /** A new shop with its owner, a first publishable key and its default channel: four modules, one transaction. */
 import type { Static } from '@sinclair/typebox';
 import type { Ctx } from '../../platform/auth/types.js';
-import { withTx } from '../../platform/db/tx.js';
+import { type TxCtx, withTx } from '../../platform/db/tx.js';
 import { createDefaultChannel } from '../channels/index.js';
 import { createEmployee, createPublishableKey } from '../identity/index.js';
 import { insertShop } from '../shops/index.js';
@@ -16,19 +16,20 @@ export type CreateShopInput = Static<typeof CreateShopBody>;
  * "Default channel at shop creation").
  */
 export async function createShop(ctx: Ctx, input: CreateShopInput) {
-  return withTx(ctx.db, async (tx) => {
-    const shop = await insertShop(tx, { name: input.name, digitalAllowed: input.digital_allowed ?? false });
-    const shopCtx: Ctx = { ...ctx, shopId: shop.id, db: tx };
-    const owner = await createEmployee(
-      shopCtx,
-      { email: input.owner_email, password: input.owner_password, name: input.owner_name, role: 'owner' },
-      tx,
-    );
-    const key = await createPublishableKey(
-      shopCtx,
-      { name: 'Default storefront', allowed_origins: input.storefront_origins ?? [] },
-      tx,
-    );
+  return withTx(ctx, async (t) => {
+    const shop = await insertShop(t.db, { name: input.name, digitalAllowed: input.digital_allowed ?? false });
+    // the rest belongs to the new shop
+    const shopCtx: TxCtx = { ...t, shopId: shop.id };
+    const owner = await createEmployee(shopCtx, {
+      email: input.owner_email,
+      password: input.owner_password,
+      name: input.owner_name,
+      role: 'owner',
+    });
+    const key = await createPublishableKey(shopCtx, {
+      name: 'Default storefront',
+      allowed_origins: input.storefront_origins ?? [],
+    });
     const channel = await createDefaultChannel(shopCtx, {
       name: input.name,
       currency: input.currency ?? 'EUR',

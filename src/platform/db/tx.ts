@@ -35,19 +35,9 @@ export function withTx<T>(handle: Db | Ctx, fn: ((tx: TxCtx) => Promise<T>) | ((
   return handle.transaction((tx) => (fn as (tx: Tx) => Promise<T>)(tx as unknown as Tx));
 }
 
-/** Runs a raw query and returns its rows (both drivers put them in `.rows`). */
-export async function query<T = Record<string, unknown>>(db: Db, q: SQL): Promise<T[]> {
-  const res = (await db.execute(q)) as unknown as { rows: T[] };
-  return res.rows;
-}
-
-export async function queryOne<T = Record<string, unknown>>(db: Db, q: SQL): Promise<T | undefined> {
-  const rows = await query<T>(db, q);
-  return rows[0];
-}
-
 /** A raw query's PostgreSQL text timestamp as a Date (platform/dates.ts). */
 export { pgDate } from '../dates.js';
+export { query, queryOne } from './query.js';
 
 /** The constraint a unique violation (SQLSTATE 23505) hit — `''` when unnamed — or null for any other error. */
 export function uniqueConstraintOf(err: unknown): string | null {

@@ -4,7 +4,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { query } from '../db/tx.js';
+import { preparedQuery, query } from '../db/tx.js';
 import { AppError } from '../errors.js';
 
 export interface Limit {
@@ -40,8 +40,9 @@ export function tooMany(retryAfter: number): AppError {
  */
 export async function consume(db: Db, limit: Limit, opts: { asyncCommit?: boolean } = {}): Promise<void> {
   const { start, retryAfter } = windowOf(limit);
-  const rows = await query<{ count: number }>(
+  const rows = await preparedQuery<{ count: number }>(
     db,
+    'rate_limit_consume',
     opts.asyncCommit
       ? sql`INSERT INTO rate_limits (bucket, window_start, count)
             SELECT ${limit.bucket}, ${start.toISOString()}::timestamptz, 1
