@@ -104,12 +104,12 @@ const MODULES: Module[] = [
 function wireHooks(): void {
   installHooks({
     events: {
-      'order.paid': [(tx, e) => creditOrderEarnings(tx, e.shopId, e.orderId, e.now)],
-      'order.reversed': [(tx, e) => reverseOrderEarnings(tx, e.shopId, e.orderId, e.now)],
-      'refund.uncredited': [(tx, e) => reverseRefundedEarnings(tx, e.shopId, e.orderId, e.refundId, e.now)],
-      'creditNote.finalized': [(tx, e) => reverseCreditNoteEarnings(tx, e.shopId, e.orderId, e.creditNoteId, e.now)],
+      'order.paid': [(t, e) => creditOrderEarnings(t.db, e.shopId, e.orderId, e.now)],
+      'order.reversed': [(t, e) => reverseOrderEarnings(t.db, e.shopId, e.orderId, e.now)],
+      'refund.uncredited': [(t, e) => reverseRefundedEarnings(t.db, e.shopId, e.orderId, e.refundId, e.now)],
+      'creditNote.finalized': [(t, e) => reverseCreditNoteEarnings(t.db, e.shopId, e.orderId, e.creditNoteId, e.now)],
     },
-    ports: { creditRefund, vendorExists },
+    ports: { creditRefund, vendorExists: (t, vendorId) => vendorExists(t.db, t.shopId, vendorId) },
     lists: {
       channelDependencies: [
         listingsChannelDependency,

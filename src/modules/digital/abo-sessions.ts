@@ -521,8 +521,7 @@ async function sendWelcomeMail(tx: Db, abo: AboRow, plan: PlanRow, token: string
     'Bewahren Sie diesen Link vertraulich auf: Er erlaubt die Verwaltung dieses Abos ohne Anmeldung.',
     abo.isTest ? '\n(Testmodus: es wurde kein echtes Geld bewegt.)' : '',
   ];
-  await queueEmail(tx, {
-    shopId: abo.shopId,
+  await queueEmail({ db: tx, shopId: abo.shopId }, {
     kind: 'abo.created',
     to: abo.customerEmail,
     subject: `Ihr Abo: ${plan.name}`,

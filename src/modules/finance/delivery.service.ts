@@ -153,8 +153,7 @@ export async function sendInvoiceEmail(ctx: Ctx, id: string, body: SendBody) {
   ].join('\n');
   const now = ctx.clock.now();
   return withTx(ctx.db, async (tx) => {
-    const emailId = await queueEmail(tx, {
-      shopId: ctx.shopId,
+    const emailId = await queueEmail({ db: tx, shopId: ctx.shopId }, {
       kind: 'invoice',
       to,
       subject,

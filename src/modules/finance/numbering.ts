@@ -4,7 +4,7 @@
  * per-shop counter taken in the finalizing transaction, so a rolled-back finalization frees its
  * number again: numbers are gapless. A format with a year restarts the sequence every year.
  */
-import type { Db } from '../../platform/db/client.js';
+import type { Tx } from '../../platform/db/tx.js';
 import { nextCounter } from '../orders/index.js';
 
 const TOKEN = /\{(YYYY|YY|MM|N{1,12})\}/g;
@@ -41,13 +41,13 @@ export function renderNumber(format: string, date: string, seq: number): string 
 
 /** Takes the next number for a document issued on `date` (YYYY-MM-DD), inside `tx`. */
 export async function nextDocumentNumber(
-  tx: Db,
+  tx: Tx,
   shopId: string,
   kind: 'invoice' | 'credit_note',
   format: string,
   date: string,
 ): Promise<string> {
-  const seq = await nextCounter(tx, shopId, counterName(kind, format, date));
+  const seq = await nextCounter({ db: tx, shopId }, counterName(kind, format, date));
   return renderNumber(format, date, seq);
 }
 

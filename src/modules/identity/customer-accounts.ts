@@ -10,7 +10,7 @@ import type { Config } from '../../config.js';
 import type { Ctx } from '../../platform/auth/types.js';
 import { hashPassword, verifyPassword } from '../../platform/crypto.js';
 import type { Db } from '../../platform/db/client.js';
-import { query, withTx } from '../../platform/db/tx.js';
+import { query, type Tx, withTx } from '../../platform/db/tx.js';
 import { AppError } from '../../platform/errors.js';
 import { consume } from '../../platform/http/rate-limit.js';
 import { shops } from '../shops/index.js';
@@ -119,7 +119,7 @@ const storefrontBase = (ctx: Ctx): string =>
  * earlier one). `lines` builds the text from the shop's name and the token.
  */
 async function mailAccountToken(
-  tx: Db,
+  tx: Tx,
   ctx: Ctx,
   row: CustomerRow,
   purpose: 'verify_email' | 'password_reset',
@@ -127,8 +127,7 @@ async function mailAccountToken(
 ): Promise<void> {
   const token = await issueAccountToken(tx, { shopId: row.shopId, subject: 'customer', subjectId: row.id, purpose });
   const name = await shopName(tx, row.shopId);
-  await queueEmail(tx, {
-    shopId: row.shopId,
+  await queueEmail({ db: tx, shopId: row.shopId }, {
     kind: mail.kind,
     to: row.email,
     subject: mail.subject(name),
@@ -138,7 +137,7 @@ async function mailAccountToken(
 }
 
 /** Queues the verification e-mail of a customer in `tx` (a new link ends the earlier one). */
-export async function sendVerificationEmail(tx: Db, ctx: Ctx, row: CustomerRow): Promise<void> {
+export async function sendVerificationEmail(tx: Tx, ctx: Ctx, row: CustomerRow): Promise<void> {
   await mailAccountToken(tx, ctx, row, 'verify_email', {
     kind: 'customer_verify_email',
     subject: (name) => `Bitte bestätigen Sie Ihre E-Mail-Adresse bei ${name}`,

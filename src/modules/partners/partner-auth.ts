@@ -8,7 +8,7 @@ import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import { queueEmail } from '../../adapters/mail/index.js';
 import { hashPassword, sha256 } from '../../platform/crypto.js';
 import type { Db } from '../../platform/db/client.js';
-import { withTx } from '../../platform/db/tx.js';
+import { type Tx, withTx } from '../../platform/db/tx.js';
 import { AppError } from '../../platform/errors.js';
 import { newSecret } from '../../platform/ids.js';
 import {
@@ -39,7 +39,7 @@ const LABEL: Record<PartnerType, { de: string; path: string }> = {
  * and queues the e-mail with the accept link. Sent if and only if `tx` commits.
  */
 export async function issueInvite(
-  tx: Db,
+  tx: Tx,
   kind: PartnerType,
   row: { id: string; shopId: string; email: string; name: string },
   now: Date,
@@ -58,8 +58,7 @@ export async function issueInvite(
     .where(and(eq(table.id, row.id), eq(table.shopId, row.shopId)));
   const [shop] = await tx.select({ name: shops.name }).from(shops).where(eq(shops.id, row.shopId));
   const link = `${publicUrl}/${LABEL[kind].path}/accept?token=${encodeURIComponent(token)}`;
-  await queueEmail(tx, {
-    shopId: row.shopId,
+  await queueEmail({ db: tx, shopId: row.shopId }, {
     kind: `${kind}_invite`,
     to: row.email,
     subject: `Einladung: ${LABEL[kind].de} von ${shop?.name ?? 'unserem Shop'}`,
@@ -178,8 +177,7 @@ export async function requestPartnerReset(
         purpose: 'password_reset',
       });
       const [shop] = await tx.select({ name: shops.name }).from(shops).where(eq(shops.id, row.shopId));
-      await queueEmail(tx, {
-        shopId: row.shopId,
+      await queueEmail({ db: tx, shopId: row.shopId }, {
         kind: `${kind}_password_reset`,
         to: row.email,
         subject: `${LABEL[kind].de} von ${shop?.name ?? 'unserem Shop'}: Passwort zurücksetzen`,
