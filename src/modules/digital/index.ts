@@ -22,9 +22,9 @@ export { processDue } from './renewals.js';
 export const subscriptionsChannelDependency: ChannelDependency = {
   what: 'subscriptions',
   kinds: ['commerce', 'reference'],
-  exists: async (db, shopId, channelId) =>
-    (await query(db, sql`SELECT 1 FROM abos WHERE shop_id = ${shopId} AND channel_id = ${channelId} LIMIT 1`)).length >
-    0,
+  exists: async (ctx, channelId) =>
+    (await query(ctx.db, sql`SELECT 1 FROM abos WHERE shop_id = ${ctx.shopId} AND channel_id = ${channelId} LIMIT 1`))
+      .length > 0,
 };
 
 export const digitalModule: Module = {
