@@ -120,7 +120,7 @@ export async function createCheckoutSession(
     const method = await shippingMethods.through(
       `${ctx.shopId}\u0000${methodId}\u0000${destCode}`,
       catalogVersionOf(ctx.actor),
-      () => findShippingMethod(ctx.db, ctx.shopId, methodId, destCode),
+      () => findShippingMethod(ctx, methodId, destCode),
     );
     if (!method) {
       throw new AppError('shipping_method_unavailable', 'The shipping method is not available for this address', [

@@ -4,7 +4,6 @@ import { and, asc, desc, eq, type SQL, sql } from 'drizzle-orm';
 import { paymentProviderFor } from '../../adapters/payment/index.js';
 import type { Config } from '../../config.js';
 import type { Ctx } from '../../platform/auth/types.js';
-import type { Db } from '../../platform/db/client.js';
 import { likeAnywhere, withTx } from '../../platform/db/tx.js';
 import { AppError, notFound } from '../../platform/errors.js';
 import { orders } from '../orders/index.js';

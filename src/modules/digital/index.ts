@@ -30,10 +30,10 @@ export const subscriptionsChannelDependency: ChannelDependency = {
 export const digitalModule: Module = {
   name: 'digital',
   group: 'shop',
-  routes(app, deps) {
+  routes(app) {
     planRoutes(app);
     aboRoutes(app);
-    customerAboRoutes(app, deps);
+    customerAboRoutes(app);
   },
   jobs(registry, deps) {
     registry.register(DUE_JOB, dueJob(deps.config));

@@ -1,7 +1,6 @@
 /** Subscription plans (docs/digital.md; docs/decisions.md): constraints, currency, immutability, hinweis. */
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
-import type { Db } from '../../platform/db/client.js';
 import { lockOwned } from '../../platform/db/lock.js';
 import { query, withTx } from '../../platform/db/tx.js';
 import { AppError, type FieldError, notFound } from '../../platform/errors.js';

@@ -58,7 +58,7 @@ async function tokenView(deps: AppDeps, a: AboRow) {
 }
 
 /** Customer routes (shop role). */
-export function customerAboRoutes(app: TypedApp, deps: AppDeps): void {
+export function customerAboRoutes(app: TypedApp): void {
   const tags = ['customer'];
   app.get(
     '/api/customer/abos',

@@ -153,14 +153,17 @@ export async function sendInvoiceEmail(ctx: Ctx, id: string, body: SendBody) {
   ].join('\n');
   const now = ctx.clock.now();
   return withTx(ctx.db, async (tx) => {
-    const emailId = await queueEmail({ db: tx, shopId: ctx.shopId }, {
-      kind: 'invoice',
-      to,
-      subject,
-      text,
-      now,
-      attachments: [{ filename: file.filename, contentType: file.contentType, content: file.body }],
-    });
+    const emailId = await queueEmail(
+      { db: tx, shopId: ctx.shopId },
+      {
+        kind: 'invoice',
+        to,
+        subject,
+        text,
+        now,
+        attachments: [{ filename: file.filename, contentType: file.contentType, content: file.body }],
+      },
+    );
     const updated = await markSent(tx, row, to, now);
     return {
       invoice: updated,

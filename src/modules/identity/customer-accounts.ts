@@ -127,13 +127,16 @@ async function mailAccountToken(
 ): Promise<void> {
   const token = await issueAccountToken(tx, { shopId: row.shopId, subject: 'customer', subjectId: row.id, purpose });
   const name = await shopName(tx, row.shopId);
-  await queueEmail({ db: tx, shopId: row.shopId }, {
-    kind: mail.kind,
-    to: row.email,
-    subject: mail.subject(name),
-    text: mail.lines(name, token).join('\n'),
-    now: ctx.clock.now(),
-  });
+  await queueEmail(
+    { db: tx, shopId: row.shopId },
+    {
+      kind: mail.kind,
+      to: row.email,
+      subject: mail.subject(name),
+      text: mail.lines(name, token).join('\n'),
+      now: ctx.clock.now(),
+    },
+  );
 }
 
 /** Queues the verification e-mail of a customer in `tx` (a new link ends the earlier one). */

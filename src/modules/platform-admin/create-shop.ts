@@ -23,7 +23,10 @@ export interface CreateShopInput {
  */
 export async function createShop(ctx: Ctx, input: CreateShopInput) {
   return withTx(ctx.db, async (tx) => {
-    const shop = await insertShop(tx, { name: input.name, digitalAllowed: input.digital_allowed ?? false });
+    const shop = await insertShop(
+      { ...ctx, db: tx },
+      { name: input.name, digitalAllowed: input.digital_allowed ?? false },
+    );
     const shopCtx: Ctx = { ...ctx, shopId: shop.id, db: tx };
     const owner = await createEmployee(
       shopCtx,
