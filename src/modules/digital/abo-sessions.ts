@@ -11,8 +11,7 @@ import { paymentProviderFor } from '../../adapters/payment/index.js';
 import { testCardOutcome } from '../../adapters/payment/test-provider.js';
 import type { Ctx } from '../../platform/auth/types.js';
 import { sha256 } from '../../platform/crypto.js';
-import type { Db } from '../../platform/db/client.js';
-import { query, withTx } from '../../platform/db/tx.js';
+import { query, type TxCtx, withTx } from '../../platform/db/tx.js';
 import type { ErrorCode } from '../../platform/error-codes.js';
 import { AppError, type FieldError, notFound } from '../../platform/errors.js';
 import { Body, Email } from '../../platform/http/schemas.js';
@@ -143,8 +142,8 @@ function refuseShortcuts(input: AboSessionInput): void {
 }
 
 /** Rule 1: the plan exists in the shop (else 404), is active and its digital product published (else 400). */
-async function sellablePlan(db: Db, shopId: string, planId: string) {
-  const [row] = await db
+async function sellablePlan(ctx: Ctx, planId: string) {
+  const [row] = await ctx.db
     .select({
       plan: aboPlans,
       productName: sql<string>`p.name`,
@@ -154,7 +153,7 @@ async function sellablePlan(db: Db, shopId: string, planId: string) {
     })
     .from(aboPlans)
     .innerJoin(sql`products p`, sql`p.id = ${aboPlans.productId}`)
-    .where(and(eq(aboPlans.id, planId), eq(aboPlans.shopId, shopId)));
+    .where(and(eq(aboPlans.id, planId), eq(aboPlans.shopId, ctx.shopId)));
   if (!row) throw new AppError('plan_not_found', 'Plan not found');
   if (!row.plan.isActive) {
     throw new AppError('plan_inactive', 'This plan is not sold any more', [
@@ -252,7 +251,7 @@ export async function createAboSession(
   // a signed-in buyer's subscription belongs to the account at once (docs/ARCHITECTURE.md)
   const buyer = await signedInBuyer(ctx, input.customer_email, '/body/customer_email');
   const customerEmail = buyer?.email ?? input.customer_email;
-  const { plan, productName, taxClass } = await sellablePlan(ctx.db, ctx.shopId, input.plan_id);
+  const { plan, productName, taxClass } = await sellablePlan(ctx, input.plan_id);
   const sessionTax = await sessionTaxOf(ctx, channel, input, taxClass);
   const decision = sessionTax.decision;
   const amount = decision ? chargedPrice(firstCharge(plan), decision) : firstCharge(plan);
@@ -371,16 +370,22 @@ export function manageLink(publicUrl: string, token: string): string {
 }
 
 /**
- * Completes an open abo session exactly once: the subscription, the first order of a paid plan,
- * the e-mail with the management link, checkout.completed and abo.* events — one transaction.
+ * Completes an open abo session of `ctx.shopId` exactly once: the subscription, the first order of
+ * a paid plan, the e-mail with the management link, checkout.completed and abo.* events — one
+ * transaction (a savepoint when `ctx.db` is one).
  */
 export async function completeAboSession(
-  db: Db,
+  ctx: Ctx,
   sessionId: string,
   c: AboCompletion,
 ): Promise<{ abo: AboRow | null; alreadyComplete: boolean; session: CheckoutSessionRow }> {
-  return withTx(db, async (tx) => {
-    const [session] = await tx.select().from(checkoutSessions).where(eq(checkoutSessions.id, sessionId)).for('update');
+  return withTx(ctx, async (t) => {
+    const tx = t.db;
+    const [session] = await tx
+      .select()
+      .from(checkoutSessions)
+      .where(and(eq(checkoutSessions.id, sessionId), eq(checkoutSessions.shopId, ctx.shopId)))
+      .for('update');
     if (session?.kind !== 'abo' || !session.planId) throw notFound('Checkout session');
     if (session.status === 'complete') return { abo: null, alreadyComplete: true, session };
     if (!c.allowExpired && (session.status !== 'open' || session.expiresAt <= c.now)) {
@@ -409,12 +414,12 @@ export async function completeAboSession(
       .insert(abos)
       .values({
         id: newId('abo'),
-        shopId: session.shopId,
+        shopId: ctx.shopId,
         planId: plan.id,
         productId: plan.productId,
         channelId: session.channelId,
         checkoutSessionId: session.id,
-        customerId: await accountForPurchase(tx, session.shopId, session.customerId, session.customerEmail),
+        customerId: await accountForPurchase(tx, ctx.shopId, session.customerId, session.customerEmail),
         customerEmail: session.customerEmail,
         billingAddress: c.billing,
         status: transition('new', trial ? 'checkout_trial' : 'checkout_paid'),
@@ -453,7 +458,7 @@ export async function completeAboSession(
     let amount = 0;
     if (!trial) {
       amount = c.stripe?.paidAmount ?? intro ?? price(plan.priceCents);
-      const order = await createAboOrder(tx, abo, {
+      const order = await createAboOrder(t, abo, {
         amountCents: amount,
         paymentNumber: 1,
         now,
@@ -473,8 +478,7 @@ export async function completeAboSession(
         ...(c.billing ? { billingAddress: c.billing } : {}),
       })
       .where(eq(checkoutSessions.id, session.id));
-    await emitEvent(tx, {
-      shopId: session.shopId,
+    await emitEvent(t, {
       type: 'checkout.completed',
       isTest: session.isTest,
       orderingKey: `abo:${abo.id}`,
@@ -489,22 +493,22 @@ export async function completeAboSession(
         is_test: session.isTest,
       },
     });
-    await emitAbo(tx, abo, 'abo.aktiv', now);
+    await emitAbo(t, abo, 'abo.aktiv', now);
     if (orderId) {
-      await emitAbo(tx, abo, 'abo.bezahlt', now, {
+      await emitAbo(t, abo, 'abo.bezahlt', now, {
         order_id: orderId,
         amount_cents: amount,
         currency: abo.currency,
         payment_number: 1,
       });
     }
-    await sendWelcomeMail(tx, abo, plan, token, c.publicUrl, now);
-    await scheduleDue(tx, abo, now);
+    await sendWelcomeMail(t, abo, plan, token, c.publicUrl, now);
+    await scheduleDue(t, abo, now);
     return { abo, alreadyComplete: false, session };
   });
 }
 
-async function sendWelcomeMail(tx: Db, abo: AboRow, plan: PlanRow, token: string, publicUrl: string, now: Date) {
+async function sendWelcomeMail(ctx: TxCtx, abo: AboRow, plan: PlanRow, token: string, publicUrl: string, now: Date) {
   const link = manageLink(publicUrl, token);
   const price = `${money(abo.priceCents, abo.currency)} ${intervalText(abo.intervalUnit, abo.intervalCount)}`;
   const lines = [
@@ -521,8 +525,7 @@ async function sendWelcomeMail(tx: Db, abo: AboRow, plan: PlanRow, token: string
     'Bewahren Sie diesen Link vertraulich auf: Er erlaubt die Verwaltung dieses Abos ohne Anmeldung.',
     abo.isTest ? '\n(Testmodus: es wurde kein echtes Geld bewegt.)' : '',
   ];
-  await queueEmail(tx, {
-    shopId: abo.shopId,
+  await queueEmail(ctx, {
     kind: 'abo.created',
     to: abo.customerEmail,
     subject: `Ihr Abo: ${plan.name}`,
@@ -535,8 +538,8 @@ async function sendWelcomeMail(tx: Db, abo: AboRow, plan: PlanRow, token: string
 
 const countryOk = (c: string) => /^[A-Z]{2}$/.test(c);
 
-async function pageData(db: Db, s: CheckoutSessionRow) {
-  const [plan] = await db
+async function pageData(ctx: Ctx, s: CheckoutSessionRow) {
+  const [plan] = await ctx.db
     .select()
     .from(aboPlans)
     .where(eq(aboPlans.id, s.planId as string));
@@ -586,18 +589,19 @@ ${error ? `<p class="err" role="alert" id="error">${esc(error)}</p>` : ''}
 const expiredPage = '<!doctype html><title>Abgelaufen</title><p id="error">Diese Bezahlsitzung ist abgelaufen.</p>';
 
 export function registerAboHostedPage(deps: AppDeps): void {
-  const db = deps.database.db;
   registerHostedPage('abo', {
     async get(s: CheckoutSessionRow, reply: FastifyReply) {
       if (s.status === 'complete') return reply.redirect(returnTo(s.returnUrl, s.id), 303);
-      const plan = await pageData(db, s);
+      const plan = await pageData(reply.request.ctx, s);
       if (!plan || s.status !== 'open' || s.expiresAt <= deps.clock.now()) return page(reply, 410, expiredPage);
       return page(reply, 200, renderAboPage(s, plan, {}));
     },
     async post(s: CheckoutSessionRow, form: FormValues, reply: FastifyReply) {
       if (s.status === 'complete') return reply.redirect(returnTo(s.returnUrl, s.id), 303);
       const now = deps.clock.now();
-      const plan = await pageData(db, s);
+      // the session's shop: the page is public, its id is the credential
+      const ctx = { ...reply.request.ctx, shopId: s.shopId };
+      const plan = await pageData(ctx, s);
       if (!plan || s.status !== 'open' || s.expiresAt <= now) return page(reply, 410, expiredPage);
       const fail = (status: number, message: string) => page(reply, status, renderAboPage(s, plan, form, message));
       const country = (form.country ?? '').trim().toUpperCase();
@@ -615,13 +619,10 @@ export function registerAboHostedPage(deps: AppDeps): void {
       let tax: AboTax;
       try {
         // the same row and VAT ID check as the one-time checkout (docs/finance.md)
-        tax = await aboTax(
-          { db, shopId: s.shopId, config: deps.config, clock: deps.clock, log: reply.log },
-          s.channelId,
-          { country, vat_id: rawVatId },
-          s.lines[0]?.tax_class ?? 'standard',
-          { country: '/body/country', vatId: '/body/vat_id' },
-        );
+        tax = await aboTax(ctx, s.channelId, { country, vat_id: rawVatId }, s.lines[0]?.tax_class ?? 'standard', {
+          country: '/body/country',
+          vatId: '/body/vat_id',
+        });
       } catch (err) {
         if (err instanceof AppError && err.code === 'vat_id_invalid') {
           return fail(400, `Die USt-IdNr. ${rawVatId ?? ''} hat kein gültiges Format.`);
@@ -643,7 +644,7 @@ export function registerAboHostedPage(deps: AppDeps): void {
         country,
       };
       const decision = tax.decision;
-      await completeAboSession(db, s.id, {
+      await completeAboSession(ctx, s.id, {
         now,
         billing,
         taxRate: decision.tax_rate,

@@ -1,7 +1,6 @@
 /** Shipping methods: admin management, the storefront's choice for a country, and checkout's lookup. */
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
-import type { Db } from '../../platform/db/client.js';
 import { notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { shippingMethods } from './shipping.tables.js';
@@ -112,18 +111,17 @@ export async function storeShippingMethods(ctx: Ctx, country: string): Promise<S
  * `country`; else null. Checkout uses it to price the shipping line.
  */
 export async function findShippingMethod(
-  db: Db,
-  shopId: string,
+  ctx: Pick<Ctx, 'db' | 'shopId'>,
   id: string,
   country: string,
 ): Promise<ShippingMethod | null> {
-  const [row] = await db
+  const [row] = await ctx.db
     .select()
     .from(shippingMethods)
     .where(
       and(
         eq(shippingMethods.id, id),
-        eq(shippingMethods.shopId, shopId),
+        eq(shippingMethods.shopId, ctx.shopId),
         eq(shippingMethods.isActive, true),
         servesCountry(country),
       ),
