@@ -105,16 +105,16 @@ function wireHooks(): void {
   installHooks({
     events: {
       // the listeners book in the event's transaction, for the event's shop
-      'order.paid': [(tx, e) => creditOrderEarnings({ db: tx, shopId: e.shopId }, e.orderId, e.now)],
-      'order.reversed': [(tx, e) => reverseOrderEarnings({ db: tx, shopId: e.shopId }, e.orderId, e.now)],
+      'order.paid': [(t, e) => creditOrderEarnings({ db: t.db, shopId: e.shopId }, e.orderId, e.now)],
+      'order.reversed': [(t, e) => reverseOrderEarnings({ db: t.db, shopId: e.shopId }, e.orderId, e.now)],
       'refund.uncredited': [
-        (tx, e) => reverseRefundedEarnings({ db: tx, shopId: e.shopId }, e.orderId, e.refundId, e.now),
+        (t, e) => reverseRefundedEarnings({ db: t.db, shopId: e.shopId }, e.orderId, e.refundId, e.now),
       ],
       'creditNote.finalized': [
-        (tx, e) => reverseCreditNoteEarnings({ db: tx, shopId: e.shopId }, e.orderId, e.creditNoteId, e.now),
+        (t, e) => reverseCreditNoteEarnings({ db: t.db, shopId: e.shopId }, e.orderId, e.creditNoteId, e.now),
       ],
     },
-    ports: { creditRefund, vendorExists: (tx, shopId, vendorId) => vendorExists({ db: tx, shopId }, vendorId) },
+    ports: { creditRefund, vendorExists },
     lists: {
       channelDependencies: [
         listingsChannelDependency,

@@ -13,12 +13,11 @@
 
 import type { FastifyBaseLogger } from 'fastify';
 import type { PaymentEvent, PaymentEventKind, PaymentProvider } from '../adapters/payment/port.js';
-import type { Ctx } from './auth/types.js';
-import type { Db } from './db/client.js';
-import type { Tx } from './db/tx.js';
+import { type Ctx, systemCtx } from './auth/types.js';
+import type { Tx, TxCtx } from './db/tx.js';
 import type { AppDeps } from './module.js';
 
-/** Events, by name: what the listener is told. Each runs in the transaction `tx` of the change. */
+/** Events, by name: what the listener is told. Each runs in the transaction of the change (`ctx.db`). */
 export interface HookEvents {
   /** orders: an order became paid (created paid, or moved to paid). */
   'order.paid': { shopId: string; orderId: string; now: Date };
@@ -30,7 +29,7 @@ export interface HookEvents {
   'creditNote.finalized': { shopId: string; orderId: string; creditNoteId: string; now: Date };
 }
 
-export type HookListener<K extends keyof HookEvents> = (tx: Tx, event: HookEvents[K]) => Promise<void>;
+export type HookListener<K extends keyof HookEvents> = (ctx: TxCtx, event: HookEvents[K]) => Promise<void>;
 
 /** A refund that succeeded, as orders hands it to finance. */
 export interface SucceededRefund {
@@ -47,12 +46,13 @@ export interface HookPorts {
    * finance: the credit note for a succeeded refund, finalized at once, when the order has a final
    * invoice; its id, else null. `ctx.db` is the refund's transaction.
    */
-  creditRefund(ctx: Ctx, refund: SucceededRefund): Promise<string | null>;
+  creditRefund(ctx: TxCtx, refund: SucceededRefund): Promise<string | null>;
   /**
    * partners: whether `vendorId` is a vendor of the shop (any status), locking its row against
-   * deletion (`FOR KEY SHARE`) until `tx` ends. Catalog asks it before a product names a vendor.
+   * deletion (`FOR KEY SHARE`) until the transaction `ctx.db` ends. Catalog asks it before a
+   * product names a vendor.
    */
-  vendorExists(tx: Tx, shopId: string, vendorId: string): Promise<boolean>;
+  vendorExists(ctx: TxCtx, vendorId: string): Promise<boolean>;
 }
 
 export type ChannelDependencyKind = 'commerce' | 'reference';
@@ -62,7 +62,7 @@ export interface ChannelDependency {
   /** Plural noun for messages, e.g. "orders". */
   what: string;
   kinds: ChannelDependencyKind[];
-  exists(db: Db, shopId: string, channelId: string): Promise<boolean>;
+  exists(ctx: Ctx, channelId: string): Promise<boolean>;
 }
 
 /** What applying a provider event did; stored on its payment_events row. */
@@ -84,8 +84,17 @@ export interface EventContext {
   log: FastifyBaseLogger;
 }
 
-/** Applies a provider event inside the recording transaction, or returns null when it is not its business. */
+/**
+ * Applies a provider event inside the recording transaction `tx`, or returns null when it is not
+ * its business. The shop is known only once the handler found its record: `eventCtx` then gives
+ * the context of the work for that shop.
+ */
 export type PaymentEventHandler = (tx: Tx, event: PaymentEvent, c: EventContext) => Promise<EventOutcome | null>;
+
+/** The context of a provider event's work for `shopId`, in the recording transaction `tx`. */
+export function eventCtx(tx: Tx, c: EventContext, shopId: string): TxCtx {
+  return { ...systemCtx({ db: tx, clock: c.deps.clock, config: c.deps.config }, shopId, c.log), db: tx };
+}
 
 /** Lists, by name: contributions of several modules, consulted by the owner of the list. */
 export interface HookLists {
@@ -114,9 +123,9 @@ function wired(): HookTable {
   return table;
 }
 
-/** Runs the listeners of `name` in order, in `tx`. */
-export async function runHook<K extends keyof HookEvents>(tx: Tx, name: K, event: HookEvents[K]): Promise<void> {
-  for (const listener of wired().events[name]) await listener(tx, event);
+/** Runs the listeners of `name` in order, in the transaction `ctx.db`. */
+export async function runHook<K extends keyof HookEvents>(ctx: TxCtx, name: K, event: HookEvents[K]): Promise<void> {
+  for (const listener of wired().events[name]) await listener(ctx, event);
 }
 
 /** The one implementation of port `name`. */

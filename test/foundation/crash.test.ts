@@ -11,13 +11,14 @@ import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emitEvent } from '../../src/modules/webhooks/index.js';
-import { query } from '../../src/platform/db/tx.js';
+import { query, withTx } from '../../src/platform/db/tx.js';
 import {
   call,
   createShop,
   PLATFORM_TOKEN,
   type ShopFixture,
   STORE_ORIGIN,
+  shopCtx,
   startApp,
   type TestApp,
 } from '../helpers/app.js';
@@ -189,13 +190,14 @@ describe.skipIf(!onPostgres)('killed with SIGKILL and restarted (PostgreSQL)', (
     // a checkout request that is inside the provider call when the process dies
     const cut = checkout(first.port).catch(() => null);
     // and a webhook delivery job the same process is running
-    await emitEvent(t.app.deps.database.db, {
-      shopId: shop.shopId,
-      type: 'checkout.completed',
-      isTest: true,
-      now: t.app.deps.clock.now(),
-      data: { checkout_session_id: 'cs_crash', is_test: true },
-    });
+    await withTx(shopCtx(t.app, shop.shopId), (tx) =>
+      emitEvent(tx, {
+        type: 'checkout.completed',
+        isTest: true,
+        now: t.app.deps.clock.now(),
+        data: { checkout_session_id: 'cs_crash', is_test: true },
+      }),
+    );
     const deadline = Date.now() + 30_000;
     while ((sessionCalls.length === 0 || deliveries.length === 0) && Date.now() < deadline) await sleep(50);
     expect(sessionCalls).toHaveLength(1);

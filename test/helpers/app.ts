@@ -5,6 +5,7 @@
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { type App, buildApp } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/config.js';
+import { type Ctx, systemCtx } from '../../src/platform/auth/types.js';
 import { freshDatabase, type TestDatabase } from './db.js';
 
 export const PLATFORM_TOKEN = 'test-platform-token-0123456789abcdef';
@@ -192,4 +193,10 @@ export function expectProblem(res: Response, status: number, code: string): void
   if (!String(res.headers['content-type']).startsWith('application/problem+json')) {
     throw new Error(`expected application/problem+json, got ${res.headers['content-type']}`);
   }
+}
+
+/** The context a job of the shop would get (no actor): for calling services directly. */
+export function shopCtx(app: App, shopId: string): Ctx {
+  const { database, clock, config } = app.deps;
+  return systemCtx({ db: database.db, clock, config }, shopId, app.log);
 }

@@ -11,7 +11,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.js';
 import { configureShop } from '../../platform/auth/presets.js';
 import { iso, isoOrNull } from '../../platform/dates.js';
-import type { Db } from '../../platform/db/client.js';
+import type { TxCtx } from '../../platform/db/tx.js';
 import { Nullable, PageMeta, Pagination, Timestamp } from '../../platform/http/schemas.js';
 import { newId } from '../../platform/ids.js';
 import { enqueue } from '../../platform/jobs/queue.js';
@@ -32,7 +32,6 @@ export function createMailer(config: Config, log: FastifyBaseLogger): Mailer {
 }
 
 export interface NewEmail {
-  shopId: string;
   kind: string;
   to: string;
   subject: string;
@@ -41,12 +40,16 @@ export interface NewEmail {
   now: Date;
 }
 
-/** Stores the e-mail and enqueues its delivery in `tx`: sent if and only if the change commits. */
-export async function queueEmail(tx: Db, mail: NewEmail): Promise<string> {
+/**
+ * Stores an e-mail of `ctx.shopId` and enqueues its delivery in the transaction `ctx.db`: sent if
+ * and only if the change commits.
+ */
+export async function queueEmail(ctx: Pick<TxCtx, 'db' | 'shopId'>, mail: NewEmail): Promise<string> {
+  const { db: tx, shopId } = ctx;
   const id = newId('email');
   await tx.insert(emails).values({
     id,
-    shopId: mail.shopId,
+    shopId,
     kind: mail.kind,
     to: mail.to,
     subject: mail.subject,
@@ -56,7 +59,7 @@ export async function queueEmail(tx: Db, mail: NewEmail): Promise<string> {
   for (const [i, a] of (mail.attachments ?? []).entries()) {
     await tx.insert(emailAttachments).values({
       id: `${id}_a${i + 1}`,
-      shopId: mail.shopId,
+      shopId,
       emailId: id,
       filename: a.filename,
       contentType: a.contentType,
@@ -66,7 +69,7 @@ export async function queueEmail(tx: Db, mail: NewEmail): Promise<string> {
       createdAt: mail.now,
     });
   }
-  await enqueue(tx, MAIL_JOB, { email_id: id }, { now: mail.now, shopId: mail.shopId, maxAttempts: 8 });
+  await enqueue(tx, MAIL_JOB, { email_id: id }, { now: mail.now, shopId, maxAttempts: 8 });
   return id;
 }
 

@@ -2,6 +2,7 @@
 import { createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createShop, employeeToken, expectProblem, startApp, type TestApp } from '../../../test/helpers/app.js';
+import { withTx } from '../../platform/db/tx.js';
 import { queueEmail } from './index.js';
 
 /** A minimal SMTP server: accepts every message and keeps its DATA. */
@@ -55,22 +56,30 @@ describe('mail outbox (default)', () => {
   it('stores the e-mail, lists it for owner/admin only, newest first', async () => {
     const shop = await createShop(t.app);
     const db = t.app.deps.database.db;
-    await queueEmail(db, {
-      shopId: shop.shopId,
-      kind: 'test',
-      to: 'a@kunde.test',
-      subject: 'Eins',
-      text: 'x',
-      now: new Date(),
-    });
-    await queueEmail(db, {
-      shopId: shop.shopId,
-      kind: 'test',
-      to: 'b@kunde.test',
-      subject: 'Zwei',
-      text: 'y',
-      now: new Date(),
-    });
+    await withTx(db, (tx) =>
+      queueEmail(
+        { db: tx, shopId: shop.shopId },
+        {
+          kind: 'test',
+          to: 'a@kunde.test',
+          subject: 'Eins',
+          text: 'x',
+          now: new Date(),
+        },
+      ),
+    );
+    await withTx(db, (tx) =>
+      queueEmail(
+        { db: tx, shopId: shop.shopId },
+        {
+          kind: 'test',
+          to: 'b@kunde.test',
+          subject: 'Zwei',
+          text: 'y',
+          now: new Date(),
+        },
+      ),
+    );
     const queued = await call(t.app, 'GET', '/api/admin/emails', { token: shop.ownerToken });
     expect(queued.data.emails.map((e: { status: string }) => e.status)).toEqual(['queued', 'queued']);
     await t.app.deps.worker.drain();
@@ -108,14 +117,18 @@ describe('SMTP mailer (SMTP_URL)', () => {
   it('sends through nodemailer, retries a temporary failure and records it', async () => {
     const shop = await createShop(t.app);
     const db = t.app.deps.database.db;
-    await queueEmail(db, {
-      shopId: shop.shopId,
-      kind: 'abo.created',
-      to: 'kunde@kunde.test',
-      subject: 'Ihr Abo',
-      text: 'Hallo Welt',
-      now: t.app.deps.clock.now(),
-    });
+    await withTx(db, (tx) =>
+      queueEmail(
+        { db: tx, shopId: shop.shopId },
+        {
+          kind: 'abo.created',
+          to: 'kunde@kunde.test',
+          subject: 'Ihr Abo',
+          text: 'Hallo Welt',
+          now: t.app.deps.clock.now(),
+        },
+      ),
+    );
     await t.app.deps.worker.drain();
     let list = await call(t.app, 'GET', '/api/admin/emails', { token: shop.ownerToken });
     expect(list.data.emails[0]).toMatchObject({ status: 'queued' });
@@ -135,15 +148,19 @@ describe('SMTP mailer (SMTP_URL)', () => {
     const shop = await createShop(t.app);
     const db = t.app.deps.database.db;
     const pdf = Buffer.from('%PDF-1.7 test attachment');
-    await queueEmail(db, {
-      shopId: shop.shopId,
-      kind: 'invoice',
-      to: 'buchhaltung@kunde.test',
-      subject: 'Ihre Rechnung',
-      text: 'Anbei die Rechnung',
-      attachments: [{ filename: 'RE-2026-00001.pdf', contentType: 'application/pdf', content: pdf }],
-      now: t.app.deps.clock.now(),
-    });
+    await withTx(db, (tx) =>
+      queueEmail(
+        { db: tx, shopId: shop.shopId },
+        {
+          kind: 'invoice',
+          to: 'buchhaltung@kunde.test',
+          subject: 'Ihre Rechnung',
+          text: 'Anbei die Rechnung',
+          attachments: [{ filename: 'RE-2026-00001.pdf', contentType: 'application/pdf', content: pdf }],
+          now: t.app.deps.clock.now(),
+        },
+      ),
+    );
     const before = messages.length;
     await t.app.deps.worker.drain();
     expect(messages.length).toBe(before + 1);

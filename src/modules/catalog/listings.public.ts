@@ -8,7 +8,7 @@
  * hides that variant in the channel. Prices: see listings.service.ts.
  */
 import { and, type SQL, sql } from 'drizzle-orm';
-import type { Db } from '../../platform/db/client.js';
+import type { Ctx } from '../../platform/auth/types.js';
 import { preparedQuery } from '../../platform/db/tx.js';
 import { VersionedMemo } from '../../platform/versioned-memo.js';
 import { searchConditions } from './catalog.util.js';
@@ -209,8 +209,9 @@ const idLists = new IdLists(100_000);
 const largeCounts = new VersionedMemo<number>(5_000);
 
 /** The rows of `ids` (visible in the channel) with their variants and images, in the order given. */
-async function rowsByIds(db: Db, shopId: string, channelId: string, ids: string[]): Promise<PublicRow[]> {
+async function rowsByIds(ctx: Pick<Ctx, 'db' | 'shopId'>, channelId: string, ids: string[]): Promise<PublicRow[]> {
   if (ids.length === 0) return [];
+  const { db, shopId } = ctx;
   return preparedQuery<PublicRow>(
     db,
     'store_rows_by_ids',
@@ -235,12 +236,12 @@ async function rowsByIds(db: Db, shopId: string, channelId: string, ids: string[
  * stops after `limit` rows, and the count is remembered per version.
  */
 export async function publicProducts(
-  db: Db,
-  shopId: string,
+  ctx: Pick<Ctx, 'db' | 'shopId'>,
   channel: PublicChannel,
   input: PublicListInput,
   version: number | null = null,
 ) {
+  const { db, shopId } = ctx;
   const filters = [
     ...searchConditions(sql`p.search_text`, input.q),
     ...(input.category_id !== undefined ? [sql`p.category_id = ${input.category_id}`] : []),
@@ -249,7 +250,7 @@ export async function publicProducts(
   const key = JSON.stringify([shopId, channel.id, input.q ?? null, input.category_id ?? null]);
   const known = idLists.get(key, version);
   if (known !== undefined) {
-    const rows = await rowsByIds(db, shopId, channel.id, known.slice(input.offset, input.offset + input.limit));
+    const rows = await rowsByIds(ctx, channel.id, known.slice(input.offset, input.offset + input.limit));
     return { products: rows.map((r) => publicOut(r, channel)), count: known.length };
   }
   const pageQuery = () =>
@@ -312,11 +313,11 @@ export async function publicProducts(
 
 /** One product visible in the channel, by id or slug; null when it is not visible there. */
 export async function publicProduct(
-  db: Db,
-  shopId: string,
+  ctx: Pick<Ctx, 'db' | 'shopId'>,
   channel: PublicChannel,
   idOrSlug: string,
 ): Promise<PublicProduct | null> {
+  const { db, shopId } = ctx;
   const rows = await preparedQuery<PublicRow>(
     db,
     'store_product',
@@ -395,12 +396,12 @@ interface PriceRow {
  * listing's, else the product listing's for a variant that sells at the product's price.
  */
 export async function channelPrices(
-  db: Db,
-  shopId: string,
+  ctx: Pick<Ctx, 'db' | 'shopId'>,
   channelId: string,
   refs: PriceRef[],
 ): Promise<(ChannelPrice | null)[]> {
   if (refs.length === 0) return [];
+  const { db, shopId } = ctx;
   const values = sql.join(
     refs.map((r, i) => sql`(${i}::int, ${r.product_id}::text, ${r.variant_id ?? null}::text)`),
     sql`, `,

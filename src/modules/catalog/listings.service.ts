@@ -9,7 +9,6 @@
 import { sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import { iso } from '../../platform/dates.js';
-import type { Db } from '../../platform/db/client.js';
 import { query, withTx } from '../../platform/db/tx.js';
 import { invalidField, notFound } from '../../platform/errors.js';
 import type { ChannelDependency } from '../../platform/hooks.js';
@@ -22,12 +21,12 @@ import { boundByPolicy, enforcePolicy, getWritePolicy, type PriceChange } from '
 export const listingsChannelDependency: ChannelDependency = {
   what: 'listings with custom prices',
   kinds: ['commerce'],
-  async exists(db: Db, shopId: string, channelId: string) {
+  async exists(ctx: Ctx, channelId: string) {
     const rows = await query(
-      db,
+      ctx.db,
       sql`SELECT 1 FROM product_channel_listings l
           JOIN products p ON p.id = l.product_id AND p.shop_id = l.shop_id AND p.deleted_at IS NULL
-          WHERE l.shop_id = ${shopId} AND l.channel_id = ${channelId}
+          WHERE l.shop_id = ${ctx.shopId} AND l.channel_id = ${channelId}
             AND (l.price_cents IS NOT NULL OR l.compare_at_price_cents IS NOT NULL)
           LIMIT 1`,
     );
@@ -49,14 +48,9 @@ interface ListingRow {
 }
 
 /** Listings of one product (or one listing), with the fallback price of each. */
-function listingRows(
-  db: Db,
-  shopId: string,
-  productId: string,
-  only?: { channelId: string; variantId: string | null },
-) {
+function listingRows(ctx: Ctx, productId: string, only?: { channelId: string; variantId: string | null }) {
   return query<ListingRow>(
-    db,
+    ctx.db,
     sql`SELECT l.channel_id, l.variant_id, l.is_published, l.price_cents, l.compare_at_price_cents,
                l.created_at, l.updated_at, v.position AS variant_position,
                CASE WHEN l.variant_id IS NULL THEN p.base_price_cents
@@ -67,7 +61,7 @@ function listingRows(
         LEFT JOIN product_channel_listings pl
           ON pl.shop_id = l.shop_id AND pl.product_id = l.product_id AND pl.channel_id = l.channel_id
          AND pl.variant_id IS NULL
-        WHERE l.shop_id = ${shopId} AND l.product_id = ${productId}
+        WHERE l.shop_id = ${ctx.shopId} AND l.product_id = ${productId}
           ${only ? sql`AND l.channel_id = ${only.channelId} AND l.variant_id IS NOT DISTINCT FROM ${only.variantId}` : sql``}`,
   );
 }
@@ -88,11 +82,11 @@ function listingOut(r: ListingRow, channel: { name: string; currency: string }):
 }
 
 /** A live product of the shop, or 404 (missing, deleted or another shop's). */
-async function liveProduct(db: Db, shopId: string, id: string, lock = false) {
+async function liveProduct(ctx: Ctx, id: string, lock = false) {
   const rows = await query<{ id: string; base_price_cents: number }>(
-    db,
+    ctx.db,
     sql`SELECT id, base_price_cents FROM products
-        WHERE id = ${id} AND shop_id = ${shopId} AND deleted_at IS NULL ${lock ? sql`FOR UPDATE` : sql``}`,
+        WHERE id = ${id} AND shop_id = ${ctx.shopId} AND deleted_at IS NULL ${lock ? sql`FOR UPDATE` : sql``}`,
   );
   if (!rows[0]) throw notFound('Product');
   return rows[0];
@@ -100,8 +94,8 @@ async function liveProduct(db: Db, shopId: string, id: string, lock = false) {
 
 /** The product's listings in every channel: channels in their list order, the product before its variants. */
 export async function listListings(ctx: Ctx, productId: string): Promise<ListingOut[]> {
-  await liveProduct(ctx.db, ctx.shopId, productId);
-  const [rows, channels] = await Promise.all([listingRows(ctx.db, ctx.shopId, productId), listChannels(ctx)]);
+  await liveProduct(ctx, productId);
+  const [rows, channels] = await Promise.all([listingRows(ctx, productId), listChannels(ctx)]);
   const order = new Map(channels.map((c, i) => [c.id, { index: i, name: c.name, currency: c.currency }]));
   return rows
     .filter((r) => order.has(r.channel_id))
@@ -129,9 +123,10 @@ export async function upsertListing(
 ): Promise<ListingOut> {
   const channel = await getChannel(ctx, channelId);
   const policy = boundByPolicy(ctx) ? await getWritePolicy(ctx) : null;
-  return withTx(ctx.db, async (tx) => {
+  return withTx(ctx, async (t) => {
+    const tx = t.db;
     // The product row lock serialises listing writes of one product (no duplicate inserts).
-    const product = await liveProduct(tx, ctx.shopId, productId, true);
+    const product = await liveProduct(t, productId, true);
     const variantId = input.variant_id ?? null;
     let variantPrice: number | null = null;
     if (variantId !== null) {
@@ -143,7 +138,7 @@ export async function upsertListing(
       if (!variants[0]) throw invalidField('/body/variant_id', 'is not a variant of this product');
       variantPrice = variants[0].price_cents;
     }
-    const [current] = await listingRows(tx, ctx.shopId, productId, { channelId, variantId });
+    const [current] = await listingRows(t, productId, { channelId, variantId });
 
     if (policy) {
       const prices: PriceChange[] = [];
@@ -154,9 +149,7 @@ export async function upsertListing(
           current?.fallback_cents ??
           (variantId === null
             ? product.base_price_cents
-            : (variantPrice ??
-              (await productListingPrice(tx, ctx.shopId, productId, channelId)) ??
-              product.base_price_cents));
+            : (variantPrice ?? (await productListingPrice(t, productId, channelId)) ?? product.base_price_cents));
         prices.push({
           path: '/body/price_cents',
           before: current?.price_cents ?? fallback,
@@ -200,17 +193,17 @@ export async function upsertListing(
                     ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz)`,
       );
     }
-    const [row] = await listingRows(tx, ctx.shopId, productId, { channelId, variantId });
+    const [row] = await listingRows(t, productId, { channelId, variantId });
     return listingOut(row as ListingRow, channel);
   });
 }
 
 /** The custom price of the product's own listing in the channel, if any. */
-async function productListingPrice(db: Db, shopId: string, productId: string, channelId: string) {
+async function productListingPrice(ctx: Ctx, productId: string, channelId: string) {
   const rows = await query<{ price_cents: number | null }>(
-    db,
+    ctx.db,
     sql`SELECT price_cents FROM product_channel_listings
-        WHERE shop_id = ${shopId} AND product_id = ${productId} AND channel_id = ${channelId} AND variant_id IS NULL`,
+        WHERE shop_id = ${ctx.shopId} AND product_id = ${productId} AND channel_id = ${channelId} AND variant_id IS NULL`,
   );
   return rows[0]?.price_cents ?? null;
 }

@@ -386,7 +386,7 @@ describe('channelPrices (for checkout)', () => {
 
     const db = t.app.deps.database.db;
     const spy = vi.spyOn(db, 'execute');
-    const prices = await channelPrices(db, shop.shopId, de, [
+    const prices = await channelPrices({ db, shopId: shop.shopId }, de, [
       { product_id: plain.id },
       { product_id: shirt.id },
       { product_id: shirt.id, variant_id: s.id },
@@ -440,8 +440,8 @@ describe('channelPrices (for checkout)', () => {
     expect(prices[4]?.unit_price_cents).toBe(100);
     expect(prices.slice(8)).toEqual([null, null, null]);
     // another channel: nothing listed there
-    const inCh = await channelPrices(db, shop.shopId, ch, [{ product_id: plain.id }]);
+    const inCh = await channelPrices({ db, shopId: shop.shopId }, ch, [{ product_id: plain.id }]);
     expect(inCh[0]).toMatchObject({ visible: false, unit_price_cents: 800 });
-    expect(await channelPrices(db, shop.shopId, de, [])).toEqual([]);
+    expect(await channelPrices({ db, shopId: shop.shopId }, de, [])).toEqual([]);
   });
 });

@@ -6,7 +6,7 @@
 import { and, asc, eq, gt, inArray } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import type { Db } from '../../platform/db/client.js';
-import type { Tx } from '../../platform/db/tx.js';
+import type { TxCtx } from '../../platform/db/tx.js';
 import { AppError, type FieldError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import type { WritePolicy, WritePolicyInput } from './catalog.schemas.js';
@@ -70,8 +70,7 @@ export interface PriceChange {
  * earliest recorded change of that price inside the window, else the current price (`before`).
  */
 export async function loadWindowStarts(
-  tx: Tx,
-  ctx: Ctx,
+  ctx: TxCtx,
   productId: string,
   windowHours: number,
   prices: PriceChange[],
@@ -79,7 +78,7 @@ export async function loadWindowStarts(
   const keys = [...new Set(prices.map((p) => p.refKey ?? p.key).filter((k): k is string => !!k))];
   if (keys.length === 0) return;
   const since = new Date(ctx.clock.now().getTime() - windowHours * 3_600_000);
-  const rows = await tx
+  const rows = await ctx.db
     .select({ key: catalogPriceChanges.priceKey, before: catalogPriceChanges.beforeCents })
     .from(catalogPriceChanges)
     .where(
@@ -100,7 +99,7 @@ export async function loadWindowStarts(
 }
 
 /** Records the price changes of a write (same transaction as the write, every actor). */
-export async function recordPriceChanges(tx: Tx, ctx: Ctx, productId: string, prices: PriceChange[]): Promise<void> {
+export async function recordPriceChanges(ctx: TxCtx, productId: string, prices: PriceChange[]): Promise<void> {
   const now = ctx.clock.now();
   const rows = prices
     .filter((p): p is PriceChange & { key: string } => !!p.key)
@@ -113,7 +112,7 @@ export async function recordPriceChanges(tx: Tx, ctx: Ctx, productId: string, pr
       afterCents: p.after,
       changedAt: now,
     }));
-  if (rows.length > 0) await tx.insert(catalogPriceChanges).values(rows);
+  if (rows.length > 0) await ctx.db.insert(catalogPriceChanges).values(rows);
 }
 
 const denied = (detail: string, errors: FieldError[]) => new AppError('policy_denied', detail, errors);

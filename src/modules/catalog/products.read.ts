@@ -104,7 +104,8 @@ const PRODUCT_TEXT = jsonObject({
 });
 
 /** Variants and images of some products of one shop, grouped by product, in display order. */
-export async function loadChildren(db: Db, shopId: string, productIds: string[]) {
+export async function loadChildren(ctx: Ctx, productIds: string[]) {
+  const { db, shopId } = ctx;
   const variants = new Map<string, VariantRow[]>();
   const images = new Map<string, ImageRow[]>();
   if (productIds.length === 0) return { variants, images };
@@ -126,16 +127,16 @@ export async function loadChildren(db: Db, shopId: string, productIds: string[])
 }
 
 /** A live product of the shop with its variants and images; 404 when missing, deleted or foreign. */
-export async function loadProduct(db: Db, shopId: string, id: string): Promise<ProductOut> {
-  const [row] = await db
+export async function loadProduct(ctx: Ctx, id: string): Promise<ProductOut> {
+  const [row] = await ctx.db
     .select({ product: sql<string>`${PRODUCT_TEXT}` })
     .from(products)
-    .where(and(eq(products.id, id), eq(products.shopId, shopId), isNull(products.deletedAt)));
+    .where(and(eq(products.id, id), eq(products.shopId, ctx.shopId), isNull(products.deletedAt)));
   if (!row) throw notFound('Product');
   return JSON.parse(row.product) as ProductOut;
 }
 
-export const getProduct = (ctx: Ctx, id: string) => loadProduct(ctx.db, ctx.shopId, id);
+export const getProduct = (ctx: Ctx, id: string) => loadProduct(ctx, id);
 
 type RefMode = 'none' | 'without' | 'value';
 const refMode = (value: string | undefined): RefMode =>

@@ -3,7 +3,7 @@
  * search column, and writing variant and image lists. Every statement is scoped by shop.
  */
 import { and, eq, inArray, isNull, ne, notInArray, sql } from 'drizzle-orm';
-import type { Tx } from '../../platform/db/tx.js';
+import type { TxCtx } from '../../platform/db/tx.js';
 import { AppError, conflict, type FieldError } from '../../platform/errors.js';
 import {
   brands,
@@ -42,7 +42,8 @@ const REF_TABLES = { category_id: categories, brand_id: brands, supplier_id: sup
  * Each referenced record must belong to the shop. The KEY SHARE lock keeps it from being deleted
  * before this transaction commits (its delete then sees the product and answers in_use).
  */
-export async function lockReferences(tx: Tx, shopId: string, refs: Partial<Record<RefColumn, string | null>>) {
+export async function lockReferences(ctx: TxCtx, refs: Partial<Record<RefColumn, string | null>>) {
+  const { db: tx, shopId } = ctx;
   const errors: FieldError[] = [];
   for (const column of Object.keys(REF_TABLES) as RefColumn[]) {
     const id = refs[column];
@@ -59,7 +60,8 @@ export async function lockReferences(tx: Tx, shopId: string, refs: Partial<Recor
 }
 
 /** A friendly 409 naming the SKU when another live product already holds it. */
-export async function checkSkusFree(tx: Tx, shopId: string, uses: SkuUse[], productId: string | null) {
+export async function checkSkusFree(ctx: TxCtx, uses: SkuUse[], productId: string | null) {
+  const { db: tx, shopId } = ctx;
   if (uses.length === 0) return;
   const taken = await tx
     .select({ sku: catalogSkus.sku })
@@ -80,7 +82,8 @@ export async function checkSkusFree(tx: Tx, shopId: string, uses: SkuUse[], prod
   throw new AppError('sku_taken', `SKU ${taken[0]?.sku} is already used by another product`, errors);
 }
 
-export async function slugInUse(tx: Tx, shopId: string, slug: string, productId: string | null) {
+export async function slugInUse(ctx: TxCtx, slug: string, productId: string | null) {
+  const { db: tx, shopId } = ctx;
   const rows = await tx
     .select({ id: products.id })
     .from(products)
@@ -97,7 +100,8 @@ export async function slugInUse(tx: Tx, shopId: string, slug: string, productId:
 }
 
 /** The first free slug among `base`, `base-2`, `base-3` … */
-export async function generateSlug(tx: Tx, shopId: string, base: string) {
+export async function generateSlug(ctx: TxCtx, base: string) {
+  const { db: tx, shopId } = ctx;
   const rows = await tx
     .select({ slug: products.slug })
     .from(products)
@@ -112,7 +116,8 @@ export async function generateSlug(tx: Tx, shopId: string, base: string) {
 }
 
 /** Recomputes the search column from the product and its variants' SKUs. */
-export async function refreshSearchText(tx: Tx, shopId: string, productId: string) {
+export async function refreshSearchText(ctx: TxCtx, productId: string) {
+  const { db: tx, shopId } = ctx;
   await tx.execute(sql`
     UPDATE products p SET search_text = lower(f_unaccent(
       p.name || ' ' || coalesce(p.sku, '') || ' ' || p.slug || ' ' ||
@@ -152,14 +157,14 @@ const imageValues = (shopId: string, productId: string, i: ImagePlan, now: Date)
 
 /** Writes the new variant and image lists and the product's SKU register entries. */
 export async function applyChildren(
-  tx: Tx,
-  shopId: string,
+  ctx: TxCtx,
   productId: string,
   variants: VariantPlan[] | null,
   images: ImagePlan[] | null,
   skus: SkuUse[],
   now: Date,
 ) {
+  const { db: tx, shopId } = ctx;
   await tx.delete(catalogSkus).where(and(eq(catalogSkus.shopId, shopId), eq(catalogSkus.productId, productId)));
   if (variants) {
     const keep = variants.filter((v) => v.existing).map((v) => v.id);

@@ -6,7 +6,7 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import { lockOwned } from '../../platform/db/lock.js';
-import { type Tx, withTx } from '../../platform/db/tx.js';
+import { type TxCtx, withTx } from '../../platform/db/tx.js';
 import { AppError, type FieldError, notFound } from '../../platform/errors.js';
 import { callPort } from '../../platform/hooks.js';
 import { newId } from '../../platform/ids.js';
@@ -45,9 +45,9 @@ import {
 } from './products.repo.js';
 
 /** `vendor_id` must name a vendor of the shop (any status): 400 unknown_vendor otherwise. */
-async function checkVendor(tx: Tx, shopId: string, vendorId: string | null | undefined): Promise<void> {
+async function checkVendor(ctx: TxCtx, vendorId: string | null | undefined): Promise<void> {
   if (!vendorId) return;
-  if (!(await callPort('vendorExists')(tx, shopId, vendorId))) {
+  if (!(await callPort('vendorExists')(ctx, vendorId))) {
     throw new AppError('unknown_vendor', 'vendor_id is not a vendor of this shop', [
       { path: '/body/vendor_id', message: 'is not a vendor of this shop' },
     ]);
@@ -94,12 +94,13 @@ export async function createProduct(ctx: Ctx, input: ProductCreateInput): Promis
   for (let attempt = 1; ; attempt++) {
     let slug = base;
     try {
-      return await withTx(ctx.db, async (tx) => {
-        await lockReferences(tx, ctx.shopId, input);
-        await checkVendor(tx, ctx.shopId, input.vendor_id);
-        await checkSkusFree(tx, ctx.shopId, skus, null);
-        if (generated) slug = await generateSlug(tx, ctx.shopId, base);
-        else if (await slugInUse(tx, ctx.shopId, slug, null)) throw slugTaken(slug);
+      return await withTx(ctx, async (t) => {
+        const tx = t.db;
+        await lockReferences(t, input);
+        await checkVendor(t, input.vendor_id);
+        await checkSkusFree(t, skus, null);
+        if (generated) slug = await generateSlug(t, base);
+        else if (await slugInUse(t, slug, null)) throw slugTaken(slug);
         const id = newId('product');
         const now = ctx.clock.now();
         await tx.insert(products).values({
@@ -126,9 +127,9 @@ export async function createProduct(ctx: Ctx, input: ProductCreateInput): Promis
           createdAt: now,
           updatedAt: now,
         });
-        await applyChildren(tx, ctx.shopId, id, variants, images, skus, now);
-        await refreshSearchText(tx, ctx.shopId, id);
-        return loadProduct(tx, ctx.shopId, id);
+        await applyChildren(t, id, variants, images, skus, now);
+        await refreshSearchText(t, id);
+        return loadProduct(t, id);
       });
     } catch (err) {
       // Another write took the generated slug between our check and insert: pick the next one.
@@ -237,9 +238,10 @@ export async function updateProduct(ctx: Ctx, id: string, input: ProductPatchInp
   const bound = boundByPolicy(ctx);
   let slug = input.slug ?? '';
   try {
-    return await withTx(ctx.db, async (tx) => {
+    return await withTx(ctx, async (t) => {
+      const tx = t.db;
       const current = await lockOwned(tx, products, ctx.shopId, id, 'Product', isNull(products.deletedAt));
-      const children = await loadChildren(tx, ctx.shopId, [id]);
+      const children = await loadChildren(t, [id]);
       const currentVariants = children.variants.get(id) ?? [];
       const currentImages = children.images.get(id) ?? [];
 
@@ -260,7 +262,7 @@ export async function updateProduct(ctx: Ctx, id: string, input: ProductPatchInp
 
       const nextBase = input.base_price_cents ?? current.basePriceCents;
       const prices = pricesOnPatch(current, input, variants, currentVariants, nextBase);
-      if (prices.length > 0) await loadWindowStarts(tx, ctx, id, policy.price_change_window_hours, prices);
+      if (prices.length > 0) await loadWindowStarts(t, id, policy.price_change_window_hours, prices);
       if (bound) {
         const status = input.status !== undefined && input.status !== current.status ? '/body/status' : null;
         const vendorTax: string[] = [];
@@ -269,15 +271,15 @@ export async function updateProduct(ctx: Ctx, id: string, input: ProductPatchInp
         enforcePolicy(policy, status, prices, vendorTax);
       }
 
-      await lockReferences(tx, ctx.shopId, {
+      await lockReferences(t, {
         category_id: input.category_id !== current.categoryId ? input.category_id : undefined,
         brand_id: input.brand_id !== current.brandId ? input.brand_id : undefined,
         supplier_id: input.supplier_id !== current.supplierId ? input.supplier_id : undefined,
       });
-      if (input.vendor_id !== current.vendorId) await checkVendor(tx, ctx.shopId, input.vendor_id);
-      await checkSkusFree(tx, ctx.shopId, skus, id);
+      if (input.vendor_id !== current.vendorId) await checkVendor(t, input.vendor_id);
+      await checkSkusFree(t, skus, id);
       if (input.slug !== undefined && input.slug !== current.slug) {
-        if (await slugInUse(tx, ctx.shopId, input.slug, id)) throw slugTaken(input.slug);
+        if (await slugInUse(t, input.slug, id)) throw slugTaken(input.slug);
       }
       slug = input.slug ?? current.slug;
 
@@ -306,10 +308,10 @@ export async function updateProduct(ctx: Ctx, id: string, input: ProductPatchInp
           updatedAt: now,
         })
         .where(and(eq(products.id, id), eq(products.shopId, ctx.shopId)));
-      await applyChildren(tx, ctx.shopId, id, input.variants !== undefined ? variants : null, images, skus, now);
-      await recordPriceChanges(tx, ctx, id, prices);
-      await refreshSearchText(tx, ctx.shopId, id);
-      return loadProduct(tx, ctx.shopId, id);
+      await applyChildren(t, id, input.variants !== undefined ? variants : null, images, skus, now);
+      await recordPriceChanges(t, id, prices);
+      await refreshSearchText(t, id);
+      return loadProduct(t, id);
     });
   } catch (err) {
     translateConflict(err, slug);

@@ -7,8 +7,7 @@ import { and, asc, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Ctx } from '../../platform/auth/types.js';
 import { iso } from '../../platform/dates.js';
-import type { Db } from '../../platform/db/client.js';
-import { type Tx, withTx } from '../../platform/db/tx.js';
+import { type TxCtx, withTx } from '../../platform/db/tx.js';
 import { AppError, conflict, invalidField, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import type { BrandInput, CategoryInput, RefListInput, SupplierInput } from './catalog.schemas.js';
@@ -102,11 +101,11 @@ async function listOf<T extends RefTable>(ctx: Ctx, table: T, input: RefListInpu
   return { rows: rows as T['$inferSelect'][], count: total[0]?.n ?? 0, limit, offset };
 }
 
-async function getOf<T extends RefTable>(db: Db, shopId: string, table: T, id: string, lock = false) {
-  const q = db
+async function getOf<T extends RefTable>(ctx: Ctx, table: T, id: string, lock = false) {
+  const q = ctx.db
     .select()
     .from(table as RefTable)
-    .where(and(eq(table.id, id), eq(table.shopId, shopId)));
+    .where(and(eq(table.id, id), eq(table.shopId, ctx.shopId)));
   const [row] = lock ? await q.for('update') : await q;
   if (!row) throw notFound(LABEL.get(table));
   return row as T['$inferSelect'];
@@ -115,9 +114,10 @@ async function getOf<T extends RefTable>(db: Db, shopId: string, table: T, id: s
 /** Deletes a record unless live products (or, for categories, subcategories) use it. */
 async function deleteOf(ctx: Ctx, table: RefTable, id: string) {
   const label = LABEL.get(table) ?? 'Record';
-  await withTx(ctx.db, async (tx) => {
+  await withTx(ctx, async (t) => {
+    const tx = t.db;
     // The row lock waits for product writes that reference the record (they hold KEY SHARE).
-    await getOf(tx, ctx.shopId, table, id, true);
+    await getOf(t, table, id, true);
     const column = USED_BY.get(table) as AnyPgColumn;
     const [used] = await tx
       .select({ n: sql<number>`count(*)::int` })
@@ -155,27 +155,28 @@ export const listCategories = (ctx: Ctx, input: RefListInput) =>
       : [input.parent_id === 'ohne' ? isNull(categories.parentId) : eq(categories.parentId, input.parent_id)],
   );
 
-export const getCategory = (ctx: Ctx, id: string) => getOf(ctx.db, ctx.shopId, categories, id);
+export const getCategory = (ctx: Ctx, id: string) => getOf(ctx, categories, id);
 
 /** Serialises changes of a shop's category tree, so two moves can never close a cycle together. */
-async function lockTree(tx: Tx, shopId: string) {
-  await tx.execute(sql`SELECT pg_advisory_xact_lock(${LOCK_CATEGORY_TREE}, hashtext(${shopId}))`);
+async function lockTree(ctx: TxCtx) {
+  await ctx.db.execute(sql`SELECT pg_advisory_xact_lock(${LOCK_CATEGORY_TREE}, hashtext(${ctx.shopId}))`);
 }
 
 /** The parent must be a category of this shop; it is share-locked so it cannot vanish meanwhile. */
-async function checkParent(tx: Tx, shopId: string, parentId: string) {
-  const [row] = await tx
+async function checkParent(ctx: TxCtx, parentId: string) {
+  const [row] = await ctx.db
     .select({ id: categories.id })
     .from(categories)
-    .where(and(eq(categories.id, parentId), eq(categories.shopId, shopId)))
+    .where(and(eq(categories.id, parentId), eq(categories.shopId, ctx.shopId)))
     .for('key share');
   if (!row) throw invalidField('/body/parent_id', 'is not a category of this shop');
 }
 
 export async function createCategory(ctx: Ctx, input: CategoryInput & { name: string }) {
   return guardName(categories, () =>
-    withTx(ctx.db, async (tx) => {
-      if (input.parent_id) await checkParent(tx, ctx.shopId, input.parent_id);
+    withTx(ctx, async (t) => {
+      const tx = t.db;
+      if (input.parent_id) await checkParent(t, input.parent_id);
       const now = ctx.clock.now();
       const [row] = await tx
         .insert(categories)
@@ -197,16 +198,17 @@ export async function createCategory(ctx: Ctx, input: CategoryInput & { name: st
 /** Changes a category; a new parent must not be the category itself or one of its descendants. */
 export async function updateCategory(ctx: Ctx, id: string, input: CategoryInput) {
   return guardName(categories, () =>
-    withTx(ctx.db, async (tx) => {
-      if (input.parent_id !== undefined) await lockTree(tx, ctx.shopId);
-      const current = await getOf(tx, ctx.shopId, categories, id, true);
+    withTx(ctx, async (t) => {
+      const tx = t.db;
+      if (input.parent_id !== undefined) await lockTree(t);
+      const current = await getOf(t, categories, id, true);
       if (input.parent_id) {
         if (input.parent_id === id) {
           throw new AppError('invalid_parent', 'A category cannot be its own parent', [
             { path: '/body/parent_id', message: 'is the category itself' },
           ]);
         }
-        await checkParent(tx, ctx.shopId, input.parent_id);
+        await checkParent(t, input.parent_id);
         const rows = await tx.execute(sql`
           WITH RECURSIVE up(id, parent_id) AS (
             SELECT id, parent_id FROM categories WHERE id = ${input.parent_id} AND shop_id = ${ctx.shopId}
@@ -240,7 +242,7 @@ export const deleteCategory = (ctx: Ctx, id: string) => deleteOf(ctx, categories
 // ---- brands ------------------------------------------------------------------------------------
 
 export const listBrands = (ctx: Ctx, input: RefListInput) => listOf(ctx, brands, input);
-export const getBrand = (ctx: Ctx, id: string) => getOf(ctx.db, ctx.shopId, brands, id);
+export const getBrand = (ctx: Ctx, id: string) => getOf(ctx, brands, id);
 
 export async function createBrand(ctx: Ctx, input: BrandInput & { name: string }) {
   const now = ctx.clock.now();
@@ -281,7 +283,7 @@ export const deleteBrand = (ctx: Ctx, id: string) => deleteOf(ctx, brands, id);
 // ---- suppliers ---------------------------------------------------------------------------------
 
 export const listSuppliers = (ctx: Ctx, input: RefListInput) => listOf(ctx, suppliers, input);
-export const getSupplier = (ctx: Ctx, id: string) => getOf(ctx.db, ctx.shopId, suppliers, id);
+export const getSupplier = (ctx: Ctx, id: string) => getOf(ctx, suppliers, id);
 
 export async function createSupplier(ctx: Ctx, input: SupplierInput & { name: string }) {
   const now = ctx.clock.now();

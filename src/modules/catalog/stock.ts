@@ -3,8 +3,8 @@
  * so concurrent checkouts of the last unit can never both succeed (no oversell).
  */
 import { type SQL, sql } from 'drizzle-orm';
-import type { Db } from '../../platform/db/client.js';
-import { preparedQuery, query } from '../../platform/db/tx.js';
+import type { Ctx } from '../../platform/auth/types.js';
+import { preparedQuery, query, type TxCtx } from '../../platform/db/tx.js';
 
 export interface StockRef {
   product_id: string;
@@ -12,8 +12,9 @@ export interface StockRef {
   quantity: number;
 }
 
-/** Gives reserved units back (expired session, cancelled unpaid order). */
-export async function releaseStock(tx: Db, shopId: string, ref: StockRef): Promise<void> {
+/** Gives reserved units back (expired session, cancelled unpaid order), in the caller's transaction. */
+export async function releaseStock(ctx: TxCtx, ref: StockRef): Promise<void> {
+  const { db: tx, shopId } = ctx;
   if (ref.variant_id) {
     await tx.execute(
       sql`UPDATE product_variants SET stock_quantity = stock_quantity + ${ref.quantity}
@@ -86,11 +87,11 @@ function reserveCtes(
  * stock was not there.
  */
 export async function reserveWith(
-  db: Db,
-  shopId: string,
+  ctx: Ctx,
   refs: StockRef[],
   also: { name: string; statement: SQL }[],
 ): Promise<boolean> {
+  const { db, shopId } = ctx;
   const products = rowsOf('products', refs);
   const variants = rowsOf('product_variants', refs);
   const ctes = [
@@ -122,7 +123,8 @@ export async function reserveWith(
 }
 
 /** Which refs the current stock cannot serve (for the error after a refused reservation). */
-export async function shortRefs(db: Db, shopId: string, refs: StockRef[]): Promise<number[]> {
+export async function shortRefs(ctx: Ctx, refs: StockRef[]): Promise<number[]> {
+  const { db, shopId } = ctx;
   const short: number[] = [];
   for (const table of ['products', 'product_variants'] as const) {
     const rows = rowsOf(table, refs);
@@ -149,7 +151,8 @@ export async function shortRefs(db: Db, shopId: string, refs: StockRef[]): Promi
  * variants, one statement per table. Returns the indexes of the refs that were not in stock; the
  * caller rolls back when there are any.
  */
-export async function reserveMany(tx: Db, shopId: string, refs: StockRef[]): Promise<number[]> {
+export async function reserveMany(ctx: TxCtx, refs: StockRef[]): Promise<number[]> {
+  const { db: tx, shopId } = ctx;
   const failed: number[] = [];
   for (const [table, name] of [
     ['products', 'taken_products'],

@@ -131,10 +131,11 @@ export async function createDefaultChannel(
 /** Updates a channel. The currency is locked once commerce data depends on the channel. */
 export async function updateChannel(ctx: Ctx, id: string, patch: ChannelPatchInput) {
   try {
-    return await withTx(ctx.db, async (tx) => {
+    return await withTx(ctx, async (t) => {
+      const tx = t.db;
       const current = await lockOwned(tx, channels, ctx.shopId, id, 'Channel');
       if (patch.currency && patch.currency !== current.currency) {
-        const deps = await dependentsOf(tx, ctx.shopId, id, 'commerce');
+        const deps = await dependentsOf(t, id, 'commerce');
         if (deps.length > 0) {
           throw conflict(
             'currency_locked',
@@ -174,9 +175,10 @@ export async function updateChannel(ctx: Ctx, id: string, patch: ChannelPatchInp
 
 /** Makes the channel the shop's default; the switch is one transaction, so there is always exactly one. */
 export async function setDefaultChannel(ctx: Ctx, id: string) {
-  return withTx(ctx.db, async (tx) => {
+  return withTx(ctx, async (t) => {
+    const tx = t.db;
     await tx.execute(sql`SELECT id FROM shops WHERE id = ${ctx.shopId} FOR UPDATE`);
-    const target = await getChannel({ db: tx, shopId: ctx.shopId }, id);
+    const target = await getChannel(t, id);
     if (!target.isActive) throw conflict('channel_inactive', 'An inactive channel cannot be the default');
     if (target.isDefault) return target;
     await tx
@@ -194,13 +196,14 @@ export async function setDefaultChannel(ctx: Ctx, id: string) {
 
 /** Deletes a channel with its domains, listings and selections, unless it is the default or referenced. */
 export async function deleteChannel(ctx: Ctx, id: string) {
-  await withTx(ctx.db, async (tx) => {
+  await withTx(ctx, async (t) => {
+    const tx = t.db;
     await tx.execute(sql`SELECT id FROM shops WHERE id = ${ctx.shopId} FOR UPDATE`);
-    const target = await getChannel({ db: tx, shopId: ctx.shopId }, id);
+    const target = await getChannel(t, id);
     if (target.isDefault) {
       throw conflict('default_channel', 'The default channel cannot be deleted; choose another default first');
     }
-    const deps = await dependentsOf(tx, ctx.shopId, id, 'reference');
+    const deps = await dependentsOf(t, id, 'reference');
     if (deps.length > 0) {
       throw new AppError(
         'channel_in_use',

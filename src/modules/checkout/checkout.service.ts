@@ -7,8 +7,7 @@ import type { Static } from '@sinclair/typebox';
 import { and, eq, sql } from 'drizzle-orm';
 import type { PaymentProvider } from '../../adapters/payment/port.js';
 import type { Ctx } from '../../platform/auth/types.js';
-import type { Db } from '../../platform/db/client.js';
-import { query, type Tx, uniqueConstraintOf, withTx } from '../../platform/db/tx.js';
+import { query, type TxCtx, uniqueConstraintOf, withTx } from '../../platform/db/tx.js';
 import { AppError, type FieldError, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { enqueue, enqueueStatement } from '../../platform/jobs/queue.js';
@@ -75,8 +74,8 @@ export async function createCheckoutSession(
   if (flow === 'hosted' && idempotencyKey) {
     // a retry of a request that already created its session (its answer was lost, the provider
     // failed, or the process died) resumes that session: no second reservation
-    const existing = await sessionByIdempotencyKey(ctx.db, ctx.shopId, idempotencyKey);
-    if (existing) return resumeHostedSession(ctx.db, existing, provider);
+    const existing = await sessionByIdempotencyKey(ctx, idempotencyKey);
+    if (existing) return resumeHostedSession(ctx, existing, provider);
   }
   refuseDiscountCode(input);
   checkReturnUrl(ctx, input.return_url);
@@ -158,7 +157,7 @@ async function shippingPrice(ctx: Ctx, methodId: string, countryCode: string): P
   const method = await shippingMethods.through(
     `${ctx.shopId}\u0000${methodId}\u0000${countryCode}`,
     catalogVersionOf(ctx.actor),
-    () => findShippingMethod(ctx.db, ctx.shopId, methodId, countryCode),
+    () => findShippingMethod(ctx, methodId, countryCode),
   );
   if (!method) {
     throw new AppError('shipping_method_unavailable', 'The shipping method is not available for this address', [
@@ -228,15 +227,15 @@ type NewSession = ReturnType<typeof sessionValues>;
  */
 async function createDirectOrder(ctx: Ctx, channel: ResolvedChannel, values: NewSession, tracked: TrackedLine[]) {
   const now = values.createdAt;
-  return withTx(ctx.db, async (tx) => {
+  return withTx(ctx, async (t) => {
+    const tx = t.db;
     const [session] = (await tx.insert(checkoutSessions).values(values).returning()) as [CheckoutSessionRow];
     const failed = await reserveMany(
-      tx,
-      ctx.shopId,
+      t,
       tracked.map(({ line }) => line),
     );
     if (failed.length > 0) throw outOfStock(failed.map((k) => tracked[k]?.i ?? k));
-    const order = await completeInTx(tx, session, {
+    const order = await completeInTx(t, session, {
       now,
       status: 'pending_payment',
       autoConfirm: channel.auto_confirm_orders,
@@ -271,22 +270,19 @@ async function openHostedSession(
   } catch (err) {
     // the same key raced in from another request: that one made the session
     const existing =
-      idempotencyKey && uniqueConstraintOf(err) !== null
-        ? await sessionByIdempotencyKey(ctx.db, ctx.shopId, idempotencyKey)
-        : null;
-    if (existing) return resumeHostedSession(ctx.db, existing, provider);
+      idempotencyKey && uniqueConstraintOf(err) !== null ? await sessionByIdempotencyKey(ctx, idempotencyKey) : null;
+    if (existing) return resumeHostedSession(ctx, existing, provider);
     throw err;
   }
   if (!reserved) {
     const short = await shortRefs(
-      ctx.db,
-      ctx.shopId,
+      ctx,
       tracked.map(({ line }) => line),
     );
     throw outOfStock((short.length > 0 ? short : tracked.map((_, k) => k)).map((k) => tracked[k]?.i ?? k));
   }
   const session = openSessionRow(values);
-  const url = await hostAtProvider(ctx.db, session, provider);
+  const url = await hostAtProvider(ctx, session, provider);
   return { session, url };
 }
 
@@ -303,8 +299,7 @@ function insertReserving(ctx: Ctx, values: NewSession, tracked: TrackedLine[]) {
     { now: values.createdAt, runAt: values.expiresAt, shopId: ctx.shopId },
   );
   return reserveWith(
-    ctx.db,
-    ctx.shopId,
+    ctx,
     tracked.map(({ line }) => line),
     [
       {
@@ -347,23 +342,23 @@ function openSessionRow(values: NewSession): CheckoutSessionRow {
 }
 
 /** The session a caller's Idempotency-Key created before, if any. */
-async function sessionByIdempotencyKey(db: Db, shopId: string, key: string): Promise<CheckoutSessionRow | null> {
-  const [row] = await db
+async function sessionByIdempotencyKey(ctx: Ctx, key: string): Promise<CheckoutSessionRow | null> {
+  const [row] = await ctx.db
     .select()
     .from(checkoutSessions)
-    .where(and(eq(checkoutSessions.shopId, shopId), eq(checkoutSessions.idempotencyKey, key)));
+    .where(and(eq(checkoutSessions.shopId, ctx.shopId), eq(checkoutSessions.idempotencyKey, key)));
   return row ?? null;
 }
 
 /** Answers a retried creation with the session it made (the provider call is idempotent per session). */
-async function resumeHostedSession(db: Db, session: CheckoutSessionRow, provider: PaymentProvider) {
-  const url = session.status === 'open' ? await hostAtProvider(db, session, provider) : null;
-  const [fresh] = await db.select().from(checkoutSessions).where(eq(checkoutSessions.id, session.id));
+async function resumeHostedSession(ctx: Ctx, session: CheckoutSessionRow, provider: PaymentProvider) {
+  const url = session.status === 'open' ? await hostAtProvider(ctx, session, provider) : null;
+  const [fresh] = await ctx.db.select().from(checkoutSessions).where(eq(checkoutSessions.id, session.id));
   return { session: fresh ?? session, url };
 }
 
 /** Creates (or, idempotently, fetches again) the provider's hosted page of a session. */
-async function hostAtProvider(db: Db, session: CheckoutSessionRow, provider: PaymentProvider): Promise<string> {
+async function hostAtProvider(ctx: Ctx, session: CheckoutSessionRow, provider: PaymentProvider): Promise<string> {
   let hosted: Awaited<ReturnType<PaymentProvider['createHostedCheckout']>>;
   try {
     hosted = await provider.createHostedCheckout({
@@ -382,7 +377,7 @@ async function hostAtProvider(db: Db, session: CheckoutSessionRow, provider: Pay
     throw new AppError('provider_error', `The payment provider is unavailable: ${(err as Error).message}`);
   }
   if (hosted.providerRef && hosted.providerRef !== session.providerRef) {
-    await db
+    await ctx.db
       .update(checkoutSessions)
       .set({ providerRef: hosted.providerRef })
       .where(eq(checkoutSessions.id, session.id));
@@ -443,13 +438,16 @@ export interface Completion {
   orderExpiresAt?: Date | null;
 }
 
-/** Turns a locked open (or, paid late, expired) session into an order and emits checkout.completed. */
-export async function completeInTx(tx: Tx, session: CheckoutSessionRow, c: Completion): Promise<OrderRow> {
+/**
+ * Turns a locked open (or, paid late, expired) session of `ctx.shopId` into an order and emits
+ * checkout.completed, in the caller's transaction.
+ */
+export async function completeInTx(ctx: TxCtx, session: CheckoutSessionRow, c: Completion): Promise<OrderRow> {
+  const tx = ctx.db;
   assertSessionTransition(session.status, 'complete');
-  const customerId = await accountForPurchase(tx, session.shopId, session.customerId, session.customerEmail);
+  const customerId = await accountForPurchase(tx, ctx.shopId, session.customerId, session.customerEmail);
   const waiver = c.widerrufVerzicht ?? session.widerrufVerzicht;
-  const order = await createOrder(tx, {
-    shopId: session.shopId,
+  const order = await createOrder(ctx, {
     channelId: session.channelId,
     checkoutSessionId: session.id,
     customerId,
@@ -490,8 +488,7 @@ export async function completeInTx(tx: Tx, session: CheckoutSessionRow, c: Compl
       ...(c.billingAddress ? { billingAddress: c.billingAddress } : {}),
     })
     .where(eq(checkoutSessions.id, session.id));
-  await emitEvent(tx, {
-    shopId: session.shopId,
+  await emitEvent(ctx, {
     type: 'checkout.completed',
     isTest: session.isTest,
     orderingKey: `order:${order.id}`,
@@ -509,22 +506,28 @@ export async function completeInTx(tx: Tx, session: CheckoutSessionRow, c: Compl
   return order;
 }
 
-export async function getSession(db: Db, id: string): Promise<CheckoutSessionRow | null> {
-  const [row] = await db.select().from(checkoutSessions).where(eq(checkoutSessions.id, id));
+/** A session by its id, whatever its shop (the pay page knows only the id). */
+export async function getSession(ctx: Ctx, id: string): Promise<CheckoutSessionRow | null> {
+  const [row] = await ctx.db.select().from(checkoutSessions).where(eq(checkoutSessions.id, id));
   return row ?? null;
 }
 
 /**
- * Completes a paid session exactly once (both providers call this). A session already complete
- * returns its order; an expired one is refused.
+ * Completes a paid session of `ctx.shopId` exactly once (both providers call this). A session
+ * already complete returns its order; an expired one is refused.
  */
 export async function completePaidSession(
-  db: Db,
+  ctx: Ctx,
   sessionId: string,
   c: Omit<Completion, 'status' | 'autoConfirm'>,
 ): Promise<{ order: OrderRow | null; alreadyComplete: boolean; session: CheckoutSessionRow }> {
-  return withTx(db, async (tx) => {
-    const [session] = await tx.select().from(checkoutSessions).where(eq(checkoutSessions.id, sessionId)).for('update');
+  return withTx(ctx, async (t) => {
+    const tx = t.db;
+    const [session] = await tx
+      .select()
+      .from(checkoutSessions)
+      .where(and(eq(checkoutSessions.id, sessionId), eq(checkoutSessions.shopId, ctx.shopId)))
+      .for('update');
     if (!session) throw notFound('Checkout session');
     // subscription sessions (kind abo) complete through modules/digital, never into a one-time order
     if (session.kind !== 'order') return { order: null, alreadyComplete: session.status === 'complete', session };
@@ -536,7 +539,7 @@ export async function completePaidSession(
       tx,
       sql`SELECT auto_confirm_orders FROM channels WHERE id = ${session.channelId}`,
     );
-    const order = await completeInTx(tx, session, {
+    const order = await completeInTx(t, session, {
       ...c,
       status: 'paid',
       autoConfirm: channel[0]?.auto_confirm_orders ?? false,
@@ -545,17 +548,19 @@ export async function completePaidSession(
   });
 }
 
-/** Expires an open session and gives back its stock (job at expires_at). Idempotent. */
-export async function expireSession(db: Db, shopId: string, sessionId: string, now: Date): Promise<boolean> {
-  return withTx(db, async (tx) => {
+/** Expires an open session of `ctx.shopId` and gives back its stock (job at expires_at). Idempotent. */
+export async function expireSession(ctx: Ctx, sessionId: string): Promise<boolean> {
+  const now = ctx.clock.now();
+  return withTx(ctx, async (t) => {
+    const tx = t.db;
     const [s] = await tx
       .select()
       .from(checkoutSessions)
-      .where(and(eq(checkoutSessions.id, sessionId), eq(checkoutSessions.shopId, shopId)))
+      .where(and(eq(checkoutSessions.id, sessionId), eq(checkoutSessions.shopId, ctx.shopId)))
       .for('update');
     if (!s || !canTransition(s.status, 'expired') || s.expiresAt > now) return false;
     if (s.stockReserved) {
-      for (const l of s.lines) if (l.track_stock) await releaseStock(tx, shopId, l);
+      for (const l of s.lines) if (l.track_stock) await releaseStock(t, l);
     }
     await tx
       .update(checkoutSessions)

@@ -1,6 +1,7 @@
 /** Checkout: sessions, the hosted payment page, provider webhooks, completion into orders. */
 import { sql } from 'drizzle-orm';
 import { paymentProviderFor } from '../../adapters/payment/index.js';
+import { systemCtx } from '../../platform/auth/types.js';
 import { query } from '../../platform/db/tx.js';
 import type { ChannelDependency } from '../../platform/hooks.js';
 import type { Module } from '../../platform/module.js';
@@ -30,11 +31,11 @@ export { normalizeVatId, type VatIdCheck } from './vat-id.js';
 export const checkoutChannelDependency: ChannelDependency = {
   what: 'checkout sessions',
   kinds: ['commerce', 'reference'],
-  exists: async (db, shopId, channelId) =>
+  exists: async (ctx, channelId) =>
     (
       await query(
-        db,
-        sql`SELECT 1 FROM checkout_sessions WHERE shop_id = ${shopId} AND channel_id = ${channelId} LIMIT 1`,
+        ctx.db,
+        sql`SELECT 1 FROM checkout_sessions WHERE shop_id = ${ctx.shopId} AND channel_id = ${channelId} LIMIT 1`,
       )
     ).length > 0,
 };
@@ -48,15 +49,17 @@ export const checkoutModule: Module = {
     payPageRoutes(app, deps);
     paymentWebhookRoutes(app, deps, provider);
   },
-  jobs(registry) {
+  jobs(registry, deps) {
     registry.register(EXPIRE_JOB, {
-      async run(payload, { db, clock }) {
-        await expireSession(db, String(payload.shop_id), String(payload.session_id), clock.now());
+      async run(payload, { db, clock, log }) {
+        const ctx = systemCtx({ db, clock, config: deps.config }, String(payload.shop_id), log);
+        await expireSession(ctx, String(payload.session_id));
       },
     });
     registry.register(EXPIRE_ORDER_JOB, {
-      async run(payload, { db, clock }) {
-        await expirePendingOrder(db, String(payload.shop_id), String(payload.order_id), clock.now());
+      async run(payload, { db, clock, log }) {
+        const ctx = systemCtx({ db, clock, config: deps.config }, String(payload.shop_id), log);
+        await expirePendingOrder(ctx, String(payload.order_id));
       },
     });
   },

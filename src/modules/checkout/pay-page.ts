@@ -130,7 +130,7 @@ export function payPageRoutes(app: TypedApp, deps: AppDeps): void {
       },
     },
     async (request, reply) => {
-      const s = await getSession(db, request.params.id);
+      const s = await getSession(request.ctx, request.params.id);
       const other = s && s.provider === 'test' ? otherKinds.get(s.kind) : undefined;
       if (s && other) return other.get(s, reply);
       if (!s || s.provider !== 'test' || s.kind !== 'order')
@@ -164,7 +164,7 @@ export function payPageRoutes(app: TypedApp, deps: AppDeps): void {
     async (request, reply) => {
       const id = request.params.id;
       const form = request.body;
-      const s = await getSession(db, id);
+      const s = await getSession(request.ctx, id);
       const other = s && s.provider === 'test' ? otherKinds.get(s.kind) : undefined;
       if (s && other) return other.post(s, form, reply);
       if (!s || s.provider !== 'test' || s.kind !== 'order')
@@ -230,7 +230,7 @@ export function payPageRoutes(app: TypedApp, deps: AppDeps): void {
       }
       const card = testCardOutcome(form.card_number ?? '');
       if (!card.ok) return page(reply, 402, renderPayPage(s, form, card.message));
-      await completePaidSession(db, s.id, {
+      await completePaidSession({ ...request.ctx, shopId: s.shopId }, s.id, {
         now,
         paymentRef: `test_${card.last4}${card.failsLater ? '_fails_later' : ''}`,
         billingAddress: billing,

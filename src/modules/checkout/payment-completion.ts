@@ -7,6 +7,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { PaymentEvent } from '../../adapters/payment/port.js';
 import { query, type Tx, withTx } from '../../platform/db/tx.js';
+import { eventCtx } from '../../platform/hooks.js';
 import { reserveMany } from '../catalog/index.js';
 import { completeInTx } from './checkout.service.js';
 import { checkoutSessions } from './checkout.tables.js';
@@ -53,8 +54,9 @@ export async function completeOrderFromEvent(
     sql`SELECT auto_confirm_orders FROM channels WHERE id = ${session.channelId}`,
   );
   const paymentRef = event.paymentRef ?? event.providerSessionId;
+  const ctx = eventCtx(tx, c, session.shopId);
   const complete = async (reason: string): Promise<EventOutcome> => {
-    const order = await completeInTx(tx, session, {
+    const order = await completeInTx(ctx, session, {
       now: c.now,
       status: 'paid',
       autoConfirm: channel?.auto_confirm_orders ?? false,
@@ -70,8 +72,8 @@ export async function completeOrderFromEvent(
   if (session.stockReserved) return complete('late_payment_order');
   const tracked = session.lines.filter((l) => l.track_stock);
   try {
-    await withTx(tx, async (sp) => {
-      const failed = await reserveMany(sp, session.shopId, tracked);
+    await withTx(ctx, async (sp) => {
+      const failed = await reserveMany(sp, tracked);
       if (failed.length > 0) throw new OutOfStock();
     });
   } catch (err) {

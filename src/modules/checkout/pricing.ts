@@ -63,8 +63,7 @@ export async function priceItems(
   items: CartItem[],
 ): Promise<Omit<PricedLine, 'tax_rate' | 'tax_cents' | 'net_cents'>[]> {
   const prices = await channelPrices(
-    ctx.db,
-    ctx.shopId,
+    ctx,
     channelId,
     items.map((i) => ({ product_id: i.product_id, ...(i.variant_id ? { variant_id: i.variant_id } : {}) })),
   );

@@ -3,10 +3,10 @@
  * and the order a paid period creates (with the commission hook: affiliate and payment number).
  */
 import { sql } from 'drizzle-orm';
+import type { Ctx } from '../../platform/auth/types.js';
 import { iso, isoOrNull } from '../../platform/dates.js';
-import type { Db } from '../../platform/db/client.js';
 import { lockOwned } from '../../platform/db/lock.js';
-import { query, type Tx } from '../../platform/db/tx.js';
+import { query, type TxCtx } from '../../platform/db/tx.js';
 import { taxFromGross } from '../../platform/money.js';
 import { consumerDigitalTax } from '../checkout/index.js';
 import { createOrder, type OrderRow } from '../orders/index.js';
@@ -78,16 +78,15 @@ export function aboEventData(a: AboRow): Record<string, unknown> {
   };
 }
 
-/** Emits an abo.* event in `tx`, ordered with every other event of the subscription. */
+/** Emits an abo.* event in the caller's transaction, ordered with every other event of the subscription. */
 export async function emitAbo(
-  tx: Db,
+  ctx: TxCtx,
   a: AboRow,
   type: string,
   now: Date,
   extra: Record<string, unknown> = {},
 ): Promise<void> {
-  await emitEvent(tx, {
-    shopId: a.shopId,
+  await emitEvent(ctx, {
     type,
     isTest: a.isTest,
     orderingKey: `abo:${a.id}`,
@@ -96,8 +95,8 @@ export async function emitAbo(
   });
 }
 
-export function lockAbo(tx: Tx, shopId: string, id: string): Promise<AboRow> {
-  return lockOwned(tx, abos, shopId, id, 'Subscription');
+export function lockAbo(ctx: TxCtx, id: string): Promise<AboRow> {
+  return lockOwned(ctx.db, abos, ctx.shopId, id, 'Subscription');
 }
 
 const isZeroRow = (c: string | null): c is 'K' | 'AE' | 'G' | 'O' => c === 'K' || c === 'AE' || c === 'G' || c === 'O';
@@ -111,11 +110,11 @@ const isZeroRow = (c: string | null): c is 'K' | 'AE' | 'G' | 'O' => c === 'K' |
  * A subscription from before the determination was stored (no category) follows the billing
  * country's consumer row, as it did.
  */
-export async function paymentTax(tx: Db, a: AboRow): Promise<{ rate: number; category: TaxCategory }> {
+export async function paymentTax(ctx: Ctx, a: AboRow): Promise<{ rate: number; category: TaxCategory }> {
   const stored = a.taxCategory as TaxCategory | null;
   if (isZeroRow(stored)) return { rate: 0, category: stored };
   const current = a.billingAddress
-    ? await consumerDigitalTax({ db: tx, shopId: a.shopId }, a.channelId, a.billingAddress.country, a.taxClass)
+    ? await consumerDigitalTax(ctx, a.channelId, a.billingAddress.country, a.taxClass)
     : null;
   if (current && (stored === null || !isZeroRow(current.tax_category))) {
     return { rate: current.tax_rate, category: current.tax_category };
@@ -129,7 +128,7 @@ export async function paymentTax(tx: Db, a: AboRow): Promise<{ rate: number; cat
  * (orders_subscription_payment_uq), so a period can never be billed twice, whatever runs twice.
  */
 export async function createAboOrder(
-  tx: Tx,
+  ctx: TxCtx,
   a: AboRow,
   opts: {
     amountCents: number;
@@ -146,18 +145,17 @@ export async function createAboOrder(
     plan_name: string;
     auto_confirm: boolean;
   }>(
-    tx,
+    ctx.db,
     sql`SELECT p.name, p.sku, p.vendor_id, pl.name AS plan_name, c.auto_confirm_orders AS auto_confirm
         FROM abo_plans pl
         JOIN products p ON p.id = pl.product_id
         JOIN channels c ON c.id = ${a.channelId}
-        WHERE pl.id = ${a.planId} AND pl.shop_id = ${a.shopId}`,
+        WHERE pl.id = ${a.planId} AND pl.shop_id = ${ctx.shopId}`,
   );
-  const { rate, category } = await paymentTax(tx, a);
+  const { rate, category } = await paymentTax(ctx, a);
   const tax = taxFromGross(opts.amountCents, rate);
   const name = info ? `${info.name} (${info.plan_name})` : 'Abo';
-  return createOrder(tx, {
-    shopId: a.shopId,
+  return createOrder(ctx, {
     channelId: a.channelId,
     checkoutSessionId: opts.checkoutSessionId ?? null,
     customerId: a.customerId,

@@ -14,10 +14,10 @@
  */
 import { and, eq, sql } from 'drizzle-orm';
 import type { PaymentEvent, ProviderSubscription } from '../../adapters/payment/port.js';
+import type { Ctx } from '../../platform/auth/types.js';
 import { isoOrNull } from '../../platform/dates.js';
-import type { Db } from '../../platform/db/client.js';
-import { query, type Tx } from '../../platform/db/tx.js';
-import type { EventContext, EventOutcome, HookLists } from '../../platform/hooks.js';
+import { query, type Tx, type TxCtx } from '../../platform/db/tx.js';
+import { type EventContext, type EventOutcome, eventCtx, type HookLists } from '../../platform/hooks.js';
 import { type AboSessionTax, consumerDigitalTax } from '../checkout/index.js';
 import type { TaxDecision } from '../tax/index.js';
 import { createAboOrder, emitAbo } from './abo-common.js';
@@ -25,7 +25,8 @@ import { completeAboSession } from './abo-sessions.service.js';
 import { transition } from './abo-states.js';
 import { type AboRow, type AboStatus, abos } from './digital.tables.js';
 
-async function lockByRef(tx: Db, provider: string, ref: string): Promise<AboRow | null> {
+/** The subscription of a provider reference, whatever its shop, locked in `tx`. */
+async function lockByRef(tx: Tx, provider: string, ref: string): Promise<AboRow | null> {
   const [row] = await tx
     .select()
     .from(abos)
@@ -34,8 +35,8 @@ async function lockByRef(tx: Db, provider: string, ref: string): Promise<AboRow 
   return row ?? null;
 }
 
-async function update(tx: Db, id: string, patch: Partial<AboRow>, now: Date): Promise<AboRow> {
-  const [row] = await tx
+async function update(ctx: TxCtx, id: string, patch: Partial<AboRow>, now: Date): Promise<AboRow> {
+  const [row] = await ctx.db
     .update(abos)
     .set({ ...patch, updatedAt: now })
     .where(eq(abos.id, id))
@@ -51,8 +52,8 @@ async function update(tx: Db, id: string, patch: Partial<AboRow>, now: Date): Pr
  * docs/decisions.md).
  */
 async function stripeAboTax(
-  tx: Db,
-  cs: { shop_id: string; channel_id: string; tax_class: string; abo_tax: AboSessionTax | null },
+  ctx: Ctx,
+  cs: { channel_id: string; tax_class: string; abo_tax: AboSessionTax | null },
   billingCountry: string | null,
 ): Promise<{
   decision: TaxDecision | null;
@@ -74,14 +75,12 @@ async function stripeAboTax(
     };
   }
   const country = billingCountry ?? st?.country ?? null;
-  const decision = country
-    ? await consumerDigitalTax({ db: tx, shopId: cs.shop_id }, cs.channel_id, country, cs.tax_class)
-    : null;
+  const decision = country ? await consumerDigitalTax(ctx, cs.channel_id, country, cs.tax_class) : null;
   return { decision: decision ?? st?.decision ?? null, vatId: null, business: null };
 }
 
 /** A paid (or trial-starting) hosted subscription checkout creates the subscription. */
-async function onSessionPaid(tx: Db, event: PaymentEvent, c: EventContext): Promise<EventOutcome | null> {
+async function onSessionPaid(tx: Tx, event: PaymentEvent, c: EventContext): Promise<EventOutcome | null> {
   if (event.kind !== 'session.paid' || !event.sessionId) return null;
   const [cs] = await query<{
     shop_id: string;
@@ -128,9 +127,10 @@ async function onSessionPaid(tx: Db, event: PaymentEvent, c: EventContext): Prom
   if (sub.status !== 'trialing' && sub.status !== 'active') {
     return { ...base, status: 'ignored', reason: `subscription_${sub.status}` };
   }
-  const tax = await stripeAboTax(tx, cs, event.billing?.country ?? null);
+  const ctx = eventCtx(tx, c, cs.shop_id);
+  const tax = await stripeAboTax(ctx, cs, event.billing?.country ?? null);
   const invoice = sub.latestInvoice;
-  const { abo } = await completeAboSession(tx, event.sessionId, {
+  const { abo } = await completeAboSession(ctx, event.sessionId, {
     now: c.now,
     billing: tax.business && event.billing ? { ...event.billing, ...tax.business } : event.billing,
     taxRate: tax.decision?.tax_rate ?? 0,
@@ -162,6 +162,7 @@ async function onInvoicePaid(tx: Tx, event: PaymentEvent, c: EventContext): Prom
   const inv = event.invoice;
   const a = await lockByRef(tx, c.provider.name, inv.subscriptionRef as string);
   if (!a) return { status: 'ignored', reason: 'first_invoice_recorded_by_checkout' };
+  const ctx = eventCtx(tx, c, a.shopId);
   const out = { shopId: a.shopId, amountCents: inv.amountPaidCents, currency: a.currency };
   const seen = await query(
     tx,
@@ -171,7 +172,7 @@ async function onInvoicePaid(tx: Tx, event: PaymentEvent, c: EventContext): Prom
   const start = inv.periodStart ?? a.currentPeriodStart;
   const end = inv.periodEnd ?? a.currentPeriodEnd;
   const paid = await update(
-    tx,
+    ctx,
     a.id,
     {
       status: transition(a.status, 'charge_succeeded'),
@@ -185,14 +186,14 @@ async function onInvoicePaid(tx: Tx, event: PaymentEvent, c: EventContext): Prom
     },
     c.now,
   );
-  const order = await createAboOrder(tx, paid, {
+  const order = await createAboOrder(ctx, paid, {
     amountCents: inv.amountPaidCents,
     paymentNumber: paid.paymentsCount,
     now: c.now,
     paymentRef: inv.id,
   });
-  if (a.status !== 'active') await emitAbo(tx, paid, 'abo.aktiv', c.now);
-  await emitAbo(tx, paid, 'abo.bezahlt', c.now, {
+  if (a.status !== 'active') await emitAbo(ctx, paid, 'abo.aktiv', c.now);
+  await emitAbo(ctx, paid, 'abo.bezahlt', c.now, {
     order_id: order.id,
     amount_cents: inv.amountPaidCents,
     currency: paid.currency,
@@ -201,16 +202,17 @@ async function onInvoicePaid(tx: Tx, event: PaymentEvent, c: EventContext): Prom
   return { ...out, status: 'processed', reason: 'renewal_order', orderId: order.id };
 }
 
-async function onInvoiceFailed(tx: Db, event: PaymentEvent, c: EventContext): Promise<EventOutcome | null> {
+async function onInvoiceFailed(tx: Tx, event: PaymentEvent, c: EventContext): Promise<EventOutcome | null> {
   if (event.kind !== 'invoice.failed' || !event.invoice.subscriptionRef) return null;
   const inv = event.invoice;
   const a = await lockByRef(tx, c.provider.name, inv.subscriptionRef as string);
   if (!a) return null;
+  const ctx = eventCtx(tx, c, a.shopId);
   const out = { shopId: a.shopId, amountCents: inv.amountDueCents, currency: a.currency };
   if (a.status === 'canceled' || a.status === 'unpaid') return { ...out, status: 'ignored', reason: `abo_${a.status}` };
   if (a.failedAttempts >= inv.attempt) return { ...out, status: 'ignored', reason: 'attempt_already_recorded' };
   const failed = await update(
-    tx,
+    ctx,
     a.id,
     {
       status: transition(a.status, 'charge_failed'),
@@ -220,7 +222,7 @@ async function onInvoiceFailed(tx: Db, event: PaymentEvent, c: EventContext): Pr
     },
     c.now,
   );
-  await emitAbo(tx, failed, 'abo.zahlung_fehlgeschlagen', c.now, {
+  await emitAbo(ctx, failed, 'abo.zahlung_fehlgeschlagen', c.now, {
     attempt: inv.attempt,
     amount_cents: inv.amountDueCents,
     currency: failed.currency,
@@ -230,17 +232,18 @@ async function onInvoiceFailed(tx: Db, event: PaymentEvent, c: EventContext): Pr
   return { ...out, status: 'processed', reason: 'past_due' };
 }
 
-async function onSubscriptionChanged(tx: Db, event: PaymentEvent, c: EventContext): Promise<EventOutcome | null> {
+async function onSubscriptionChanged(tx: Tx, event: PaymentEvent, c: EventContext): Promise<EventOutcome | null> {
   if (event.kind !== 'subscription.updated' && event.kind !== 'subscription.deleted') return null;
   const sub: ProviderSubscription = event.subscription;
   const now = c.now;
   const a = await lockByRef(tx, c.provider.name, sub.ref);
   if (!a) return null;
+  const ctx = eventCtx(tx, c, a.shopId);
   const out = { shopId: a.shopId, currency: a.currency };
   if (a.status === 'canceled') return { ...out, status: 'ignored', reason: 'abo_canceled' };
   if (event.kind === 'subscription.deleted' || sub.status === 'canceled' || sub.status === 'incomplete_expired') {
     const ended = await update(
-      tx,
+      ctx,
       a.id,
       {
         status: transition(a.status, 'period_end_reached'),
@@ -250,14 +253,14 @@ async function onSubscriptionChanged(tx: Db, event: PaymentEvent, c: EventContex
       },
       now,
     );
-    await emitAbo(tx, ended, 'abo.beendet', now);
+    await emitAbo(ctx, ended, 'abo.beendet', now);
     return { ...out, status: 'processed', reason: 'abo_ended' };
   }
   let row = a;
   if (sub.cancelAtPeriodEnd && !a.cancelAtPeriodEnd) {
     transition(a.status, 'cancel_scheduled');
     row = await update(
-      tx,
+      ctx,
       a.id,
       {
         cancelAtPeriodEnd: true,
@@ -267,16 +270,16 @@ async function onSubscriptionChanged(tx: Db, event: PaymentEvent, c: EventContex
       },
       now,
     );
-    await emitAbo(tx, row, 'abo.gekuendigt', now, { sofort: false, grund: null, canceled_by: 'provider' });
+    await emitAbo(ctx, row, 'abo.gekuendigt', now, { sofort: false, grund: null, canceled_by: 'provider' });
   } else if (!sub.cancelAtPeriodEnd && a.cancelAtPeriodEnd) {
     transition(a.status, 'cancel_withdrawn');
     row = await update(
-      tx,
+      ctx,
       a.id,
       { cancelAtPeriodEnd: false, endetAm: null, canceledAt: null, cancelReason: null, canceledBy: null },
       now,
     );
-    await emitAbo(tx, row, 'abo.fortgesetzt', now);
+    await emitAbo(ctx, row, 'abo.fortgesetzt', now);
   }
   const mapped = (['trialing', 'active', 'past_due', 'unpaid'] as string[]).includes(sub.status)
     ? (sub.status as AboStatus)
@@ -291,7 +294,7 @@ async function onSubscriptionChanged(tx: Db, event: PaymentEvent, c: EventContex
     patch.currentPeriodStart = sub.periodStart;
     patch.currentPeriodEnd = sub.periodEnd;
   }
-  if (Object.keys(patch).length > 0) row = await update(tx, a.id, patch, now);
+  if (Object.keys(patch).length > 0) row = await update(ctx, a.id, patch, now);
   return { ...out, status: 'processed', reason: 'abo_updated' };
 }
 

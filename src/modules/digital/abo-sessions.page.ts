@@ -1,11 +1,7 @@
-/**
- * The hosted page of the test provider for a subscription (`/pay/:id`, docs/digital.md): it
- * collects the billing details and the card, and completes the session.
- */
 import { eq } from 'drizzle-orm';
 import type { FastifyReply } from 'fastify';
 import { testCardOutcome } from '../../adapters/payment/test-provider.js';
-import type { Db } from '../../platform/db/client.js';
+import type { Ctx } from '../../platform/auth/types.js';
 import { AppError } from '../../platform/errors.js';
 import type { AppDeps } from '../../platform/module.js';
 import {
@@ -27,8 +23,8 @@ import { aboPlans, type PlanRow } from './digital.tables.js';
 
 const countryOk = (c: string) => /^[A-Z]{2}$/.test(c);
 
-async function pageData(db: Db, s: CheckoutSessionRow) {
-  const [plan] = await db
+async function pageData(ctx: Ctx, s: CheckoutSessionRow) {
+  const [plan] = await ctx.db
     .select()
     .from(aboPlans)
     .where(eq(aboPlans.id, s.planId as string));
@@ -78,18 +74,19 @@ ${error ? `<p class="err" role="alert" id="error">${esc(error)}</p>` : ''}
 const expiredPage = '<!doctype html><title>Abgelaufen</title><p id="error">Diese Bezahlsitzung ist abgelaufen.</p>';
 
 export function registerAboHostedPage(deps: AppDeps): void {
-  const db = deps.database.db;
   registerHostedPage('abo', {
     async get(s: CheckoutSessionRow, reply: FastifyReply) {
       if (s.status === 'complete') return reply.redirect(returnTo(s.returnUrl, s.id), 303);
-      const plan = await pageData(db, s);
+      const plan = await pageData(reply.request.ctx, s);
       if (!plan || s.status !== 'open' || s.expiresAt <= deps.clock.now()) return page(reply, 410, expiredPage);
       return page(reply, 200, renderAboPage(s, plan, {}));
     },
     async post(s: CheckoutSessionRow, form: FormValues, reply: FastifyReply) {
       if (s.status === 'complete') return reply.redirect(returnTo(s.returnUrl, s.id), 303);
       const now = deps.clock.now();
-      const plan = await pageData(db, s);
+      // the session's shop: the page is public, its id is the credential
+      const ctx = { ...reply.request.ctx, shopId: s.shopId };
+      const plan = await pageData(ctx, s);
       if (!plan || s.status !== 'open' || s.expiresAt <= now) return page(reply, 410, expiredPage);
       const fail = (status: number, message: string) => page(reply, status, renderAboPage(s, plan, form, message));
       const country = (form.country ?? '').trim().toUpperCase();
@@ -107,13 +104,10 @@ export function registerAboHostedPage(deps: AppDeps): void {
       let tax: AboTax;
       try {
         // the same row and VAT ID check as the one-time checkout (docs/finance.md)
-        tax = await aboTax(
-          { db, shopId: s.shopId, config: deps.config, clock: deps.clock, log: reply.log },
-          s.channelId,
-          { country, vat_id: rawVatId },
-          s.lines[0]?.tax_class ?? 'standard',
-          { country: '/body/country', vatId: '/body/vat_id' },
-        );
+        tax = await aboTax(ctx, s.channelId, { country, vat_id: rawVatId }, s.lines[0]?.tax_class ?? 'standard', {
+          country: '/body/country',
+          vatId: '/body/vat_id',
+        });
       } catch (err) {
         if (err instanceof AppError && err.code === 'vat_id_invalid') {
           return fail(400, `Die USt-IdNr. ${rawVatId ?? ''} hat kein gültiges Format.`);
@@ -135,7 +129,7 @@ export function registerAboHostedPage(deps: AppDeps): void {
         country,
       };
       const decision = tax.decision;
-      await completeAboSession(db, s.id, {
+      await completeAboSession(ctx, s.id, {
         now,
         billing,
         taxRate: decision.tax_rate,

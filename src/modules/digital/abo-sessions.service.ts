@@ -11,8 +11,7 @@ import type { PaymentProvider } from '../../adapters/payment/port.js';
 import type { Ctx } from '../../platform/auth/types.js';
 import { sha256 } from '../../platform/crypto.js';
 import { isoDay, isoOrNull } from '../../platform/dates.js';
-import type { Db } from '../../platform/db/client.js';
-import { query, type Tx, withTx } from '../../platform/db/tx.js';
+import { query, type Tx, type TxCtx, withTx } from '../../platform/db/tx.js';
 import type { ErrorCode } from '../../platform/error-codes.js';
 import { AppError, type FieldError, notFound } from '../../platform/errors.js';
 import { newId, newSecret } from '../../platform/ids.js';
@@ -80,8 +79,8 @@ function refuseShortcuts(input: AboSessionInput): void {
 }
 
 /** Rule 1: the plan exists in the shop (else 404), is active and its digital product published (else 400). */
-async function sellablePlan(db: Db, shopId: string, planId: string) {
-  const [row] = await db
+async function sellablePlan(ctx: Ctx, planId: string) {
+  const [row] = await ctx.db
     .select({
       plan: aboPlans,
       productName: sql<string>`p.name`,
@@ -91,7 +90,7 @@ async function sellablePlan(db: Db, shopId: string, planId: string) {
     })
     .from(aboPlans)
     .innerJoin(sql`products p`, sql`p.id = ${aboPlans.productId}`)
-    .where(and(eq(aboPlans.id, planId), eq(aboPlans.shopId, shopId)));
+    .where(and(eq(aboPlans.id, planId), eq(aboPlans.shopId, ctx.shopId)));
   if (!row) throw new AppError('plan_not_found', 'Plan not found');
   if (!row.plan.isActive) {
     throw new AppError('plan_inactive', 'This plan is not sold any more', [
@@ -188,7 +187,7 @@ export async function createAboSession(
   checkReturnUrl(ctx, input.return_url);
   // a signed-in buyer's subscription belongs to the account at once (docs/ARCHITECTURE.md)
   const buyer = await signedInBuyer(ctx, input.customer_email, '/body/customer_email');
-  const { plan, productName, taxClass } = await sellablePlan(ctx.db, ctx.shopId, input.plan_id);
+  const { plan, productName, taxClass } = await sellablePlan(ctx, input.plan_id);
   const sessionTax = await sessionTaxOf(ctx, channel, input, taxClass);
   const decision = sessionTax.decision;
   const amount = decision ? chargedPrice(firstCharge(plan), decision) : firstCharge(plan);
@@ -347,36 +346,41 @@ export function manageLink(publicUrl: string, token: string): string {
 }
 
 /**
- * Completes an open abo session exactly once: the subscription, the first order of a paid plan,
- * the e-mail with the management link, checkout.completed and abo.* events — one transaction.
+ * Completes an open abo session of `ctx.shopId` exactly once: the subscription, the first order of
+ * a paid plan, the e-mail with the management link, checkout.completed and abo.* events — one
+ * transaction (a savepoint when `ctx.db` is one).
  */
 export async function completeAboSession(
-  db: Db,
+  ctx: Ctx,
   sessionId: string,
   c: AboCompletion,
 ): Promise<{ abo: AboRow | null; alreadyComplete: boolean; session: CheckoutSessionRow }> {
-  return withTx(db, async (tx) => {
-    const session = await lockAboSession(tx, sessionId);
+  return withTx(ctx, async (t) => {
+    const session = await lockAboSession(t, sessionId);
     if (session.status === 'complete') return { abo: null, alreadyComplete: true, session };
     if (!c.allowExpired && (session.status !== 'open' || session.expiresAt <= c.now)) {
       throw new AppError('session_expired', 'This checkout session has expired');
     }
-    const { plan, taxClass } = await planOf(tx, session.planId as string);
+    const { plan, taxClass } = await planOf(t.db, session.planId as string);
     const terms = aboTerms(plan, c);
     const token = newSecret('abolink');
-    const abo = await insertAbo(tx, session, plan, taxClass, terms, token, c);
-    const payment = await firstPayment(tx, abo, session, terms, c);
-    await markComplete(tx, session, abo.id, payment.orderId, c);
-    await emitCompletion(tx, session, abo, payment, c.now);
-    await sendWelcomeMail(tx, abo, plan, token, c.publicUrl, c.now);
-    await scheduleDue(tx, abo, c.now);
+    const abo = await insertAbo(t, session, plan, taxClass, terms, token, c);
+    const payment = await firstPayment(t, abo, session, terms, c);
+    await markComplete(t.db, session, abo.id, payment.orderId, c);
+    await emitCompletion(t, session, abo, payment, c.now);
+    await sendWelcomeMail(t, abo, plan, token, c.publicUrl, c.now);
+    await scheduleDue(t, abo, c.now);
     return { abo, alreadyComplete: false, session };
   });
 }
 
-/** The abo session, locked; 404 for any other session. */
-async function lockAboSession(tx: Tx, sessionId: string): Promise<CheckoutSessionRow> {
-  const [session] = await tx.select().from(checkoutSessions).where(eq(checkoutSessions.id, sessionId)).for('update');
+/** The abo session of the shop, locked; 404 for any other session. */
+async function lockAboSession(ctx: TxCtx, sessionId: string): Promise<CheckoutSessionRow> {
+  const [session] = await ctx.db
+    .select()
+    .from(checkoutSessions)
+    .where(and(eq(checkoutSessions.id, sessionId), eq(checkoutSessions.shopId, ctx.shopId)))
+    .for('update');
   if (session?.kind !== 'abo' || !session.planId) throw notFound('Checkout session');
   return session;
 }
@@ -415,7 +419,7 @@ function aboTerms(plan: PlanRow, c: AboCompletion) {
 type AboTerms = ReturnType<typeof aboTerms>;
 
 async function insertAbo(
-  tx: Tx,
+  ctx: TxCtx,
   session: CheckoutSessionRow,
   plan: PlanRow,
   taxClass: string,
@@ -424,16 +428,16 @@ async function insertAbo(
   c: AboCompletion,
 ): Promise<AboRow> {
   const now = c.now;
-  const [created] = await tx
+  const [created] = await ctx.db
     .insert(abos)
     .values({
       id: newId('abo'),
-      shopId: session.shopId,
+      shopId: ctx.shopId,
       planId: plan.id,
       productId: plan.productId,
       channelId: session.channelId,
       checkoutSessionId: session.id,
-      customerId: await accountForPurchase(tx, session.shopId, session.customerId, session.customerEmail),
+      customerId: await accountForPurchase(ctx.db, ctx.shopId, session.customerId, session.customerEmail),
       customerEmail: session.customerEmail,
       billingAddress: c.billing,
       status: transition('new', t.trial ? 'checkout_trial' : 'checkout_paid'),
@@ -472,7 +476,7 @@ async function insertAbo(
 
 /** A paid plan's first payment becomes its first order; a trial pays nothing yet. */
 async function firstPayment(
-  tx: Tx,
+  ctx: TxCtx,
   abo: AboRow,
   session: CheckoutSessionRow,
   t: AboTerms,
@@ -480,7 +484,7 @@ async function firstPayment(
 ): Promise<{ orderId: string | null; amount: number }> {
   if (t.trial) return { orderId: null, amount: 0 };
   const amount = c.stripe?.paidAmount ?? t.intro ?? t.priceCents;
-  const order = await createAboOrder(tx, abo, {
+  const order = await createAboOrder(ctx, abo, {
     amountCents: amount,
     paymentNumber: 1,
     now: c.now,
@@ -512,14 +516,13 @@ async function markComplete(
 
 /** checkout.completed, abo.aktiv and, for a first payment, abo.bezahlt. */
 async function emitCompletion(
-  tx: Tx,
+  ctx: TxCtx,
   session: CheckoutSessionRow,
   abo: AboRow,
   { orderId, amount }: { orderId: string | null; amount: number },
   now: Date,
 ): Promise<void> {
-  await emitEvent(tx, {
-    shopId: session.shopId,
+  await emitEvent(ctx, {
     type: 'checkout.completed',
     isTest: session.isTest,
     orderingKey: `abo:${abo.id}`,
@@ -534,9 +537,9 @@ async function emitCompletion(
       is_test: session.isTest,
     },
   });
-  await emitAbo(tx, abo, 'abo.aktiv', now);
+  await emitAbo(ctx, abo, 'abo.aktiv', now);
   if (orderId) {
-    await emitAbo(tx, abo, 'abo.bezahlt', now, {
+    await emitAbo(ctx, abo, 'abo.bezahlt', now, {
       order_id: orderId,
       amount_cents: amount,
       currency: abo.currency,
@@ -545,7 +548,7 @@ async function emitCompletion(
   }
 }
 
-async function sendWelcomeMail(tx: Db, abo: AboRow, plan: PlanRow, token: string, publicUrl: string, now: Date) {
+async function sendWelcomeMail(ctx: TxCtx, abo: AboRow, plan: PlanRow, token: string, publicUrl: string, now: Date) {
   const link = manageLink(publicUrl, token);
   const price = `${money(abo.priceCents, abo.currency)} ${intervalText(abo.intervalUnit, abo.intervalCount)}`;
   const lines = [
@@ -562,8 +565,7 @@ async function sendWelcomeMail(tx: Db, abo: AboRow, plan: PlanRow, token: string
     'Bewahren Sie diesen Link vertraulich auf: Er erlaubt die Verwaltung dieses Abos ohne Anmeldung.',
     abo.isTest ? '\n(Testmodus: es wurde kein echtes Geld bewegt.)' : '',
   ];
-  await queueEmail(tx, {
-    shopId: abo.shopId,
+  await queueEmail(ctx, {
     kind: 'abo.created',
     to: abo.customerEmail,
     subject: `Ihr Abo: ${plan.name}`,

@@ -73,13 +73,7 @@ export function aboRoutes(app: TypedApp): void {
     },
     async (request) => {
       const { ctx } = request;
-      const abo = await svc.cancelAbo(
-        ctx.db,
-        { shopId: ctx.shopId, id: request.params.id, now: ctx.clock.now() },
-        request.body,
-        'admin',
-        ctx.config,
-      );
+      const abo = await svc.cancelAbo(ctx, request.params.id, request.body, 'admin');
       return aboOut(abo);
     },
   );
@@ -97,11 +91,7 @@ export function aboRoutes(app: TypedApp): void {
     },
     async (request) => {
       const { ctx } = request;
-      const abo = await svc.resumeAbo(
-        ctx.db,
-        { shopId: ctx.shopId, id: request.params.id, now: ctx.clock.now() },
-        ctx.config,
-      );
+      const abo = await svc.resumeAbo(ctx, request.params.id);
       return aboOut(abo);
     },
   );

@@ -5,7 +5,6 @@ import { and, asc, desc, eq, type SQL, sql } from 'drizzle-orm';
 import { paymentProviderFor } from '../../adapters/payment/index.js';
 import type { Config } from '../../config.js';
 import type { Ctx } from '../../platform/auth/types.js';
-import type { Db } from '../../platform/db/client.js';
 import { likeAnywhere, withTx } from '../../platform/db/tx.js';
 import { AppError, notFound } from '../../platform/errors.js';
 import { orders } from '../orders/index.js';
@@ -95,18 +94,18 @@ export async function listAbos(ctx: Ctx, f: AboFilters): Promise<{ rows: AboRow[
   return { rows, count: Number(total[0]?.n ?? 0) };
 }
 
-export async function getAbo(db: Db, shopId: string, id: string): Promise<AboRow> {
-  const [row] = await db
+export async function getAbo(ctx: Ctx, id: string): Promise<AboRow> {
+  const [row] = await ctx.db
     .select()
     .from(abos)
-    .where(and(eq(abos.id, id), eq(abos.shopId, shopId)));
+    .where(and(eq(abos.id, id), eq(abos.shopId, ctx.shopId)));
   if (!row) throw notFound('Subscription');
   return row;
 }
 
 /** The subscription and its orders (bestellungen), first payment first. */
 export async function aboDetail(ctx: Ctx, id: string) {
-  const abo = await getAbo(ctx.db, ctx.shopId, id);
+  const abo = await getAbo(ctx, id);
   const bestellungen = await ctx.db
     .select()
     .from(orders)
@@ -120,7 +119,7 @@ export async function aboDetail(ctx: Ctx, id: string) {
  * and past_due; trials pay nothing yet) in the shop's currency, rounded once at the end.
  */
 export async function statistics(ctx: Ctx, test: AboFilters['test'] = 'alle') {
-  const currency = await shopCurrency(ctx.db, ctx.shopId);
+  const currency = await shopCurrency(ctx);
   const where = and(eq(abos.shopId, ctx.shopId), testCondition(test));
   const [counts] = await ctx.db
     .select({
@@ -156,24 +155,19 @@ export type CanceledBy = 'admin' | 'customer' | 'token';
 export type CancelInput = Static<typeof KuendigenBody>;
 
 /**
- * kuendigen (docs/decisions.md). sofort: ends now (`canceled`, endet_am = now; abo.gekuendigt then
- * abo.beendet). Otherwise: cancel_at_period_end, endet_am = current_period_end, abo.gekuendigt;
- * already scheduled or ended → 409 invalid_state.
+ * kuendigen (docs/decisions.md) of a subscription of `ctx.shopId`. sofort: ends now (`canceled`,
+ * endet_am = now; abo.gekuendigt then abo.beendet). Otherwise: cancel_at_period_end, endet_am =
+ * current_period_end, abo.gekuendigt; already scheduled or ended → 409 invalid_state.
  */
-export async function cancelAbo(
-  db: Db,
-  a0: { shopId: string; id: string; now: Date },
-  input: CancelInput,
-  by: CanceledBy,
-  config: Config,
-): Promise<AboRow> {
-  const { now } = a0;
-  return withTx(db, async (tx) => {
-    const a = await lockAbo(tx, a0.shopId, a0.id);
+export async function cancelAbo(ctx: Ctx, id: string, input: CancelInput, by: CanceledBy): Promise<AboRow> {
+  const now = ctx.clock.now();
+  return withTx(ctx, async (t) => {
+    const tx = t.db;
+    const a = await lockAbo(t, id);
     const grund = input.grund ?? null;
     if (input.sofort) {
       const status = transition(a.status, 'cancel_now');
-      await providerCancel(config, a, 'now');
+      await providerCancel(ctx.config, a, 'now');
       const [ended] = await tx
         .update(abos)
         .set({
@@ -189,15 +183,15 @@ export async function cancelAbo(
         .where(eq(abos.id, a.id))
         .returning();
       const row = ended as AboRow;
-      await emitAbo(tx, row, 'abo.gekuendigt', now, { sofort: true, grund, canceled_by: by });
-      await emitAbo(tx, row, 'abo.beendet', now);
+      await emitAbo(t, row, 'abo.gekuendigt', now, { sofort: true, grund, canceled_by: by });
+      await emitAbo(t, row, 'abo.beendet', now);
       return row;
     }
     if (a.cancelAtPeriodEnd) {
       throw new AppError('invalid_state', 'The cancellation is already scheduled for the end of the period');
     }
     transition(a.status, 'cancel_scheduled');
-    await providerCancel(config, a, 'period_end');
+    await providerCancel(ctx.config, a, 'period_end');
     const [scheduled] = await tx
       .update(abos)
       .set({
@@ -211,27 +205,24 @@ export async function cancelAbo(
       .where(eq(abos.id, a.id))
       .returning();
     const row = scheduled as AboRow;
-    await emitAbo(tx, row, 'abo.gekuendigt', now, { sofort: false, grund, canceled_by: by });
+    await emitAbo(t, row, 'abo.gekuendigt', now, { sofort: false, grund, canceled_by: by });
     // past_due waits for its next retry; the end of the period may now come first
-    if (row.status === 'past_due') await scheduleDue(tx, row, now);
+    if (row.status === 'past_due') await scheduleDue(t, row, now);
     return row;
   });
 }
 
 /** fortsetzen: withdraws a scheduled cancellation; nothing scheduled → 409 invalid_state. */
-export async function resumeAbo(
-  db: Db,
-  a0: { shopId: string; id: string; now: Date },
-  config: Config,
-): Promise<AboRow> {
-  const { now } = a0;
-  return withTx(db, async (tx) => {
-    const a = await lockAbo(tx, a0.shopId, a0.id);
+export async function resumeAbo(ctx: Ctx, id: string): Promise<AboRow> {
+  const now = ctx.clock.now();
+  return withTx(ctx, async (t) => {
+    const tx = t.db;
+    const a = await lockAbo(t, id);
     if (!a.cancelAtPeriodEnd) {
       throw new AppError('invalid_state', 'No cancellation is scheduled for this subscription');
     }
     transition(a.status, 'cancel_withdrawn');
-    await providerResume(config, a);
+    await providerResume(ctx.config, a);
     const [row] = await tx
       .update(abos)
       .set({
@@ -244,7 +235,7 @@ export async function resumeAbo(
       })
       .where(eq(abos.id, a.id))
       .returning();
-    await emitAbo(tx, row as AboRow, 'abo.fortgesetzt', now);
+    await emitAbo(t, row as AboRow, 'abo.fortgesetzt', now);
     return row as AboRow;
   });
 }

@@ -16,6 +16,7 @@ import {
   PLATFORM_TOKEN,
   type ShopFixture,
   STORE_ORIGIN,
+  shopCtx,
   startApp,
   type TestApp,
 } from '../../../test/helpers/app.js';
@@ -872,7 +873,7 @@ describe('events and idempotent renewals', () => {
     await db().execute(sql`UPDATE jobs SET status = 'running', locked_until = now() - interval '1 minute'
                            WHERE type = ${DUE_JOB} AND payload->>'abo_id' = ${abo.id} AND status = 'done'`);
     await drain();
-    expect(await processDue(db(), shop.shopId, abo.id, t.app.deps.clock.now(), t.app.deps.config)).toBe('none');
+    expect(await processDue(shopCtx(t.app, shop.shopId), abo.id)).toBe('none');
     d = await detail(abo.id);
     expect(d.bestellungen).toHaveLength(2);
     expect(typesOf(abo.id).filter((x) => x === 'abo.bezahlt')).toHaveLength(2);

@@ -23,18 +23,18 @@ export { processDue } from './renewals.js';
 export const subscriptionsChannelDependency: ChannelDependency = {
   what: 'subscriptions',
   kinds: ['commerce', 'reference'],
-  exists: async (db, shopId, channelId) =>
-    (await query(db, sql`SELECT 1 FROM abos WHERE shop_id = ${shopId} AND channel_id = ${channelId} LIMIT 1`)).length >
-    0,
+  exists: async (ctx, channelId) =>
+    (await query(ctx.db, sql`SELECT 1 FROM abos WHERE shop_id = ${ctx.shopId} AND channel_id = ${channelId} LIMIT 1`))
+      .length > 0,
 };
 
 export const digitalModule: Module = {
   name: 'digital',
   group: 'shop',
-  routes(app, deps) {
+  routes(app) {
     planRoutes(app);
     aboRoutes(app);
-    customerAboRoutes(app, deps);
+    customerAboRoutes(app);
   },
   jobs(registry, deps) {
     registry.register(DUE_JOB, dueJob(deps.config));

@@ -67,7 +67,7 @@ export function planRoutes(app: TypedApp): void {
       config: readDigital,
       schema: { tags, summary: 'Read a plan', params: Params, response: { 200: S.PlanOut } },
     },
-    async (request) => plans.planOut(await plans.getPlan(request.ctx.db, request.ctx.shopId, request.params.id)),
+    async (request) => plans.planOut(await plans.getPlan(request.ctx, request.params.id)),
   );
 
   app.patch(

@@ -3,7 +3,6 @@ import type { Static } from '@sinclair/typebox';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import { iso } from '../../platform/dates.js';
-import type { Db } from '../../platform/db/client.js';
 import { lockOwned } from '../../platform/db/lock.js';
 import { query, withTx } from '../../platform/db/tx.js';
 import { AppError, type FieldError, notFound } from '../../platform/errors.js';
@@ -66,10 +65,10 @@ function checkPlan(input: PlanInput, merged: { unit: IntervalUnit; count: number
 }
 
 /** An existing, not deleted, digital product of the shop. */
-async function checkProduct(db: Db, shopId: string, productId: string): Promise<void> {
+async function checkProduct(ctx: Ctx, productId: string): Promise<void> {
   const rows = await query<{ is_digital: boolean }>(
-    db,
-    sql`SELECT is_digital FROM products WHERE id = ${productId} AND shop_id = ${shopId} AND deleted_at IS NULL`,
+    ctx.db,
+    sql`SELECT is_digital FROM products WHERE id = ${productId} AND shop_id = ${ctx.shopId} AND deleted_at IS NULL`,
   );
   const p = rows[0];
   if (!p?.is_digital) {
@@ -82,10 +81,10 @@ async function checkProduct(db: Db, shopId: string, productId: string): Promise<
 }
 
 /** The currency of the shop's default channel; EUR when there is none (docs/decisions.md). */
-export async function shopCurrency(db: Db, shopId: string): Promise<string> {
+export async function shopCurrency(ctx: Ctx): Promise<string> {
   const rows = await query<{ currency: string }>(
-    db,
-    sql`SELECT currency FROM channels WHERE shop_id = ${shopId} AND is_default LIMIT 1`,
+    ctx.db,
+    sql`SELECT currency FROM channels WHERE shop_id = ${ctx.shopId} AND is_default LIMIT 1`,
   );
   return rows[0]?.currency ?? 'EUR';
 }
@@ -93,7 +92,7 @@ export async function shopCurrency(db: Db, shopId: string): Promise<string> {
 export async function createPlan(ctx: Ctx, input: PlanCreateInput) {
   const unit = input.interval_unit as IntervalUnit;
   checkPlan(input, { unit, count: input.interval_count ?? 1 });
-  await checkProduct(ctx.db, ctx.shopId, input.product_id);
+  await checkProduct(ctx, input.product_id);
   const now = ctx.clock.now();
   const [row] = await ctx.db
     .insert(aboPlans)
@@ -103,7 +102,7 @@ export async function createPlan(ctx: Ctx, input: PlanCreateInput) {
       productId: input.product_id,
       name: input.name,
       priceCents: input.price_cents as number,
-      currency: await shopCurrency(ctx.db, ctx.shopId),
+      currency: await shopCurrency(ctx),
       intervalUnit: unit,
       intervalCount: input.interval_count ?? 1,
       trialDays: input.trial_days ?? 0,
@@ -117,11 +116,11 @@ export async function createPlan(ctx: Ctx, input: PlanCreateInput) {
   return row as PlanRow;
 }
 
-export async function getPlan(db: Db, shopId: string, id: string): Promise<PlanRow> {
-  const [row] = await db
+export async function getPlan(ctx: Ctx, id: string): Promise<PlanRow> {
+  const [row] = await ctx.db
     .select()
     .from(aboPlans)
-    .where(and(eq(aboPlans.id, id), eq(aboPlans.shopId, shopId)));
+    .where(and(eq(aboPlans.id, id), eq(aboPlans.shopId, ctx.shopId)));
   if (!row) throw notFound('Plan');
   return row;
 }

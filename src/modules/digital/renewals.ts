@@ -14,9 +14,9 @@
 import { eq } from 'drizzle-orm';
 import { type PaymentProvider, paymentProviderOf, renewalBillingOf } from '../../adapters/payment/index.js';
 import type { Config } from '../../config.js';
+import { type Ctx, systemCtx } from '../../platform/auth/types.js';
 import { iso } from '../../platform/dates.js';
-import type { Db } from '../../platform/db/client.js';
-import { withTx } from '../../platform/db/tx.js';
+import { type TxCtx, withTx } from '../../platform/db/tx.js';
 import { enqueue } from '../../platform/jobs/queue.js';
 import type { JobHandler } from '../../platform/jobs/worker.js';
 import { amountFor, createAboOrder, emitAbo, lockAbo } from './abo-common.js';
@@ -44,10 +44,11 @@ export function nextDueAt(a: AboRow): Date | null {
   }
 }
 
-export async function scheduleDue(tx: Db, a: AboRow, now: Date): Promise<void> {
+/** Schedules the next run of the engine for the subscription, in the caller's transaction. */
+export async function scheduleDue(ctx: TxCtx, a: AboRow, now: Date): Promise<void> {
   const at = nextDueAt(a);
   if (!at) return;
-  await enqueue(tx, DUE_JOB, { shop_id: a.shopId, abo_id: a.id }, { now, runAt: at, shopId: a.shopId });
+  await enqueue(ctx.db, DUE_JOB, { shop_id: ctx.shopId, abo_id: a.id }, { now, runAt: at, shopId: ctx.shopId });
 }
 
 /** Charges the next payment of the subscription with the payment method its provider stored. */
@@ -61,8 +62,8 @@ function charge(provider: PaymentProvider, a: AboRow, amountCents: number) {
   });
 }
 
-async function save(tx: Db, id: string, patch: Partial<AboRow>, now: Date): Promise<AboRow> {
-  const [row] = await tx
+async function save(ctx: TxCtx, id: string, patch: Partial<AboRow>, now: Date): Promise<AboRow> {
+  const [row] = await ctx.db
     .update(abos)
     .set({ ...patch, updatedAt: now })
     .where(eq(abos.id, id))
@@ -73,21 +74,16 @@ async function save(tx: Db, id: string, patch: Partial<AboRow>, now: Date): Prom
 export type DueOutcome = 'none' | 'ended' | 'renewed' | 'failed' | 'unpaid';
 
 /**
- * Does what is due for one subscription at `now`. Idempotent: a second run finds nothing due.
- * The charge runs under the subscription's lock; only in-process providers (`charged_by_us`) are
- * ever called here.
+ * Does what is due for one subscription of `ctx.shopId` at the clock's now. Idempotent: a second
+ * run finds nothing due. The charge runs under the subscription's lock; only in-process providers
+ * (`charged_by_us`) are ever called here.
  */
-export async function processDue(
-  db: Db,
-  shopId: string,
-  aboId: string,
-  now: Date,
-  config: Config,
-): Promise<DueOutcome> {
-  return withTx(db, async (tx) => {
+export async function processDue(ctx: Ctx, aboId: string): Promise<DueOutcome> {
+  const now = ctx.clock.now();
+  return withTx(ctx, async (t) => {
     let a: AboRow;
     try {
-      a = await lockAbo(tx, shopId, aboId);
+      a = await lockAbo(t, aboId);
     } catch {
       return 'none';
     }
@@ -98,16 +94,16 @@ export async function processDue(
     if (a.status === 'unpaid' || (a.cancelAtPeriodEnd && a.currentPeriodEnd <= now)) {
       const status = transition(a.status, 'period_end_reached');
       const ended = await save(
-        tx,
+        t,
         a.id,
         { status, endetAm: a.endetAm ?? a.currentPeriodEnd, nextRetryAt: null, cancelAtPeriodEnd: false },
         now,
       );
-      await emitAbo(tx, ended, 'abo.beendet', now);
+      await emitAbo(t, ended, 'abo.beendet', now);
       return 'ended';
     }
 
-    const provider = paymentProviderOf(config, a.provider);
+    const provider = paymentProviderOf(ctx.config, a.provider);
     if (a.status === 'trialing' || a.status === 'active') {
       // the period (or trial) is over: the next period starts and is charged
       const index = a.periodIndex + 1;
@@ -117,30 +113,30 @@ export async function processDue(
       const result = await charge(provider, a, amount);
       if (result.ok) {
         const renewed = await save(
-          tx,
+          t,
           a.id,
           { ...period, status: transition(a.status, 'charge_succeeded'), paymentsCount: a.paymentsCount + 1 },
           now,
         );
-        const order = await createAboOrder(tx, renewed, {
+        const order = await createAboOrder(t, renewed, {
           amountCents: amount,
           paymentNumber: renewed.paymentsCount,
           now,
           paymentRef: result.paymentRef,
         });
-        if (a.status === 'trialing') await emitAbo(tx, renewed, 'abo.aktiv', now);
-        await emitAbo(tx, renewed, 'abo.bezahlt', now, {
+        if (a.status === 'trialing') await emitAbo(t, renewed, 'abo.aktiv', now);
+        await emitAbo(t, renewed, 'abo.bezahlt', now, {
           order_id: order.id,
           amount_cents: amount,
           currency: renewed.currency,
           payment_number: renewed.paymentsCount,
         });
-        await scheduleDue(tx, renewed, now);
+        await scheduleDue(t, renewed, now);
         return 'renewed';
       }
       const nextRetryAt = addDays(start, DUNNING_RETRY_DAYS[0]);
       const failed = await save(
-        tx,
+        t,
         a.id,
         {
           ...period,
@@ -151,14 +147,14 @@ export async function processDue(
         },
         now,
       );
-      await emitAbo(tx, failed, 'abo.zahlung_fehlgeschlagen', now, {
+      await emitAbo(t, failed, 'abo.zahlung_fehlgeschlagen', now, {
         attempt: 1,
         amount_cents: amount,
         currency: failed.currency,
         next_retry_at: iso(nextRetryAt),
         final: false,
       });
-      await scheduleDue(tx, failed, now);
+      await scheduleDue(t, failed, now);
       return 'failed';
     }
 
@@ -167,7 +163,7 @@ export async function processDue(
     const result = await charge(provider, a, amount);
     if (result.ok) {
       const paid = await save(
-        tx,
+        t,
         a.id,
         {
           status: transition(a.status, 'charge_succeeded'),
@@ -178,20 +174,20 @@ export async function processDue(
         },
         now,
       );
-      const order = await createAboOrder(tx, paid, {
+      const order = await createAboOrder(t, paid, {
         amountCents: amount,
         paymentNumber: paid.paymentsCount,
         now,
         paymentRef: result.paymentRef,
       });
-      await emitAbo(tx, paid, 'abo.aktiv', now);
-      await emitAbo(tx, paid, 'abo.bezahlt', now, {
+      await emitAbo(t, paid, 'abo.aktiv', now);
+      await emitAbo(t, paid, 'abo.bezahlt', now, {
         order_id: order.id,
         amount_cents: amount,
         currency: paid.currency,
         payment_number: paid.paymentsCount,
       });
-      await scheduleDue(tx, paid, now);
+      await scheduleDue(t, paid, now);
       return 'renewed';
     }
     const attempt = a.failedAttempts + 1;
@@ -199,36 +195,36 @@ export async function processDue(
     if (retryDays !== undefined) {
       const nextRetryAt = addDays(a.pastDueSince ?? a.currentPeriodStart, retryDays);
       const failed = await save(
-        tx,
+        t,
         a.id,
         { status: transition(a.status, 'charge_failed'), failedAttempts: attempt, nextRetryAt },
         now,
       );
-      await emitAbo(tx, failed, 'abo.zahlung_fehlgeschlagen', now, {
+      await emitAbo(t, failed, 'abo.zahlung_fehlgeschlagen', now, {
         attempt,
         amount_cents: amount,
         currency: failed.currency,
         next_retry_at: iso(nextRetryAt),
         final: false,
       });
-      await scheduleDue(tx, failed, now);
+      await scheduleDue(t, failed, now);
       return 'failed';
     }
     const endetAm = a.currentPeriodEnd > now ? a.currentPeriodEnd : now;
     const unpaid = await save(
-      tx,
+      t,
       a.id,
       { status: transition(a.status, 'retries_exhausted'), failedAttempts: attempt, nextRetryAt: null, endetAm },
       now,
     );
-    await emitAbo(tx, unpaid, 'abo.zahlung_fehlgeschlagen', now, {
+    await emitAbo(t, unpaid, 'abo.zahlung_fehlgeschlagen', now, {
       attempt,
       amount_cents: amount,
       currency: unpaid.currency,
       next_retry_at: null,
       final: true,
     });
-    await scheduleDue(tx, unpaid, now);
+    await scheduleDue(t, unpaid, now);
     return 'unpaid';
   });
 }
@@ -236,8 +232,8 @@ export async function processDue(
 /** The worker's handler of DUE_JOB (the configuration picks the provider instances). */
 export function dueJob(config: Config): JobHandler {
   return {
-    async run(payload, { db, clock }) {
-      await processDue(db, String(payload.shop_id), String(payload.abo_id), clock.now(), config);
+    async run(payload, { db, clock, log }) {
+      await processDue(systemCtx({ db, clock, config }, String(payload.shop_id), log), String(payload.abo_id));
     },
   };
 }

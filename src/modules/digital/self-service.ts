@@ -58,7 +58,7 @@ async function tokenView(deps: AppDeps, a: AboRow) {
 }
 
 /** Customer routes (shop role). */
-export function customerAboRoutes(app: TypedApp, deps: AppDeps): void {
+export function customerAboRoutes(app: TypedApp): void {
   const tags = ['customer'];
   app.get(
     '/api/customer/abos',
@@ -92,16 +92,10 @@ export function customerAboRoutes(app: TypedApp, deps: AppDeps): void {
     async (request) => {
       const { ctx } = request;
       const actor = ctx.actor as { customerId: string };
-      const a = await getAbo(ctx.db, ctx.shopId, request.params.id);
+      const a = await getAbo(ctx, request.params.id);
       if (a.customerId !== actor.customerId) throw notFound('Subscription');
       const grund = request.body.grund ?? null;
-      const row = await cancelAbo(
-        ctx.db,
-        { shopId: ctx.shopId, id: a.id, now: ctx.clock.now() },
-        { sofort: false, grund },
-        'customer',
-        deps.config,
-      );
+      const row = await cancelAbo(ctx, a.id, { sofort: false, grund }, 'customer');
       return aboOut(row);
     },
   );
@@ -143,13 +137,7 @@ export function tokenAboRoutes(app: TypedApp, deps: AppDeps): void {
     async (request) => {
       const a = await byToken(deps, request);
       const grund = request.body.grund ?? null;
-      const row = await cancelAbo(
-        deps.database.db,
-        { shopId: a.shopId, id: a.id, now: deps.clock.now() },
-        { sofort: false, grund },
-        'token',
-        deps.config,
-      );
+      const row = await cancelAbo({ ...request.ctx, shopId: a.shopId }, a.id, { sofort: false, grund }, 'token');
       return tokenView(deps, row);
     },
   );
@@ -167,7 +155,7 @@ export function tokenAboRoutes(app: TypedApp, deps: AppDeps): void {
     },
     async (request) => {
       const a = await byToken(deps, request);
-      const row = await resumeAbo(deps.database.db, { shopId: a.shopId, id: a.id, now: deps.clock.now() }, deps.config);
+      const row = await resumeAbo({ ...request.ctx, shopId: a.shopId }, a.id);
       return tokenView(deps, row);
     },
   );

@@ -355,7 +355,7 @@ export async function finalizeCreditNote(ctx: Ctx, id: string): Promise<CreditNo
       .set({ creditedCents: credited, status: creditedState(inv.status, credited, inv.totalCents), updatedAt: now })
       .where(eq(invoices.id, inv.id));
     // the commissions this credit note takes back from vendors and the affiliate (partners, via app.ts)
-    await runHook(tx, 'creditNote.finalized', { shopId: ctx.shopId, orderId: inv.orderId, creditNoteId: id, now });
+    await runHook(t, 'creditNote.finalized', { shopId: ctx.shopId, orderId: inv.orderId, creditNoteId: id, now });
     await scheduleAccountingSync(t, inv.orderId, now);
     return updated as CreditNoteRow;
   });

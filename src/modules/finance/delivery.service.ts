@@ -153,15 +153,17 @@ export async function sendInvoiceEmail(ctx: Ctx, id: string, body: SendBody) {
   ].join('\n');
   const now = ctx.clock.now();
   return withTx(ctx, async (t) => {
-    const emailId = await queueEmail(t.db, {
-      shopId: ctx.shopId,
-      kind: 'invoice',
-      to,
-      subject,
-      text,
-      now,
-      attachments: [{ filename: file.filename, contentType: file.contentType, content: file.body }],
-    });
+    const emailId = await queueEmail(
+      { db: t.db, shopId: ctx.shopId },
+      {
+        kind: 'invoice',
+        to,
+        subject,
+        text,
+        now,
+        attachments: [{ filename: file.filename, contentType: file.contentType, content: file.body }],
+      },
+    );
     const updated = await markSent(t, row, to, now);
     return {
       invoice: updated,

@@ -1,6 +1,7 @@
 /** Gapless invoice and credit-note numbers under concurrency, and number formats. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, expectProblem, startApp, type TestApp } from '../../../test/helpers/app.js';
+import { systemCtx } from '../../platform/auth/types.js';
 import { withTx } from '../../platform/db/tx.js';
 import { createOrder, getOrder } from '../orders/index.js';
 import { draftInvoice, type FinanceShop, financeShop } from './finance.fixtures.js';
@@ -18,13 +19,13 @@ const year = () => t.app.deps.clock.now().toISOString().slice(0, 4);
 
 /** `n` more paid orders like `templateId` (same lines), written the way checkout writes them. */
 async function cloneOrders(templateId: string, n: number): Promise<string[]> {
-  const ctx = { db: t.app.deps.database.db, shopId: f.shop.shopId };
+  const { deps } = t.app;
+  const ctx = systemCtx({ db: deps.database.db, clock: deps.clock, config: deps.config }, f.shop.shopId, t.app.log);
   const { order: o, lines } = await getOrder(ctx, templateId);
-  return withTx(t.app.deps.database.db, async (tx) => {
+  return withTx(ctx, async (tx) => {
     const ids: string[] = [];
     for (let i = 0; i < n; i++) {
       const row = await createOrder(tx, {
-        shopId: o.shopId,
         channelId: o.channelId,
         checkoutSessionId: null,
         customerId: null,

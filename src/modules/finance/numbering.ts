@@ -46,7 +46,7 @@ export async function nextDocumentNumber(
   format: string,
   date: string,
 ): Promise<string> {
-  const seq = await nextCounter(ctx.db, ctx.shopId, counterName(kind, format, date));
+  const seq = await nextCounter(ctx, counterName(kind, format, date));
   return renderNumber(format, date, seq);
 }
 

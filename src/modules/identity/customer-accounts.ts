@@ -125,14 +125,16 @@ async function mailAccountToken(
 ): Promise<void> {
   const token = await issueAccountToken(ctx, { shopId: ctx.shopId, subject: 'customer', subjectId: row.id, purpose });
   const name = await shopName(ctx);
-  await queueEmail(ctx.db, {
-    shopId: ctx.shopId,
-    kind: mail.kind,
-    to: row.email,
-    subject: mail.subject(name),
-    text: mail.lines(name, token).join('\n'),
-    now: ctx.clock.now(),
-  });
+  await queueEmail(
+    { db: ctx.db, shopId: ctx.shopId },
+    {
+      kind: mail.kind,
+      to: row.email,
+      subject: mail.subject(name),
+      text: mail.lines(name, token).join('\n'),
+      now: ctx.clock.now(),
+    },
+  );
 }
 
 /** Queues the verification e-mail of a customer in the caller's transaction (a new link ends the earlier one). */

@@ -25,8 +25,8 @@ export { refundedWithoutCreditNote, refundPaymentEventHandler } from './refunds.
 export const ordersChannelDependency: ChannelDependency = {
   what: 'orders',
   kinds: ['commerce', 'reference'],
-  exists: async (db, shopId, channelId) =>
-    (await query(db, sql`SELECT 1 FROM orders WHERE shop_id = ${shopId} AND channel_id = ${channelId} LIMIT 1`))
+  exists: async (ctx, channelId) =>
+    (await query(ctx.db, sql`SELECT 1 FROM orders WHERE shop_id = ${ctx.shopId} AND channel_id = ${channelId} LIMIT 1`))
       .length > 0,
 };
 

@@ -2,9 +2,8 @@
 import { and, asc, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import { iso, isoOrNull } from '../../platform/dates.js';
-import type { Db } from '../../platform/db/client.js';
 import { lockOwned } from '../../platform/db/lock.js';
-import { likeAnywhere, query, type Tx, withTx } from '../../platform/db/tx.js';
+import { likeAnywhere, query, type TxCtx, withTx } from '../../platform/db/tx.js';
 import { notFound } from '../../platform/errors.js';
 import { runHook } from '../../platform/hooks.js';
 import { newId } from '../../platform/ids.js';
@@ -16,11 +15,11 @@ import { type Address, orderLines, orders, type PricedLine } from './orders.tabl
 export type OrderRow = typeof orders.$inferSelect;
 export type OrderLineRow = typeof orderLines.$inferSelect;
 
-/** Next value of a per-shop counter, taken in the caller's transaction (gapless when it commits). */
-export async function nextCounter(tx: Db, shopId: string, name: string, start = 1): Promise<number> {
+/** Next value of a counter of `ctx.shopId`, taken in the caller's transaction (gapless when it commits). */
+export async function nextCounter(ctx: Pick<TxCtx, 'db' | 'shopId'>, name: string, start = 1): Promise<number> {
   const rows = await query<{ value: number }>(
-    tx,
-    sql`INSERT INTO shop_counters (shop_id, name, value) VALUES (${shopId}, ${name}, ${start})
+    ctx.db,
+    sql`INSERT INTO shop_counters (shop_id, name, value) VALUES (${ctx.shopId}, ${name}, ${start})
         ON CONFLICT (shop_id, name) DO UPDATE SET value = shop_counters.value + 1
         RETURNING value`,
   );
@@ -28,7 +27,6 @@ export async function nextCounter(tx: Db, shopId: string, name: string, start = 
 }
 
 export interface NewOrder {
-  shopId: string;
   channelId: string;
   checkoutSessionId: string | null;
   customerId: string | null;
@@ -63,15 +61,16 @@ export interface NewOrder {
   now: Date;
 }
 
-/** Writes an order with its lines and a new number; call inside the completing transaction. */
-export async function createOrder(tx: Tx, o: NewOrder): Promise<OrderRow> {
-  const number = await nextCounter(tx, o.shopId, 'order_number', 1001);
+/** Writes an order of `ctx.shopId` with its lines and a new number, inside the completing transaction. */
+export async function createOrder(ctx: TxCtx, o: NewOrder): Promise<OrderRow> {
+  const { db: tx, shopId } = ctx;
+  const number = await nextCounter(ctx, 'order_number', 1001);
   const id = newId('order');
   const [row] = await tx
     .insert(orders)
     .values({
       id,
-      shopId: o.shopId,
+      shopId,
       number: String(number),
       channelId: o.channelId,
       checkoutSessionId: o.checkoutSessionId,
@@ -111,7 +110,7 @@ export async function createOrder(tx: Tx, o: NewOrder): Promise<OrderRow> {
     await tx.insert(orderLines).values(
       o.lines.map((l, i) => ({
         id: `${id}_l${i + 1}`,
-        shopId: o.shopId,
+        shopId,
         orderId: id,
         position: i + 1,
         productId: l.product_id,
@@ -132,7 +131,7 @@ export async function createOrder(tx: Tx, o: NewOrder): Promise<OrderRow> {
     );
   }
   // a paid order earns its vendors and affiliate in the same transaction
-  if (o.status === 'paid') await runHook(tx, 'order.paid', { shopId: o.shopId, orderId: id, now: o.now });
+  if (o.status === 'paid') await runHook(ctx, 'order.paid', { shopId, orderId: id, now: o.now });
   return row as OrderRow;
 }
 
@@ -257,25 +256,28 @@ export async function getOrder(ctx: Pick<Ctx, 'db' | 'shopId'>, id: string) {
 
 /** Moves an order along its state machine; cancelling an unpaid order gives its stock back. */
 export async function transitionOrder(ctx: Ctx, id: string, to: OrderStatus) {
-  return withTx(ctx.db, async (tx) => {
+  return withTx(ctx, async (t) => {
+    const tx = t.db;
     const row = await lockOwned(tx, orders, ctx.shopId, id, 'Order');
     assertTransition(row.status as OrderStatus, to);
     const now = ctx.clock.now();
-    if (to === 'cancelled' && row.status === 'pending_payment') await releaseOrderStock(tx, row);
+    if (to === 'cancelled' && row.status === 'pending_payment') await releaseOrderStock(t, row);
     const [updated] = await tx
       .update(orders)
       .set({ status: to, updatedAt: now, ...(to === 'paid' ? { paidAt: now, expiresAt: null } : {}) })
       .where(eq(orders.id, id))
       .returning();
-    if (to === 'paid') await runHook(tx, 'order.paid', { shopId: ctx.shopId, orderId: id, now });
+    if (to === 'paid') await runHook(t, 'order.paid', { shopId: ctx.shopId, orderId: id, now });
     if ((to === 'cancelled' || to === 'refunded') && row.status !== 'pending_payment') {
-      await runHook(tx, 'order.reversed', { shopId: ctx.shopId, orderId: id, now });
+      await runHook(t, 'order.reversed', { shopId: ctx.shopId, orderId: id, now });
     }
     return updated as OrderRow;
   });
 }
 
-async function releaseOrderStock(tx: Db, order: OrderRow) {
+/** Gives the stock of an unpaid order of `ctx.shopId` back, in the caller's transaction. */
+async function releaseOrderStock(ctx: TxCtx, order: OrderRow) {
+  const tx = ctx.db;
   const lines = await tx.select().from(orderLines).where(eq(orderLines.orderId, order.id));
   const tracked = await query<{ product_id: string; variant_id: string | null }>(
     tx,
@@ -286,21 +288,23 @@ async function releaseOrderStock(tx: Db, order: OrderRow) {
   );
   for (const l of lines) {
     if (tracked.some((t) => t.product_id === l.productId && t.variant_id === l.variantId)) {
-      await releaseStock(tx, order.shopId, { product_id: l.productId, variant_id: l.variantId, quantity: l.quantity });
+      await releaseStock(ctx, { product_id: l.productId, variant_id: l.variantId, quantity: l.quantity });
     }
   }
 }
 
-/** Cancels an unpaid order whose payment time ran out (job). Idempotent. */
-export async function expirePendingOrder(db: Db, shopId: string, orderId: string, now: Date): Promise<boolean> {
-  return withTx(db, async (tx) => {
+/** Cancels an unpaid order of `ctx.shopId` whose payment time ran out (job). Idempotent. */
+export async function expirePendingOrder(ctx: Ctx, orderId: string): Promise<boolean> {
+  const now = ctx.clock.now();
+  return withTx(ctx, async (t) => {
+    const tx = t.db;
     const [row] = await tx
       .select()
       .from(orders)
-      .where(and(eq(orders.id, orderId), eq(orders.shopId, shopId)))
+      .where(and(eq(orders.id, orderId), eq(orders.shopId, ctx.shopId)))
       .for('update');
-    if (row?.status !== 'pending_payment' || !row.expiresAt || row.expiresAt > now) return false;
-    await releaseOrderStock(tx, row);
+    if (!row || row.status !== 'pending_payment' || !row.expiresAt || row.expiresAt > now) return false;
+    await releaseOrderStock(t, row);
     await tx.update(orders).set({ status: 'cancelled', updatedAt: now }).where(eq(orders.id, orderId));
     return true;
   });

@@ -12,11 +12,17 @@ import { paymentProviderFor } from '../../adapters/payment/index.js';
 import type { PaymentEvent } from '../../adapters/payment/port.js';
 import type { Ctx } from '../../platform/auth/types.js';
 import { iso } from '../../platform/dates.js';
-import type { Db } from '../../platform/db/client.js';
 import { lockOwned } from '../../platform/db/lock.js';
-import { query, type Tx, withTx } from '../../platform/db/tx.js';
+import { query, type Tx, type TxCtx, withTx } from '../../platform/db/tx.js';
 import { AppError, notFound } from '../../platform/errors.js';
-import { callPort, type EventContext, type EventOutcome, type HookLists, runHook } from '../../platform/hooks.js';
+import {
+  callPort,
+  type EventContext,
+  type EventOutcome,
+  eventCtx,
+  type HookLists,
+  runHook,
+} from '../../platform/hooks.js';
 import { newId } from '../../platform/ids.js';
 import { emitEvent } from '../webhooks/index.js';
 import { assertTransition, type OrderStatus } from './order-states.js';
@@ -39,9 +45,9 @@ export function refundOut(r: RefundRow) {
 }
 
 /** What pending and succeeded refunds of the order take already. */
-async function refundedSoFar(tx: Db, orderId: string): Promise<number> {
+async function refundedSoFar(ctx: Ctx, orderId: string): Promise<number> {
   const [row] = await query<{ total: string | number }>(
-    tx,
+    ctx.db,
     sql`SELECT coalesce(sum(amount_cents), 0) AS total FROM refunds
         WHERE order_id = ${orderId} AND status IN ('pending', 'succeeded')`,
   );
@@ -70,12 +76,13 @@ export async function createRefund(
   const provider = paymentProviderFor(ctx.config);
   const now = ctx.clock.now();
   // 1. the claim: checked and written under the order's lock
-  const pending = await withTx(ctx.db, async (tx) => {
+  const pending = await withTx(ctx, async (t) => {
+    const tx = t.db;
     const order = await lockOwned(tx, orders, ctx.shopId, orderId, 'Order');
     if (!PAID_STATES.includes(order.status as OrderStatus) || order.paidAt === null) {
       throw new AppError('invalid_state', `An order in state ${order.status} was never paid; nothing to refund`);
     }
-    const left = order.totalCents - (await refundedSoFar(tx, order.id));
+    const left = order.totalCents - (await refundedSoFar(t, order.id));
     const amount = input.amount_cents ?? left;
     if (amount > left || amount <= 0) {
       throw new AppError(
@@ -126,8 +133,8 @@ export async function createRefund(
     }
   }
   // 3. the outcome
-  const done = await withTx(ctx.db, (tx) =>
-    settleRefund(tx, ctx, refund.id, { status, providerRef, failure, now: ctx.clock.now() }),
+  const done = await withTx(ctx, (t) =>
+    settleRefund(t, refund.id, { status, providerRef, failure, now: ctx.clock.now() }),
   );
   if (done.status === 'failed') {
     throw new AppError('provider_error', `The payment provider refused the refund: ${failure ?? 'failed'}`);
@@ -136,19 +143,22 @@ export async function createRefund(
 }
 
 /**
- * Applies a refund's outcome once (a later call with the same outcome changes nothing). On
- * success: order state, credit note, earnings, accounting sync and `order.refunded`.
+ * Applies a refund of `ctx.shopId`'s once (a later call with the same outcome changes nothing).
+ * On success: order state, credit note, earnings, accounting sync and `order.refunded`.
  */
 async function settleRefund(
-  tx: Tx,
-  ctx: Pick<Ctx, 'db' | 'shopId' | 'clock' | 'config' | 'log' | 'actor'>,
+  ctx: TxCtx,
   refundId: string,
   o: { status: 'pending' | 'succeeded' | 'failed'; providerRef: string | null; failure: string | null; now: Date },
 ): Promise<RefundRow> {
-  const [peek] = await tx.select().from(refunds).where(eq(refunds.id, refundId));
+  const tx = ctx.db;
+  const [peek] = await tx
+    .select()
+    .from(refunds)
+    .where(and(eq(refunds.id, refundId), eq(refunds.shopId, ctx.shopId)));
   if (!peek) throw notFound('Refund');
   // the order first, then the refund: the same lock order as creation
-  const order = await lockOwned(tx, orders, peek.shopId, peek.orderId, 'Order');
+  const order = await lockOwned(tx, orders, ctx.shopId, peek.orderId, 'Order');
   const [r] = await tx.select().from(refunds).where(eq(refunds.id, refundId)).for('update');
   const refund = r as RefundRow;
   if (refund.status !== 'pending') return refund;
@@ -183,7 +193,7 @@ async function settleRefund(
   assertTransition(order.status as OrderStatus, to);
   await tx.update(orders).set({ status: to, updatedAt: o.now }).where(eq(orders.id, order.id));
   // finance writes the credit note when the order has a final invoice (platform/hooks.ts, creditRefund)
-  const creditNoteId = await callPort('creditRefund')({ ...ctx, db: tx, shopId: order.shopId } as Ctx, {
+  const creditNoteId = await callPort('creditRefund')(ctx, {
     shopId: order.shopId,
     orderId: order.id,
     refundId: refund.id,
@@ -199,15 +209,14 @@ async function settleRefund(
   // invoice there is none, and the refunded share of what was paid is clawed back here (all of
   // it once the order is refunded), counting this refund, now succeeded
   if (!creditNoteId) {
-    await runHook(tx, 'refund.uncredited', {
+    await runHook(ctx, 'refund.uncredited', {
       shopId: order.shopId,
       orderId: order.id,
       refundId: refund.id,
       now: o.now,
     });
   }
-  await emitEvent(tx, {
-    shopId: order.shopId,
+  await emitEvent(ctx, {
     type: 'order.refunded',
     isTest: order.isTest,
     orderingKey: `order:${order.id}`,
@@ -229,11 +238,11 @@ async function settleRefund(
 }
 
 /** What succeeded refunds without a credit note (the order had no final invoice) paid back. */
-export async function refundedWithoutCreditNote(tx: Db, shopId: string, orderId: string): Promise<number> {
+export async function refundedWithoutCreditNote(ctx: Pick<Ctx, 'db' | 'shopId'>, orderId: string): Promise<number> {
   const [row] = await query<{ total: number | string }>(
-    tx,
+    ctx.db,
     sql`SELECT coalesce(sum(amount_cents), 0)::bigint AS total FROM refunds
-        WHERE shop_id = ${shopId} AND order_id = ${orderId} AND status = 'succeeded' AND credit_note_id IS NULL`,
+        WHERE shop_id = ${ctx.shopId} AND order_id = ${orderId} AND status = 'succeeded' AND credit_note_id IS NULL`,
   );
   return Number(row?.total ?? 0);
 }
@@ -256,15 +265,7 @@ async function onRefundEvent(tx: Tx, event: PaymentEvent, c: EventContext): Prom
   if (!row) return null;
   const out = { shopId: row.shopId, orderId: row.orderId, amountCents: row.amountCents, currency: row.currency };
   if (row.status !== 'pending') return { ...out, status: 'ignored', reason: `refund_already_${row.status}` };
-  const ctx = {
-    db: tx,
-    shopId: row.shopId,
-    clock: c.deps.clock,
-    config: c.deps.config,
-    log: c.log,
-    actor: null,
-  } as unknown as Ctx;
-  const done = await settleRefund(tx, ctx, row.id, {
+  const done = await settleRefund(eventCtx(tx, c, row.shopId), row.id, {
     status: event.kind === 'refund.succeeded' ? 'succeeded' : 'failed',
     providerRef: event.refund.ref,
     failure: event.kind === 'refund.failed' ? 'the provider reported the refund as failed' : null,

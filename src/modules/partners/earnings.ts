@@ -242,7 +242,7 @@ async function clawBack(
   );
   const reversedAll = order ? ['cancelled', 'refunded'].includes(order.status) : false;
   const share = reversedAll ? null : await creditedShare(ctx, orderId);
-  const refunded = reversedAll ? null : await refundedWithoutCreditNote(tx, shopId, orderId);
+  const refunded = reversedAll ? null : await refundedWithoutCreditNote({ db: tx, shopId }, orderId);
   const paid = Number(order?.total_cents ?? 0);
   const reversed = await reversedSoFar(
     tx,

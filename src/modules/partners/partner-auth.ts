@@ -59,22 +59,24 @@ export async function issueInvite(
     .where(and(eq(table.id, row.id), eq(table.shopId, shopId)));
   const [shop] = await tx.select({ name: shops.name }).from(shops).where(eq(shops.id, shopId));
   const link = `${ctx.config.publicUrl}/${LABEL[kind].path}/accept?token=${encodeURIComponent(token)}`;
-  await queueEmail(tx, {
-    shopId,
-    kind: `${kind}_invite`,
-    to: row.email,
-    subject: `Einladung: ${LABEL[kind].de} von ${shop?.name ?? 'unserem Shop'}`,
-    text: [
-      `Hallo ${row.name},`,
-      '',
-      `${shop?.name ?? 'Wir'} lädt Sie in das ${LABEL[kind].de} ein. Legen Sie Ihr Passwort über diesen Link fest:`,
-      '',
-      link,
-      '',
-      `Der Link ist 7 Tage gültig. Token: ${token}`,
-    ].join('\n'),
-    now,
-  });
+  await queueEmail(
+    { db: tx, shopId },
+    {
+      kind: `${kind}_invite`,
+      to: row.email,
+      subject: `Einladung: ${LABEL[kind].de} von ${shop?.name ?? 'unserem Shop'}`,
+      text: [
+        `Hallo ${row.name},`,
+        '',
+        `${shop?.name ?? 'Wir'} lädt Sie in das ${LABEL[kind].de} ein. Legen Sie Ihr Passwort über diesen Link fest:`,
+        '',
+        link,
+        '',
+        `Der Link ist 7 Tage gültig. Token: ${token}`,
+      ].join('\n'),
+      now,
+    },
+  );
 }
 
 /** Signed-up (password set) partners of `kind` with this e-mail, in `shop_id`'s shop when given. */
@@ -182,23 +184,25 @@ export async function requestPartnerReset(
         purpose: 'password_reset',
       });
       const [shop] = await tx.select({ name: shops.name }).from(shops).where(eq(shops.id, row.shopId));
-      await queueEmail(tx, {
-        shopId: row.shopId,
-        kind: `${kind}_password_reset`,
-        to: row.email,
-        subject: `${LABEL[kind].de} von ${shop?.name ?? 'unserem Shop'}: Passwort zurücksetzen`,
-        text: [
-          `Hallo ${row.name},`,
-          '',
-          'Sie haben ein neues Passwort angefordert. Setzen Sie es mit diesem Token über',
-          `POST /api/${LABEL[kind].path}/auth/password-reset/confirm {token, password}:`,
-          '',
-          `Token: ${token}`,
-          '',
-          'Das Token ist 1 Stunde gültig und funktioniert einmal. Wenn Sie das nicht waren, ignorieren Sie diese E-Mail.',
-        ].join('\n'),
-        now,
-      });
+      await queueEmail(
+        { db: tx, shopId: row.shopId },
+        {
+          kind: `${kind}_password_reset`,
+          to: row.email,
+          subject: `${LABEL[kind].de} von ${shop?.name ?? 'unserem Shop'}: Passwort zurücksetzen`,
+          text: [
+            `Hallo ${row.name},`,
+            '',
+            'Sie haben ein neues Passwort angefordert. Setzen Sie es mit diesem Token über',
+            `POST /api/${LABEL[kind].path}/auth/password-reset/confirm {token, password}:`,
+            '',
+            `Token: ${token}`,
+            '',
+            'Das Token ist 1 Stunde gültig und funktioniert einmal. Wenn Sie das nicht waren, ignorieren Sie diese E-Mail.',
+          ].join('\n'),
+          now,
+        },
+      );
     });
   }
 }

@@ -370,7 +370,7 @@ export async function finalizeStatement(ctx: Ctx, id: string): Promise<Statement
     }
     const c = await computeStatement(t, vendor.id, row.currency, row.periodStart, row.periodEnd, timeZone);
     const year = localDate(now, timeZone).slice(0, 4);
-    const seq = await nextCounter(tx, ctx.shopId, `vendor_statement_number:${year}`);
+    const seq = await nextCounter({ ...ctx, db: tx }, `vendor_statement_number:${year}`);
     const frozen: StatementRow = {
       ...row,
       status: 'final',

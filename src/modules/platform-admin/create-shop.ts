@@ -17,7 +17,7 @@ export type CreateShopInput = Static<typeof CreateShopBody>;
  */
 export async function createShop(ctx: Ctx, input: CreateShopInput) {
   return withTx(ctx, async (t) => {
-    const shop = await insertShop(t.db, { name: input.name, digitalAllowed: input.digital_allowed ?? false });
+    const shop = await insertShop(t, { name: input.name, digitalAllowed: input.digital_allowed ?? false });
     // the rest belongs to the new shop
     const shopCtx: TxCtx = { ...t, shopId: shop.id };
     const owner = await createEmployee(shopCtx, {

@@ -70,7 +70,7 @@ export const platformModule: Module = {
       },
       async (request) => {
         const { limit = 50, offset = 0 } = request.query;
-        const { rows, count } = await listShops(request.ctx.db, limit, offset);
+        const { rows, count } = await listShops(request.ctx, limit, offset);
         return { shops: rows.map(platformShopOut), count, limit, offset };
       },
     );
@@ -92,7 +92,7 @@ export const platformModule: Module = {
       },
       async (request) => {
         const { id } = request.params;
-        return platformShopOut(await updateShop(request.ctx.db, id, request.body));
+        return platformShopOut(await updateShop(request.ctx, id, request.body));
       },
     );
 

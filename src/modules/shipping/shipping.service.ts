@@ -3,7 +3,6 @@ import type { Static } from '@sinclair/typebox';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import { iso } from '../../platform/dates.js';
-import type { Db } from '../../platform/db/client.js';
 import { notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import type { ShippingMethodCreate, ShippingMethodPatch } from './shipping.schemas.js';
@@ -111,18 +110,17 @@ export async function storeShippingMethods(ctx: Ctx, country: string): Promise<S
  * `country`; else null. Checkout uses it to price the shipping line.
  */
 export async function findShippingMethod(
-  db: Db,
-  shopId: string,
+  ctx: Pick<Ctx, 'db' | 'shopId'>,
   id: string,
   country: string,
 ): Promise<ShippingMethod | null> {
-  const [row] = await db
+  const [row] = await ctx.db
     .select()
     .from(shippingMethods)
     .where(
       and(
         eq(shippingMethods.id, id),
-        eq(shippingMethods.shopId, shopId),
+        eq(shippingMethods.shopId, ctx.shopId),
         eq(shippingMethods.isActive, true),
         servesCountry(country),
       ),

@@ -166,12 +166,12 @@ describe('shipping methods', () => {
 
   it('findShippingMethod returns the method only when active and shipping to the country', async () => {
     const db = t.app.deps.database.db;
-    const found = await findShippingMethod(db, shop.shopId, dhl, 'AT');
+    const found = await findShippingMethod({ db, shopId: shop.shopId }, dhl, 'AT');
     expect(found).toMatchObject({ id: dhl, price_cents: 590, is_active: true });
-    expect(await findShippingMethod(db, shop.shopId, dhl, 'US')).toBeNull();
-    expect(await findShippingMethod(db, shop.shopId, express, 'US')).toMatchObject({ id: express });
-    expect(await findShippingMethod(db, shop.shopId, pickup, 'DE')).toBeNull();
-    expect(await findShippingMethod(db, 'shop_other', dhl, 'DE')).toBeNull();
-    expect(await findShippingMethod(db, shop.shopId, 'ship_unknown', 'DE')).toBeNull();
+    expect(await findShippingMethod({ db, shopId: shop.shopId }, dhl, 'US')).toBeNull();
+    expect(await findShippingMethod({ db, shopId: shop.shopId }, express, 'US')).toMatchObject({ id: express });
+    expect(await findShippingMethod({ db, shopId: shop.shopId }, pickup, 'DE')).toBeNull();
+    expect(await findShippingMethod({ db, shopId: 'shop_other' }, dhl, 'DE')).toBeNull();
+    expect(await findShippingMethod({ db, shopId: shop.shopId }, 'ship_unknown', 'DE')).toBeNull();
   });
 });

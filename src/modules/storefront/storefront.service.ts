@@ -29,8 +29,7 @@ export async function listStoreProducts(ctx: Ctx, channel: PublicChannel, input:
   const limit = input.limit ?? DEFAULT_LIMIT;
   const offset = input.offset ?? 0;
   const page = await publicProducts(
-    ctx.db,
-    ctx.shopId,
+    ctx,
     channel,
     {
       ...(input.q !== undefined ? { q: input.q } : {}),
@@ -45,7 +44,7 @@ export async function listStoreProducts(ctx: Ctx, channel: PublicChannel, input:
 
 /** One product visible in the channel, by id or slug; 404 when it is not visible there. */
 export async function getStoreProduct(ctx: Ctx, channel: PublicChannel, idOrSlug: string) {
-  const product = await publicProduct(ctx.db, ctx.shopId, channel, idOrSlug);
+  const product = await publicProduct(ctx, channel, idOrSlug);
   if (!product) throw notFound('Product');
   return { product };
 }

@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createShop, type ShopFixture, startApp, type TestApp } from '../../../test/helpers/app.js';
+import { call, createShop, type ShopFixture, shopCtx, startApp, type TestApp } from '../../../test/helpers/app.js';
 import type { Db } from '../../platform/db/client.js';
 import { query, withTx } from '../../platform/db/tx.js';
 import { CLEANUP_JOB, pruneWebhookHistory, scheduleMaintenance } from '../../platform/jobs/maintenance.js';
@@ -50,14 +50,15 @@ async function putEndpoint(app: TestApp['app'], shop: ShopFixture): Promise<void
 }
 
 const emit = (app: TestApp['app'], shop: ShopFixture, data: Record<string, unknown>, orderingKey?: string) =>
-  emitEvent(app.deps.database.db, {
-    shopId: shop.shopId,
-    type: 'abo.bezahlt',
-    data,
-    isTest: true,
-    now: app.deps.clock.now(),
-    ...(orderingKey ? { orderingKey } : {}),
-  });
+  withTx(shopCtx(app, shop.shopId), (tx) =>
+    emitEvent(tx, {
+      type: 'abo.bezahlt',
+      data,
+      isTest: true,
+      now: app.deps.clock.now(),
+      ...(orderingKey ? { orderingKey } : {}),
+    }),
+  );
 
 /** Moves a delivery's times (and its event's) into the past, by the database's wall clock. */
 async function backdate(

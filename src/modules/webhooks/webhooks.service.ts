@@ -11,9 +11,8 @@ import type { Config } from '../../config.js';
 import type { Ctx } from '../../platform/auth/types.js';
 import { decrypt, encrypt } from '../../platform/crypto.js';
 import { iso, isoOrNull } from '../../platform/dates.js';
-import type { Db } from '../../platform/db/client.js';
 import { lockOwned } from '../../platform/db/lock.js';
-import { withTx } from '../../platform/db/tx.js';
+import { type TxCtx, withTx } from '../../platform/db/tx.js';
 import { conflict, invalidField, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { enqueue } from '../../platform/jobs/queue.js';
@@ -146,7 +145,6 @@ export async function rotateSecret(ctx: Ctx): Promise<string> {
 // ---- events (the outbox) ----
 
 export interface EmitInput {
-  shopId: string;
   /** e.g. `abo.bezahlt`, `checkout.completed` (docs/webhooks.md). */
   type: string;
   data: Record<string, unknown>;
@@ -158,16 +156,17 @@ export interface EmitInput {
 }
 
 /**
- * Records an event and, when the shop has an endpoint, its delivery and the job that sends it —
- * all in `tx` (a savepoint when `tx` is a transaction), so they commit with the change that
- * caused them or not at all.
+ * Records an event of `ctx.shopId` and, when the shop has an endpoint, its delivery and the job
+ * that sends it — all in a savepoint of the caller's transaction, so they commit with the change
+ * that caused them or not at all.
  */
-export async function emitEvent(tx: Db, input: EmitInput): Promise<{ eventId: string; deliveryId: string | null }> {
-  return withTx(tx, async (db) => {
+export async function emitEvent(ctx: TxCtx, input: EmitInput): Promise<{ eventId: string; deliveryId: string | null }> {
+  const { shopId } = ctx;
+  return withTx(ctx.db, async (db) => {
     const eventId = newId('event');
     await db.insert(webhookEvents).values({
       id: eventId,
-      shopId: input.shopId,
+      shopId,
       type: input.type,
       isTest: input.isTest,
       data: input.data,
@@ -177,7 +176,7 @@ export async function emitEvent(tx: Db, input: EmitInput): Promise<{ eventId: st
     const [endpoint] = await db
       .select({ url: webhookEndpoints.url })
       .from(webhookEndpoints)
-      .where(eq(webhookEndpoints.shopId, input.shopId));
+      .where(eq(webhookEndpoints.shopId, shopId));
     if (!endpoint) return { eventId, deliveryId: null };
     const deliveryId = newId('delivery');
     const jobId = await enqueue(
@@ -186,14 +185,14 @@ export async function emitEvent(tx: Db, input: EmitInput): Promise<{ eventId: st
       { delivery_id: deliveryId },
       {
         now: input.now,
-        shopId: input.shopId,
-        orderingKey: input.orderingKey ? `wh:${input.shopId}:${input.orderingKey}` : null,
+        shopId,
+        orderingKey: input.orderingKey ? `wh:${shopId}:${input.orderingKey}` : null,
         maxAttempts: MAX_ATTEMPTS,
       },
     );
     await db.insert(webhookDeliveries).values({
       id: deliveryId,
-      shopId: input.shopId,
+      shopId,
       eventId,
       url: endpoint.url,
       status: 'pending',
@@ -282,12 +281,12 @@ export async function listDeliveries(
   return { rows, count: Number(total?.n ?? 0) };
 }
 
-async function deliveryView(db: Db, shopId: string, id: string): Promise<DeliveryView> {
-  const [row] = await db
+async function deliveryView(ctx: Ctx, id: string): Promise<DeliveryView> {
+  const [row] = await ctx.db
     .select(deliveryColumns)
     .from(webhookDeliveries)
     .innerJoin(webhookEvents, eq(webhookEvents.id, webhookDeliveries.eventId))
-    .where(and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.shopId, shopId)));
+    .where(and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.shopId, ctx.shopId)));
   if (!row) throw notFound('Delivery');
   return row;
 }
@@ -300,7 +299,8 @@ async function deliveryView(db: Db, shopId: string, id: string): Promise<Deliver
  * holding them back again would not restore the order. Each send is one more attempt in the log.
  */
 export async function retryDelivery(ctx: Ctx, id: string): Promise<DeliveryView> {
-  return withTx(ctx.db, async (tx) => {
+  return withTx(ctx, async (t) => {
+    const tx = t.db;
     const d = await lockOwned(tx, webhookDeliveries, ctx.shopId, id, 'Delivery');
     if (d.status === 'pending') throw conflict('invalid_state', 'This delivery is already queued');
     const now = ctx.clock.now();
@@ -332,20 +332,21 @@ export async function retryDelivery(ctx: Ctx, id: string): Promise<DeliveryView>
       .update(webhookDeliveries)
       .set({ status: 'pending', nextAttemptAt: now, jobId, updatedAt: now })
       .where(eq(webhookDeliveries.id, d.id));
-    return deliveryView(tx, ctx.shopId, d.id);
+    return deliveryView(t, d.id);
   });
 }
 
 /** Emits a `webhook.test` event (is_test) to the configured endpoint. */
 export async function sendTestEvent(ctx: Ctx): Promise<{ eventId: string; deliveryId: string }> {
   await getEndpoint(ctx);
-  const { eventId, deliveryId } = await emitEvent(ctx.db, {
-    shopId: ctx.shopId,
-    type: 'webhook.test',
-    data: { message: 'A test event sent from the admin' },
-    isTest: true,
-    now: ctx.clock.now(),
-  });
+  const { eventId, deliveryId } = await withTx(ctx, (t) =>
+    emitEvent(t, {
+      type: 'webhook.test',
+      data: { message: 'A test event sent from the admin' },
+      isTest: true,
+      now: ctx.clock.now(),
+    }),
+  );
   if (!deliveryId) throw notFound('Webhook endpoint');
   return { eventId, deliveryId };
 }

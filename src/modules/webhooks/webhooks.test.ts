@@ -10,6 +10,7 @@ import {
   employeeToken,
   expectProblem,
   type ShopFixture,
+  shopCtx,
   startApp,
   type TestApp,
 } from '../../../test/helpers/app.js';
@@ -113,14 +114,15 @@ function signatureValid(secret: string, r: Received): boolean {
 }
 
 const emit = (shop: ShopFixture, data: Record<string, unknown>, orderingKey?: string) =>
-  emitEvent(db(), {
-    shopId: shop.shopId,
-    type: 'abo.bezahlt',
-    data,
-    isTest: true,
-    now: now(),
-    ...(orderingKey ? { orderingKey } : {}),
-  });
+  withTx(shopCtx(t.app, shop.shopId), (tx) =>
+    emitEvent(tx, {
+      type: 'abo.bezahlt',
+      data,
+      isTest: true,
+      now: now(),
+      ...(orderingKey ? { orderingKey } : {}),
+    }),
+  );
 
 describe('webhook endpoint', () => {
   it('PUT creates the endpoint and shows the secret once; later PUTs change the URL only', async () => {
@@ -461,8 +463,8 @@ describe('outbox', () => {
   it('the event, its delivery and its job roll back with the transaction that emitted them', async () => {
     const { shop } = await shopWithEndpoint();
     await expect(
-      withTx(db(), async (tx) => {
-        await emitEvent(tx, { shopId: shop.shopId, type: 'abo.aktiv', data: {}, isTest: false, now: now() });
+      withTx(shopCtx(t.app, shop.shopId), async (tx) => {
+        await emitEvent(tx, { type: 'abo.aktiv', data: {}, isTest: false, now: now() });
         throw new Error('the state change failed');
       }),
     ).rejects.toThrow('the state change failed');
