@@ -13533,7 +13533,7 @@ export interface operations {
                                 product_id: string;
                                 quantity: number;
                                 sku: string | null;
-                                /** @description EN 16931 VAT category (DESIGN §5 "Which tax applies") */
+                                /** @description EN 16931 VAT category (docs/finance.md "Which tax applies") */
                                 tax_category: "S" | "Z" | "K" | "AE" | "G" | "O";
                                 tax_cents: number;
                                 tax_class: string;
@@ -25146,7 +25146,7 @@ export interface operations {
                             product_id: string;
                             quantity: number;
                             sku: string | null;
-                            /** @description EN 16931 VAT category (DESIGN §5 "Which tax applies") */
+                            /** @description EN 16931 VAT category (docs/finance.md "Which tax applies") */
                             tax_category: "S" | "Z" | "K" | "AE" | "G" | "O";
                             tax_cents: number;
                             tax_class: string;
