@@ -11,6 +11,7 @@ import { lockOwned } from '../../platform/db/lock.js';
 import { likeAnywhere, query, type TxCtx, uniqueConstraintOf, withTx } from '../../platform/db/tx.js';
 import { AppError, conflict, type FieldError, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
+import { defaultChannelDomain } from '../channels/index.js';
 import { revokeSessionsOf } from '../identity/index.js';
 import { type EarningRow, type EarningView, earningOut, listEarnings, releaseEarnings } from './earnings.js';
 import { type Balance, balanceOut, balances } from './ledger.js';
@@ -50,13 +51,8 @@ export interface AffiliatePatch {
 export async function referralBase(ctx: Ctx): Promise<string | null> {
   const settings = await loadPartnerSettings(ctx);
   if (settings.referralBaseUrl) return settings.referralBaseUrl;
-  const [row] = await query<{ domain: string }>(
-    ctx.db,
-    sql`SELECT d.domain FROM channel_domains d JOIN channels c ON c.id = d.channel_id AND c.shop_id = d.shop_id
-        WHERE d.shop_id = ${ctx.shopId} AND c.is_default
-        ORDER BY d.created_at, d.id LIMIT 1`,
-  );
-  return row ? `https://${row.domain}/` : null;
+  const domain = await defaultChannelDomain(ctx);
+  return domain ? `https://${domain}/` : null;
 }
 
 /** `<base>?ref=<code>` (or `&ref=` when the base already has a query). */
