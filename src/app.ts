@@ -20,6 +20,7 @@ import {
 } from './modules/checkout/index.js';
 import {
   aboPaymentEventHandlers,
+  claimGuestAbos,
   digitalCheckoutModule,
   digitalModule,
   subscriptionsChannelDependency,
@@ -29,10 +30,16 @@ import { healthModule } from './modules/health/index.js';
 import {
   configureLoginThrottle,
   configureSessions,
+  forgetDeletedChannel,
   identityModule,
   registerAuthorization,
 } from './modules/identity/index.js';
-import { ordersChannelDependency, ordersModule, refundPaymentEventHandler } from './modules/orders/index.js';
+import {
+  claimGuestOrders,
+  ordersChannelDependency,
+  ordersModule,
+  refundPaymentEventHandler,
+} from './modules/orders/index.js';
 import {
   creditOrderEarnings,
   partnersModule,
@@ -113,6 +120,10 @@ function wireHooks(): void {
       'creditNote.finalized': [
         (t, e) => reverseCreditNoteEarnings({ db: t.db, shopId: e.shopId }, e.orderId, e.creditNoteId, e.now),
       ],
+      // guest orders and subscriptions of the verified e-mail become the account's
+      'customer.verified': [claimGuestOrders, claimGuestAbos],
+      // employees restricted to the channel lose it
+      'channel.deleted': [forgetDeletedChannel],
     },
     ports: { creditRefund, vendorExists },
     lists: {

@@ -27,6 +27,10 @@ export interface HookEvents {
   'refund.uncredited': { shopId: string; orderId: string; refundId: string; now: Date };
   /** finance: a credit note of the order was finalized. */
   'creditNote.finalized': { shopId: string; orderId: string; creditNoteId: string; now: Date };
+  /** identity: a customer proved their e-mail; the e-mail's guest purchases become the account's. */
+  'customer.verified': { shopId: string; customerId: string; email: string };
+  /** channels: a channel is being deleted (its row goes at the end of this transaction). */
+  'channel.deleted': { shopId: string; channelId: string };
 }
 
 export type HookListener<K extends keyof HookEvents> = (ctx: TxCtx, event: HookEvents[K]) => Promise<void>;

@@ -1,13 +1,14 @@
 /**
  * Module boundaries (docs/ARCHITECTURE.md, "Module boundaries"): no import cycle between files or
  * between modules (type-only imports included), modules import each other only through
- * `index.ts`, nothing imports app.ts but the entry points. Reads the import statements of src/
- * only (test/helpers/boundaries.ts); no app, no database.
+ * `index.ts`, nothing imports app.ts but the entry points, no module names another module's
+ * tables beyond the listed remaining reads. Reads the sources of src/ only
+ * (test/helpers/boundaries.ts); no app, no database.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkBoundaries, importGraph, SRC_DIR } from '../helpers/boundaries.js';
+import { checkBoundaries, checkTableReads, importGraph, SRC_DIR, TABLE_READ_ALLOWLIST } from '../helpers/boundaries.js';
 
 /** The real sources, with `line` appended to the file `rel` (relative to src/). */
 const withLine = (rel: string, line: string) => (file: string) =>
@@ -59,5 +60,33 @@ describe('module boundaries', () => {
       rule: 'platform-import',
       detail: 'platform/money.ts → modules/shops/index.ts',
     });
+  });
+
+  it("no module reads another module's tables beyond the remaining ones listed", () => {
+    expect(checkTableReads(SRC_DIR)).toEqual([]);
+  });
+
+  it('finds a foreign table in SQL text and an imported table object; not in comments', () => {
+    const sqlText = checkTableReads(
+      SRC_DIR,
+      withLine('modules/partners/ledger.ts', 'const q = sql`SELECT 1 FROM order_lines WHERE false`;'),
+    );
+    expect(sqlText).toEqual([
+      { rule: 'table-read', detail: 'modules/partners/ledger.ts → order_lines (modules/orders)' },
+    ]);
+    const imported = checkTableReads(
+      SRC_DIR,
+      withLine('modules/identity/sessions.ts', "import { type shops as s, getShop } from '../shops/index.js';"),
+    );
+    expect(imported).toEqual([{ rule: 'table-read', detail: 'modules/identity/sessions.ts → shops (modules/shops)' }]);
+    const comment = checkTableReads(SRC_DIR, withLine('modules/partners/ledger.ts', '// SELECT 1 FROM orders'));
+    expect(comment).toEqual([]);
+  });
+
+  it('reports an allowlist entry that no longer occurs', () => {
+    const allow = { ...TABLE_READ_ALLOWLIST, 'modules/partners/ledger.ts': ['orders'] };
+    expect(checkTableReads(SRC_DIR, undefined, allow)).toEqual([
+      { rule: 'stale-allow', detail: 'modules/partners/ledger.ts → orders' },
+    ]);
   });
 });

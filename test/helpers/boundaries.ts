@@ -14,7 +14,12 @@
  *   infrastructure below the modules: modules may import any of their files;
  * - platform/ imports no module, except platform/db/schema.ts assembling the tables (adapters it
  *   may: they sit beside it, below the modules);
- * - no import cycle between files (type-only imports included), and none between modules.
+ * - no import cycle between files (type-only imports included), and none between modules;
+ * - no module reads or writes another module's tables (docs/ARCHITECTURE.md, "Cross-module table
+ *   reads"): outside table files, a module file names no other module's table in SQL text
+ *   (`FROM`, `JOIN`, `UPDATE`, `INTO` followed by the table's name) and imports no table object
+ *   from another module's index. The reads not yet replaced are listed in `TABLE_READ_ALLOWLIST`;
+ *   an entry that no longer occurs is a finding too, so the list only shrinks.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -22,7 +27,7 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
 export interface Finding {
-  rule: 'app-import' | 'deep-import' | 'platform-import' | 'file-cycle' | 'module-cycle';
+  rule: 'app-import' | 'deep-import' | 'platform-import' | 'file-cycle' | 'module-cycle' | 'table-read' | 'stale-allow';
   detail: string;
 }
 
@@ -138,10 +143,97 @@ export function checkBoundaries(graph: Graph): Finding[] {
   return findings;
 }
 
+/**
+ * The cross-module table reads not yet replaced by functions of the owner (docs/ARCHITECTURE.md,
+ * "Cross-module table reads"): file (relative to src/) → the foreign tables it names.
+ */
+export const TABLE_READ_ALLOWLIST: Record<string, string[]> = {
+  'modules/catalog/products.read.ts': ['storefront_versions'],
+  'modules/checkout/checkout-settings.ts': ['shops'],
+  'modules/checkout/checkout.service.ts': ['channels'],
+  'modules/checkout/payment-completion.ts': ['channels'],
+  'modules/digital/abo-common.ts': ['channels', 'products'],
+  'modules/digital/abo-payment-events.ts': ['checkout_sessions', 'orders', 'products'],
+  'modules/digital/abo-sessions.service.ts': ['checkout_sessions', 'products'],
+  'modules/digital/abos.service.ts': ['orders'],
+  'modules/digital/plans.service.ts': ['channels', 'products'],
+  'modules/digital/self-service.ts': ['products'],
+  'modules/digital/settings.service.ts': ['shops'],
+  'modules/orders/orders.service.ts': ['product_variants', 'products'],
+};
+
+/** Table name and exported constant of every module table: `{ name, constant, owner }`. */
+function moduleTables(files: string[], srcDir: string, read: (file: string) => string) {
+  const out: { name: string; constant: string; owner: string }[] = [];
+  for (const abs of files) {
+    const rel = relative(srcDir, abs);
+    if (!rel.startsWith('modules/') || !isTables(rel)) continue;
+    for (const m of read(abs).matchAll(/export const (\w+) = pgTable\(\s*'([a-z0-9_]+)'/g)) {
+      out.push({ constant: m[1] as string, name: m[2] as string, owner: unitOf(rel) });
+    }
+  }
+  return out;
+}
+
+/** The text of a file without its comments (block comments and whole-line `//` comments). */
+const withoutComments = (text: string) => text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+
+/**
+ * Every module file (not a table file) that names another module's table in SQL text or imports
+ * a table object from another module's index, minus `allow`; plus every entry of `allow` that
+ * no longer occurs. Findings read `modules/x/file.ts → table (modules/owner)`.
+ */
+export function checkTableReads(
+  srcDir: string,
+  read: (file: string) => string = (f) => readFileSync(f, 'utf8'),
+  allow: Record<string, string[]> = TABLE_READ_ALLOWLIST,
+): Finding[] {
+  const files = listTs(srcDir);
+  const tables = moduleTables(files, srcDir, read);
+  const byName = new Map(tables.map((t) => [t.name, t]));
+  const seen = new Set<string>();
+  const findings: Finding[] = [];
+  for (const abs of files) {
+    const rel = relative(srcDir, abs);
+    if (!rel.startsWith('modules/') || isTables(rel)) continue;
+    const unit = unitOf(rel);
+    const text = withoutComments(read(abs));
+    const named = new Set<string>();
+    for (const m of text.matchAll(/\b(?:FROM|JOIN|UPDATE|INTO)\s+([a-z_][a-z0-9_]*)\b/g)) {
+      const t = byName.get(m[1] as string);
+      if (t && t.owner !== unit) named.add(t.name);
+    }
+    for (const m of text.matchAll(/import\s*(?:type\s*)?\{([^}]*)\}\s*from\s*'\.\.\/([a-z-]+)\/index\.js'/g)) {
+      const owner = `modules/${m[2]}`;
+      const names = (m[1] as string).split(',').map(
+        (n) =>
+          n
+            .trim()
+            .replace(/^type\s+/, '')
+            .split(/\s+as\s+/)[0],
+      );
+      for (const t of tables) if (t.owner === owner && names.includes(t.constant)) named.add(t.name);
+    }
+    for (const name of [...named].sort()) {
+      const key = `${rel} → ${name}`;
+      seen.add(key);
+      if (!allow[rel]?.includes(name)) {
+        findings.push({ rule: 'table-read', detail: `${key} (${byName.get(name)?.owner})` });
+      }
+    }
+  }
+  for (const [rel, names] of Object.entries(allow)) {
+    for (const name of names) {
+      if (!seen.has(`${rel} → ${name}`)) findings.push({ rule: 'stale-allow', detail: `${rel} → ${name}` });
+    }
+  }
+  return findings;
+}
+
 export const SRC_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../src');
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const findings = checkBoundaries(importGraph(SRC_DIR));
+  const findings = [...checkBoundaries(importGraph(SRC_DIR)), ...checkTableReads(SRC_DIR)];
   for (const f of findings) console.log(`${f.rule}: ${f.detail}`);
   console.log(`${findings.length} finding(s)`);
   process.exitCode = findings.length ? 1 : 0;

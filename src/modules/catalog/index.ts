@@ -6,8 +6,13 @@ import type { Module } from '../../platform/module.js';
 import { catalogRoutes } from './catalog.routes.js';
 
 export { seedDemoCatalog } from './catalog.demo.js';
-// Tables other modules still read directly (listed in docs/ARCHITECTURE.md, "Cross-module table reads").
-export { categories, products } from './catalog.tables.js';
+export {
+  categoryNames,
+  countVendorProducts,
+  productCategories,
+  productListedInChannels,
+  vendorProducts,
+} from './catalog.queries.js';
 export { slugify } from './catalog.util.js';
 export {
   type ChannelPrice,

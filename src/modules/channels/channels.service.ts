@@ -6,7 +6,9 @@ import { iso } from '../../platform/dates.js';
 import { lockOwned } from '../../platform/db/lock.js';
 import { isUniqueViolation, uniqueConstraintOf, withTx } from '../../platform/db/tx.js';
 import { AppError, conflict, notFound } from '../../platform/errors.js';
+import { runHook } from '../../platform/hooks.js';
 import { newId } from '../../platform/ids.js';
+import { lockShop } from '../shops/index.js';
 import { dependentsOf } from './channel-dependencies.js';
 import type { ChannelCreate, ChannelPatch } from './channels.schemas.js';
 import { channels } from './channels.tables.js';
@@ -177,7 +179,7 @@ export async function updateChannel(ctx: Ctx, id: string, patch: ChannelPatchInp
 export async function setDefaultChannel(ctx: Ctx, id: string) {
   return withTx(ctx, async (t) => {
     const tx = t.db;
-    await tx.execute(sql`SELECT id FROM shops WHERE id = ${ctx.shopId} FOR UPDATE`);
+    await lockShop(t);
     const target = await getChannel(t, id);
     if (!target.isActive) throw conflict('channel_inactive', 'An inactive channel cannot be the default');
     if (target.isDefault) return target;
@@ -198,7 +200,7 @@ export async function setDefaultChannel(ctx: Ctx, id: string) {
 export async function deleteChannel(ctx: Ctx, id: string) {
   await withTx(ctx, async (t) => {
     const tx = t.db;
-    await tx.execute(sql`SELECT id FROM shops WHERE id = ${ctx.shopId} FOR UPDATE`);
+    await lockShop(t);
     const target = await getChannel(t, id);
     if (target.isDefault) {
       throw conflict('default_channel', 'The default channel cannot be deleted; choose another default first');
@@ -210,10 +212,8 @@ export async function deleteChannel(ctx: Ctx, id: string) {
         `The channel cannot be deleted: ${deps.join(', ')} reference it; deactivate it instead`,
       );
     }
-    // employees restricted to this channel lose the restriction entry
-    await tx.execute(
-      sql`UPDATE users SET channel_ids = array_remove(channel_ids, ${id}) WHERE shop_id = ${ctx.shopId} AND ${id} = ANY(channel_ids)`,
-    );
+    // employees restricted to this channel lose the restriction entry (identity listens)
+    await runHook(t, 'channel.deleted', { shopId: ctx.shopId, channelId: id });
     await tx.delete(channels).where(eq(channels.id, id));
   });
 }

@@ -3,7 +3,7 @@
  * identifies the credential, refuses what the declaration does not allow, applies the CSRF rule
  * to cookie-authenticated mutations, and gives the handler a typed `request.ctx`.
  */
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, isNull, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { normalizeOrigin } from '../../config.js';
 import { publicRoute } from '../../platform/auth/presets.js';
@@ -15,7 +15,10 @@ import { prepared, query } from '../../platform/db/tx.js';
 import { AppError } from '../../platform/errors.js';
 import { registerIdempotency } from '../../platform/http/idempotency.js';
 import type { AppDeps } from '../../platform/module.js';
-import { storefrontVersions } from '../storefront/index.js';
+import { productListedInChannels } from '../catalog/index.js';
+import { orderInChannels } from '../orders/index.js';
+import { shopDigitalFlags } from '../shops/index.js';
+import { catalogVersionOf } from '../storefront/index.js';
 import { publishableKeys } from './identity.tables.js';
 import { findSession, SESSION_COOKIE, SESSION_PREFIX, type SessionKind } from './sessions.js';
 
@@ -94,9 +97,9 @@ async function identifyToken(db: Db, token: string): Promise<Identified | null> 
     catalog_version: number | null;
   }>(
     db,
-    sql`SELECT t.id, t.shop_id, t.scopes, v.version AS catalog_version,
+    sql`SELECT t.id, t.shop_id, t.scopes, ${catalogVersionOf(sql`t.shop_id`)} AS catalog_version,
                (t.last_used_at IS NULL OR t.last_used_at < now() - make_interval(secs => ${TOKEN_TOUCH_SECONDS})) AS touch
-        FROM api_tokens t LEFT JOIN storefront_versions v ON v.shop_id = t.shop_id
+        FROM api_tokens t
         WHERE t.token_hash = ${sha256(token)} AND t.revoked_at IS NULL`,
   );
   const row = rows[0];
@@ -137,10 +140,9 @@ function publishableLoader(db: Db): BatchLoader<string, PublishableRow> {
           shop_id: publishableKeys.shopId,
           key: publishableKeys.key,
           allowed_origins: publishableKeys.allowedOrigins,
-          catalog_version: storefrontVersions.version,
+          catalog_version: catalogVersionOf(publishableKeys.shopId),
         })
         .from(publishableKeys)
-        .leftJoin(storefrontVersions, eq(storefrontVersions.shopId, publishableKeys.shopId))
         .where(
           and(sql`${publishableKeys.key} = ANY(${sql.placeholder('keys')}::text[])`, isNull(publishableKeys.revokedAt)),
         )
@@ -314,15 +316,11 @@ async function originOfShop(db: Db, shopId: string, origin: string): Promise<boo
 
 /** The digital add-on gate (docs/ARCHITECTURE.md): available (erlaubt, the platform's) and active (aktiv, the shop's). */
 async function digitalGate(db: Db, shopId: string): Promise<void> {
-  const rows = await query<{ digital_allowed: boolean; digital_active: boolean }>(
-    db,
-    sql`SELECT digital_allowed, digital_active FROM shops WHERE id = ${shopId}`,
-  );
-  const shop = rows[0];
-  if (!shop?.digital_allowed) {
+  const shop = await shopDigitalFlags({ db, shopId });
+  if (!shop?.allowed) {
     throw new AppError('addon_unavailable', 'The digital add-on is not available to this shop');
   }
-  if (!shop.digital_active) {
+  if (!shop.active) {
     throw new AppError('addon_inactive', 'The digital add-on is not active; activate it in the digital settings');
   }
 }
@@ -350,35 +348,18 @@ async function enforceChannelRestriction(request: FastifyRequest, actor: Actor, 
     if (!inList(params.channelId)) throw new AppError('not_found', 'Channel not found');
     return;
   }
-  // `IN (…)` of the allowed ids; an empty list never reaches a query
-  const channels = sql`(${sql.join(
-    allowed.map((c) => sql`${c}`),
-    sql`, `,
-  )})`;
+  const shop = { db, shopId: request.ctx.shopId };
   if (/^\/api\/(admin\/)?products\/:id(\/|$)/.test(route)) {
-    const rows =
-      allowed.length > 0
-        ? await query(
-            db,
-            sql`SELECT 1 FROM product_channel_listings
-                WHERE shop_id = ${request.ctx.shopId} AND product_id = ${params.id ?? ''} AND channel_id IN ${channels}
-                LIMIT 1`,
-          )
-        : [];
-    if (rows.length === 0) throw new AppError('not_found', 'Product not found');
+    // an empty list never reaches a query
+    const listed = allowed.length > 0 && (await productListedInChannels(shop, params.id ?? '', allowed));
+    if (!listed) throw new AppError('not_found', 'Product not found');
     return;
   }
   const order = /^\/api\/admin\/orders\/:(id|orderId)(\/|$)/.exec(route);
   if (order) {
     const id = params[order[1] as string] ?? '';
-    const rows =
-      allowed.length > 0
-        ? await query(
-            db,
-            sql`SELECT 1 FROM orders WHERE shop_id = ${request.ctx.shopId} AND id = ${id} AND channel_id IN ${channels} LIMIT 1`,
-          )
-        : [];
-    if (rows.length === 0) throw new AppError('not_found', 'Order not found');
+    const found = allowed.length > 0 && (await orderInChannels(shop, id, allowed));
+    if (!found) throw new AppError('not_found', 'Order not found');
   }
 }
 

@@ -11,8 +11,9 @@ import { hashPassword, verifyPassword } from '../../platform/crypto.js';
 import type { Db } from '../../platform/db/client.js';
 import { query, type TxCtx, withTx } from '../../platform/db/tx.js';
 import { AppError } from '../../platform/errors.js';
+import { runHook } from '../../platform/hooks.js';
 import { consume } from '../../platform/http/rate-limit.js';
-import { shops } from '../shops/index.js';
+import { shopName } from '../shops/index.js';
 import { findAccountToken, issueAccountToken, useAccountToken } from './account-tokens.js';
 import { customers } from './identity.tables.js';
 import { throttledVerify } from './login-throttle.js';
@@ -80,19 +81,6 @@ export async function signedInBuyer(
   return { customerId: row.id, email: row.email };
 }
 
-/** Gives the verified account its e-mail's guest orders and subscriptions (in the caller's transaction, after the row is locked). */
-async function claimGuestPurchases(ctx: TxCtx, customerId: string, email: string): Promise<void> {
-  // Raw SQL on the orders and abos tables: this must run inside the verifying transaction.
-  await ctx.db.execute(
-    sql`UPDATE orders SET customer_id = ${customerId}
-        WHERE shop_id = ${ctx.shopId} AND customer_id IS NULL AND lower(customer_email) = lower(${email})`,
-  );
-  await ctx.db.execute(
-    sql`UPDATE abos SET customer_id = ${customerId}
-        WHERE shop_id = ${ctx.shopId} AND customer_id IS NULL AND lower(customer_email) = lower(${email})`,
-  );
-}
-
 /** Marks the e-mail verified and claims its guest purchases; locks the row first (see accountForPurchase). */
 async function markVerified(ctx: TxCtx, row: CustomerRow): Promise<CustomerRow> {
   const [updated] = await ctx.db
@@ -100,13 +88,13 @@ async function markVerified(ctx: TxCtx, row: CustomerRow): Promise<CustomerRow> 
     .set({ emailVerified: true, updatedAt: new Date() })
     .where(and(eq(customers.id, row.id), eq(customers.shopId, ctx.shopId)))
     .returning();
-  await claimGuestPurchases(ctx, row.id, row.email);
+  // orders and digital give the account the e-mail's guest orders and subscriptions
+  await runHook(ctx, 'customer.verified', { shopId: ctx.shopId, customerId: row.id, email: row.email });
   return updated as CustomerRow;
 }
 
-async function shopName(ctx: Ctx): Promise<string> {
-  const [shop] = await ctx.db.select({ name: shops.name }).from(shops).where(eq(shops.id, ctx.shopId));
-  return shop?.name ?? 'Ihr Shop';
+async function shopNameOr(ctx: Ctx): Promise<string> {
+  return (await shopName(ctx)) ?? 'Ihr Shop';
 }
 
 /** The storefront origin of the calling publishable key: e-mailed links point there. */
@@ -124,7 +112,7 @@ async function mailAccountToken(
   mail: { kind: string; subject: (shop: string) => string; lines: (shop: string, token: string) => string[] },
 ): Promise<void> {
   const token = await issueAccountToken(ctx, { shopId: ctx.shopId, subject: 'customer', subjectId: row.id, purpose });
-  const name = await shopName(ctx);
+  const name = await shopNameOr(ctx);
   await queueEmail(
     { db: ctx.db, shopId: ctx.shopId },
     {

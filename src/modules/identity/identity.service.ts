@@ -8,14 +8,13 @@ import type { Db } from '../../platform/db/client.js';
 import { isUniqueViolation, withTx } from '../../platform/db/tx.js';
 import { AppError, conflict, type FieldError, notFound } from '../../platform/errors.js';
 import { newId, newSecret } from '../../platform/ids.js';
-import { shops } from '../shops/index.js';
+import { type ShopRow, shopOf } from '../shops/index.js';
 import { sendVerificationEmail } from './customer-accounts.js';
 import { apiTokens, customers, publishableKeys, users } from './identity.tables.js';
 import { throttledVerify } from './login-throttle.js';
 import { createSession, revokeSessionsOf } from './sessions.js';
 
 type UserRow = typeof users.$inferSelect;
-type ShopRow = typeof shops.$inferSelect;
 
 export const userOut = (u: UserRow) => ({
   id: u.id,
@@ -60,27 +59,24 @@ export async function checkPassword(
  * context has no shop yet: the e-mail finds the employee and its shop.
  */
 export async function loginAdmin(ctx: Ctx, email: string, password: string, ip: string) {
-  const rows = await ctx.db
-    .select()
-    .from(users)
-    .innerJoin(shops, eq(shops.id, users.shopId))
-    .where(sql`lower(${users.email}) = lower(${email})`);
-  const found = rows[0];
-  await checkPassword(ctx, 'admin', ip, email, found?.users.passwordHash ?? null, password);
-  if (!found) throw INVALID_LOGIN();
-  const session = await createSession(ctx, { shopId: found.shops.id, kind: 'admin', subjectId: found.users.id });
-  return { session, user: found.users, shop: found.shops };
+  const [user] = await ctx.db.select().from(users).where(sql`lower(${users.email}) = lower(${email})`);
+  await checkPassword(ctx, 'admin', ip, email, user?.passwordHash ?? null, password);
+  const shop = user ? await shopOf({ db: ctx.db, shopId: user.shopId }) : null;
+  if (!user || !shop) throw INVALID_LOGIN();
+  const session = await createSession(ctx, { shopId: shop.id, kind: 'admin', subjectId: user.id });
+  return { session, user, shop };
 }
 
 export async function getUserAndShop(ctx: Ctx, userId: string) {
-  const rows = await ctx.db
-    .select()
-    .from(users)
-    .innerJoin(shops, eq(shops.id, users.shopId))
-    .where(and(eq(users.id, userId), eq(users.shopId, ctx.shopId)));
-  const row = rows[0];
-  if (!row) throw notFound('User');
-  return { user: row.users, shop: row.shops };
+  const [[user], shop] = await Promise.all([
+    ctx.db
+      .select()
+      .from(users)
+      .where(and(eq(users.id, userId), eq(users.shopId, ctx.shopId))),
+    shopOf(ctx),
+  ]);
+  if (!user || !shop) throw notFound('User');
+  return { user, shop };
 }
 
 /** Changes the caller's password and ends every other session of theirs. */

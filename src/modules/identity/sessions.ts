@@ -9,7 +9,7 @@ import { sha256 } from '../../platform/crypto.js';
 import type { Db } from '../../platform/db/client.js';
 import { prepared } from '../../platform/db/tx.js';
 import { newId, newSecret } from '../../platform/ids.js';
-import { storefrontVersions } from '../storefront/index.js';
+import { catalogVersionOf } from '../storefront/index.js';
 import { sessions, users } from './identity.tables.js';
 
 export type SessionKind = 'admin' | 'customer' | 'vendor' | 'affiliate';
@@ -121,10 +121,9 @@ export async function findSession(
         channel_ids: kind === 'admin' ? users.channelIds : sql<string[] | null>`NULL::text[]`,
         channel_restricted: kind === 'admin' ? users.channelRestricted : sql<boolean | null>`NULL::boolean`,
         // the shop's catalog/storefront version, for the version-checked caches (one round trip)
-        catalog_version: storefrontVersions.version,
+        catalog_version: catalogVersionOf(sessions.shopId),
       })
       .from(sessions)
-      .leftJoin(storefrontVersions, eq(storefrontVersions.shopId, sessions.shopId))
       .leftJoin(
         users,
         kind === 'admin' ? and(eq(users.id, sessions.subjectId), eq(users.shopId, sessions.shopId)) : sql`false`,

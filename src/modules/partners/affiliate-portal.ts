@@ -4,13 +4,12 @@
  * content. A blocked affiliate is refused with 403 affiliate_blocked on every portal route.
  */
 import type { Static } from '@sinclair/typebox';
-import { sql } from 'drizzle-orm';
 import { affiliatePortal } from '../../platform/auth/presets.js';
 import type { Ctx } from '../../platform/auth/types.js';
 import { iso, isoOrNull } from '../../platform/dates.js';
-import { query } from '../../platform/db/tx.js';
 import { AppError } from '../../platform/errors.js';
 import type { TypedApp } from '../../platform/http/typed-app.js';
+import { orderNumbers } from '../orders/index.js';
 import * as S from './affiliates.schemas.js';
 import { type AffiliateRow, affiliateOut, getAffiliateRow, listContent, referralBase } from './affiliates.service.js';
 import { listEarnings } from './earnings.js';
@@ -57,18 +56,10 @@ export async function portalEarnings(ctx: Ctx, q: PortalEarningQuery) {
     limit,
     offset,
   });
-  const orderIds = [...new Set(rows.map((e) => e.orderId))];
-  const orders =
-    orderIds.length === 0
-      ? []
-      : await query<{ id: string; number: string; paid_at: string | Date | null; created_at: string | Date }>(
-          ctx.db,
-          sql`SELECT id, number, paid_at, created_at FROM orders
-              WHERE shop_id = ${ctx.shopId} AND id IN (${sql.join(
-                orderIds.map((id) => sql`${id}`),
-                sql`, `,
-              )})`,
-        );
+  const orders = await orderNumbers(
+    ctx,
+    rows.map((e) => e.orderId),
+  );
   const byId = new Map(orders.map((o) => [o.id, o]));
   return {
     earnings: rows.map((e) => {
@@ -77,7 +68,7 @@ export async function portalEarnings(ctx: Ctx, q: PortalEarningQuery) {
         id: e.id,
         order_id: e.orderId,
         order_number: o?.number ?? null,
-        order_date: o ? iso(o.paid_at ?? o.created_at) : null,
+        order_date: o ? iso(o.paidAt ?? o.createdAt) : null,
         subscription_payment_number: e.subscriptionPaymentNumber,
         currency: e.currency,
         net_cents: e.netCents,

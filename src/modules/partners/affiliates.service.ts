@@ -14,6 +14,7 @@ import { likeAnywhere, query, type TxCtx, uniqueConstraintOf, withTx } from '../
 import { AppError, conflict, type FieldError, notFound } from '../../platform/errors.js';
 import type { Paged } from '../../platform/http/schemas.js';
 import { newId } from '../../platform/ids.js';
+import { defaultChannelDomain } from '../channels/index.js';
 import { revokeSessionsOf } from '../identity/index.js';
 import type {
   AFFILIATE_STATUSES,
@@ -44,13 +45,8 @@ export type AffiliatePatch = Static<typeof AffiliatePatchBody>;
 export async function referralBase(ctx: Ctx): Promise<string | null> {
   const settings = await loadPartnerSettings(ctx);
   if (settings.referralBaseUrl) return settings.referralBaseUrl;
-  const [row] = await query<{ domain: string }>(
-    ctx.db,
-    sql`SELECT d.domain FROM channel_domains d JOIN channels c ON c.id = d.channel_id AND c.shop_id = d.shop_id
-        WHERE d.shop_id = ${ctx.shopId} AND c.is_default
-        ORDER BY d.created_at, d.id LIMIT 1`,
-  );
-  return row ? `https://${row.domain}/` : null;
+  const domain = await defaultChannelDomain(ctx);
+  return domain ? `https://${domain}/` : null;
 }
 
 /** `<base>?ref=<code>` (or `&ref=` when the base already has a query). */

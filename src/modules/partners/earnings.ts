@@ -25,15 +25,17 @@ import { and, asc, desc, eq, inArray, lt, type SQL, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import { iso, isoOrNull } from '../../platform/dates.js';
 import type { Db } from '../../platform/db/client.js';
-import { pgDate, query, type TxCtx } from '../../platform/db/tx.js';
+import { query, type TxCtx } from '../../platform/db/tx.js';
 import { AppError } from '../../platform/errors.js';
 import type { Paged } from '../../platform/http/schemas.js';
 import { newId } from '../../platform/ids.js';
 import { percentOf } from '../../platform/money.js';
+import { productCategories } from '../catalog/index.js';
 import { creditNoteLinesOfOrder } from '../finance/index.js';
-import { refundedWithoutCreditNote } from '../orders/index.js';
+import { orderForEarnings, orderLinesForEarnings, refundedWithoutCreditNote } from '../orders/index.js';
+import { shopAboProvision } from '../shops/index.js';
 import { move, post, type ShopTx } from './ledger.js';
-import { type PartnerType, partnerEarnings } from './partners.tables.js';
+import { type PartnerType, partnerEarnings, vendors } from './partners.tables.js';
 import { partnerIdOut } from './payouts.service.js';
 import type { PortalEarningQuery } from './vendors.schemas.js';
 
@@ -41,63 +43,46 @@ export type EarningRow = typeof partnerEarnings.$inferSelect;
 
 /** Credits every vendor line and the attributed affiliate of a paid order. Idempotent. */
 export async function creditOrderEarnings(ctx: ShopTx, orderId: string, now: Date): Promise<void> {
-  const { db: tx, shopId } = ctx;
-  const [order] = await query<{
-    id: string;
-    currency: string;
-    status: string;
-    paid_at: string | Date | null;
-    affiliate_code: string | null;
-    subscription_id: string | null;
-    subscription_payment_number: number | null;
-    abo_provision: string;
-    abo_provision_monate: number | null;
-  }>(
-    tx,
-    sql`SELECT o.id, o.currency, o.status, o.paid_at, o.affiliate_code, o.subscription_id,
-               o.subscription_payment_number, s.abo_provision, s.abo_provision_monate
-        FROM orders o JOIN shops s ON s.id = o.shop_id
-        WHERE o.id = ${orderId} AND o.shop_id = ${shopId}`,
-  );
+  const order = await orderForEarnings(ctx, orderId);
   if (!order || !['paid', 'fulfilled'].includes(order.status)) return;
-  const paidAt = order.paid_at ? pgDate(order.paid_at) : now;
-  const lines = await query<{
-    id: string;
-    vendor_id: string | null;
-    line_total_cents: number;
-    net_cents: number;
-    category_id: string | null;
-    vendor_exists: boolean;
-  }>(
-    tx,
-    sql`SELECT l.id, l.vendor_id, l.line_total_cents, l.net_cents, p.category_id,
-               (v.id IS NOT NULL) AS vendor_exists
-        FROM order_lines l
-        LEFT JOIN products p ON p.id = l.product_id
-        LEFT JOIN vendors v ON v.id = l.vendor_id AND v.shop_id = l.shop_id
-        WHERE l.order_id = ${orderId} AND l.shop_id = ${shopId}
-        ORDER BY l.position`,
-  );
+  const paidAt = order.paidAt ?? now;
+  const lines = await orderLinesForEarnings(ctx, orderId);
+  const vendorLines = lines.filter((l) => l.vendorId !== null);
+  // the product's category picks the rule; a line whose vendor is gone earns nothing
+  const [categories, vendorIds] =
+    vendorLines.length > 0
+      ? await Promise.all([
+          productCategories(
+            ctx,
+            vendorLines.map((l) => l.productId),
+          ),
+          existingVendors(
+            ctx,
+            vendorLines.map((l) => l.vendorId as string),
+          ),
+        ])
+      : [new Map<string, string | null>(), new Set<string>()];
   const base = {
     orderId,
-    subscriptionId: order.subscription_id,
-    subscriptionPaymentNumber: order.subscription_payment_number,
+    subscriptionId: order.subscriptionId,
+    subscriptionPaymentNumber: order.subscriptionPaymentNumber,
     currency: order.currency,
     earnedAt: paidAt,
   };
 
-  for (const l of lines) {
-    if (!l.vendor_id || !l.vendor_exists) continue;
-    const rule = await ruleFor(ctx, l.vendor_id, l.category_id, paidAt);
-    const net = Number(l.net_cents);
+  for (const l of vendorLines) {
+    const vendorId = l.vendorId as string;
+    if (!vendorIds.has(vendorId)) continue;
+    const rule = await ruleFor(ctx, vendorId, categories.get(l.productId) ?? null, paidAt);
+    const net = Number(l.netCents);
     const commission = Math.min(Math.max(net, 0), rule ? percentOf(net, rule.percent) + Number(rule.fixed_cents) : 0);
     await book(ctx, {
       ...base,
       partnerType: 'vendor',
-      partnerId: l.vendor_id,
+      partnerId: vendorId,
       sourceKey: `vendor:${l.id}`,
       orderLineId: l.id,
-      grossCents: Number(l.line_total_cents),
+      grossCents: Number(l.lineTotalCents),
       netCents: net,
       commissionCents: commission,
       amountCents: net - commission,
@@ -106,23 +91,24 @@ export async function creditOrderEarnings(ctx: ShopTx, orderId: string, now: Dat
     });
   }
 
-  if (order.affiliate_code) {
-    const n = order.subscription_payment_number;
+  if (order.affiliateCode) {
+    const n = order.subscriptionPaymentNumber;
+    const abo = order.subscriptionId ? await shopAboProvision(ctx) : null;
     const counts =
-      !order.subscription_id ||
-      order.abo_provision === 'immer' ||
-      (order.abo_provision === 'erste' && n === 1) ||
-      (order.abo_provision === 'monate' && n !== null && n <= (order.abo_provision_monate ?? 1));
+      !order.subscriptionId ||
+      abo?.provision === 'immer' ||
+      (abo?.provision === 'erste' && n === 1) ||
+      (abo?.provision === 'monate' && n !== null && n <= (abo.months ?? 1));
     if (!counts) return;
     const [aff] = await query<{ id: string; commission_percent: number | string }>(
-      tx,
+      ctx.db,
       sql`SELECT id, commission_percent FROM affiliates
-          WHERE shop_id = ${shopId} AND lower(code) = lower(${order.affiliate_code}) AND status = 'active'`,
+          WHERE shop_id = ${ctx.shopId} AND lower(code) = lower(${order.affiliateCode}) AND status = 'active'`,
     );
     if (!aff) return;
     const percent = Number(aff.commission_percent);
-    const gross = lines.reduce((s, l) => s + Number(l.line_total_cents), 0);
-    const net = lines.reduce((s, l) => s + Number(l.net_cents), 0);
+    const gross = lines.reduce((s, l) => s + Number(l.lineTotalCents), 0);
+    const net = lines.reduce((s, l) => s + Number(l.netCents), 0);
     await book(ctx, {
       ...base,
       partnerType: 'affiliate',
@@ -137,6 +123,15 @@ export async function creditOrderEarnings(ctx: ShopTx, orderId: string, now: Dat
       ruleId: null,
     });
   }
+}
+
+/** Those of `ids` that are vendors of the shop (any status). */
+async function existingVendors(ctx: ShopTx, ids: string[]): Promise<Set<string>> {
+  const rows = await ctx.db
+    .select({ id: vendors.id })
+    .from(vendors)
+    .where(and(eq(vendors.shopId, ctx.shopId), inArray(vendors.id, [...new Set(ids)])));
+  return new Set(rows.map((r) => r.id));
 }
 
 interface Rule {
@@ -236,14 +231,11 @@ async function clawBack(
     .orderBy(asc(partnerEarnings.id))
     .for('update');
   if (earnings.length === 0) return;
-  const [order] = await query<{ status: string; total_cents: number | string }>(
-    tx,
-    sql`SELECT status, total_cents FROM orders WHERE id = ${orderId} AND shop_id = ${shopId}`,
-  );
+  const order = await orderForEarnings(ctx, orderId);
   const reversedAll = order ? ['cancelled', 'refunded'].includes(order.status) : false;
   const share = reversedAll ? null : await creditedShare(ctx, orderId);
   const refunded = reversedAll ? null : await refundedWithoutCreditNote({ db: tx, shopId }, orderId);
-  const paid = Number(order?.total_cents ?? 0);
+  const paid = Number(order?.totalCents ?? 0);
   const reversed = await reversedSoFar(
     tx,
     earnings.map((e) => e.id),
@@ -303,10 +295,7 @@ async function reversedSoFar(db: Db, earningIds: string[]): Promise<Map<string, 
  * spread over every line by the share of the invoice total they credit.
  */
 async function creditedShare(ctx: ShopTx, orderId: string) {
-  const lines = await query<{ id: string; position: number; net_cents: number | string }>(
-    ctx.db,
-    sql`SELECT id, position, net_cents FROM order_lines WHERE order_id = ${orderId} AND shop_id = ${ctx.shopId}`,
-  );
+  const lines = await orderLinesForEarnings(ctx, orderId);
   const notes = await creditNoteLinesOfOrder(ctx, orderId);
   const creditedNet = new Map<number, number>();
   let amountShare = 0;
@@ -324,7 +313,7 @@ async function creditedShare(ctx: ShopTx, orderId: string) {
   let orderNet = 0;
   let orderCredited = 0;
   for (const l of lines) {
-    const net = Number(l.net_cents);
+    const net = Number(l.netCents);
     const credited = (creditedNet.get(l.position) ?? 0) + net * amountShare;
     const fraction = net > 0 ? Math.min(1, credited / net) : 0;
     byLine.set(l.id, fraction);

@@ -22,7 +22,7 @@ import {
   tokenInvalid,
   useAccountToken,
 } from '../identity/index.js';
-import { shops } from '../shops/index.js';
+import { shopName } from '../shops/index.js';
 import { affiliates, type PartnerType, vendors } from './partners.tables.js';
 
 const INVITE_TTL_MS = 7 * 86_400_000;
@@ -57,18 +57,18 @@ export async function issueInvite(
       updatedAt: now,
     })
     .where(and(eq(table.id, row.id), eq(table.shopId, shopId)));
-  const [shop] = await tx.select({ name: shops.name }).from(shops).where(eq(shops.id, shopId));
+  const shop = await shopName({ db: tx, shopId });
   const link = `${ctx.config.publicUrl}/${LABEL[kind].path}/accept?token=${encodeURIComponent(token)}`;
   await queueEmail(
     { db: tx, shopId },
     {
       kind: `${kind}_invite`,
       to: row.email,
-      subject: `Einladung: ${LABEL[kind].de} von ${shop?.name ?? 'unserem Shop'}`,
+      subject: `Einladung: ${LABEL[kind].de} von ${shop ?? 'unserem Shop'}`,
       text: [
         `Hallo ${row.name},`,
         '',
-        `${shop?.name ?? 'Wir'} lädt Sie in das ${LABEL[kind].de} ein. Legen Sie Ihr Passwort über diesen Link fest:`,
+        `${shop ?? 'Wir'} lädt Sie in das ${LABEL[kind].de} ein. Legen Sie Ihr Passwort über diesen Link fest:`,
         '',
         link,
         '',
@@ -113,7 +113,7 @@ export async function acceptInvite(ctx: Ctx, kind: PartnerType, token: string, p
       .from(table)
       .where(and(eq(table.inviteTokenHash, sha256(token)), isNotNull(table.inviteTokenHash)));
     const [row] = lock ? await q.for('update') : await q;
-    if (!row || !row.inviteExpiresAt || row.inviteExpiresAt.getTime() <= now.getTime()) {
+    if (!row?.inviteExpiresAt || row.inviteExpiresAt.getTime() <= now.getTime()) {
       throw new AppError('invite_invalid', 'The invitation link is unknown, used or expired', [
         { path: '/body/token', message: 'is unknown, used or expired' },
       ]);
@@ -183,13 +183,13 @@ export async function requestPartnerReset(
         subjectId: row.id,
         purpose: 'password_reset',
       });
-      const [shop] = await tx.select({ name: shops.name }).from(shops).where(eq(shops.id, row.shopId));
+      const shop = await shopName({ db: tx, shopId: row.shopId });
       await queueEmail(
         { db: tx, shopId: row.shopId },
         {
           kind: `${kind}_password_reset`,
           to: row.email,
-          subject: `${LABEL[kind].de} von ${shop?.name ?? 'unserem Shop'}: Passwort zurücksetzen`,
+          subject: `${LABEL[kind].de} von ${shop ?? 'unserem Shop'}: Passwort zurücksetzen`,
           text: [
             `Hallo ${row.name},`,
             '',

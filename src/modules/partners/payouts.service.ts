@@ -11,10 +11,11 @@ import { and, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import { iso, isoOrNull } from '../../platform/dates.js';
 import { lockOwned } from '../../platform/db/lock.js';
-import { query, type TxCtx, uniqueConstraintOf, withTx } from '../../platform/db/tx.js';
+import { type TxCtx, uniqueConstraintOf, withTx } from '../../platform/db/tx.js';
 import { AppError, badRequest, conflict, notFound } from '../../platform/errors.js';
 import type { Paged } from '../../platform/http/schemas.js';
 import { newId } from '../../platform/ids.js';
+import { defaultChannelCurrency } from '../channels/index.js';
 import { balanceOf, balances, move, post } from './ledger.js';
 import { affiliates, type PartnerType, partnerPayouts, partnerSettings, vendors } from './partners.tables.js';
 import { assertPayoutTransition, OPEN_PAYOUT_STATUSES, type PayoutStatus } from './payout-states.js';
@@ -76,12 +77,8 @@ export async function putPartnerSettings(ctx: Ctx, body: PartnerSettingsPut) {
 // ---- currencies ----
 
 /** The currency of the shop's default channel (null without channels). */
-export async function defaultCurrency(ctx: Ctx): Promise<string | null> {
-  const rows = await query<{ currency: string }>(
-    ctx.db,
-    sql`SELECT currency FROM channels WHERE shop_id = ${ctx.shopId} ORDER BY is_default DESC, created_at LIMIT 1`,
-  );
-  return rows[0]?.currency ?? null;
+export function defaultCurrency(ctx: Ctx): Promise<string | null> {
+  return defaultChannelCurrency(ctx);
 }
 
 const currencyRequired = (currencies: string[]) =>

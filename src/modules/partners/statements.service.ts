@@ -19,8 +19,8 @@ import { pgDate, query, withTx } from '../../platform/db/tx.js';
 import { AppError, badRequest, conflict, notFound } from '../../platform/errors.js';
 import type { Paged } from '../../platform/http/schemas.js';
 import { newId } from '../../platform/ids.js';
-import { loadSettings } from '../finance/index.js';
-import { nextCounter } from '../orders/index.js';
+import { creditNoteNumberSql, loadSettings } from '../finance/index.js';
+import { nextCounter, orderNumberSql } from '../orders/index.js';
 import { balances } from './ledger.js';
 import { type StatementEntry, type StatementTotals, vendorStatements, vendors } from './partners.tables.js';
 import type { StatementCreate as StatementCreateBody, StatementQuery } from './payouts.schemas.js';
@@ -199,16 +199,16 @@ export async function computeStatement(
     delta: number | string;
   }>(
     ctx.db,
-    sql`SELECT t.id, t.kind, t.occurred_at, coalesce(t.order_id, e.order_id) AS order_id, o.number AS order_number,
-               t.payout_id, p.reference AS payout_reference, t.credit_note_id, cn.number AS credit_note_number,
+    sql`SELECT t.id, t.kind, t.occurred_at, coalesce(t.order_id, e.order_id) AS order_id,
+               ${orderNumberSql(sql`coalesce(t.order_id, e.order_id)`, sql`t.shop_id`)} AS order_number,
+               t.payout_id, p.reference AS payout_reference, t.credit_note_id,
+               ${creditNoteNumberSql(sql`t.credit_note_id`, sql`t.shop_id`)} AS credit_note_number,
                t.memo, e.gross_cents, e.commission_cents,
                coalesce((SELECT sum(lp.amount_cents) FROM ledger_postings lp
                          WHERE lp.transaction_id = t.id AND lp.account IN ('pending', 'available', 'in_payout')), 0)::bigint
                  AS delta
         FROM ledger_transactions t
         LEFT JOIN partner_earnings e ON e.id = t.earning_id AND e.shop_id = t.shop_id
-        LEFT JOIN orders o ON o.id = coalesce(t.order_id, e.order_id) AND o.shop_id = t.shop_id
-        LEFT JOIN credit_notes cn ON cn.id = t.credit_note_id AND cn.shop_id = t.shop_id
         LEFT JOIN partner_payouts p ON p.id = t.payout_id AND p.shop_id = t.shop_id
         WHERE t.shop_id = ${ctx.shopId} AND t.partner_type = 'vendor' AND t.partner_id = ${vendorId}
           AND t.currency = ${currency}

@@ -7,6 +7,7 @@ import { and, asc, eq, type SQL, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import { iso } from '../../platform/dates.js';
 import { query } from '../../platform/db/tx.js';
+import { defaultChannelCurrency } from '../channels/index.js';
 import { vendors } from './partners.tables.js';
 import { balanceMap, loadVendor, parseRange } from './vendors.service.js';
 
@@ -87,10 +88,7 @@ export async function vendorAnalytics(ctx: Ctx, q: { from?: string; to?: string;
           GROUP BY p.partner_id, p.currency`,
     ),
     balanceMap(ctx, q.vendor_id !== undefined ? [q.vendor_id] : undefined),
-    query<{ currency: string }>(
-      ctx.db,
-      sql`SELECT currency FROM channels WHERE shop_id = ${ctx.shopId} ORDER BY is_default DESC, created_at, id LIMIT 1`,
-    ),
+    defaultChannelCurrency(ctx),
   ]);
 
   const figures = new Map<string, Map<string, Figures>>();
@@ -113,7 +111,7 @@ export async function vendorAnalytics(ctx: Ctx, q: { from?: string; to?: string;
   for (const r of clawbacks) at(r.partner_id, r.currency).clawbacks_cents = Number(r.total);
   for (const [vendorId, m] of bal) for (const currency of m.keys()) at(vendorId, currency);
 
-  const fallback = defaults[0]?.currency ?? 'EUR';
+  const fallback = defaults ?? 'EUR';
   const rows = list.flatMap((v) => {
     const m = figures.get(v.id) ?? new Map<string, Figures>([[fallback, zero()]]);
     return [...m.entries()]

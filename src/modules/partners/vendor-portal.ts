@@ -3,13 +3,13 @@
  * vendor's lines alone — never another vendor's lines, never the whole order's totals — and
  * an order without a line of the vendor does not exist for it (404).
  */
-import { and, desc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import { iso, isoOrNull } from '../../platform/dates.js';
 import { query } from '../../platform/db/tx.js';
 import { AppError, notFound } from '../../platform/errors.js';
-import { products } from '../catalog/index.js';
-import { orderLines, orders } from '../orders/index.js';
+import { countVendorProducts, vendorProducts } from '../catalog/index.js';
+import { orderSoldBy, ordersSoldBy } from '../orders/index.js';
 import { ledgerOf } from './ledger.js';
 import { vendors } from './partners.tables.js';
 import { monthOf } from './vendor-analytics.js';
@@ -35,97 +35,41 @@ export async function me(ctx: Ctx) {
 
 // ---- orders ----
 
-type OrderRow = Pick<
-  typeof orders.$inferSelect,
-  'id' | 'number' | 'status' | 'createdAt' | 'paidAt' | 'currency' | 'requiresShipping' | 'shippingAddress'
->;
+type VendorOrder = NonNullable<Awaited<ReturnType<typeof orderSoldBy>>>;
 
-const orderColumns = {
-  id: orders.id,
-  number: orders.number,
-  status: orders.status,
-  createdAt: orders.createdAt,
-  paidAt: orders.paidAt,
-  currency: orders.currency,
-  requiresShipping: orders.requiresShipping,
-  shippingAddress: orders.shippingAddress,
-};
-
-/** Orders the vendor sold in: paid (at some point) and holding at least one of its lines. */
-const soldBy = (shopId: string, vendorId: string) =>
-  and(
-    eq(orders.shopId, shopId),
-    isNotNull(orders.paidAt),
-    inArray(
-      orders.id,
-      sql`(SELECT ${orderLines.orderId} FROM ${orderLines} WHERE ${orderLines.shopId} = ${shopId} AND ${orderLines.vendorId} = ${vendorId})`,
-    ),
-  );
-
-/** The orders with only the vendor's lines, in the given order. */
-async function withVendorLines(ctx: Ctx, vendorId: string, rows: OrderRow[]) {
-  if (rows.length === 0) return [];
-  const lines = await ctx.db
-    .select()
-    .from(orderLines)
-    .where(
-      and(
-        eq(orderLines.shopId, ctx.shopId),
-        eq(orderLines.vendorId, vendorId),
-        inArray(
-          orderLines.orderId,
-          rows.map((r) => r.id),
-        ),
-      ),
-    )
-    .orderBy(orderLines.orderId, orderLines.position);
-  const byOrder = new Map<string, (typeof lines)[number][]>();
-  for (const l of lines) byOrder.set(l.orderId, [...(byOrder.get(l.orderId) ?? []), l]);
-  return rows.map((o) => {
-    const own = byOrder.get(o.id) ?? [];
-    return {
-      id: o.id,
-      number: o.number,
-      status: o.status,
-      created_at: iso(o.createdAt),
-      paid_at: isoOrNull(o.paidAt),
-      currency: o.currency,
-      requires_shipping: o.requiresShipping,
-      shipping_address: o.shippingAddress ?? null,
-      lines: own.map((l) => ({
-        id: l.id,
-        position: l.position,
-        product_id: l.productId,
-        variant_id: l.variantId,
-        name: l.name,
-        sku: l.sku,
-        quantity: l.quantity,
-        unit_price_cents: l.unitPriceCents,
-        line_total_cents: l.lineTotalCents,
-        tax_rate: Number(l.taxRate),
-        tax_cents: l.taxCents,
-        net_cents: l.netCents,
-        is_digital: l.isDigital,
-      })),
-      vendor_total_cents: own.reduce((s, l) => s + l.lineTotalCents, 0),
-    };
-  });
+/** An order as the vendor sees it: its own lines and their total only. */
+function vendorOrderOut(o: VendorOrder) {
+  return {
+    id: o.id,
+    number: o.number,
+    status: o.status,
+    created_at: iso(o.createdAt),
+    paid_at: isoOrNull(o.paidAt),
+    currency: o.currency,
+    requires_shipping: o.requiresShipping,
+    shipping_address: o.shippingAddress ?? null,
+    lines: o.lines.map((l) => ({
+      id: l.id,
+      position: l.position,
+      product_id: l.productId,
+      variant_id: l.variantId,
+      name: l.name,
+      sku: l.sku,
+      quantity: l.quantity,
+      unit_price_cents: l.unitPriceCents,
+      line_total_cents: l.lineTotalCents,
+      tax_rate: Number(l.taxRate),
+      tax_cents: l.taxCents,
+      net_cents: l.netCents,
+      is_digital: l.isDigital,
+    })),
+    vendor_total_cents: o.lines.reduce((s, l) => s + l.lineTotalCents, 0),
+  };
 }
 
 async function orderPage(ctx: Ctx, vendorId: string, limit: number, offset: number) {
-  const { db } = ctx;
-  const where = soldBy(ctx.shopId, vendorId);
-  const [rows, total] = await Promise.all([
-    db
-      .select(orderColumns)
-      .from(orders)
-      .where(where)
-      .orderBy(desc(orders.createdAt), desc(orders.id))
-      .limit(limit)
-      .offset(offset),
-    db.select({ n: sql<number>`count(*)::int` }).from(orders).where(where),
-  ]);
-  return { orders: await withVendorLines(ctx, vendorId, rows), count: Number(total[0]?.n ?? 0) };
+  const page = await ordersSoldBy(ctx, vendorId, limit, offset);
+  return { orders: page.orders.map(vendorOrderOut), count: page.count };
 }
 
 export async function listOrders(ctx: Ctx, limit: number, offset: number) {
@@ -135,48 +79,16 @@ export async function listOrders(ctx: Ctx, limit: number, offset: number) {
 
 export async function getOrder(ctx: Ctx, id: string) {
   const v = await portalVendor(ctx);
-  const rows = await ctx.db
-    .select(orderColumns)
-    .from(orders)
-    .where(and(eq(orders.id, id), soldBy(ctx.shopId, v.id)));
-  const [order] = await withVendorLines(ctx, v.id, rows);
+  const order = await orderSoldBy(ctx, v.id, id);
   if (!order) throw notFound('Order');
-  return order;
+  return vendorOrderOut(order);
 }
 
 // ---- products ----
 
 export async function listProducts(ctx: Ctx, limit: number, offset: number) {
   const v = await portalVendor(ctx);
-  const where = and(eq(products.shopId, ctx.shopId), eq(products.vendorId, v.id), isNull(products.deletedAt));
-  // stock: the product's own count, or its tracked variants summed; null when nothing is tracked
-  // (qualified by hand: drizzle renders the columns of a one-table select without the table name)
-  const stock = sql<number | null>`CASE WHEN EXISTS (SELECT 1 FROM product_variants pv
-        WHERE pv.shop_id = products.shop_id AND pv.product_id = products.id)
-      THEN (SELECT (sum(pv.stock_quantity) FILTER (WHERE pv.track_stock))::int FROM product_variants pv
-        WHERE pv.shop_id = products.shop_id AND pv.product_id = products.id)
-      WHEN products.track_stock THEN products.stock_quantity END`;
-  const [rows, total] = await Promise.all([
-    ctx.db
-      .select({
-        id: products.id,
-        name: products.name,
-        slug: products.slug,
-        sku: products.sku,
-        status: products.status,
-        basePriceCents: products.basePriceCents,
-        isDigital: products.isDigital,
-        stock,
-        createdAt: products.createdAt,
-        updatedAt: products.updatedAt,
-      })
-      .from(products)
-      .where(where)
-      .orderBy(desc(products.createdAt), desc(products.id))
-      .limit(limit)
-      .offset(offset),
-    ctx.db.select({ n: sql<number>`count(*)::int` }).from(products).where(where),
-  ]);
+  const { rows, count } = await vendorProducts(ctx, v.id, limit, offset);
   return {
     products: rows.map((p) => ({
       id: p.id,
@@ -190,7 +102,7 @@ export async function listProducts(ctx: Ctx, limit: number, offset: number) {
       created_at: iso(p.createdAt),
       updated_at: iso(p.updatedAt),
     })),
-    count: Number(total[0]?.n ?? 0),
+    count,
   };
 }
 
@@ -203,7 +115,7 @@ export async function dashboard(ctx: Ctx) {
   const d30 = new Date(now.getTime() - 30 * 86_400_000);
   const month = monthOf(now).from;
   const since = d30 < month ? d30 : month;
-  const [bal, sales, counts, recent] = await Promise.all([
+  const [bal, sales, productCount, pending, recent] = await Promise.all([
     balancesByVendor(ctx, [v.id]),
     query<{
       currency: string;
@@ -227,13 +139,11 @@ export async function dashboard(ctx: Ctx) {
             AND earned_at >= ${since.toISOString()}::timestamptz AND earned_at <= ${now.toISOString()}::timestamptz
           GROUP BY currency ORDER BY currency`,
     ),
-    query<{ products: number | string; pending: number | string }>(
+    countVendorProducts(ctx, v.id),
+    query<{ pending: number | string }>(
       ctx.db,
-      sql`SELECT (SELECT count(*) FROM products
-                  WHERE shop_id = ${ctx.shopId} AND vendor_id = ${v.id} AND deleted_at IS NULL)::int AS products,
-                 (SELECT count(*) FROM partner_earnings
-                  WHERE shop_id = ${ctx.shopId} AND partner_type = 'vendor' AND partner_id = ${v.id}
-                    AND status = 'pending')::int AS pending`,
+      sql`SELECT count(*)::int AS pending FROM partner_earnings
+          WHERE shop_id = ${ctx.shopId} AND partner_type = 'vendor' AND partner_id = ${v.id} AND status = 'pending'`,
     ),
     orderPage(ctx, v.id, 5, 0),
   ]);
@@ -250,8 +160,8 @@ export async function dashboard(ctx: Ctx) {
     balances: bal.get(v.id) ?? [],
     sales_last_30_days: figures('last30'),
     sales_this_month: figures('month'),
-    products: Number(counts[0]?.products ?? 0),
-    pending_earnings: Number(counts[0]?.pending ?? 0),
+    products: productCount,
+    pending_earnings: Number(pending[0]?.pending ?? 0),
     recent_orders: recent.orders,
   };
 }

@@ -13,7 +13,7 @@ import { likeAnywhere, query, type TxCtx, uniqueConstraintOf, withTx } from '../
 import { AppError, conflict, notFound } from '../../platform/errors.js';
 import type { Paged } from '../../platform/http/schemas.js';
 import { newId } from '../../platform/ids.js';
-import { categories } from '../catalog/index.js';
+import { categoryNames } from '../catalog/index.js';
 import { revokeSessionsOf } from '../identity/index.js';
 import { type EarningRow, type EarningView, listEarnings, releaseEarnings } from './earnings.js';
 import { type Balance, balanceOut, balances, type ShopTx } from './ledger.js';
@@ -210,15 +210,15 @@ export async function listVendors(ctx: Ctx, f: VendorFilters) {
 /** Every rule version of a vendor with its category's name, newest effective_from first. */
 async function rulesOf(ctx: Ctx, vendorId: string) {
   const rows = await ctx.db
-    .select({ rule: vendorCommissionRules, categoryName: categories.name })
+    .select()
     .from(vendorCommissionRules)
-    .leftJoin(
-      categories,
-      and(eq(categories.id, vendorCommissionRules.categoryId), eq(categories.shopId, vendorCommissionRules.shopId)),
-    )
     .where(and(eq(vendorCommissionRules.shopId, ctx.shopId), eq(vendorCommissionRules.vendorId, vendorId)))
     .orderBy(desc(vendorCommissionRules.effectiveFrom), desc(vendorCommissionRules.id));
-  return rows.map((r) => ({ ...r.rule, categoryName: r.categoryName }));
+  const names = await categoryNames(
+    ctx,
+    rows.flatMap((r) => (r.categoryId ? [r.categoryId] : [])),
+  );
+  return rows.map((r) => ({ ...r, categoryName: r.categoryId ? (names.get(r.categoryId) ?? null) : null }));
 }
 
 /** The vendor with balances, its rules in force now (per category) and the rule history. */
@@ -317,16 +317,13 @@ export async function addCommissionRule(ctx: Ctx, vendorId: string, input: RuleI
     await loadVendor(t, vendorId);
     let categoryName: string | null = null;
     if (input.category_id !== undefined) {
-      const [cat] = await tx
-        .select({ name: categories.name })
-        .from(categories)
-        .where(and(eq(categories.id, input.category_id), eq(categories.shopId, ctx.shopId)));
-      if (!cat) {
+      const name = (await categoryNames(t, [input.category_id])).get(input.category_id);
+      if (name === undefined) {
         throw new AppError('unknown_category', 'category_id is not a category of this shop', [
           { path: '/body/category_id', message: 'is not a category of this shop' },
         ]);
       }
-      categoryName = cat.name;
+      categoryName = name;
     }
     const [rule] = await tx
       .insert(vendorCommissionRules)

@@ -2,6 +2,5 @@
 import type { Module } from '../../platform/module.js';
 import { storefrontRoutes } from './storefront.routes.js';
 
-// Tables other modules still read directly (listed in docs/ARCHITECTURE.md, "Cross-module table reads").
-export { storefrontVersions } from './storefront.tables.js';
+export { catalogVersionOf } from './storefront.queries.js';
 export const storefrontModule: Module = { name: 'storefront', group: 'shop', routes: storefrontRoutes };

@@ -1,0 +1,92 @@
+/**
+ * What other modules read of the catalog's tables, as functions of its own (docs/ARCHITECTURE.md,
+ * "Cross-module table reads").
+ */
+import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { Ctx } from '../../platform/auth/types.js';
+import { query } from '../../platform/db/tx.js';
+import { categories, products } from './catalog.tables.js';
+
+type ShopCtx = Pick<Ctx, 'db' | 'shopId'>;
+
+/** Whether the product is listed in one of `channelIds` (a channel-restricted employee's reach). */
+export async function productListedInChannels(ctx: ShopCtx, productId: string, channelIds: string[]): Promise<boolean> {
+  if (channelIds.length === 0) return false;
+  const rows = await query(
+    ctx.db,
+    sql`SELECT 1 FROM product_channel_listings
+        WHERE shop_id = ${ctx.shopId} AND product_id = ${productId} AND channel_id IN (${sql.join(
+          channelIds.map((c) => sql`${c}`),
+          sql`, `,
+        )})
+        LIMIT 1`,
+  );
+  return rows.length > 0;
+}
+
+/** The category of each of the products that still exist (deleted ones included), by id. */
+export async function productCategories(ctx: ShopCtx, productIds: string[]): Promise<Map<string, string | null>> {
+  const ids = [...new Set(productIds)];
+  if (ids.length === 0) return new Map();
+  const rows = await ctx.db
+    .select({ id: products.id, categoryId: products.categoryId })
+    .from(products)
+    .where(and(eq(products.shopId, ctx.shopId), inArray(products.id, ids)));
+  return new Map(rows.map((r) => [r.id, r.categoryId]));
+}
+
+/** The names of those of `categoryIds` that are categories of the shop, by id. */
+export async function categoryNames(ctx: ShopCtx, categoryIds: string[]): Promise<Map<string, string>> {
+  const ids = [...new Set(categoryIds)];
+  if (ids.length === 0) return new Map();
+  const rows = await ctx.db
+    .select({ id: categories.id, name: categories.name })
+    .from(categories)
+    .where(and(eq(categories.shopId, ctx.shopId), inArray(categories.id, ids)));
+  return new Map(rows.map((r) => [r.id, r.name]));
+}
+
+const ofVendor = (ctx: ShopCtx, vendorId: string) =>
+  and(eq(products.shopId, ctx.shopId), eq(products.vendorId, vendorId), isNull(products.deletedAt));
+
+/**
+ * A page of the vendor's products (not deleted), newest first, with their stock: the product's
+ * own count, or its tracked variants summed; null when nothing is tracked. Exact count.
+ */
+export async function vendorProducts(ctx: ShopCtx, vendorId: string, limit: number, offset: number) {
+  const where = ofVendor(ctx, vendorId);
+  // qualified by hand: drizzle renders the columns of a one-table select without the table name
+  const stock = sql<number | null>`CASE WHEN EXISTS (SELECT 1 FROM product_variants pv
+        WHERE pv.shop_id = products.shop_id AND pv.product_id = products.id)
+      THEN (SELECT (sum(pv.stock_quantity) FILTER (WHERE pv.track_stock))::int FROM product_variants pv
+        WHERE pv.shop_id = products.shop_id AND pv.product_id = products.id)
+      WHEN products.track_stock THEN products.stock_quantity END`;
+  const [rows, total] = await Promise.all([
+    ctx.db
+      .select({
+        id: products.id,
+        name: products.name,
+        slug: products.slug,
+        sku: products.sku,
+        status: products.status,
+        basePriceCents: products.basePriceCents,
+        isDigital: products.isDigital,
+        stock,
+        createdAt: products.createdAt,
+        updatedAt: products.updatedAt,
+      })
+      .from(products)
+      .where(where)
+      .orderBy(desc(products.createdAt), desc(products.id))
+      .limit(limit)
+      .offset(offset),
+    countVendorProducts(ctx, vendorId),
+  ]);
+  return { rows, count: total };
+}
+
+/** How many products (not deleted) the vendor has. */
+export async function countVendorProducts(ctx: ShopCtx, vendorId: string): Promise<number> {
+  const [row] = await ctx.db.select({ n: sql<number>`count(*)::int` }).from(products).where(ofVendor(ctx, vendorId));
+  return Number(row?.n ?? 0);
+}

@@ -1,0 +1,29 @@
+/**
+ * What other modules read of the channels' tables, as functions of their own (docs/ARCHITECTURE.md,
+ * "Cross-module table reads").
+ */
+import { sql } from 'drizzle-orm';
+import type { Ctx } from '../../platform/auth/types.js';
+import { query } from '../../platform/db/tx.js';
+
+type ShopCtx = Pick<Ctx, 'db' | 'shopId'>;
+
+/** The currency of the shop's default channel (else its oldest; null without channels). */
+export async function defaultChannelCurrency(ctx: ShopCtx): Promise<string | null> {
+  const rows = await query<{ currency: string }>(
+    ctx.db,
+    sql`SELECT currency FROM channels WHERE shop_id = ${ctx.shopId} ORDER BY is_default DESC, created_at, id LIMIT 1`,
+  );
+  return rows[0]?.currency ?? null;
+}
+
+/** The first domain (oldest) of the shop's default channel, or null. */
+export async function defaultChannelDomain(ctx: ShopCtx): Promise<string | null> {
+  const rows = await query<{ domain: string }>(
+    ctx.db,
+    sql`SELECT d.domain FROM channel_domains d JOIN channels c ON c.id = d.channel_id AND c.shop_id = d.shop_id
+        WHERE d.shop_id = ${ctx.shopId} AND c.is_default
+        ORDER BY d.created_at, d.id LIMIT 1`,
+  );
+  return rows[0]?.domain ?? null;
+}

@@ -1,0 +1,162 @@
+/**
+ * What other modules read (or claim) of the orders' tables, as functions of their own
+ * (docs/ARCHITECTURE.md, "Cross-module table reads").
+ */
+import { and, desc, eq, inArray, isNotNull, type SQL, sql } from 'drizzle-orm';
+import type { Ctx } from '../../platform/auth/types.js';
+import type { TxCtx } from '../../platform/db/tx.js';
+import { query } from '../../platform/db/tx.js';
+import { orderLines, orders } from './orders.tables.js';
+
+type ShopCtx = Pick<Ctx, 'db' | 'shopId'>;
+
+/** Whether the order belongs to one of `channelIds` (a channel-restricted employee's reach). */
+export async function orderInChannels(ctx: ShopCtx, orderId: string, channelIds: string[]): Promise<boolean> {
+  if (channelIds.length === 0) return false;
+  const rows = await query(
+    ctx.db,
+    sql`SELECT 1 FROM orders WHERE shop_id = ${ctx.shopId} AND id = ${orderId} AND channel_id IN (${sql.join(
+      channelIds.map((c) => sql`${c}`),
+      sql`, `,
+    )}) LIMIT 1`,
+  );
+  return rows.length > 0;
+}
+
+/** What partners' earnings need of an order, or null. */
+export async function orderForEarnings(ctx: ShopCtx, orderId: string) {
+  const [row] = await ctx.db
+    .select({
+      id: orders.id,
+      currency: orders.currency,
+      status: orders.status,
+      paidAt: orders.paidAt,
+      totalCents: orders.totalCents,
+      affiliateCode: orders.affiliateCode,
+      subscriptionId: orders.subscriptionId,
+      subscriptionPaymentNumber: orders.subscriptionPaymentNumber,
+    })
+    .from(orders)
+    .where(and(eq(orders.id, orderId), eq(orders.shopId, ctx.shopId)));
+  return row ?? null;
+}
+
+/** What partners' earnings need of an order's lines, by position. */
+export function orderLinesForEarnings(ctx: ShopCtx, orderId: string) {
+  return ctx.db
+    .select({
+      id: orderLines.id,
+      position: orderLines.position,
+      productId: orderLines.productId,
+      vendorId: orderLines.vendorId,
+      lineTotalCents: orderLines.lineTotalCents,
+      netCents: orderLines.netCents,
+    })
+    .from(orderLines)
+    .where(and(eq(orderLines.orderId, orderId), eq(orderLines.shopId, ctx.shopId)))
+    .orderBy(orderLines.position);
+}
+
+/** Number and dates of the given orders of the shop (unknown ids are left out). */
+export async function orderNumbers(ctx: ShopCtx, orderIds: string[]) {
+  const ids = [...new Set(orderIds)];
+  if (ids.length === 0) return [];
+  return ctx.db
+    .select({ id: orders.id, number: orders.number, paidAt: orders.paidAt, createdAt: orders.createdAt })
+    .from(orders)
+    .where(and(eq(orders.shopId, ctx.shopId), inArray(orders.id, ids)));
+}
+
+/**
+ * The order number of `orderId` in `shopId` as a scalar subquery (null when there is none), for
+ * report queries that show it beside their own rows. Pass qualified references, e.g. sql`t.order_id`.
+ */
+export const orderNumberSql = (orderId: SQL, shopId: SQL): SQL<string | null> =>
+  sql<string | null>`(SELECT o.number FROM orders o WHERE o.id = ${orderId} AND o.shop_id = ${shopId})`;
+
+// ---- a vendor's orders (the vendor portal) ----
+
+const vendorOrderColumns = {
+  id: orders.id,
+  number: orders.number,
+  status: orders.status,
+  createdAt: orders.createdAt,
+  paidAt: orders.paidAt,
+  currency: orders.currency,
+  requiresShipping: orders.requiresShipping,
+  shippingAddress: orders.shippingAddress,
+};
+
+/** Orders the vendor sold in: paid (at some point) and holding at least one of its lines. */
+const soldBy = (shopId: string, vendorId: string) =>
+  and(
+    eq(orders.shopId, shopId),
+    isNotNull(orders.paidAt),
+    inArray(
+      orders.id,
+      sql`(SELECT ${orderLines.orderId} FROM ${orderLines} WHERE ${orderLines.shopId} = ${shopId} AND ${orderLines.vendorId} = ${vendorId})`,
+    ),
+  );
+
+type VendorOrderRow = {
+  [K in keyof typeof vendorOrderColumns]: (typeof orders.$inferSelect)[K];
+};
+
+/** The orders with only the vendor's lines (never another vendor's), in the given order. */
+async function withVendorLines(ctx: ShopCtx, vendorId: string, rows: VendorOrderRow[]) {
+  if (rows.length === 0) return [];
+  const lines = await ctx.db
+    .select()
+    .from(orderLines)
+    .where(
+      and(
+        eq(orderLines.shopId, ctx.shopId),
+        eq(orderLines.vendorId, vendorId),
+        inArray(
+          orderLines.orderId,
+          rows.map((r) => r.id),
+        ),
+      ),
+    )
+    .orderBy(orderLines.orderId, orderLines.position);
+  const byOrder = new Map<string, (typeof lines)[number][]>();
+  for (const l of lines) byOrder.set(l.orderId, [...(byOrder.get(l.orderId) ?? []), l]);
+  return rows.map((o) => ({ ...o, lines: byOrder.get(o.id) ?? [] }));
+}
+
+/** A page of the orders the vendor sold in, newest first, each with the vendor's lines alone; exact count. */
+export async function ordersSoldBy(ctx: ShopCtx, vendorId: string, limit: number, offset: number) {
+  const where = soldBy(ctx.shopId, vendorId);
+  const [rows, total] = await Promise.all([
+    ctx.db
+      .select(vendorOrderColumns)
+      .from(orders)
+      .where(where)
+      .orderBy(desc(orders.createdAt), desc(orders.id))
+      .limit(limit)
+      .offset(offset),
+    ctx.db.select({ n: sql<number>`count(*)::int` }).from(orders).where(where),
+  ]);
+  return { orders: await withVendorLines(ctx, vendorId, rows), count: Number(total[0]?.n ?? 0) };
+}
+
+/** One order the vendor sold in, with the vendor's lines alone; null when it sold nothing in it. */
+export async function orderSoldBy(ctx: ShopCtx, vendorId: string, orderId: string) {
+  const rows = await ctx.db
+    .select(vendorOrderColumns)
+    .from(orders)
+    .where(and(eq(orders.id, orderId), soldBy(ctx.shopId, vendorId)));
+  const [order] = await withVendorLines(ctx, vendorId, rows);
+  return order ?? null;
+}
+
+/**
+ * Gives a verified customer account its e-mail's guest orders (identity's `customer.verified`
+ * hook, in the verifying transaction).
+ */
+export async function claimGuestOrders(ctx: TxCtx, e: { shopId: string; customerId: string; email: string }) {
+  await ctx.db.execute(
+    sql`UPDATE orders SET customer_id = ${e.customerId}
+        WHERE shop_id = ${e.shopId} AND customer_id IS NULL AND lower(customer_email) = lower(${e.email})`,
+  );
+}
