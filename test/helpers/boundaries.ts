@@ -149,16 +149,12 @@ export function checkBoundaries(graph: Graph): Finding[] {
  */
 export const TABLE_READ_ALLOWLIST: Record<string, string[]> = {
   'modules/catalog/products.read.ts': ['storefront_versions'],
-  'modules/checkout/checkout-settings.ts': ['shops'],
-  'modules/checkout/checkout.service.ts': ['channels'],
-  'modules/checkout/payment-completion.ts': ['channels'],
   'modules/digital/abo-common.ts': ['channels', 'products'],
   'modules/digital/abo-payment-events.ts': ['checkout_sessions', 'orders', 'products'],
   'modules/digital/abo-sessions.ts': ['checkout_sessions', 'products'],
   'modules/digital/abos.service.ts': ['orders'],
   'modules/digital/plans.service.ts': ['channels', 'products'],
   'modules/digital/self-service.ts': ['products'],
-  'modules/digital/settings.service.ts': ['shops'],
   'modules/orders/orders.service.ts': ['product_variants', 'products'],
 };
 

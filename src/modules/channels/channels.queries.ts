@@ -27,3 +27,12 @@ export async function defaultChannelDomain(ctx: ShopCtx): Promise<string | null>
   );
   return rows[0]?.domain ?? null;
 }
+
+/** Whether the channel confirms its orders on payment (`auto_confirm_orders`); false for no channel. */
+export async function channelAutoConfirmsOrders(ctx: ShopCtx, channelId: string): Promise<boolean> {
+  const rows = await query<{ auto_confirm_orders: boolean }>(
+    ctx.db,
+    sql`SELECT auto_confirm_orders FROM channels WHERE shop_id = ${ctx.shopId} AND id = ${channelId}`,
+  );
+  return rows[0]?.auto_confirm_orders ?? false;
+}
