@@ -155,7 +155,6 @@ export const TABLE_READ_ALLOWLIST: Record<string, string[]> = {
   'modules/digital/abos.service.ts': ['orders'],
   'modules/digital/plans.service.ts': ['channels', 'products'],
   'modules/digital/self-service.ts': ['products'],
-  'modules/orders/orders.service.ts': ['product_variants', 'products'],
 };
 
 /** Table name and exported constant of every module table: `{ name, constant, owner }`. */

@@ -90,3 +90,26 @@ export async function countVendorProducts(ctx: ShopCtx, vendorId: string): Promi
   const [row] = await ctx.db.select({ n: sql<number>`count(*)::int` }).from(products).where(ofVendor(ctx, vendorId));
   return Number(row?.n ?? 0);
 }
+
+/**
+ * Which of `refs` track stock (the variant's setting, else the product's), by position: one
+ * statement for all of them. A ref whose product no longer exists tracks none.
+ */
+export async function refsTrackingStock(
+  ctx: ShopCtx,
+  refs: { product_id: string; variant_id: string | null }[],
+): Promise<boolean[]> {
+  if (refs.length === 0) return [];
+  const rows = await query<{ i: number }>(
+    ctx.db,
+    sql`SELECT r.i FROM (VALUES ${sql.join(
+      refs.map((r, i) => sql`(${i}::int, ${r.product_id}::text, ${r.variant_id}::text)`),
+      sql`, `,
+    )}) AS r(i, product_id, variant_id)
+        LEFT JOIN product_variants v ON v.shop_id = ${ctx.shopId} AND v.id = r.variant_id
+        JOIN products p ON p.shop_id = ${ctx.shopId} AND p.id = r.product_id
+        WHERE coalesce(v.track_stock, p.track_stock)`,
+  );
+  const tracked = new Set(rows.map((r) => Number(r.i)));
+  return refs.map((_, i) => tracked.has(i));
+}

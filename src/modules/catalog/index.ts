@@ -11,6 +11,7 @@ export {
   countVendorProducts,
   productCategories,
   productListedInChannels,
+  refsTrackingStock,
   vendorProducts,
 } from './catalog.queries.js';
 export { slugify } from './catalog.util.js';
