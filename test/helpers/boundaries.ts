@@ -149,12 +149,8 @@ export function checkBoundaries(graph: Graph): Finding[] {
  */
 export const TABLE_READ_ALLOWLIST: Record<string, string[]> = {
   'modules/catalog/products.read.ts': ['storefront_versions'],
-  'modules/digital/abo-common.ts': ['channels', 'products'],
-  'modules/digital/abo-payment-events.ts': ['checkout_sessions', 'orders', 'products'],
+  'modules/digital/abo-payment-events.ts': ['checkout_sessions', 'products'],
   'modules/digital/abo-sessions.ts': ['checkout_sessions', 'products'],
-  'modules/digital/abos.service.ts': ['orders'],
-  'modules/digital/plans.service.ts': ['channels', 'products'],
-  'modules/digital/self-service.ts': ['products'],
 };
 
 /** Table name and exported constant of every module table: `{ name, constant, owner }`. */

@@ -2,7 +2,7 @@
  * What other modules read of the catalog's tables, as functions of its own (docs/ARCHITECTURE.md,
  * "Cross-module table reads").
  */
-import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import { query } from '../../platform/db/tx.js';
 import { categories, products } from './catalog.tables.js';
@@ -112,4 +112,23 @@ export async function refsTrackingStock(
   );
   const tracked = new Set(rows.map((r) => Number(r.i)));
   return refs.map((_, i) => tracked.has(i));
+}
+
+/**
+ * The product `productId` of `shopId` as a derived table (id, name, sku, vendor_id, tax_class,
+ * status, is_digital, deleted_at), for a statement that shows it beside its own rows and must stay
+ * one statement: `JOIN LATERAL ${productSql(sql`pl.product_id`, sql`pl.shop_id`)} p ON true`.
+ * Pass qualified references (or values).
+ */
+export const productSql = (productId: SQL, shopId: SQL): SQL =>
+  sql`(SELECT p.id, p.name, p.sku, p.vendor_id, p.tax_class, p.status, p.is_digital, p.deleted_at
+       FROM products p WHERE p.id = ${productId} AND p.shop_id = ${shopId})`;
+
+/** Whether the product (of the shop, not deleted) is a digital one; null when there is no such product. */
+export async function productIsDigital(ctx: ShopCtx, productId: string): Promise<boolean | null> {
+  const rows = await query<{ is_digital: boolean }>(
+    ctx.db,
+    sql`SELECT is_digital FROM products WHERE id = ${productId} AND shop_id = ${ctx.shopId} AND deleted_at IS NULL`,
+  );
+  return rows[0] ? rows[0].is_digital : null;
 }

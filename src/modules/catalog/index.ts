@@ -10,7 +10,9 @@ export {
   categoryNames,
   countVendorProducts,
   productCategories,
+  productIsDigital,
   productListedInChannels,
+  productSql,
   refsTrackingStock,
   vendorProducts,
 } from './catalog.queries.js';

@@ -18,6 +18,7 @@ import type { Ctx } from '../../platform/auth/types.js';
 import { query, type Tx, type TxCtx } from '../../platform/db/tx.js';
 import { type EventContext, type EventOutcome, eventCtx, type HookLists } from '../../platform/hooks.js';
 import { type AboSessionTax, consumerDigitalTax } from '../checkout/index.js';
+import { subscriptionPaymentRecorded } from '../orders/index.js';
 import type { TaxDecision } from '../tax/index.js';
 import { createAboOrder, emitAbo } from './abo-common.js';
 import { completeAboSession } from './abo-sessions.js';
@@ -163,11 +164,8 @@ async function onInvoicePaid(tx: Tx, event: PaymentEvent, c: EventContext): Prom
   if (!a) return { status: 'ignored', reason: 'first_invoice_recorded_by_checkout' };
   const ctx = eventCtx(tx, c, a.shopId);
   const out = { shopId: a.shopId, amountCents: inv.amountPaidCents, currency: a.currency };
-  const seen = await query(
-    tx,
-    sql`SELECT 1 FROM orders WHERE shop_id = ${a.shopId} AND subscription_id = ${a.id} AND payment_ref = ${inv.id}`,
-  );
-  if (seen.length > 0) return { ...out, status: 'ignored', reason: 'invoice_already_recorded' };
+  if (await subscriptionPaymentRecorded(ctx, a.id, inv.id))
+    return { ...out, status: 'ignored', reason: 'invoice_already_recorded' };
   const start = inv.periodStart ?? a.currentPeriodStart;
   const end = inv.periodEnd ?? a.currentPeriodEnd;
   const paid = await update(

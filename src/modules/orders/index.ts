@@ -16,6 +16,8 @@ export {
   orderNumbers,
   orderSoldBy,
   ordersSoldBy,
+  subscriptionOrders,
+  subscriptionPaymentRecorded,
 } from './orders.queries.js';
 export { AddressOut, OrderDetail, OrderSummary } from './orders.schemas.js';
 export {
