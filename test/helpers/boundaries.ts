@@ -149,8 +149,6 @@ export function checkBoundaries(graph: Graph): Finding[] {
  */
 export const TABLE_READ_ALLOWLIST: Record<string, string[]> = {
   'modules/catalog/products.read.ts': ['storefront_versions'],
-  'modules/digital/abo-payment-events.ts': ['checkout_sessions', 'products'],
-  'modules/digital/abo-sessions.ts': ['checkout_sessions', 'products'],
 };
 
 /** Table name and exported constant of every module table: `{ name, constant, owner }`. */

@@ -4,10 +4,10 @@
  */
 
 import type { Static } from '@sinclair/typebox';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { PaymentProvider } from '../../adapters/payment/port.js';
 import type { Ctx } from '../../platform/auth/types.js';
-import { query, type TxCtx, uniqueConstraintOf, withTx } from '../../platform/db/tx.js';
+import { type TxCtx, uniqueConstraintOf, withTx } from '../../platform/db/tx.js';
 import { AppError, type FieldError, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { enqueue, enqueueStatement } from '../../platform/jobs/queue.js';

@@ -17,7 +17,8 @@ import type { PaymentEvent, ProviderSubscription } from '../../adapters/payment/
 import type { Ctx } from '../../platform/auth/types.js';
 import { query, type Tx, type TxCtx } from '../../platform/db/tx.js';
 import { type EventContext, type EventOutcome, eventCtx, type HookLists } from '../../platform/hooks.js';
-import { type AboSessionTax, consumerDigitalTax } from '../checkout/index.js';
+import { productSql } from '../catalog/index.js';
+import { type AboSessionTax, consumerDigitalTax, lockedAboSessionSql } from '../checkout/index.js';
 import { subscriptionPaymentRecorded } from '../orders/index.js';
 import type { TaxDecision } from '../tax/index.js';
 import { createAboOrder, emitAbo } from './abo-common.js';
@@ -97,10 +98,9 @@ async function onSessionPaid(tx: Tx, event: PaymentEvent, c: EventContext): Prom
     tx,
     sql`SELECT s.shop_id, s.channel_id, s.kind, s.status, s.provider, s.provider_ref, s.currency, s.subscription_id,
                s.abo_tax, p.tax_class
-        FROM checkout_sessions s
-        JOIN abo_plans pl ON pl.id = s.plan_id JOIN products p ON p.id = pl.product_id
-        WHERE s.id = ${event.sessionId} AND s.kind = 'abo'
-        FOR UPDATE OF s`,
+        FROM ${lockedAboSessionSql(event.sessionId)} s
+        JOIN abo_plans pl ON pl.id = s.plan_id
+        JOIN LATERAL ${productSql(sql`pl.product_id`, sql`pl.shop_id`)} p ON true`,
   );
   if (!cs) return null;
   const base = {

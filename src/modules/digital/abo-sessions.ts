@@ -11,7 +11,7 @@ import { paymentProviderFor } from '../../adapters/payment/index.js';
 import { testCardOutcome } from '../../adapters/payment/test-provider.js';
 import type { Ctx } from '../../platform/auth/types.js';
 import { sha256 } from '../../platform/crypto.js';
-import { query, type TxCtx, withTx } from '../../platform/db/tx.js';
+import { type TxCtx, withTx } from '../../platform/db/tx.js';
 import type { ErrorCode } from '../../platform/error-codes.js';
 import { AppError, type FieldError, notFound } from '../../platform/errors.js';
 import { Body, Email } from '../../platform/http/schemas.js';
@@ -20,6 +20,7 @@ import { newId, newSecret } from '../../platform/ids.js';
 import { enqueue } from '../../platform/jobs/queue.js';
 import type { AppDeps } from '../../platform/module.js';
 import { taxFromGross } from '../../platform/money.js';
+import { productSql } from '../catalog/index.js';
 import {
   type AboSessionTax,
   type AboTax,
@@ -28,19 +29,22 @@ import {
   assertSessionTransition,
   type CheckoutSessionRow,
   channelFor,
-  checkoutSessions,
   checkReturnUrl,
+  completeAboSessionRow,
   consumerDigitalTax,
   EXPIRE_JOB,
   esc,
   type FormValues,
+  insertAboSession,
   limitSessionCreation,
+  lockSession,
   money,
   normalizeVatId,
   type PricedLine,
   page,
   registerHostedPage,
   returnTo,
+  setSessionProviderRef,
   type VatIdCheck,
 } from '../checkout/index.js';
 import { accountForPurchase, signedInBuyer } from '../identity/index.js';
@@ -152,7 +156,7 @@ async function sellablePlan(ctx: Ctx, planId: string) {
       taxClass: sql<string>`p.tax_class`,
     })
     .from(aboPlans)
-    .innerJoin(sql`products p`, sql`p.id = ${aboPlans.productId}`)
+    .innerJoin(sql`LATERAL ${productSql(sql`abo_plans.product_id`, sql`abo_plans.shop_id`)} p`, sql`true`)
     .where(and(eq(aboPlans.id, planId), eq(aboPlans.shopId, ctx.shopId)));
   if (!row) throw new AppError('plan_not_found', 'Plan not found');
   if (!row.plan.isActive) {
@@ -262,12 +266,10 @@ export async function createAboSession(
   const expiresAt = new Date(now.getTime() + SESSION_TTL_HOURS * 3600_000);
   const id = newId('checkoutSession');
   const provider = paymentProviderFor(deps.config);
-  await withTx(ctx.db, async (tx) => {
-    await tx.insert(checkoutSessions).values({
+  await withTx(ctx, async (t) => {
+    await insertAboSession(t, {
       id,
-      shopId: ctx.shopId,
       channelId: channel.id,
-      kind: 'abo',
       flow: 'hosted',
       currency: plan.currency,
       customerEmail,
@@ -290,7 +292,7 @@ export async function createAboSession(
       createdAt: now,
     });
     await enqueue(
-      tx,
+      t.db,
       EXPIRE_JOB,
       { shop_id: ctx.shopId, session_id: id },
       { now, runAt: expiresAt, shopId: ctx.shopId },
@@ -326,7 +328,7 @@ export async function createAboSession(
       .where(and(eq(aboPlans.id, plan.id), sql`${aboPlans.stripePriceId} IS NULL`));
   }
   if (hosted.providerRef) {
-    await ctx.db.update(checkoutSessions).set({ providerRef: hosted.providerRef }).where(eq(checkoutSessions.id, id));
+    await setSessionProviderRef(ctx, id, hosted.providerRef);
   }
   return { id, url: hosted.url };
 }
@@ -381,22 +383,24 @@ export async function completeAboSession(
 ): Promise<{ abo: AboRow | null; alreadyComplete: boolean; session: CheckoutSessionRow }> {
   return withTx(ctx, async (t) => {
     const tx = t.db;
-    const [session] = await tx
-      .select()
-      .from(checkoutSessions)
-      .where(and(eq(checkoutSessions.id, sessionId), eq(checkoutSessions.shopId, ctx.shopId)))
-      .for('update');
+    const session = await lockSession(t, sessionId);
     if (session?.kind !== 'abo' || !session.planId) throw notFound('Checkout session');
     if (session.status === 'complete') return { abo: null, alreadyComplete: true, session };
     if (!c.allowExpired && (session.status !== 'open' || session.expiresAt <= c.now)) {
       throw new AppError('session_expired', 'This checkout session has expired');
     }
-    const [plan] = await tx.select().from(aboPlans).where(eq(aboPlans.id, session.planId));
-    if (!plan) throw notFound('Plan');
-    const [info] = await query<{ tax_class: string }>(
-      tx,
-      sql`SELECT p.tax_class FROM products p WHERE p.id = ${plan.productId}`,
-    );
+    // the plan with its product's tax class, one statement
+    const [row] = await tx
+      .select({
+        plan: aboPlans,
+        taxClass: sql<
+          string | null
+        >`(SELECT p.tax_class FROM ${productSql(sql`abo_plans.product_id`, sql`abo_plans.shop_id`)} p)`,
+      })
+      .from(aboPlans)
+      .where(eq(aboPlans.id, session.planId));
+    if (!row) throw notFound('Plan');
+    const plan = row.plan;
     const now = c.now;
     const trial = c.stripe ? c.stripe.status === 'trialing' : plan.trialDays > 0;
     const trialEnd = c.stripe ? c.stripe.trialEnd : trial ? addDays(now, plan.trialDays) : null;
@@ -435,7 +439,7 @@ export async function completeAboSession(
         introDiscountPercent: plan.introDiscountPercent,
         introPriceCents: intro,
         introUntil: intro !== null && plan.introDiscountMonths ? addMonths(anchor, plan.introDiscountMonths) : null,
-        taxClass: info?.tax_class ?? 'standard',
+        taxClass: row.taxClass ?? 'standard',
         taxRate: c.taxRate,
         taxCategory: c.taxDecision?.tax_category ?? null,
         taxExemptionReason: c.taxDecision?.tax_exemption_reason ?? null,
@@ -468,16 +472,12 @@ export async function completeAboSession(
       orderId = order.id;
     }
     assertSessionTransition(session.status, 'complete');
-    await tx
-      .update(checkoutSessions)
-      .set({
-        status: 'complete',
-        subscriptionId: abo.id,
-        orderId,
-        completedAt: now,
-        ...(c.billing ? { billingAddress: c.billing } : {}),
-      })
-      .where(eq(checkoutSessions.id, session.id));
+    await completeAboSessionRow(t, session.id, {
+      subscriptionId: abo.id,
+      orderId,
+      completedAt: now,
+      billingAddress: c.billing,
+    });
     await emitEvent(t, {
       type: 'checkout.completed',
       isTest: session.isTest,
