@@ -2,10 +2,12 @@
  * What other modules read of the catalog's tables, as functions of its own (docs/ARCHITECTURE.md,
  * "Cross-module table reads").
  */
-import { and, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
+import { and, Column, desc, eq, getTableName, inArray, is, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
+import type { Db } from '../../platform/db/client.js';
 import { query } from '../../platform/db/tx.js';
 import { categories, products } from './catalog.tables.js';
+import { catalogVersions } from './catalog-version.tables.js';
 
 type ShopCtx = Pick<Ctx, 'db' | 'shopId'>;
 
@@ -131,4 +133,32 @@ export async function productIsDigital(ctx: ShopCtx, productId: string): Promise
     sql`SELECT is_digital FROM products WHERE id = ${productId} AND shop_id = ${ctx.shopId} AND deleted_at IS NULL`,
   );
   return rows[0] ? rows[0].is_digital : null;
+}
+
+// ---- the catalog version (docs/decisions.md, "Catalog version") ----
+
+/**
+ * The shop's catalog version (`storefront_versions`), as a scalar subquery correlated to
+ * `shopId`, for a credential lookup's select list: the lookup stays one statement (one round trip
+ * per request). Null when the shop has no row yet. A column is named with its table, so the
+ * reference stays outer even where drizzle drops table names (a one-table select).
+ */
+export function catalogVersionOf(shopId: Column | SQL): SQL<number | null> {
+  const ref = is(shopId, Column)
+    ? sql`${sql.identifier(getTableName(shopId.table))}.${sql.identifier(shopId.name)}`
+    : shopId;
+  return sql<number | null>`(SELECT sv.version FROM storefront_versions sv WHERE sv.shop_id = ${ref})`;
+}
+
+/**
+ * The shop's catalog version as a prepared statement named `name` (one primary-key lookup; null
+ * before the shop's first catalog change), for a check per request (the storefront's cache).
+ */
+export function prepareCatalogVersion(db: Db, name: string): (shopId: string) => Promise<number | null> {
+  const statement = db
+    .select({ version: catalogVersions.version })
+    .from(catalogVersions)
+    .where(eq(catalogVersions.shopId, sql.placeholder('shopId')))
+    .prepare(name);
+  return async (shopId) => (await statement.execute({ shopId }))[0]?.version ?? null;
 }

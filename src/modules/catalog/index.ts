@@ -7,8 +7,10 @@ import { catalogRoutes } from './catalog.routes.js';
 
 export { seedDemoCatalog } from './catalog.demo.js';
 export {
+  catalogVersionOf,
   categoryNames,
   countVendorProducts,
+  prepareCatalogVersion,
   productCategories,
   productIsDigital,
   productListedInChannels,
