@@ -2,10 +2,12 @@
  * What other modules read of the catalog's tables, as functions of its own (docs/ARCHITECTURE.md,
  * "Cross-module table reads").
  */
-import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, Column, desc, eq, getTableName, inArray, is, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
+import type { Db } from '../../platform/db/client.js';
 import { query } from '../../platform/db/tx.js';
 import { categories, products } from './catalog.tables.js';
+import { catalogVersions } from './catalog-version.tables.js';
 
 type ShopCtx = Pick<Ctx, 'db' | 'shopId'>;
 
@@ -89,4 +91,74 @@ export async function vendorProducts(ctx: ShopCtx, vendorId: string, limit: numb
 export async function countVendorProducts(ctx: ShopCtx, vendorId: string): Promise<number> {
   const [row] = await ctx.db.select({ n: sql<number>`count(*)::int` }).from(products).where(ofVendor(ctx, vendorId));
   return Number(row?.n ?? 0);
+}
+
+/**
+ * Which of `refs` track stock (the variant's setting, else the product's), by position: one
+ * statement for all of them. A ref whose product no longer exists tracks none.
+ */
+export async function refsTrackingStock(
+  ctx: ShopCtx,
+  refs: { product_id: string; variant_id: string | null }[],
+): Promise<boolean[]> {
+  if (refs.length === 0) return [];
+  const rows = await query<{ i: number }>(
+    ctx.db,
+    sql`SELECT r.i FROM (VALUES ${sql.join(
+      refs.map((r, i) => sql`(${i}::int, ${r.product_id}::text, ${r.variant_id}::text)`),
+      sql`, `,
+    )}) AS r(i, product_id, variant_id)
+        LEFT JOIN product_variants v ON v.shop_id = ${ctx.shopId} AND v.id = r.variant_id
+        JOIN products p ON p.shop_id = ${ctx.shopId} AND p.id = r.product_id
+        WHERE coalesce(v.track_stock, p.track_stock)`,
+  );
+  const tracked = new Set(rows.map((r) => Number(r.i)));
+  return refs.map((_, i) => tracked.has(i));
+}
+
+/**
+ * The product `productId` of `shopId` as a derived table (id, name, sku, vendor_id, tax_class,
+ * status, is_digital, deleted_at), for a statement that shows it beside its own rows and must stay
+ * one statement: `JOIN LATERAL ${productSql(sql`pl.product_id`, sql`pl.shop_id`)} p ON true`.
+ * Pass qualified references (or values).
+ */
+export const productSql = (productId: SQL, shopId: SQL): SQL =>
+  sql`(SELECT p.id, p.name, p.sku, p.vendor_id, p.tax_class, p.status, p.is_digital, p.deleted_at
+       FROM products p WHERE p.id = ${productId} AND p.shop_id = ${shopId})`;
+
+/** Whether the product (of the shop, not deleted) is a digital one; null when there is no such product. */
+export async function productIsDigital(ctx: ShopCtx, productId: string): Promise<boolean | null> {
+  const rows = await query<{ is_digital: boolean }>(
+    ctx.db,
+    sql`SELECT is_digital FROM products WHERE id = ${productId} AND shop_id = ${ctx.shopId} AND deleted_at IS NULL`,
+  );
+  return rows[0] ? rows[0].is_digital : null;
+}
+
+// ---- the catalog version (docs/decisions.md, "Catalog version") ----
+
+/**
+ * The shop's catalog version (`storefront_versions`), as a scalar subquery correlated to
+ * `shopId`, for a credential lookup's select list: the lookup stays one statement (one round trip
+ * per request). Null when the shop has no row yet. A column is named with its table, so the
+ * reference stays outer even where drizzle drops table names (a one-table select).
+ */
+export function catalogVersionOf(shopId: Column | SQL): SQL<number | null> {
+  const ref = is(shopId, Column)
+    ? sql`${sql.identifier(getTableName(shopId.table))}.${sql.identifier(shopId.name)}`
+    : shopId;
+  return sql<number | null>`(SELECT sv.version FROM storefront_versions sv WHERE sv.shop_id = ${ref})`;
+}
+
+/**
+ * The shop's catalog version as a prepared statement named `name` (one primary-key lookup; null
+ * before the shop's first catalog change), for a check per request (the storefront's cache).
+ */
+export function prepareCatalogVersion(db: Db, name: string): (shopId: string) => Promise<number | null> {
+  const statement = db
+    .select({ version: catalogVersions.version })
+    .from(catalogVersions)
+    .where(eq(catalogVersions.shopId, sql.placeholder('shopId')))
+    .prepare(name);
+  return async (shopId) => (await statement.execute({ shopId }))[0]?.version ?? null;
 }

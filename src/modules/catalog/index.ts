@@ -7,10 +7,15 @@ import { catalogRoutes } from './catalog.routes.js';
 
 export { seedDemoCatalog } from './catalog.demo.js';
 export {
+  catalogVersionOf,
   categoryNames,
   countVendorProducts,
+  prepareCatalogVersion,
   productCategories,
+  productIsDigital,
   productListedInChannels,
+  productSql,
+  refsTrackingStock,
   vendorProducts,
 } from './catalog.queries.js';
 export { slugify } from './catalog.util.js';

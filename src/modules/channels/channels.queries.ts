@@ -2,17 +2,22 @@
  * What other modules read of the channels' tables, as functions of their own (docs/ARCHITECTURE.md,
  * "Cross-module table reads").
  */
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import { query } from '../../platform/db/tx.js';
 
 type ShopCtx = Pick<Ctx, 'db' | 'shopId'>;
 
-/** The currency of the shop's default channel (else its oldest; null without channels). */
-export async function defaultChannelCurrency(ctx: ShopCtx): Promise<string | null> {
+/**
+ * The currency of the shop's default channel (else its oldest, unless `orOldest` is false; null
+ * without channels).
+ */
+export async function defaultChannelCurrency(ctx: ShopCtx, opts: { orOldest?: boolean } = {}): Promise<string | null> {
   const rows = await query<{ currency: string }>(
     ctx.db,
-    sql`SELECT currency FROM channels WHERE shop_id = ${ctx.shopId} ORDER BY is_default DESC, created_at, id LIMIT 1`,
+    opts.orOldest === false
+      ? sql`SELECT currency FROM channels WHERE shop_id = ${ctx.shopId} AND is_default LIMIT 1`
+      : sql`SELECT currency FROM channels WHERE shop_id = ${ctx.shopId} ORDER BY is_default DESC, created_at, id LIMIT 1`,
   );
   return rows[0]?.currency ?? null;
 }
@@ -27,3 +32,21 @@ export async function defaultChannelDomain(ctx: ShopCtx): Promise<string | null>
   );
   return rows[0]?.domain ?? null;
 }
+
+/** Whether the channel confirms its orders on payment (`auto_confirm_orders`); false for no channel. */
+export async function channelAutoConfirmsOrders(ctx: ShopCtx, channelId: string): Promise<boolean> {
+  const rows = await query<{ auto_confirm_orders: boolean }>(
+    ctx.db,
+    sql`SELECT auto_confirm_orders FROM channels WHERE shop_id = ${ctx.shopId} AND id = ${channelId}`,
+  );
+  return rows[0]?.auto_confirm_orders ?? false;
+}
+
+/**
+ * The channel `channelId` of `shopId` as a derived table (id, currency, is_default,
+ * auto_confirm_orders), for a statement that must stay one statement:
+ * `JOIN LATERAL ${channelSql(sql`${id}`, sql`pl.shop_id`)} c ON true`.
+ */
+export const channelSql = (channelId: SQL, shopId: SQL): SQL =>
+  sql`(SELECT c.id, c.currency, c.is_default, c.auto_confirm_orders
+       FROM channels c WHERE c.id = ${channelId} AND c.shop_id = ${shopId})`;

@@ -8,7 +8,12 @@ export {
   channelPaymentMethods,
   type EffectiveCountry,
 } from './channel-config.service.js';
-export { defaultChannelCurrency, defaultChannelDomain } from './channels.queries.js';
+export {
+  channelAutoConfirmsOrders,
+  channelSql,
+  defaultChannelCurrency,
+  defaultChannelDomain,
+} from './channels.queries.js';
 export { ChannelSchema, CountryCode, CurrencyCode } from './channels.schemas.js';
 export { type ChannelRow, channelOut, createDefaultChannel, getChannel, listChannels } from './channels.service.js';
 export { hostOf, type ResolvedChannel, resolveChannel } from './resolve.js';

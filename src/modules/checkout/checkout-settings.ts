@@ -3,14 +3,13 @@
  * session creation and set by the shop's managers.
  */
 import { Type } from '@sinclair/typebox';
-import { eq } from 'drizzle-orm';
 import { configureShop } from '../../platform/auth/presets.js';
 import type { Ctx } from '../../platform/auth/types.js';
 import { AppError, type FieldError } from '../../platform/errors.js';
 import { Body } from '../../platform/http/schemas.js';
 import type { TypedApp } from '../../platform/http/typed-app.js';
 import { catalogVersionOf, VersionedMemo } from '../../platform/versioned-memo.js';
-import { shops } from '../shops/index.js';
+import { setShopMaxLineQuantity, shopMaxLineQuantity } from '../shops/index.js';
 
 export const CheckoutSettingsSchema = Type.Object({
   max_line_quantity: Type.Integer({ description: 'The most units one checkout line may hold (default 20)' }),
@@ -21,8 +20,7 @@ const CheckoutSettingsBody = Body({
 });
 
 async function maxLineQuantity(ctx: Ctx): Promise<number> {
-  const [row] = await ctx.db.select({ max: shops.maxLineQuantity }).from(shops).where(eq(shops.id, ctx.shopId));
-  return row?.max ?? 20;
+  return (await shopMaxLineQuantity(ctx)) ?? 20;
 }
 
 /**
@@ -67,10 +65,7 @@ export function checkoutSettingsRoutes(app: TypedApp): void {
     },
     async (request) => {
       const { max_line_quantity } = request.body;
-      await request.ctx.db
-        .update(shops)
-        .set({ maxLineQuantity: max_line_quantity, updatedAt: new Date() })
-        .where(eq(shops.id, request.ctx.shopId));
+      await setShopMaxLineQuantity(request.ctx, max_line_quantity, new Date());
       return { max_line_quantity };
     },
   );

@@ -4,16 +4,16 @@
  */
 
 import type { Static } from '@sinclair/typebox';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { PaymentProvider } from '../../adapters/payment/port.js';
 import type { Ctx } from '../../platform/auth/types.js';
-import { query, type TxCtx, uniqueConstraintOf, withTx } from '../../platform/db/tx.js';
+import { type TxCtx, uniqueConstraintOf, withTx } from '../../platform/db/tx.js';
 import { AppError, type FieldError, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { enqueue, enqueueStatement } from '../../platform/jobs/queue.js';
 import { catalogVersionOf, VersionedMemo } from '../../platform/versioned-memo.js';
 import { releaseStock, reserveMany, reserveWith, shortRefs } from '../catalog/index.js';
-import type { ResolvedChannel } from '../channels/index.js';
+import { channelAutoConfirmsOrders, type ResolvedChannel } from '../channels/index.js';
 import { accountForPurchase, signedInBuyer } from '../identity/index.js';
 import { type Address, createOrder, type OrderRow } from '../orders/index.js';
 import { findShippingMethod, type ShippingMethod } from '../shipping/index.js';
@@ -535,14 +535,10 @@ export async function completePaidSession(
     if (session.status !== 'open' || session.expiresAt <= c.now) {
       throw new AppError('session_expired', 'This checkout session has expired');
     }
-    const channel = await query<{ auto_confirm_orders: boolean }>(
-      tx,
-      sql`SELECT auto_confirm_orders FROM channels WHERE id = ${session.channelId}`,
-    );
     const order = await completeInTx(t, session, {
       ...c,
       status: 'paid',
-      autoConfirm: channel[0]?.auto_confirm_orders ?? false,
+      autoConfirm: await channelAutoConfirmsOrders(t, session.channelId),
     });
     return { order, alreadyComplete: false, session };
   });

@@ -14,11 +14,19 @@ import { paymentEventRoutes } from './payment-events.routes.js';
 import { paymentWebhookRoutes } from './payment-webhook.js';
 
 export { limitSessionCreation } from './abuse-limits.js';
+// digital's abo sessions are checkout sessions of kind 'abo' (docs/ARCHITECTURE.md)
+export {
+  completeAboSessionRow,
+  insertAboSession,
+  lockedAboSessionSql,
+  lockSession,
+  type NewAboSession,
+  setSessionProviderRef,
+} from './checkout.queries.js';
 export { channelFor } from './checkout.routes.js';
 export { AddressSchema } from './checkout.schemas.js';
 export { checkReturnUrl, completePaidSession, EXPIRE_JOB, getSession } from './checkout.service.js';
-// digital's abo sessions are checkout sessions of flow 'subscription' (docs/ARCHITECTURE.md)
-export { type AboSessionTax, type CheckoutSessionRow, checkoutSessions, type PricedLine } from './checkout.tables.js';
+export type { AboSessionTax, CheckoutSessionRow, PricedLine } from './checkout.tables.js';
 export { esc, type FormValues, money, page, registerHostedPage, returnTo } from './pay-page.js';
 /** One-time sessions complete from the provider's session.paid event (wired in app.ts). */
 export { completeOrderFromEvent } from './payment-completion.js';

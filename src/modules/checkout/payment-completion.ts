@@ -4,11 +4,12 @@
  * the event is kept `rejected`), and safe for late payments (an expired session becomes an order
  * when its stock can still be reserved, and is refunded through the port otherwise).
  */
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { PaymentEvent } from '../../adapters/payment/port.js';
-import { query, type Tx, withTx } from '../../platform/db/tx.js';
+import { type Tx, withTx } from '../../platform/db/tx.js';
 import { eventCtx } from '../../platform/hooks.js';
 import { reserveMany } from '../catalog/index.js';
+import { channelAutoConfirmsOrders } from '../channels/index.js';
 import { completeInTx } from './checkout.service.js';
 import { checkoutSessions } from './checkout.tables.js';
 import type { EventContext, EventOutcome } from './payment-webhook.js';
@@ -49,17 +50,14 @@ export async function completeOrderFromEvent(
   if (session.status === 'complete') {
     return { ...base, status: 'ignored', reason: 'already_complete', orderId: session.orderId };
   }
-  const [channel] = await query<{ auto_confirm_orders: boolean }>(
-    tx,
-    sql`SELECT auto_confirm_orders FROM channels WHERE id = ${session.channelId}`,
-  );
-  const paymentRef = event.paymentRef ?? event.providerSessionId;
   const ctx = eventCtx(tx, c, session.shopId);
+  const autoConfirm = await channelAutoConfirmsOrders(ctx, session.channelId);
+  const paymentRef = event.paymentRef ?? event.providerSessionId;
   const complete = async (reason: string): Promise<EventOutcome> => {
     const order = await completeInTx(ctx, session, {
       now: c.now,
       status: 'paid',
-      autoConfirm: channel?.auto_confirm_orders ?? false,
+      autoConfirm,
       paymentRef,
       ...(event.billing && !session.billingAddress ? { billingAddress: event.billing } : {}),
     });

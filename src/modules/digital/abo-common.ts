@@ -8,6 +8,8 @@ import { iso, isoOrNull } from '../../platform/dates.js';
 import { lockOwned } from '../../platform/db/lock.js';
 import { query, type TxCtx } from '../../platform/db/tx.js';
 import { taxFromGross } from '../../platform/money.js';
+import { productSql } from '../catalog/index.js';
+import { channelSql } from '../channels/index.js';
 import { consumerDigitalTax } from '../checkout/index.js';
 import { createOrder, type OrderRow } from '../orders/index.js';
 import { exemptionText, type TaxCategory } from '../tax/index.js';
@@ -148,8 +150,8 @@ export async function createAboOrder(
     ctx.db,
     sql`SELECT p.name, p.sku, p.vendor_id, pl.name AS plan_name, c.auto_confirm_orders AS auto_confirm
         FROM abo_plans pl
-        JOIN products p ON p.id = pl.product_id
-        JOIN channels c ON c.id = ${a.channelId}
+        JOIN LATERAL ${productSql(sql`pl.product_id`, sql`pl.shop_id`)} p ON true
+        JOIN LATERAL ${channelSql(sql`${a.channelId}`, sql`pl.shop_id`)} c ON true
         WHERE pl.id = ${a.planId} AND pl.shop_id = ${ctx.shopId}`,
   );
   const { rate, category } = await paymentTax(ctx, a);

@@ -18,7 +18,9 @@ import type { Ctx } from '../../platform/auth/types.js';
 import { isoOrNull } from '../../platform/dates.js';
 import { query, type Tx, type TxCtx } from '../../platform/db/tx.js';
 import { type EventContext, type EventOutcome, eventCtx, type HookLists } from '../../platform/hooks.js';
-import { type AboSessionTax, consumerDigitalTax } from '../checkout/index.js';
+import { productSql } from '../catalog/index.js';
+import { type AboSessionTax, consumerDigitalTax, lockedAboSessionSql } from '../checkout/index.js';
+import { subscriptionPaymentRecorded } from '../orders/index.js';
 import type { TaxDecision } from '../tax/index.js';
 import { createAboOrder, emitAbo } from './abo-common.js';
 import { completeAboSession } from './abo-sessions.service.js';
@@ -97,10 +99,9 @@ async function onSessionPaid(tx: Tx, event: PaymentEvent, c: EventContext): Prom
     tx,
     sql`SELECT s.shop_id, s.channel_id, s.kind, s.status, s.provider, s.provider_ref, s.currency, s.subscription_id,
                s.abo_tax, p.tax_class
-        FROM checkout_sessions s
-        JOIN abo_plans pl ON pl.id = s.plan_id JOIN products p ON p.id = pl.product_id
-        WHERE s.id = ${event.sessionId} AND s.kind = 'abo'
-        FOR UPDATE OF s`,
+        FROM ${lockedAboSessionSql(event.sessionId)} s
+        JOIN abo_plans pl ON pl.id = s.plan_id
+        JOIN LATERAL ${productSql(sql`pl.product_id`, sql`pl.shop_id`)} p ON true`,
   );
   if (!cs) return null;
   const base = {
@@ -164,11 +165,8 @@ async function onInvoicePaid(tx: Tx, event: PaymentEvent, c: EventContext): Prom
   if (!a) return { status: 'ignored', reason: 'first_invoice_recorded_by_checkout' };
   const ctx = eventCtx(tx, c, a.shopId);
   const out = { shopId: a.shopId, amountCents: inv.amountPaidCents, currency: a.currency };
-  const seen = await query(
-    tx,
-    sql`SELECT 1 FROM orders WHERE shop_id = ${a.shopId} AND subscription_id = ${a.id} AND payment_ref = ${inv.id}`,
-  );
-  if (seen.length > 0) return { ...out, status: 'ignored', reason: 'invoice_already_recorded' };
+  if (await subscriptionPaymentRecorded(ctx, a.id, inv.id))
+    return { ...out, status: 'ignored', reason: 'invoice_already_recorded' };
   const start = inv.periodStart ?? a.currentPeriodStart;
   const end = inv.periodEnd ?? a.currentPeriodEnd;
   const paid = await update(

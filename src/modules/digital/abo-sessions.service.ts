@@ -11,25 +11,30 @@ import type { PaymentProvider } from '../../adapters/payment/port.js';
 import type { Ctx } from '../../platform/auth/types.js';
 import { sha256 } from '../../platform/crypto.js';
 import { isoDay, isoOrNull } from '../../platform/dates.js';
-import { query, type Tx, type TxCtx, withTx } from '../../platform/db/tx.js';
+import { type Tx, type TxCtx, withTx } from '../../platform/db/tx.js';
 import type { ErrorCode } from '../../platform/error-codes.js';
 import { AppError, type FieldError, notFound } from '../../platform/errors.js';
 import { newId, newSecret } from '../../platform/ids.js';
 import { enqueue } from '../../platform/jobs/queue.js';
 import type { AppDeps } from '../../platform/module.js';
 import { taxFromGross } from '../../platform/money.js';
+import { productSql } from '../catalog/index.js';
 import {
+  type NewAboSession as AboSessionRow,
   type AboSessionTax,
   aboTax,
   assertSessionTransition,
   type CheckoutSessionRow,
-  checkoutSessions,
   checkReturnUrl,
+  completeAboSessionRow,
   consumerDigitalTax,
   EXPIRE_JOB,
+  insertAboSession,
+  lockSession,
   money,
   normalizeVatId,
   type PricedLine,
+  setSessionProviderRef,
   type VatIdCheck,
 } from '../checkout/index.js';
 import { accountForPurchase, signedInBuyer } from '../identity/index.js';
@@ -89,7 +94,7 @@ async function sellablePlan(ctx: Ctx, planId: string) {
       taxClass: sql<string>`p.tax_class`,
     })
     .from(aboPlans)
-    .innerJoin(sql`products p`, sql`p.id = ${aboPlans.productId}`)
+    .innerJoin(sql`LATERAL ${productSql(sql`abo_plans.product_id`, sql`abo_plans.shop_id`)} p`, sql`true`)
     .where(and(eq(aboPlans.id, planId), eq(aboPlans.shopId, ctx.shopId)));
   if (!row) throw new AppError('plan_not_found', 'Plan not found');
   if (!row.plan.isActive) {
@@ -196,7 +201,7 @@ export async function createAboSession(
   const line = planLine(plan, productName, taxClass, amount, decision);
   const provider = paymentProviderFor(deps.config);
   const session = aboSessionValues(ctx, channel.id, input, provider, buyer, plan, sessionTax, line);
-  await insertAboSession(ctx, session);
+  await insertWithExpiry(ctx, session);
   const url = await hostAboSession(ctx, provider, session, plan, productName, recurring);
   return { id: session.id, url };
 }
@@ -215,9 +220,7 @@ function aboSessionValues(
   const now = ctx.clock.now();
   const values = {
     id: newId('checkoutSession'),
-    shopId: ctx.shopId,
     channelId,
-    kind: 'abo',
     flow: 'hosted',
     currency: plan.currency,
     customerEmail: buyer?.email ?? input.customer_email,
@@ -238,18 +241,18 @@ function aboSessionValues(
     isTest: provider.isTest,
     expiresAt: new Date(now.getTime() + SESSION_TTL_HOURS * 3600_000),
     createdAt: now,
-  } satisfies typeof checkoutSessions.$inferInsert;
+  } satisfies AboSessionRow;
   return values;
 }
 
 type NewAboSession = ReturnType<typeof aboSessionValues>;
 
 /** The session and its expiry job, in one transaction. */
-async function insertAboSession(ctx: Ctx, session: NewAboSession): Promise<void> {
-  await withTx(ctx.db, async (tx) => {
-    await tx.insert(checkoutSessions).values(session);
+async function insertWithExpiry(ctx: Ctx, session: NewAboSession): Promise<void> {
+  await withTx(ctx, async (t) => {
+    await insertAboSession(t, session);
     await enqueue(
-      tx,
+      t.db,
       EXPIRE_JOB,
       { shop_id: ctx.shopId, session_id: session.id },
       { now: session.createdAt, runAt: session.expiresAt, shopId: ctx.shopId },
@@ -299,10 +302,7 @@ async function hostAboSession(
       .where(and(eq(aboPlans.id, plan.id), sql`${aboPlans.stripePriceId} IS NULL`));
   }
   if (hosted.providerRef) {
-    await ctx.db
-      .update(checkoutSessions)
-      .set({ providerRef: hosted.providerRef })
-      .where(eq(checkoutSessions.id, session.id));
+    await setSessionProviderRef(ctx, session.id, hosted.providerRef);
   }
   return hosted.url;
 }
@@ -366,7 +366,7 @@ export async function completeAboSession(
     const token = newSecret('abolink');
     const abo = await insertAbo(t, session, plan, taxClass, terms, token, c);
     const payment = await firstPayment(t, abo, session, terms, c);
-    await markComplete(t.db, session, abo.id, payment.orderId, c);
+    await markComplete(t, session, abo.id, payment.orderId, c);
     await emitCompletion(t, session, abo, payment, c.now);
     await sendWelcomeMail(t, abo, plan, token, c.publicUrl, c.now);
     await scheduleDue(t, abo, c.now);
@@ -376,24 +376,24 @@ export async function completeAboSession(
 
 /** The abo session of the shop, locked; 404 for any other session. */
 async function lockAboSession(ctx: TxCtx, sessionId: string): Promise<CheckoutSessionRow> {
-  const [session] = await ctx.db
-    .select()
-    .from(checkoutSessions)
-    .where(and(eq(checkoutSessions.id, sessionId), eq(checkoutSessions.shopId, ctx.shopId)))
-    .for('update');
+  const session = await lockSession(ctx, sessionId);
   if (session?.kind !== 'abo' || !session.planId) throw notFound('Checkout session');
   return session;
 }
 
-/** The session's plan and its product's tax class. */
+/** The session's plan and its product's tax class, in one statement. */
 async function planOf(tx: Tx, planId: string): Promise<{ plan: PlanRow; taxClass: string }> {
-  const [plan] = await tx.select().from(aboPlans).where(eq(aboPlans.id, planId));
-  if (!plan) throw notFound('Plan');
-  const [info] = await query<{ tax_class: string }>(
-    tx,
-    sql`SELECT p.tax_class FROM products p WHERE p.id = ${plan.productId}`,
-  );
-  return { plan, taxClass: info?.tax_class ?? 'standard' };
+  const [row] = await tx
+    .select({
+      plan: aboPlans,
+      taxClass: sql<
+        string | null
+      >`(SELECT p.tax_class FROM ${productSql(sql`abo_plans.product_id`, sql`abo_plans.shop_id`)} p)`,
+    })
+    .from(aboPlans)
+    .where(eq(aboPlans.id, planId));
+  if (!row) throw notFound('Plan');
+  return { plan: row.plan, taxClass: row.taxClass ?? 'standard' };
 }
 
 /**
@@ -495,23 +495,19 @@ async function firstPayment(
 }
 
 async function markComplete(
-  tx: Tx,
+  ctx: TxCtx,
   session: CheckoutSessionRow,
   aboId: string,
   orderId: string | null,
   c: AboCompletion,
 ): Promise<void> {
   assertSessionTransition(session.status, 'complete');
-  await tx
-    .update(checkoutSessions)
-    .set({
-      status: 'complete',
-      subscriptionId: aboId,
-      orderId,
-      completedAt: c.now,
-      ...(c.billing ? { billingAddress: c.billing } : {}),
-    })
-    .where(eq(checkoutSessions.id, session.id));
+  await completeAboSessionRow(ctx, session.id, {
+    subscriptionId: aboId,
+    orderId,
+    completedAt: c.now,
+    billingAddress: c.billing ?? null,
+  });
 }
 
 /** checkout.completed, abo.aktiv and, for a first payment, abo.bezahlt. */

@@ -1,13 +1,13 @@
 /** Admin reads of subscriptions, and the cancellation operations every caller shares (docs/decisions.md). */
 
 import type { Static } from '@sinclair/typebox';
-import { and, asc, desc, eq, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
 import { paymentProviderFor } from '../../adapters/payment/index.js';
 import type { Config } from '../../config.js';
 import type { Ctx } from '../../platform/auth/types.js';
 import { likeAnywhere, withTx } from '../../platform/db/tx.js';
 import { AppError, notFound } from '../../platform/errors.js';
-import { orders } from '../orders/index.js';
+import { subscriptionOrders } from '../orders/index.js';
 import { amountFor, emitAbo, lockAbo } from './abo-common.js';
 import { RUNNING, transition } from './abo-states.js';
 import type { AboListQuery, KuendigenBody, StatusFilter } from './abos.schemas.js';
@@ -106,11 +106,7 @@ export async function getAbo(ctx: Ctx, id: string): Promise<AboRow> {
 /** The subscription and its orders (bestellungen), first payment first. */
 export async function aboDetail(ctx: Ctx, id: string) {
   const abo = await getAbo(ctx, id);
-  const bestellungen = await ctx.db
-    .select()
-    .from(orders)
-    .where(and(eq(orders.shopId, ctx.shopId), eq(orders.subscriptionId, id)))
-    .orderBy(asc(orders.createdAt), asc(orders.id));
+  const bestellungen = await subscriptionOrders(ctx, id);
   return { abo, bestellungen };
 }
 

@@ -4,9 +4,11 @@ import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import { iso } from '../../platform/dates.js';
 import { lockOwned } from '../../platform/db/lock.js';
-import { query, withTx } from '../../platform/db/tx.js';
+import { withTx } from '../../platform/db/tx.js';
 import { AppError, type FieldError, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
+import { productIsDigital, productSql } from '../catalog/index.js';
+import { defaultChannelCurrency } from '../channels/index.js';
 import { RUNNING } from './abo-states.js';
 import { firstCharge, intervalText, introPrice, MAX_INTERVAL_COUNT } from './billing.js';
 import { aboPlans, type IntervalUnit, type PlanRow } from './digital.tables.js';
@@ -66,15 +68,11 @@ function checkPlan(input: PlanInput, merged: { unit: IntervalUnit; count: number
 
 /** An existing, not deleted, digital product of the shop. */
 async function checkProduct(ctx: Ctx, productId: string): Promise<void> {
-  const rows = await query<{ is_digital: boolean }>(
-    ctx.db,
-    sql`SELECT is_digital FROM products WHERE id = ${productId} AND shop_id = ${ctx.shopId} AND deleted_at IS NULL`,
-  );
-  const p = rows[0];
-  if (!p?.is_digital) {
+  const digital = await productIsDigital(ctx, productId);
+  if (!digital) {
     throw new AppError(
       'product_invalid',
-      p ? 'The product is not a digital product' : 'The product does not exist in this shop',
+      digital === false ? 'The product is not a digital product' : 'The product does not exist in this shop',
       [{ path: '/body/product_id', message: 'must be an existing digital product of this shop' }],
     );
   }
@@ -82,11 +80,7 @@ async function checkProduct(ctx: Ctx, productId: string): Promise<void> {
 
 /** The currency of the shop's default channel; EUR when there is none (docs/decisions.md). */
 export async function shopCurrency(ctx: Ctx): Promise<string> {
-  const rows = await query<{ currency: string }>(
-    ctx.db,
-    sql`SELECT currency FROM channels WHERE shop_id = ${ctx.shopId} AND is_default LIMIT 1`,
-  );
-  return rows[0]?.currency ?? 'EUR';
+  return (await defaultChannelCurrency(ctx, { orOldest: false })) ?? 'EUR';
 }
 
 export async function createPlan(ctx: Ctx, input: PlanCreateInput) {
@@ -169,7 +163,7 @@ export async function listPlans(ctx: Ctx) {
   const rows = await ctx.db
     .select({
       plan: aboPlans,
-      productName: sql<string>`(SELECT p.name FROM products p WHERE p.id = abo_plans.product_id)`,
+      productName: sql<string>`(SELECT p.name FROM ${productSql(sql`abo_plans.product_id`, sql`abo_plans.shop_id`)} p)`,
       activeCount: sql<number>`(SELECT count(*)::int FROM abos a
         WHERE a.shop_id = abo_plans.shop_id AND a.plan_id = abo_plans.id
           AND a.status IN (${sql.join(

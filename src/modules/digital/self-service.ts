@@ -14,6 +14,7 @@ import { notFound } from '../../platform/errors.js';
 import { check, consume, type Limit } from '../../platform/http/rate-limit.js';
 import type { TypedApp } from '../../platform/http/typed-app.js';
 import type { AppDeps } from '../../platform/module.js';
+import { productSql } from '../catalog/index.js';
 import { aboOut } from './abo-common.js';
 import { canTransition } from './abo-states.js';
 import { emptyBody } from './abos.routes.js';
@@ -46,7 +47,8 @@ async function tokenView(deps: AppDeps, a: AboRow) {
   const [names] = await query<{ plan_name: string; product_name: string }>(
     deps.database.db,
     sql`SELECT pl.name AS plan_name, p.name AS product_name
-        FROM abo_plans pl JOIN products p ON p.id = pl.product_id WHERE pl.id = ${a.planId}`,
+        FROM abo_plans pl JOIN LATERAL ${productSql(sql`pl.product_id`, sql`pl.shop_id`)} p ON true
+        WHERE pl.id = ${a.planId}`,
   );
   return {
     abo: aboOut(a),

@@ -1,13 +1,11 @@
 /** The add-on settings (docs/digital.md): `erlaubt` is the platform's, the rest the shop's. */
 import type { Static } from '@sinclair/typebox';
-import { eq } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import { AppError, notFound } from '../../platform/errors.js';
-import { shops } from '../shops/index.js';
+import { type ShopRow, setShopDigitalSettings, shopOf } from '../shops/index.js';
 import type { StatusPut } from './plans.schemas.js';
 
 type Provision = 'erste' | 'monate' | 'immer';
-type ShopRow = typeof shops.$inferSelect;
 
 export const statusOut = (s: ShopRow) => ({
   erlaubt: s.digitalAllowed,
@@ -17,7 +15,7 @@ export const statusOut = (s: ShopRow) => ({
 });
 
 export async function getStatus(ctx: Ctx): Promise<ShopRow> {
-  const [row] = await ctx.db.select().from(shops).where(eq(shops.id, ctx.shopId));
+  const row = await shopOf(ctx);
   if (!row) throw notFound('Shop');
   return row;
 }
@@ -47,15 +45,14 @@ export async function putStatus(ctx: Ctx, input: StatusInput): Promise<ShopRow> 
       { path: '/body/abo_provision_monate', message: 'is only accepted with abo_provision monate' },
     ]);
   }
-  const [row] = await ctx.db
-    .update(shops)
-    .set({
-      ...(input.aktiv !== undefined ? { digitalActive: input.aktiv } : {}),
+  const row = await setShopDigitalSettings(
+    ctx,
+    {
+      ...(input.aktiv !== undefined ? { active: input.aktiv } : {}),
       aboProvision: mode,
-      aboProvisionMonate: months ?? null,
-      updatedAt: ctx.clock.now(),
-    })
-    .where(eq(shops.id, ctx.shopId))
-    .returning();
+      aboProvisionMonths: months ?? null,
+    },
+    ctx.clock.now(),
+  );
   return row as ShopRow;
 }

@@ -15,10 +15,9 @@ import { prepared, query } from '../../platform/db/tx.js';
 import { AppError } from '../../platform/errors.js';
 import { registerIdempotency } from '../../platform/http/idempotency.js';
 import type { AppDeps } from '../../platform/module.js';
-import { productListedInChannels } from '../catalog/index.js';
+import { catalogVersionOf, productListedInChannels } from '../catalog/index.js';
 import { orderInChannels } from '../orders/index.js';
 import { shopDigitalFlags } from '../shops/index.js';
-import { catalogVersionOf } from '../storefront/index.js';
 import { publishableKeys } from './identity.tables.js';
 import { findSession, SESSION_COOKIE, SESSION_PREFIX, type SessionKind } from './sessions.js';
 

@@ -9,7 +9,7 @@ import { sha256 } from '../../platform/crypto.js';
 import type { Db } from '../../platform/db/client.js';
 import { prepared } from '../../platform/db/tx.js';
 import { newId, newSecret } from '../../platform/ids.js';
-import { catalogVersionOf } from '../storefront/index.js';
+import { catalogVersionOf } from '../catalog/index.js';
 import { sessions, users } from './identity.tables.js';
 
 export type SessionKind = 'admin' | 'customer' | 'vendor' | 'affiliate';

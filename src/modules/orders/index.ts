@@ -16,6 +16,8 @@ export {
   orderNumbers,
   orderSoldBy,
   ordersSoldBy,
+  subscriptionOrders,
+  subscriptionPaymentRecorded,
 } from './orders.queries.js';
 export { AddressOut, OrderDetail, OrderSummary } from './orders.schemas.js';
 export {
@@ -28,8 +30,6 @@ export {
   orderOut,
 } from './orders.service.js';
 export type { Address, PricedLine } from './orders.tables.js';
-// Tables other modules still read directly (listed in docs/ARCHITECTURE.md, "Cross-module table reads").
-export { orders } from './orders.tables.js';
 export { refundedWithoutCreditNote, refundPaymentEventHandler } from './refunds.service.js';
 // Orders lock a channel's currency and keep the channel from being deleted.
 export const ordersChannelDependency: ChannelDependency = {

@@ -2,7 +2,7 @@
  * What other modules read (or claim) of the orders' tables, as functions of their own
  * (docs/ARCHITECTURE.md, "Cross-module table reads").
  */
-import { and, desc, eq, inArray, isNotNull, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, type SQL, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import type { TxCtx } from '../../platform/db/tx.js';
 import { query } from '../../platform/db/tx.js';
@@ -159,4 +159,28 @@ export async function claimGuestOrders(ctx: TxCtx, e: { shopId: string; customer
     sql`UPDATE orders SET customer_id = ${e.customerId}
         WHERE shop_id = ${e.shopId} AND customer_id IS NULL AND lower(customer_email) = lower(${e.email})`,
   );
+}
+
+// ---- a subscription's orders (digital) ----
+
+/** The orders of the subscription, first payment first. */
+export function subscriptionOrders(ctx: ShopCtx, subscriptionId: string) {
+  return ctx.db
+    .select()
+    .from(orders)
+    .where(and(eq(orders.shopId, ctx.shopId), eq(orders.subscriptionId, subscriptionId)))
+    .orderBy(asc(orders.createdAt), asc(orders.id));
+}
+
+/** Whether an order of the subscription records the payment `paymentRef` (a provider invoice). */
+export async function subscriptionPaymentRecorded(
+  ctx: ShopCtx,
+  subscriptionId: string,
+  paymentRef: string,
+): Promise<boolean> {
+  const rows = await query(
+    ctx.db,
+    sql`SELECT 1 FROM orders WHERE shop_id = ${ctx.shopId} AND subscription_id = ${subscriptionId} AND payment_ref = ${paymentRef}`,
+  );
+  return rows.length > 0;
 }

@@ -7,7 +7,7 @@ import { likeAnywhere, query, type TxCtx, withTx } from '../../platform/db/tx.js
 import { notFound } from '../../platform/errors.js';
 import { runHook } from '../../platform/hooks.js';
 import { newId } from '../../platform/ids.js';
-import { releaseStock } from '../catalog/index.js';
+import { refsTrackingStock, releaseStock } from '../catalog/index.js';
 import { exemptionText, pricingTaxOut, type TaxCategory } from '../tax/index.js';
 import { assertTransition, type OrderStatus } from './order-states.js';
 import { type Address, orderLines, orders, type PricedLine } from './orders.tables.js';
@@ -279,17 +279,12 @@ export async function transitionOrder(ctx: Ctx, id: string, to: OrderStatus) {
 async function releaseOrderStock(ctx: TxCtx, order: OrderRow) {
   const tx = ctx.db;
   const lines = await tx.select().from(orderLines).where(eq(orderLines.orderId, order.id));
-  const tracked = await query<{ product_id: string; variant_id: string | null }>(
-    tx,
-    sql`SELECT l.product_id, l.variant_id FROM order_lines l
-        LEFT JOIN product_variants v ON v.id = l.variant_id
-        JOIN products p ON p.id = l.product_id
-        WHERE l.order_id = ${order.id} AND coalesce(v.track_stock, p.track_stock)`,
+  const tracked = await refsTrackingStock(
+    ctx,
+    lines.map((l) => ({ product_id: l.productId, variant_id: l.variantId })),
   );
-  for (const l of lines) {
-    if (tracked.some((t) => t.product_id === l.productId && t.variant_id === l.variantId)) {
-      await releaseStock(ctx, { product_id: l.productId, variant_id: l.variantId, quantity: l.quantity });
-    }
+  for (const [i, l] of lines.entries()) {
+    if (tracked[i]) await releaseStock(ctx, { product_id: l.productId, variant_id: l.variantId, quantity: l.quantity });
   }
 }
 

@@ -43,3 +43,33 @@ export async function shopAboProvision(ctx: ShopCtx): Promise<{ provision: strin
 export async function lockShop(ctx: Pick<TxCtx, 'db' | 'shopId'>): Promise<void> {
   await ctx.db.select({ id: shops.id }).from(shops).where(eq(shops.id, ctx.shopId)).for('update');
 }
+
+/** The most units one checkout line may hold (checkout's settings), or null for no shop. */
+export async function shopMaxLineQuantity(ctx: ShopCtx): Promise<number | null> {
+  const [row] = await ctx.db.select({ max: shops.maxLineQuantity }).from(shops).where(eq(shops.id, ctx.shopId));
+  return row?.max ?? null;
+}
+
+/** Sets checkout's `max_line_quantity` of the shop. */
+export async function setShopMaxLineQuantity(ctx: ShopCtx, max: number, now: Date): Promise<void> {
+  await ctx.db.update(shops).set({ maxLineQuantity: max, updatedAt: now }).where(eq(shops.id, ctx.shopId));
+}
+
+/** Sets the shop's side of the digital add-on settings (digital's settings); the updated row, or null. */
+export async function setShopDigitalSettings(
+  ctx: ShopCtx,
+  s: { active?: boolean; aboProvision: string; aboProvisionMonths: number | null },
+  now: Date,
+): Promise<typeof shops.$inferSelect | null> {
+  const [row] = await ctx.db
+    .update(shops)
+    .set({
+      ...(s.active !== undefined ? { digitalActive: s.active } : {}),
+      aboProvision: s.aboProvision,
+      aboProvisionMonate: s.aboProvisionMonths,
+      updatedAt: now,
+    })
+    .where(eq(shops.id, ctx.shopId))
+    .returning();
+  return row ?? null;
+}

@@ -2,5 +2,4 @@
 import type { Module } from '../../platform/module.js';
 import { storefrontRoutes } from './storefront.routes.js';
 
-export { catalogVersionOf } from './storefront.queries.js';
 export const storefrontModule: Module = { name: 'storefront', group: 'shop', routes: storefrontRoutes };

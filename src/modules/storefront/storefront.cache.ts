@@ -6,9 +6,8 @@
  * migration `storefront`), so a change is visible on the next request after its commit, in every
  * process. Bounded in entries and bytes; least recently used entries go first.
  */
-import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client.js';
-import { storefrontVersions } from './storefront.tables.js';
+import { prepareCatalogVersion } from '../catalog/index.js';
 
 export interface CachedResponse {
   channelId: string;
@@ -29,17 +28,12 @@ export class StorefrontCache {
     private readonly maxEntries = 2000,
     private readonly maxBytes = 32 * 1024 * 1024,
   ) {
-    this.versionQuery = db
-      .select({ version: storefrontVersions.version })
-      .from(storefrontVersions)
-      .where(eq(storefrontVersions.shopId, sql.placeholder('shopId')))
-      .prepare('storefront_version');
+    this.versionQuery = prepareCatalogVersion(db, 'storefront_version');
   }
 
   /** The shop's current storefront version (0 before its first catalog change). */
   async version(shopId: string): Promise<number> {
-    const rows = await this.versionQuery.execute({ shopId });
-    return rows[0]?.version ?? 0;
+    return (await this.versionQuery(shopId)) ?? 0;
   }
 
   get(key: string, version: number): CachedResponse | undefined {

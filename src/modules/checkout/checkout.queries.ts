@@ -1,0 +1,70 @@
+/**
+ * What digital does with its abo sessions — checkout sessions of kind `abo` — as functions of
+ * checkout, the owner of the table (docs/ARCHITECTURE.md, "Cross-module table reads").
+ */
+import { and, eq, type SQL, sql } from 'drizzle-orm';
+import type { Ctx } from '../../platform/auth/types.js';
+import type { TxCtx } from '../../platform/db/tx.js';
+import type { Address } from '../orders/index.js';
+import { type CheckoutSessionRow, checkoutSessions } from './checkout.tables.js';
+
+type ShopCtx = Pick<Ctx, 'db' | 'shopId'>;
+
+/** An abo session's row as digital gives it: everything but the shop (the context's) and the kind. */
+export type NewAboSession = Omit<typeof checkoutSessions.$inferInsert, 'shopId' | 'kind'>;
+
+/** Creates an abo session of `ctx.shopId` in the caller's transaction. */
+export async function insertAboSession(ctx: Pick<TxCtx, 'db' | 'shopId'>, row: NewAboSession): Promise<void> {
+  await ctx.db.insert(checkoutSessions).values({ ...row, shopId: ctx.shopId, kind: 'abo' });
+}
+
+/** Records the provider's reference of the session's hosted checkout. */
+export async function setSessionProviderRef(ctx: ShopCtx, sessionId: string, providerRef: string): Promise<void> {
+  await ctx.db
+    .update(checkoutSessions)
+    .set({ providerRef })
+    .where(and(eq(checkoutSessions.id, sessionId), eq(checkoutSessions.shopId, ctx.shopId)));
+}
+
+/** The session of `ctx.shopId`, locked (`FOR UPDATE`) until the caller's transaction ends; null when there is none. */
+export async function lockSession(
+  ctx: Pick<TxCtx, 'db' | 'shopId'>,
+  sessionId: string,
+): Promise<CheckoutSessionRow | null> {
+  const [row] = await ctx.db
+    .select()
+    .from(checkoutSessions)
+    .where(and(eq(checkoutSessions.id, sessionId), eq(checkoutSessions.shopId, ctx.shopId)))
+    .for('update');
+  return row ?? null;
+}
+
+/** Marks an abo session complete with its subscription (and first order), in the caller's transaction. */
+export async function completeAboSessionRow(
+  ctx: Pick<TxCtx, 'db' | 'shopId'>,
+  sessionId: string,
+  c: { subscriptionId: string; orderId: string | null; completedAt: Date; billingAddress: Address | null },
+): Promise<void> {
+  await ctx.db
+    .update(checkoutSessions)
+    .set({
+      status: 'complete',
+      subscriptionId: c.subscriptionId,
+      orderId: c.orderId,
+      completedAt: c.completedAt,
+      ...(c.billingAddress ? { billingAddress: c.billingAddress } : {}),
+    })
+    .where(and(eq(checkoutSessions.id, sessionId), eq(checkoutSessions.shopId, ctx.shopId)));
+}
+
+/**
+ * The abo session `sessionId` (whatever its shop: a provider event names only the session) as a
+ * derived table, locked `FOR UPDATE` by the statement that reads it, with the columns a payment
+ * event needs (id, shop_id, channel_id, kind, status, provider, provider_ref, currency,
+ * subscription_id, abo_tax, plan_id): the event's lookup joins its plan and stays one statement,
+ * `FROM ${lockedAboSessionSql(id)} s JOIN abo_plans pl ON pl.id = s.plan_id`.
+ */
+export const lockedAboSessionSql = (sessionId: string): SQL =>
+  sql`(SELECT s.id, s.shop_id, s.channel_id, s.kind, s.status, s.provider, s.provider_ref, s.currency,
+              s.subscription_id, s.abo_tax, s.plan_id
+       FROM checkout_sessions s WHERE s.id = ${sessionId} AND s.kind = 'abo' FOR UPDATE)`;
