@@ -14,6 +14,17 @@ const shopRef = () =>
     .notNull()
     .references(() => shops.id, { onDelete: 'cascade' });
 
+/** The portal login of a partner (vendors and affiliates alike): password, invitation, timestamps. */
+const portalAccountColumns = () => ({
+  passwordHash: text('password_hash'),
+  inviteTokenHash: text('invite_token_hash'),
+  inviteExpiresAt: ts('invite_expires_at'),
+  invitedAt: ts('invited_at'),
+  acceptedAt: ts('accepted_at'),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});
+
 /** vendor | affiliate */
 export type PartnerType = 'vendor' | 'affiliate';
 
@@ -42,13 +53,7 @@ export const vendors = pgTable(
     email: text('email').notNull(),
     /** invited | active | suspended */
     status: text('status').notNull(),
-    passwordHash: text('password_hash'),
-    inviteTokenHash: text('invite_token_hash'),
-    inviteExpiresAt: ts('invite_expires_at'),
-    invitedAt: ts('invited_at'),
-    acceptedAt: ts('accepted_at'),
-    createdAt: ts('created_at').notNull().defaultNow(),
-    updatedAt: ts('updated_at').notNull().defaultNow(),
+    ...portalAccountColumns(),
   },
   (t) => [
     uniqueIndex('vendors_email_uq').on(t.shopId, sql`lower(${t.email})`),
@@ -95,13 +100,7 @@ export const affiliates = pgTable(
     commissionPercent: numeric('commission_percent', { precision: 5, scale: 2, mode: 'number' }).notNull(),
     /** active | paused | blocked — only active affiliates earn. */
     status: text('status').notNull(),
-    passwordHash: text('password_hash'),
-    inviteTokenHash: text('invite_token_hash'),
-    inviteExpiresAt: ts('invite_expires_at'),
-    invitedAt: ts('invited_at'),
-    acceptedAt: ts('accepted_at'),
-    createdAt: ts('created_at').notNull().defaultNow(),
-    updatedAt: ts('updated_at').notNull().defaultNow(),
+    ...portalAccountColumns(),
   },
   (t) => [
     uniqueIndex('affiliates_code_uq').on(t.shopId, sql`lower(${t.code})`),
