@@ -3,14 +3,12 @@
  * numbers) and the accounting integration (credentials and per-order sync state).
  */
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { cents, ts } from '../../platform/db/columns.js';
 import { orders } from '../orders/orders.tables.js';
-import { shops } from '../shops/shops.tables.js';
+import { shopRef, shops } from '../shops/shops.tables.js';
 import type { TaxCategory } from '../tax/index.js';
 import type { CreditNoteStatus, InvoiceStatus } from './document-states.js';
-
-const cents = (name: string) => bigint(name, { mode: 'number' });
-const ts = (name: string) => timestamp(name, { withTimezone: true });
 
 /** The seller as printed on a document (a snapshot of the company settings). */
 export interface SellerData {
@@ -112,9 +110,7 @@ export const invoices = pgTable(
   'invoices',
   {
     id: text('id').primaryKey(),
-    shopId: text('shop_id')
-      .notNull()
-      .references(() => shops.id, { onDelete: 'cascade' }),
+    shopId: shopRef(),
     orderId: text('order_id')
       .notNull()
       .references(() => orders.id),
@@ -165,9 +161,7 @@ export const creditNotes = pgTable(
   'credit_notes',
   {
     id: text('id').primaryKey(),
-    shopId: text('shop_id')
-      .notNull()
-      .references(() => shops.id, { onDelete: 'cascade' }),
+    shopId: shopRef(),
     invoiceId: text('invoice_id')
       .notNull()
       .references(() => invoices.id),
@@ -208,9 +202,7 @@ export const creditNotes = pgTable(
 export const accountingConnections = pgTable(
   'accounting_connections',
   {
-    shopId: text('shop_id')
-      .notNull()
-      .references(() => shops.id, { onDelete: 'cascade' }),
+    shopId: shopRef(),
     provider: text('provider').notNull(),
     apiKeyEncrypted: text('api_key_encrypted').notNull(),
     createdAt: ts('created_at').notNull().defaultNow(),
@@ -223,9 +215,7 @@ export const accountingConnections = pgTable(
 export const accountingSyncs = pgTable(
   'accounting_syncs',
   {
-    shopId: text('shop_id')
-      .notNull()
-      .references(() => shops.id, { onDelete: 'cascade' }),
+    shopId: shopRef(),
     orderId: text('order_id')
       .notNull()
       .references(() => orders.id, { onDelete: 'cascade' }),

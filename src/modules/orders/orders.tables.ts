@@ -12,12 +12,10 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import { cents, ts } from '../../platform/db/columns.js';
 import { channels } from '../channels/channels.tables.js';
-import { shops } from '../shops/shops.tables.js';
+import { shopRef } from '../shops/shops.tables.js';
 import type { TaxCategory } from '../tax/index.js';
-
-const cents = (name: string) => bigint(name, { mode: 'number' });
-const ts = (name: string) => timestamp(name, { withTimezone: true });
 
 export interface Address {
   name: string;
@@ -58,9 +56,7 @@ export const orders = pgTable(
   'orders',
   {
     id: text('id').primaryKey(),
-    shopId: text('shop_id')
-      .notNull()
-      .references(() => shops.id, { onDelete: 'cascade' }),
+    shopId: shopRef(),
     /** Per-shop sequential order number. */
     number: text('number').notNull(),
     channelId: text('channel_id')
@@ -122,9 +118,7 @@ export const orderLines = pgTable(
   'order_lines',
   {
     id: text('id').primaryKey(),
-    shopId: text('shop_id')
-      .notNull()
-      .references(() => shops.id, { onDelete: 'cascade' }),
+    shopId: shopRef(),
     orderId: text('order_id')
       .notNull()
       .references(() => orders.id, { onDelete: 'cascade' }),
@@ -155,9 +149,7 @@ export const orderLines = pgTable(
 export const shopCounters = pgTable(
   'shop_counters',
   {
-    shopId: text('shop_id')
-      .notNull()
-      .references(() => shops.id, { onDelete: 'cascade' }),
+    shopId: shopRef(),
     name: text('name').notNull(),
     value: bigint('value', { mode: 'number' }).notNull(),
   },
@@ -169,9 +161,7 @@ export const refunds = pgTable(
   'refunds',
   {
     id: text('id').primaryKey(),
-    shopId: text('shop_id')
-      .notNull()
-      .references(() => shops.id, { onDelete: 'cascade' }),
+    shopId: shopRef(),
     orderId: text('order_id')
       .notNull()
       .references(() => orders.id),

@@ -4,15 +4,9 @@
  * and statements are the documents the ledger entries point to. No balance is stored anywhere.
  */
 import { sql } from 'drizzle-orm';
-import { bigint, index, integer, jsonb, numeric, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
-import { shops } from '../shops/shops.tables.js';
-
-const cents = (name: string) => bigint(name, { mode: 'number' });
-const ts = (name: string) => timestamp(name, { withTimezone: true });
-const shopRef = () =>
-  text('shop_id')
-    .notNull()
-    .references(() => shops.id, { onDelete: 'cascade' });
+import { index, integer, jsonb, numeric, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { cents, ts } from '../../platform/db/columns.js';
+import { shopRef, shops } from '../shops/shops.tables.js';
 
 /** The portal login of a partner (vendors and affiliates alike): password, invitation, timestamps. */
 const portalAccountColumns = () => ({
