@@ -28,10 +28,11 @@ export interface Address {
   country: string;
 }
 
-/** A priced line as stored on the session and copied to the order. */
-export interface PricedLine {
-  product_id: string;
-  variant_id: string | null;
+/**
+ * What every stored line (a priced line, an invoice or credit note line) says about one item and
+ * its tax. Amounts are gross (docs/finance.md); net = gross − tax.
+ */
+export interface LineAmounts {
   name: string;
   sku: string | null;
   quantity: number;
@@ -40,10 +41,19 @@ export interface PricedLine {
   tax_rate: number;
   tax_cents: number;
   net_cents: number;
-  /** EN 16931 VAT category of the line (docs/finance.md "Which tax applies"); absent on lines priced before it: S. */
+  /**
+   * EN 16931 VAT category of the line (docs/finance.md "Which tax applies"); absent on lines priced
+   * (and documents made) before it: S (or Z at 0 %).
+   */
   tax_category?: TaxCategory;
-  /** The text the invoice carries for a 0 % category (null for S). */
+  /** The text the invoice carries for a 0 % category (BT-120; null for S). */
   tax_exemption_reason?: string | null;
+}
+
+/** A priced line as stored on the session and copied to the order. */
+export interface PricedLine extends LineAmounts {
+  product_id: string;
+  variant_id: string | null;
   /** The gross list price (German rate included) the unit price was derived from; a 0 % row charges its net. */
   list_unit_price_cents?: number;
   tax_class: string;
