@@ -17,7 +17,7 @@ export {
   orderSoldBy,
   ordersSoldBy,
 } from './orders.queries.js';
-export { AddressOut, OrderDetail, OrderSummary } from './orders.schemas.js';
+export { AddressOut, lineItemFields, OrderDetail, OrderSummary, PricedLineOut } from './orders.schemas.js';
 export {
   createOrder,
   expirePendingOrder,
