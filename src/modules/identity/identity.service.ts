@@ -232,14 +232,17 @@ export async function createApiToken(ctx: Ctx, input: { name: string; scopes: Sc
   return { row: row as TokenRow, token };
 }
 
-export async function revokeApiToken(ctx: Ctx, id: string) {
+/** Revokes a live credential of the shop (an API token or a publishable key); 404 when there is none. */
+async function revokeCredential(ctx: Ctx, table: typeof apiTokens | typeof publishableKeys, what: string, id: string) {
   const rows = await ctx.db
-    .update(apiTokens)
+    .update(table)
     .set({ revokedAt: new Date() })
-    .where(and(eq(apiTokens.id, id), eq(apiTokens.shopId, ctx.shopId), isNull(apiTokens.revokedAt)))
-    .returning({ id: apiTokens.id });
-  if (rows.length === 0) throw notFound('API token');
+    .where(and(eq(table.id, id), eq(table.shopId, ctx.shopId), isNull(table.revokedAt)))
+    .returning({ id: table.id });
+  if (rows.length === 0) throw notFound(what);
 }
+
+export const revokeApiToken = (ctx: Ctx, id: string) => revokeCredential(ctx, apiTokens, 'API token', id);
 
 // ---- publishable keys ------------------------------------------------------------------------
 
@@ -310,14 +313,8 @@ export async function updatePublishableKey(ctx: Ctx, id: string, patch: { name?:
   return rows[0];
 }
 
-export async function revokePublishableKey(ctx: Ctx, id: string) {
-  const rows = await ctx.db
-    .update(publishableKeys)
-    .set({ revokedAt: new Date() })
-    .where(and(eq(publishableKeys.id, id), eq(publishableKeys.shopId, ctx.shopId), isNull(publishableKeys.revokedAt)))
-    .returning({ id: publishableKeys.id });
-  if (rows.length === 0) throw notFound('Publishable key');
-}
+export const revokePublishableKey = (ctx: Ctx, id: string) =>
+  revokeCredential(ctx, publishableKeys, 'Publishable key', id);
 
 // ---- customers -------------------------------------------------------------------------------
 
