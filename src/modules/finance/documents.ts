@@ -93,6 +93,38 @@ export function withTaxCategory<
   });
 }
 
+/** The columns every document stores its parties, lines and totals in (`documentContent` in finance.tables.ts). */
+type DocumentBodyRow = Pick<
+  typeof invoices.$inferSelect,
+  'seller' | 'buyer' | 'lines' | 'taxGroups' | 'netCents' | 'taxCents' | 'totalCents'
+>;
+
+/**
+ * The parties, lines, VAT groups and totals of a document, as its hashed content names them (the
+ * key order is part of the hash: callers spread this where these keys always stood).
+ */
+export function documentBody(row: DocumentBodyRow) {
+  return {
+    seller: row.seller,
+    buyer: row.buyer,
+    lines: row.lines,
+    tax_breakdown: row.taxGroups,
+    net_cents: row.netCents,
+    tax_cents: row.taxCents,
+    total_cents: row.totalCents,
+  };
+}
+
+/** The same as the API shows it: the lines and groups with their categories, no seller as null. */
+export function documentBodyOut(row: DocumentBodyRow) {
+  return {
+    ...documentBody(row),
+    seller: row.seller ?? null,
+    lines: withTaxCategory(row.lines),
+    tax_breakdown: withTaxCategory(row.taxGroups),
+  };
+}
+
 /** round-half-up(a × num / den) for non-negative integers. */
 export function mulDiv(a: number, num: number, den: number): number {
   return Math.floor((2 * a * num + den) / (2 * den));
