@@ -84,6 +84,21 @@ export function tableHeader(pdf: PDFKit.PDFDocument, columns: TableColumn[], y: 
   return below;
 }
 
+/**
+ * Draws on every buffered page (watermarks, footers, page numbers): `draw(i, count)` runs with the
+ * page current and its bottom margin lifted, so writing below it does not start a new page.
+ */
+export function onEveryPage(pdf: PDFKit.PDFDocument, draw: (i: number, count: number) => void): void {
+  const range = pdf.bufferedPageRange();
+  for (let i = range.start; i < range.start + range.count; i++) {
+    pdf.switchToPage(i);
+    const bottom = pdf.page.margins.bottom;
+    pdf.page.margins.bottom = 0;
+    draw(i, range.count);
+    pdf.page.margins.bottom = bottom;
+  }
+}
+
 export interface A4Options {
   lang: string;
   /** Left margin (the other margins are 56 pt). */

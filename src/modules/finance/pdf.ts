@@ -4,7 +4,14 @@
  * document (finalization time) and pdfkit derives the file id from them, so the same final
  * document renders byte-identically every time. Drafts are marked as drafts on every page.
  */
-import { draftWatermark, labelledRows, openA4Pdf, type TableColumn, tableHeader } from '../../platform/pdf.js';
+import {
+  draftWatermark,
+  labelledRows,
+  onEveryPage,
+  openA4Pdf,
+  type TableColumn,
+  tableHeader,
+} from '../../platform/pdf.js';
 
 import { categoryOf, decimal, percent, withTaxCategory } from './documents.js';
 import type { DocContent } from './einvoice.js';
@@ -196,12 +203,7 @@ export function renderPdf({ doc, draft, stamp }: RenderInput): Promise<Buffer> {
     if (bank) footerLines.push(bank);
   }
   if (doc.footer) footerLines.push(doc.footer);
-  const range = pdf.bufferedPageRange();
-  for (let i = range.start; i < range.start + range.count; i++) {
-    pdf.switchToPage(i);
-    // writing below the bottom margin must not start a new page
-    const bottom = pdf.page.margins.bottom;
-    pdf.page.margins.bottom = 0;
+  onEveryPage(pdf, (i, count) => {
     if (draft) {
       draftWatermark(pdf, 'ENTWURF', 72, 385);
       pdf.font('bold').fontSize(8).fillColor('#d33');
@@ -212,14 +214,13 @@ export function renderPdf({ doc, draft, stamp }: RenderInput): Promise<Buffer> {
     const text = footerLines.join('\n');
     const h = pdf.heightOfString(text, { width: WIDTH });
     pdf.text(text, LEFT, 841.89 - 40 - h, { width: WIDTH, align: 'center', lineBreak: true, height: h + 2 });
-    pdf.text(`Seite ${i + 1} von ${range.count}`, LEFT, 841.89 - 34, {
+    pdf.text(`Seite ${i + 1} von ${count}`, LEFT, 841.89 - 34, {
       width: WIDTH,
       align: 'right',
       lineBreak: false,
     });
     pdf.fillColor('#000');
-    pdf.page.margins.bottom = bottom;
-  }
+  });
   pdf.end();
   return done;
 }

@@ -6,7 +6,14 @@
  */
 
 import { isoDay } from '../../platform/dates.js';
-import { draftWatermark, labelledRows, openA4Pdf, type TableColumn, tableHeader } from '../../platform/pdf.js';
+import {
+  draftWatermark,
+  labelledRows,
+  onEveryPage,
+  openA4Pdf,
+  type TableColumn,
+  tableHeader,
+} from '../../platform/pdf.js';
 import type { Entry, StatementRow } from './statements.service.js';
 
 export function money(cents: number, currency: string): string {
@@ -136,11 +143,7 @@ export function renderStatementPdf(row: StatementRow): Promise<Buffer> {
   pdf.fillColor('#000');
 
   // every page: watermark for drafts, hash and page numbers
-  const range = pdf.bufferedPageRange();
-  for (let i = range.start; i < range.start + range.count; i++) {
-    pdf.switchToPage(i);
-    const bottom = pdf.page.margins.bottom;
-    pdf.page.margins.bottom = 0;
+  onEveryPage(pdf, (i, count) => {
     if (draft) {
       draftWatermark(pdf, 'DRAFT', 96, 375);
     }
@@ -148,10 +151,9 @@ export function renderStatementPdf(row: StatementRow): Promise<Buffer> {
     if (row.contentHash) {
       pdf.text(row.contentHash, LEFT, 841.89 - 34, { width: WIDTH - 80, align: 'left', lineBreak: false });
     }
-    pdf.text(`Page ${i + 1} of ${range.count}`, LEFT, 841.89 - 34, { width: WIDTH, align: 'right', lineBreak: false });
+    pdf.text(`Page ${i + 1} of ${count}`, LEFT, 841.89 - 34, { width: WIDTH, align: 'right', lineBreak: false });
     pdf.fillColor('#000');
-    pdf.page.margins.bottom = bottom;
-  }
+  });
   pdf.end();
   return done;
 }
