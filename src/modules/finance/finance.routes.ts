@@ -5,7 +5,7 @@
  */
 import type { FastifyReply } from 'fastify';
 import { manageMoney } from '../../platform/auth/presets.js';
-import { IdParams } from '../../platform/http/schemas.js';
+import { IdParams, pageOf } from '../../platform/http/schemas.js';
 import { deleteByIdRoute, type TypedApp } from '../../platform/http/typed-app.js';
 import * as acc from './accounting.service.js';
 import * as cn from './credit-notes.service.js';
@@ -71,8 +71,7 @@ export function financeRoutes(app: TypedApp): void {
     },
     async (request) => {
       const q = request.query;
-      const limit = q.limit ?? 50;
-      const offset = q.offset ?? 0;
+      const { limit, offset } = pageOf(q);
       const { rows, count } = await inv.listInvoices(request.ctx, { ...q, limit, offset });
       return { invoices: rows.map(inv.invoiceOut), count, limit, offset };
     },
@@ -232,8 +231,7 @@ export function financeRoutes(app: TypedApp): void {
     },
     async (request) => {
       const q = request.query;
-      const limit = q.limit ?? 50;
-      const offset = q.offset ?? 0;
+      const { limit, offset } = pageOf(q);
       const { rows, count } = await cn.listCreditNotes(request.ctx, { ...q, limit, offset });
       return { credit_notes: rows.map(cn.creditNoteOut), count, limit, offset };
     },

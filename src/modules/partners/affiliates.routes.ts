@@ -5,7 +5,7 @@
  * and refuses every token with 403 token_blocked.
  */
 import { manageMoney, readFinance } from '../../platform/auth/presets.js';
-import { IdParams } from '../../platform/http/schemas.js';
+import { IdParams, pageOf } from '../../platform/http/schemas.js';
 import { deleteByIdRoute, type TypedApp } from '../../platform/http/typed-app.js';
 import { affiliatePortalRoutes } from './affiliate-portal.js';
 import * as S from './affiliates.schemas.js';
@@ -28,8 +28,7 @@ export function affiliateRoutes(app: TypedApp): void {
     },
     async (request) => {
       const q = request.query;
-      const limit = q.limit ?? 50;
-      const offset = q.offset ?? 0;
+      const { limit, offset } = pageOf(q);
       const ctx = request.ctx;
       const [page, base] = await Promise.all([svc.listAffiliates(ctx, { ...q, limit, offset }), svc.referralBase(ctx)]);
       return {
@@ -131,8 +130,7 @@ export function affiliateRoutes(app: TypedApp): void {
     },
     async (request) => {
       const q = request.query;
-      const limit = q.limit ?? 50;
-      const offset = q.offset ?? 0;
+      const { limit, offset } = pageOf(q);
       const res = await svc.listAffiliateEarnings(request.ctx, { ...q, limit, offset });
       return { ...res, limit, offset };
     },
@@ -170,8 +168,7 @@ export function affiliateRoutes(app: TypedApp): void {
     },
     async (request) => {
       const q = request.query;
-      const limit = q.limit ?? 50;
-      const offset = q.offset ?? 0;
+      const { limit, offset } = pageOf(q);
       const res = await svc.listContent(request.ctx, { ...q, limit, offset });
       return { ...res, limit, offset };
     },

@@ -7,7 +7,7 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { affiliatePortal, manageMoney, readFinance, vendorPortal } from '../../platform/auth/presets.js';
-import { IdParams } from '../../platform/http/schemas.js';
+import { IdParams, pageOf } from '../../platform/http/schemas.js';
 import type { TypedApp } from '../../platform/http/typed-app.js';
 import type { PartnerType } from './partners.tables.js';
 import type { PayoutStatus } from './payout-states.js';
@@ -15,9 +15,6 @@ import * as S from './payouts.schemas.js';
 import * as svc from './payouts.service.js';
 import { renderStatementPdf } from './statement-pdf.js';
 import * as st from './statements.service.js';
-
-type Page = { limit?: number; offset?: number };
-const page = (q: Page) => ({ limit: q.limit ?? 50, offset: q.offset ?? 0 });
 
 const vendorOf = (r: FastifyRequest) => (r.ctx.actor as { vendorId: string }).vendorId;
 const affiliateOf = (r: FastifyRequest) => (r.ctx.actor as { affiliateId: string }).affiliateId;
@@ -124,7 +121,7 @@ export function payoutRoutes(app: TypedApp): void {
       async (request) => {
         // the admin queries also carry the partner filter (S.VendorPayoutQuery, S.AffiliatePayoutQuery)
         const q: Static<typeof S.PortalPayoutQuery> & { vendor_id?: string; affiliate_id?: string } = request.query;
-        const p = page(q);
+        const p = pageOf(q);
         const { rows, count } = await svc.listPayouts(request.ctx, kind, {
           partner_id: r.own ? ownId(request) : q[`${kind}_id`],
           status: q.status,
@@ -285,7 +282,7 @@ export function payoutRoutes(app: TypedApp): void {
     },
     async (request) => {
       const q = request.query;
-      const p = page(q);
+      const p = pageOf(q);
       const { rows, count } = await st.listStatements(request.ctx, {
         vendor_id: vendorOf(request),
         status: 'final',
@@ -350,7 +347,7 @@ export function payoutRoutes(app: TypedApp): void {
     },
     async (request) => {
       const q = request.query;
-      const p = page(q);
+      const p = pageOf(q);
       const { rows, count } = await st.listStatements(request.ctx, { ...q, ...p });
       return { statements: rows.map(st.statementSummaryOut), count, ...p };
     },

@@ -8,6 +8,7 @@ import type { Ctx } from '../../platform/auth/types.js';
 import { iso, isoOrNull } from '../../platform/dates.js';
 import { query } from '../../platform/db/tx.js';
 import { AppError, notFound } from '../../platform/errors.js';
+import { pageOf } from '../../platform/http/schemas.js';
 import { countVendorProducts, vendorProducts } from '../catalog/index.js';
 import { orderSoldBy, ordersSoldBy } from '../orders/index.js';
 import { ledgerOf } from './ledger.js';
@@ -172,8 +173,7 @@ export async function ledger(
 ) {
   const v = await portalVendor(ctx);
   const { from, to } = parseRange(q);
-  const limit = q.limit ?? 50;
-  const offset = q.offset ?? 0;
+  const { limit, offset } = pageOf(q);
   const { entries, count } = await ledgerOf(ctx, 'vendor', v.id, {
     limit,
     offset,
