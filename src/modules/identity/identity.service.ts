@@ -5,7 +5,7 @@ import type { Ctx, EmployeeRole, Scope } from '../../platform/auth/types.js';
 import { dummyPasswordHash, hashPassword, sha256, verifyPassword } from '../../platform/crypto.js';
 import { iso, isoOrNull } from '../../platform/dates.js';
 import type { Db } from '../../platform/db/client.js';
-import { isUniqueViolation, withTx } from '../../platform/db/tx.js';
+import { isUniqueViolation, type TxCtx, withTx } from '../../platform/db/tx.js';
 import { AppError, conflict, type FieldError, notFound } from '../../platform/errors.js';
 import { newId, newSecret } from '../../platform/ids.js';
 import { type ShopRow, shopOf } from '../shops/index.js';
@@ -139,6 +139,20 @@ async function ownerCount(ctx: Ctx): Promise<number> {
   return rows[0]?.n ?? 0;
 }
 
+/**
+ * The employee `id` (404 when the shop has none), with the shop's owners locked first so two
+ * concurrent demotions or removals cannot both pass the last-owner check.
+ */
+async function employeeOwnersLocked(t: TxCtx, id: string) {
+  await t.db.execute(sql`SELECT id FROM users WHERE shop_id = ${t.shopId} AND role = 'owner' FOR UPDATE`);
+  const [current] = await t.db
+    .select()
+    .from(users)
+    .where(and(eq(users.id, id), eq(users.shopId, t.shopId)));
+  if (!current) throw notFound('Employee');
+  return current;
+}
+
 /** Updates an employee; the last owner can never be demoted. A new password ends their sessions. */
 export async function updateEmployee(
   ctx: Ctx,
@@ -148,13 +162,7 @@ export async function updateEmployee(
   const passwordHash = patch.password ? await hashPassword(patch.password) : undefined;
   return withTx(ctx, async (t) => {
     const tx = t.db;
-    // Lock the shop's owners so two concurrent demotions cannot both pass the last-owner check.
-    await tx.execute(sql`SELECT id FROM users WHERE shop_id = ${ctx.shopId} AND role = 'owner' FOR UPDATE`);
-    const [current] = await tx
-      .select()
-      .from(users)
-      .where(and(eq(users.id, id), eq(users.shopId, ctx.shopId)));
-    if (!current) throw notFound('Employee');
+    const current = await employeeOwnersLocked(t, id);
     if (current.role === 'owner' && patch.role && patch.role !== 'owner' && (await ownerCount(t)) <= 1) {
       throw conflict('last_owner', 'The last owner cannot be demoted; make another employee owner first');
     }
@@ -180,12 +188,7 @@ export async function updateEmployee(
 export async function deleteEmployee(ctx: Ctx, id: string) {
   await withTx(ctx, async (t) => {
     const tx = t.db;
-    await tx.execute(sql`SELECT id FROM users WHERE shop_id = ${ctx.shopId} AND role = 'owner' FOR UPDATE`);
-    const [current] = await tx
-      .select()
-      .from(users)
-      .where(and(eq(users.id, id), eq(users.shopId, ctx.shopId)));
-    if (!current) throw notFound('Employee');
+    const current = await employeeOwnersLocked(t, id);
     if (current.role === 'owner' && (await ownerCount(t)) <= 1) {
       throw conflict('last_owner', 'The last owner cannot be removed');
     }
