@@ -18,13 +18,8 @@ export const OrderParams = Type.Object({ orderId: Type.String({ minLength: 1, ma
 
 // ---- company settings ----
 
-export const CompanySettings = Type.Object({
-  legal_name: Nullable(Type.String()),
-  line1: Nullable(Type.String()),
-  line2: Nullable(Type.String()),
-  postal_code: Nullable(Type.String()),
-  city: Nullable(Type.String()),
-  country: Nullable(Type.String()),
+/** The seller's tax IDs, contact and bank, in the settings and on documents alike. */
+const sellerTaxContactBank = {
   vat_id: Nullable(Type.String()),
   tax_number: Nullable(Type.String()),
   email: Nullable(Type.String()),
@@ -34,6 +29,16 @@ export const CompanySettings = Type.Object({
   iban: Nullable(Type.String()),
   bic: Nullable(Type.String()),
   register_info: Nullable(Type.String()),
+};
+
+export const CompanySettings = Type.Object({
+  legal_name: Nullable(Type.String()),
+  line1: Nullable(Type.String()),
+  line2: Nullable(Type.String()),
+  postal_code: Nullable(Type.String()),
+  city: Nullable(Type.String()),
+  country: Nullable(Type.String()),
+  ...sellerTaxContactBank,
   invoice_footer: Nullable(Type.String()),
   invoice_number_format: Type.String(),
   credit_note_number_format: Type.String(),
@@ -90,15 +95,7 @@ const Seller = Type.Object({
   postal_code: Type.String(),
   city: Type.String(),
   country: Type.String(),
-  vat_id: Nullable(Type.String()),
-  tax_number: Nullable(Type.String()),
-  email: Nullable(Type.String()),
-  phone: Nullable(Type.String()),
-  contact_name: Nullable(Type.String()),
-  bank_name: Nullable(Type.String()),
-  iban: Nullable(Type.String()),
-  bic: Nullable(Type.String()),
-  register_info: Nullable(Type.String()),
+  ...sellerTaxContactBank,
 });
 
 const Buyer = Type.Object({
