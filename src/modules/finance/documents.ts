@@ -183,6 +183,13 @@ export function percent(rate: number): string {
 export type DocumentTable = typeof invoices | typeof creditNotes;
 export type DocumentRow<T extends DocumentTable> = T['$inferSelect'];
 
+/** The query of one document of the shop by id. */
+const documentById = (ctx: Pick<Ctx, 'db' | 'shopId'>, table: DocumentTable, id: string) =>
+  ctx.db
+    .select()
+    .from(table)
+    .where(and(eq(table.id, id), eq(table.shopId, ctx.shopId)));
+
 /** One document of the shop; missing or another shop's: 404 `${what} not found`. */
 export async function getDocument<T extends DocumentTable>(
   ctx: Pick<Ctx, 'db' | 'shopId'>,
@@ -190,10 +197,7 @@ export async function getDocument<T extends DocumentTable>(
   id: string,
   what: string,
 ): Promise<DocumentRow<T>> {
-  const [row] = await ctx.db
-    .select()
-    .from(table as DocumentTable)
-    .where(and(eq(table.id, id), eq(table.shopId, ctx.shopId)));
+  const [row] = await documentById(ctx, table, id);
   if (!row) throw notFound(what);
   return row as DocumentRow<T>;
 }
@@ -205,11 +209,7 @@ export async function lockDocument<T extends DocumentTable>(
   id: string,
   what: string,
 ): Promise<DocumentRow<T>> {
-  const [row] = await ctx.db
-    .select()
-    .from(table as DocumentTable)
-    .where(and(eq(table.id, id), eq(table.shopId, ctx.shopId)))
-    .for('update');
+  const [row] = await documentById(ctx, table, id).for('update');
   if (!row) throw notFound(what);
   return row as DocumentRow<T>;
 }

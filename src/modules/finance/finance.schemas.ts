@@ -139,6 +139,17 @@ const TaxGroup = Type.Object({
   gross_cents: Type.Integer(),
 });
 
+/** The parties, lines, VAT groups and totals of a document (`documentBodyOut` in documents.ts). */
+const documentBody = {
+  seller: Nullable(Seller),
+  buyer: Buyer,
+  lines: Type.Array(DocLine),
+  tax_breakdown: Type.Array(TaxGroup),
+  net_cents: Type.Integer(),
+  tax_cents: Type.Integer(),
+  total_cents: Type.Integer(),
+};
+
 export const Invoice = Type.Object({
   id: Type.String(),
   order_id: Type.String(),
@@ -152,13 +163,7 @@ export const Invoice = Type.Object({
   is_business: Type.Boolean({ description: 'Business buyer: e-invoices (XRechnung, ZUGFeRD) are available' }),
   buyer_reference: Nullable(Type.String()),
   note: Nullable(Type.String()),
-  seller: Nullable(Seller),
-  buyer: Buyer,
-  lines: Type.Array(DocLine),
-  tax_breakdown: Type.Array(TaxGroup),
-  net_cents: Type.Integer(),
-  tax_cents: Type.Integer(),
-  total_cents: Type.Integer(),
+  ...documentBody,
   paid_cents: Type.Integer(),
   amount_due_cents: Type.Integer(),
   credited_cents: Type.Integer(),
@@ -183,13 +188,7 @@ export const CreditNote = Type.Object({
   currency: Type.String(),
   is_business: Type.Boolean(),
   reason: Nullable(Type.String()),
-  seller: Nullable(Seller),
-  buyer: Buyer,
-  lines: Type.Array(DocLine),
-  tax_breakdown: Type.Array(TaxGroup),
-  net_cents: Type.Integer(),
-  tax_cents: Type.Integer(),
-  total_cents: Type.Integer(),
+  ...documentBody,
   footer: Nullable(Type.String()),
   content_hash: Nullable(Type.String()),
   finalized_at: Nullable(Timestamp),
