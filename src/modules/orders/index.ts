@@ -22,6 +22,7 @@ export {
   createOrder,
   expirePendingOrder,
   getOrder,
+  lineItemOut,
   type NewOrder,
   nextCounter,
   type OrderRow,
