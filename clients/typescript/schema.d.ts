@@ -4429,14 +4429,17 @@ export interface operations {
                     "application/json": {
                         affiliates: {
                             balances: {
+                                /** @description Released, may be paid out */
                                 available_cents: number;
                                 currency: string;
                                 /** @description Everything earned net of clawbacks */
                                 earned_cents: number;
+                                /** @description Reserved by an open payout */
                                 in_payout_cents: number;
                                 /** @description pending + available + in_payout */
                                 owed_cents: number;
                                 paid_out_cents: number;
+                                /** @description Earned, still in the hold period */
                                 pending_cents: number;
                             }[];
                             code: string;
@@ -4671,14 +4674,17 @@ export interface operations {
                 content: {
                     "application/json": {
                         balances: {
+                            /** @description Released, may be paid out */
                             available_cents: number;
                             currency: string;
                             /** @description Everything earned net of clawbacks */
                             earned_cents: number;
+                            /** @description Reserved by an open payout */
                             in_payout_cents: number;
                             /** @description pending + available + in_payout */
                             owed_cents: number;
                             paid_out_cents: number;
+                            /** @description Earned, still in the hold period */
                             pending_cents: number;
                         }[];
                         code: string;
@@ -21030,14 +21036,17 @@ export interface operations {
                 content: {
                     "application/json": {
                         balances: {
+                            /** @description Released, may be paid out */
                             available_cents: number;
                             currency: string;
                             /** @description Everything earned net of clawbacks */
                             earned_cents: number;
+                            /** @description Reserved by an open payout */
                             in_payout_cents: number;
                             /** @description pending + available + in_payout */
                             owed_cents: number;
                             paid_out_cents: number;
+                            /** @description Earned, still in the hold period */
                             pending_cents: number;
                         }[];
                         code: string;

@@ -48,6 +48,57 @@ export function draftWatermark(pdf: PDFKit.PDFDocument, text: string, fontSize: 
   pdf.fillOpacity(1).fillColor('#000');
 }
 
+/** Label–value rows (9 pt: labels at `x`, values at `valueX`); returns the y below the last row. */
+export function labelledRows(
+  pdf: PDFKit.PDFDocument,
+  rows: [string, string][],
+  at: { x: number; y: number; labelWidth: number; valueX: number; valueWidth: number },
+): number {
+  let y = at.y;
+  pdf.fontSize(9);
+  for (const [k, v] of rows) {
+    pdf.font('regular').text(k, at.x, y, { width: at.labelWidth });
+    pdf.text(v, at.valueX, y, { width: at.valueWidth });
+    y += 13;
+  }
+  return y;
+}
+
+export interface TableColumn {
+  label: string;
+  x: number;
+  width: number;
+  align?: 'right';
+}
+
+/** A table's header row at `y` (bold 8.5 pt) ruled from `left` to `right`; returns the y of the first row. */
+export function tableHeader(pdf: PDFKit.PDFDocument, columns: TableColumn[], y: number, left: number, right: number) {
+  pdf.font('bold').fontSize(8.5);
+  for (const c of columns) pdf.text(c.label, c.x, y, c.align ? { width: c.width, align: c.align } : { width: c.width });
+  const below = y + 14;
+  pdf
+    .moveTo(left, below - 3)
+    .lineTo(right, below - 3)
+    .lineWidth(0.5)
+    .stroke();
+  return below;
+}
+
+/**
+ * Draws on every buffered page (watermarks, footers, page numbers): `draw(i, count)` runs with the
+ * page current and its bottom margin lifted, so writing below it does not start a new page.
+ */
+export function onEveryPage(pdf: PDFKit.PDFDocument, draw: (i: number, count: number) => void): void {
+  const range = pdf.bufferedPageRange();
+  for (let i = range.start; i < range.start + range.count; i++) {
+    pdf.switchToPage(i);
+    const bottom = pdf.page.margins.bottom;
+    pdf.page.margins.bottom = 0;
+    draw(i, range.count);
+    pdf.page.margins.bottom = bottom;
+  }
+}
+
 export interface A4Options {
   lang: string;
   /** Left margin (the other margins are 56 pt). */

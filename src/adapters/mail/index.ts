@@ -12,7 +12,7 @@ import type { Config } from '../../config.js';
 import { configureShop } from '../../platform/auth/presets.js';
 import { iso, isoOrNull } from '../../platform/dates.js';
 import type { TxCtx } from '../../platform/db/tx.js';
-import { Nullable, PageMeta, Pagination, Timestamp } from '../../platform/http/schemas.js';
+import { Nullable, PageMeta, Pagination, pageOf, Timestamp } from '../../platform/http/schemas.js';
 import { newId } from '../../platform/ids.js';
 import { enqueue } from '../../platform/jobs/queue.js';
 import type { Module } from '../../platform/module.js';
@@ -123,8 +123,7 @@ export const mailModule: Module = {
       },
       async (request) => {
         const q = request.query;
-        const limit = q.limit ?? 50;
-        const offset = q.offset ?? 0;
+        const { limit, offset } = pageOf(q);
         const { db, shopId } = request.ctx;
         const where = and(
           eq(emails.shopId, shopId),

@@ -1,14 +1,12 @@
 /** The mail outbox (docs/ARCHITECTURE.md): every e-mail the service sends is stored here first. */
 import { index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
-import { shops } from '../../modules/shops/shops.tables.js';
+import { shopRef } from '../../modules/shops/shops.tables.js';
 
 export const emails = pgTable(
   'emails',
   {
     id: text('id').primaryKey(),
-    shopId: text('shop_id')
-      .notNull()
-      .references(() => shops.id, { onDelete: 'cascade' }),
+    shopId: shopRef(),
     /** What the e-mail is about, e.g. `abo.created`. */
     kind: text('kind').notNull(),
     to: text('to_address').notNull(),
@@ -32,9 +30,7 @@ export const emailAttachments = pgTable(
   'email_attachments',
   {
     id: text('id').primaryKey(),
-    shopId: text('shop_id')
-      .notNull()
-      .references(() => shops.id, { onDelete: 'cascade' }),
+    shopId: shopRef(),
     emailId: text('email_id').notNull(),
     filename: text('filename').notNull(),
     contentType: text('content_type').notNull(),

@@ -46,6 +46,10 @@ function smtpServer(messages: string[], failFirst = { value: 0 }): Server {
   });
 }
 
+/** Queues one e-mail of the shop in a transaction of its own, as the modules do. */
+const queue = (t: TestApp, shopId: string, mail: Parameters<typeof queueEmail>[1]) =>
+  withTx(t.app.deps.database.db, (tx) => queueEmail({ db: tx, shopId }, mail));
+
 describe('mail outbox (default)', () => {
   let t: TestApp;
   beforeAll(async () => {
@@ -55,31 +59,20 @@ describe('mail outbox (default)', () => {
 
   it('stores the e-mail, lists it for owner/admin only, newest first', async () => {
     const shop = await createShop(t.app);
-    const db = t.app.deps.database.db;
-    await withTx(db, (tx) =>
-      queueEmail(
-        { db: tx, shopId: shop.shopId },
-        {
-          kind: 'test',
-          to: 'a@kunde.test',
-          subject: 'Eins',
-          text: 'x',
-          now: new Date(),
-        },
-      ),
-    );
-    await withTx(db, (tx) =>
-      queueEmail(
-        { db: tx, shopId: shop.shopId },
-        {
-          kind: 'test',
-          to: 'b@kunde.test',
-          subject: 'Zwei',
-          text: 'y',
-          now: new Date(),
-        },
-      ),
-    );
+    await queue(t, shop.shopId, {
+      kind: 'test',
+      to: 'a@kunde.test',
+      subject: 'Eins',
+      text: 'x',
+      now: new Date(),
+    });
+    await queue(t, shop.shopId, {
+      kind: 'test',
+      to: 'b@kunde.test',
+      subject: 'Zwei',
+      text: 'y',
+      now: new Date(),
+    });
     const queued = await call(t.app, 'GET', '/api/admin/emails', { token: shop.ownerToken });
     expect(queued.data.emails.map((e: { status: string }) => e.status)).toEqual(['queued', 'queued']);
     await t.app.deps.worker.drain();
@@ -117,18 +110,13 @@ describe('SMTP mailer (SMTP_URL)', () => {
   it('sends through nodemailer, retries a temporary failure and records it', async () => {
     const shop = await createShop(t.app);
     const db = t.app.deps.database.db;
-    await withTx(db, (tx) =>
-      queueEmail(
-        { db: tx, shopId: shop.shopId },
-        {
-          kind: 'abo.created',
-          to: 'kunde@kunde.test',
-          subject: 'Ihr Abo',
-          text: 'Hallo Welt',
-          now: t.app.deps.clock.now(),
-        },
-      ),
-    );
+    await queue(t, shop.shopId, {
+      kind: 'abo.created',
+      to: 'kunde@kunde.test',
+      subject: 'Ihr Abo',
+      text: 'Hallo Welt',
+      now: t.app.deps.clock.now(),
+    });
     await t.app.deps.worker.drain();
     let list = await call(t.app, 'GET', '/api/admin/emails', { token: shop.ownerToken });
     expect(list.data.emails[0]).toMatchObject({ status: 'queued' });
@@ -146,21 +134,15 @@ describe('SMTP mailer (SMTP_URL)', () => {
 
   it('sends attachments stored with the e-mail', async () => {
     const shop = await createShop(t.app);
-    const db = t.app.deps.database.db;
     const pdf = Buffer.from('%PDF-1.7 test attachment');
-    await withTx(db, (tx) =>
-      queueEmail(
-        { db: tx, shopId: shop.shopId },
-        {
-          kind: 'invoice',
-          to: 'buchhaltung@kunde.test',
-          subject: 'Ihre Rechnung',
-          text: 'Anbei die Rechnung',
-          attachments: [{ filename: 'RE-2026-00001.pdf', contentType: 'application/pdf', content: pdf }],
-          now: t.app.deps.clock.now(),
-        },
-      ),
-    );
+    await queue(t, shop.shopId, {
+      kind: 'invoice',
+      to: 'buchhaltung@kunde.test',
+      subject: 'Ihre Rechnung',
+      text: 'Anbei die Rechnung',
+      attachments: [{ filename: 'RE-2026-00001.pdf', contentType: 'application/pdf', content: pdf }],
+      now: t.app.deps.clock.now(),
+    });
     const before = messages.length;
     await t.app.deps.worker.drain();
     expect(messages.length).toBe(before + 1);

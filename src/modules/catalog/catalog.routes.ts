@@ -2,8 +2,8 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import { configureShop, readCatalog, writeCatalog, writeCatalogSignedIn } from '../../platform/auth/presets.js';
 import type { Ctx } from '../../platform/auth/types.js';
-import { IdParams, NoContent } from '../../platform/http/schemas.js';
-import { sendJsonText, type TypedApp } from '../../platform/http/typed-app.js';
+import { IdParams } from '../../platform/http/schemas.js';
+import { deleteByIdRoute, sendJsonText, type TypedApp } from '../../platform/http/typed-app.js';
 import * as S from './catalog.schemas.js';
 import { listingRoutes } from './listings.routes.js';
 import { getWritePolicy, putWritePolicy } from './policy.service.js';
@@ -77,21 +77,11 @@ function referenceRoutes<Row, Query extends TSchema, Create extends TSchema, Pat
     },
     async (request) => r.out(await r.update(request.ctx, request.params.id, request.body)),
   );
-  app.delete(
+  deleteByIdRoute(
+    app,
     `${r.path}/:id`,
-    {
-      config: writeCatalogSignedIn,
-      schema: {
-        tags,
-        summary: `Delete a ${r.singular}; 409 in_use while live products use it`,
-        params: IdParams,
-        response: { 204: NoContent },
-      },
-    },
-    async (request, reply) => {
-      await r.remove(request.ctx, request.params.id);
-      return reply.code(204).send();
-    },
+    { config: writeCatalogSignedIn, tags, summary: `Delete a ${r.singular}; 409 in_use while live products use it` },
+    r.remove,
   );
 }
 
@@ -150,21 +140,15 @@ export function catalogRoutes(app: TypedApp): void {
     async (request) => updateProduct(request.ctx, request.params.id, request.body),
   );
 
-  app.delete(
+  deleteByIdRoute(
+    app,
     '/api/products/:id',
     {
       config: writeCatalog,
-      schema: {
-        tags,
-        summary: 'Delete a product (soft: it vanishes from reads; its slug and SKUs become free)',
-        params: IdParams,
-        response: { 204: NoContent },
-      },
+      tags,
+      summary: 'Delete a product (soft: it vanishes from reads; its slug and SKUs become free)',
     },
-    async (request, reply) => {
-      await deleteProduct(request.ctx, request.params.id);
-      return reply.code(204).send();
-    },
+    deleteProduct,
   );
 
   // ---- channel listings (docs/catalog.md) ----

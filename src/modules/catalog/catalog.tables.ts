@@ -8,7 +8,6 @@
 import { sql } from 'drizzle-orm';
 import {
   type AnyPgColumn,
-  bigint,
   boolean,
   foreignKey,
   index,
@@ -17,14 +16,11 @@ import {
   pgTable,
   primaryKey,
   text,
-  timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import { cents, ts } from '../../platform/db/columns.js';
 import { channels } from '../channels/channels.tables.js';
-import { shops } from '../shops/shops.tables.js';
-
-const ts = (name: string) => timestamp(name, { withTimezone: true });
-const cents = (name: string) => bigint(name, { mode: 'number' });
+import { shopRef, shops } from '../shops/shops.tables.js';
 
 export interface ProductOption {
   name: string;
@@ -35,9 +31,7 @@ export const categories = pgTable(
   'categories',
   {
     id: text('id').primaryKey(),
-    shopId: text('shop_id')
-      .notNull()
-      .references(() => shops.id, { onDelete: 'cascade' }),
+    shopId: shopRef(),
     name: text('name').notNull(),
     parentId: text('parent_id').references((): AnyPgColumn => categories.id),
     description: text('description'),
@@ -55,9 +49,7 @@ export const brands = pgTable(
   'brands',
   {
     id: text('id').primaryKey(),
-    shopId: text('shop_id')
-      .notNull()
-      .references(() => shops.id, { onDelete: 'cascade' }),
+    shopId: shopRef(),
     name: text('name').notNull(),
     description: text('description'),
     createdAt: ts('created_at').notNull().defaultNow(),
@@ -70,9 +62,7 @@ export const suppliers = pgTable(
   'suppliers',
   {
     id: text('id').primaryKey(),
-    shopId: text('shop_id')
-      .notNull()
-      .references(() => shops.id, { onDelete: 'cascade' }),
+    shopId: shopRef(),
     name: text('name').notNull(),
     email: text('email'),
     phone: text('phone'),
@@ -86,9 +76,7 @@ export const products = pgTable(
   'products',
   {
     id: text('id').primaryKey(),
-    shopId: text('shop_id')
-      .notNull()
-      .references(() => shops.id, { onDelete: 'cascade' }),
+    shopId: shopRef(),
     name: text('name').notNull(),
     slug: text('slug').notNull(),
     sku: text('sku'),
@@ -146,9 +134,7 @@ export const productVariants = pgTable(
   'product_variants',
   {
     id: text('id').primaryKey(),
-    shopId: text('shop_id')
-      .notNull()
-      .references(() => shops.id, { onDelete: 'cascade' }),
+    shopId: shopRef(),
     productId: text('product_id')
       .notNull()
       .references(() => products.id, { onDelete: 'cascade' }),
@@ -172,9 +158,7 @@ export const productImages = pgTable(
   'product_images',
   {
     id: text('id').primaryKey(),
-    shopId: text('shop_id')
-      .notNull()
-      .references(() => shops.id, { onDelete: 'cascade' }),
+    shopId: shopRef(),
     productId: text('product_id')
       .notNull()
       .references(() => products.id, { onDelete: 'cascade' }),
@@ -196,9 +180,7 @@ export const productImages = pgTable(
 export const catalogSkus = pgTable(
   'catalog_skus',
   {
-    shopId: text('shop_id')
-      .notNull()
-      .references(() => shops.id, { onDelete: 'cascade' }),
+    shopId: shopRef(),
     sku: text('sku').notNull(),
     productId: text('product_id')
       .notNull()
@@ -215,9 +197,7 @@ export const catalogSkus = pgTable(
 export const productChannelListings = pgTable(
   'product_channel_listings',
   {
-    shopId: text('shop_id')
-      .notNull()
-      .references(() => shops.id, { onDelete: 'cascade' }),
+    shopId: shopRef(),
     productId: text('product_id').notNull(),
     channelId: text('channel_id').notNull(),
     variantId: text('variant_id'),
@@ -270,9 +250,7 @@ export const catalogPriceChanges = pgTable(
   'catalog_price_changes',
   {
     id: text('id').primaryKey(),
-    shopId: text('shop_id')
-      .notNull()
-      .references(() => shops.id, { onDelete: 'cascade' }),
+    shopId: shopRef(),
     productId: text('product_id').notNull(),
     priceKey: text('price_key').notNull(),
     beforeCents: cents('before_cents'),

@@ -33,7 +33,8 @@ export interface PublicImage {
   variant_id: string | null;
 }
 
-export interface PublicProduct {
+/** What the storefront shows of a product as it is stored (the row read and the response alike). */
+interface PublicProductFields {
   id: string;
   name: string;
   slug: string;
@@ -46,11 +47,14 @@ export interface PublicProduct {
   category_id: string | null;
   brand_id: string | null;
   base_price_cents: number;
-  in_stock: boolean;
-  channel: { id: string; currency: string; price_cents: number | null; compare_at_price_cents: number | null };
   options: { name: string; values: string[] }[];
   variants: PublicVariant[];
   images: PublicImage[];
+}
+
+export interface PublicProduct extends PublicProductFields {
+  in_stock: boolean;
+  channel: { id: string; currency: string; price_cents: number | null; compare_at_price_cents: number | null };
 }
 
 export interface PublicListInput {
@@ -60,27 +64,12 @@ export interface PublicListInput {
   offset: number;
 }
 
-interface PublicRow {
-  id: string;
-  name: string;
-  slug: string;
-  sku: string | null;
-  type: string;
-  is_digital: boolean;
-  tax_class: string;
-  description: string | null;
-  short_description: string | null;
-  category_id: string | null;
-  brand_id: string | null;
-  base_price_cents: number;
-  options: { name: string; values: string[] }[];
+interface PublicRow extends PublicProductFields {
   track_stock: boolean;
   stock_quantity: number;
   listing_price: number | null;
   listing_compare_at: number | null;
   total?: number;
-  variants: PublicVariant[];
-  images: PublicImage[];
 }
 
 export interface PublicChannel {

@@ -2,7 +2,7 @@
 import { Type } from '@sinclair/typebox';
 import { anyEmployee, configureShop, ownerOnly, readCatalog } from '../../platform/auth/presets.js';
 import { NoContent } from '../../platform/http/schemas.js';
-import type { TypedApp } from '../../platform/http/typed-app.js';
+import { deleteByIdRoute, type TypedApp } from '../../platform/http/typed-app.js';
 import * as cfg from './channel-config.service.js';
 import * as S from './channels.schemas.js';
 import * as svc from './channels.service.js';
@@ -79,21 +79,11 @@ export function channelRoutes(app: TypedApp): void {
     async (request) => svc.channelOut(await svc.setDefaultChannel(request.ctx, request.params.id)),
   );
 
-  app.delete(
+  deleteByIdRoute(
+    app,
     '/api/admin/channels/:id',
-    {
-      config: ownerOnly,
-      schema: {
-        tags,
-        summary: 'Delete a channel with its domains, listings and selections (owner only)',
-        params: ChannelParams,
-        response: { 204: NoContent },
-      },
-    },
-    async (request, reply) => {
-      await svc.deleteChannel(request.ctx, request.params.id);
-      return reply.code(204).send();
-    },
+    { config: ownerOnly, tags, summary: 'Delete a channel with its domains, listings and selections (owner only)' },
+    svc.deleteChannel,
   );
 
   // ---- domains ----

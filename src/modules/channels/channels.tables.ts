@@ -11,15 +11,13 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import { shops } from '../shops/shops.tables.js';
+import { shopRef, shops } from '../shops/shops.tables.js';
 
 export const channels = pgTable(
   'channels',
   {
     id: text('id').primaryKey(),
-    shopId: text('shop_id')
-      .notNull()
-      .references(() => shops.id, { onDelete: 'cascade' }),
+    shopId: shopRef(),
     name: text('name').notNull(),
     slug: text('slug').notNull(),
     isDefault: boolean('is_default').notNull().default(false),
@@ -49,9 +47,7 @@ export const channelDomains = pgTable(
   'channel_domains',
   {
     id: text('id').primaryKey(),
-    shopId: text('shop_id')
-      .notNull()
-      .references(() => shops.id, { onDelete: 'cascade' }),
+    shopId: shopRef(),
     channelId: text('channel_id')
       .notNull()
       .references(() => channels.id, { onDelete: 'cascade' }),
@@ -82,9 +78,7 @@ export const countries = pgTable('countries', {
 export const shopCountries = pgTable(
   'shop_countries',
   {
-    shopId: text('shop_id')
-      .notNull()
-      .references(() => shops.id, { onDelete: 'cascade' }),
+    shopId: shopRef(),
     code: text('code').notNull(),
     name: text('name').notNull(),
     currency: text('currency'),
@@ -103,9 +97,7 @@ export const shopCountries = pgTable(
 export const channelCountries = pgTable(
   'channel_countries',
   {
-    shopId: text('shop_id')
-      .notNull()
-      .references(() => shops.id, { onDelete: 'cascade' }),
+    shopId: shopRef(),
     channelId: text('channel_id')
       .notNull()
       .references(() => channels.id, { onDelete: 'cascade' }),

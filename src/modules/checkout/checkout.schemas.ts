@@ -1,7 +1,8 @@
 /** Request and response schemas of the storefront checkout routes. */
 import { Type } from '@sinclair/typebox';
 import { Body, Email, Nullable, Timestamp } from '../../platform/http/schemas.js';
-import { lineTaxFields, pricingTaxFields } from '../tax/index.js';
+import { PricedLineOut } from '../orders/index.js';
+import { pricingTaxFields } from '../tax/index.js';
 
 export const AddressSchema = Body({
   name: Type.String({ minLength: 1, maxLength: 200 }),
@@ -37,22 +38,6 @@ export const CheckoutCreate = Body({
       description: 'Ignored: the channel is resolved from the request (docs/storefront.md)',
     }),
   ),
-});
-
-export const PricedLineOut = Type.Object({
-  product_id: Type.String(),
-  variant_id: Nullable(Type.String()),
-  name: Type.String(),
-  sku: Nullable(Type.String()),
-  quantity: Type.Integer(),
-  unit_price_cents: Type.Integer(),
-  line_total_cents: Type.Integer(),
-  tax_rate: Type.Number(),
-  tax_cents: Type.Integer(),
-  net_cents: Type.Integer(),
-  ...lineTaxFields,
-  tax_class: Type.String(),
-  is_digital: Type.Boolean(),
 });
 
 export const CheckoutSessionOut = Type.Object({

@@ -1,23 +1,10 @@
 /** Checkout sessions: a priced cart waiting for payment, with the stock it reserves. */
 import { sql } from 'drizzle-orm';
-import {
-  bigint,
-  boolean,
-  index,
-  jsonb,
-  numeric,
-  pgTable,
-  primaryKey,
-  text,
-  timestamp,
-  uniqueIndex,
-} from 'drizzle-orm/pg-core';
+import { boolean, index, jsonb, numeric, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { cents, ts } from '../../platform/db/columns.js';
 import { channels } from '../channels/channels.tables.js';
 import type { Address, PricedLine } from '../orders/orders.tables.js';
-import { shops } from '../shops/shops.tables.js';
-
-const cents = (name: string) => bigint(name, { mode: 'number' });
-const ts = (name: string) => timestamp(name, { withTimezone: true });
+import { shopRef, shops } from '../shops/shops.tables.js';
 
 // A priced line as stored on the session and copied to the order: orders owns its shape.
 export type { PricedLine } from '../orders/orders.tables.js';
@@ -48,9 +35,7 @@ export const checkoutSessions = pgTable(
   'checkout_sessions',
   {
     id: text('id').primaryKey(),
-    shopId: text('shop_id')
-      .notNull()
-      .references(() => shops.id, { onDelete: 'cascade' }),
+    shopId: shopRef(),
     channelId: text('channel_id')
       .notNull()
       .references(() => channels.id),

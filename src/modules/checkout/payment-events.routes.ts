@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { and, count, desc, eq, type SQL } from 'drizzle-orm';
 import { manageMoney } from '../../platform/auth/presets.js';
 import { iso } from '../../platform/dates.js';
-import { PageMeta, Pagination } from '../../platform/http/schemas.js';
+import { PageMeta, Pagination, pageOf } from '../../platform/http/schemas.js';
 import type { TypedApp } from '../../platform/http/typed-app.js';
 import { paymentEvents } from './checkout.tables.js';
 
@@ -42,8 +42,7 @@ export function paymentEventRoutes(app: TypedApp): void {
     },
     async (request) => {
       const q = request.query;
-      const limit = q.limit ?? 50;
-      const offset = q.offset ?? 0;
+      const { limit, offset } = pageOf(q);
       const db = request.ctx.db;
       const where: SQL | undefined = and(
         eq(paymentEvents.shopId, request.ctx.shopId),

@@ -5,18 +5,11 @@
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  call,
-  expectProblem,
-  PLATFORM_TOKEN,
-  STORE_ORIGIN,
-  startApp,
-  type TestApp,
-} from '../../../test/helpers/app.js';
-import { startViesStub, type ViesStub } from '../../../test/helpers/vies-stub.js';
+import { call, expectProblem, PLATFORM_TOKEN, STORE_ORIGIN, type TestApp } from '../../../test/helpers/app.js';
+import type { ViesStub } from '../../../test/helpers/vies-stub.js';
 import { query } from '../../platform/db/tx.js';
 import { taxFromGross } from '../../platform/money.js';
-import { type FinanceShop, financeShop } from '../finance/finance.fixtures.js';
+import { type FinanceShop, payOnPage, taxShop } from '../finance/finance.fixtures.js';
 import { EXEMPTION_TEXT, netOfGross } from '../tax/index.js';
 
 let t: TestApp;
@@ -38,14 +31,7 @@ const CH = { name: 'Urs Meier', line1: 'Bahnhofstr. 10', postal_code: '8001', ci
 const US = { name: 'Jane Doe', line1: '1 Main St', postal_code: '10001', city: 'New York', country: 'US' };
 
 beforeAll(async () => {
-  vies = await startViesStub(['ATU12345678']);
-  t = await startApp({ VIES_API_URL: vies.url });
-  f = await financeShop(t);
-  const m = await call(t.app, 'POST', '/api/admin/shipping-methods', {
-    token: f.owner,
-    body: { name: 'Welt', price_cents: 1190, countries: ['CH', 'US'] },
-  });
-  world = m.data.id;
+  ({ t, f, vies, world } = await taxShop({ name: 'Welt', price_cents: 1190 }));
 });
 afterAll(async () => {
   await t?.close();
@@ -77,19 +63,7 @@ function checkout(billing: Record<string, unknown>, items: { product_id: string;
 }
 
 async function pay(session: { id: string }, billing: Record<string, unknown>) {
-  const form = {
-    name: String(billing.name),
-    line1: String(billing.line1),
-    postal_code: String(billing.postal_code),
-    city: String(billing.city),
-    country: String(billing.country),
-    card_number: '4242424242424242',
-    widerruf_verzicht: 'on',
-  };
-  const paid = await call(t.app, 'POST', `/pay/${session.id}`, {
-    body: new URLSearchParams(form).toString(),
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-  });
+  const paid = await payOnPage(t, session.id, billing);
   expect(paid.statusCode, paid.body).toBe(303);
   const [row] = await query<{ order_id: string }>(
     t.db.database.db,

@@ -3,25 +3,12 @@
  * The add-on settings (erlaubt, aktiv, abo_provision, abo_provision_monate) live on `shops`.
  */
 import { sql } from 'drizzle-orm';
-import {
-  bigint,
-  boolean,
-  index,
-  integer,
-  jsonb,
-  numeric,
-  pgTable,
-  text,
-  timestamp,
-  uniqueIndex,
-} from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, numeric, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { cents, ts } from '../../platform/db/columns.js';
 import { products } from '../catalog/catalog.tables.js';
 import { channels } from '../channels/channels.tables.js';
 import type { Address } from '../orders/orders.tables.js';
-import { shops } from '../shops/shops.tables.js';
-
-const cents = (name: string) => bigint(name, { mode: 'number' });
-const ts = (name: string) => timestamp(name, { withTimezone: true });
+import { shopRef } from '../shops/shops.tables.js';
 
 export const INTERVAL_UNITS = ['day', 'week', 'month', 'year'] as const;
 export type IntervalUnit = (typeof INTERVAL_UNITS)[number];
@@ -30,9 +17,7 @@ export const aboPlans = pgTable(
   'abo_plans',
   {
     id: text('id').primaryKey(),
-    shopId: text('shop_id')
-      .notNull()
-      .references(() => shops.id, { onDelete: 'cascade' }),
+    shopId: shopRef(),
     /** Immutable after creation (docs/digital.md). */
     productId: text('product_id')
       .notNull()
@@ -66,9 +51,7 @@ export const abos = pgTable(
   'abos',
   {
     id: text('id').primaryKey(),
-    shopId: text('shop_id')
-      .notNull()
-      .references(() => shops.id, { onDelete: 'cascade' }),
+    shopId: shopRef(),
     planId: text('plan_id')
       .notNull()
       .references(() => aboPlans.id),

@@ -20,6 +20,8 @@ import {
   allocate,
   contentHash,
   type DocumentFilters,
+  documentBody,
+  documentBodyOut,
   getDocument,
   line,
   listDocuments,
@@ -29,7 +31,6 @@ import {
   sums,
   taxGroups,
   taxKey,
-  withTaxCategory,
 } from './documents.js';
 import { assertEinvoiceReady } from './einvoice.js';
 import type * as Schemas from './finance.schemas.js';
@@ -52,13 +53,7 @@ export function creditNoteOut(row: CreditNoteRow) {
     currency: row.currency,
     is_business: row.isBusiness,
     reason: row.reason,
-    seller: row.seller ?? null,
-    buyer: row.buyer,
-    lines: withTaxCategory(row.lines),
-    tax_breakdown: withTaxCategory(row.taxGroups),
-    net_cents: row.netCents,
-    tax_cents: row.taxCents,
-    total_cents: row.totalCents,
+    ...documentBodyOut(row),
     footer: row.footer,
     content_hash: row.contentHash,
     finalized_at: isoOrNull(row.finalizedAt),
@@ -78,13 +73,7 @@ export function creditNoteContent(row: CreditNoteRow, orderNumber: string) {
     currency: row.currency,
     is_business: row.isBusiness,
     reason: row.reason,
-    seller: row.seller,
-    buyer: row.buyer,
-    lines: row.lines,
-    tax_breakdown: row.taxGroups,
-    net_cents: row.netCents,
-    tax_cents: row.taxCents,
-    total_cents: row.totalCents,
+    ...documentBody(row),
     footer: row.footer,
   };
 }

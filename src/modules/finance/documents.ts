@@ -93,6 +93,38 @@ export function withTaxCategory<
   });
 }
 
+/** The columns every document stores its parties, lines and totals in (`documentContent` in finance.tables.ts). */
+type DocumentBodyRow = Pick<
+  typeof invoices.$inferSelect,
+  'seller' | 'buyer' | 'lines' | 'taxGroups' | 'netCents' | 'taxCents' | 'totalCents'
+>;
+
+/**
+ * The parties, lines, VAT groups and totals of a document, as its hashed content names them (the
+ * key order is part of the hash: callers spread this where these keys always stood).
+ */
+export function documentBody(row: DocumentBodyRow) {
+  return {
+    seller: row.seller,
+    buyer: row.buyer,
+    lines: row.lines,
+    tax_breakdown: row.taxGroups,
+    net_cents: row.netCents,
+    tax_cents: row.taxCents,
+    total_cents: row.totalCents,
+  };
+}
+
+/** The same as the API shows it: the lines and groups with their categories, no seller as null. */
+export function documentBodyOut(row: DocumentBodyRow) {
+  return {
+    ...documentBody(row),
+    seller: row.seller ?? null,
+    lines: withTaxCategory(row.lines),
+    tax_breakdown: withTaxCategory(row.taxGroups),
+  };
+}
+
 /** round-half-up(a × num / den) for non-negative integers. */
 export function mulDiv(a: number, num: number, den: number): number {
   return Math.floor((2 * a * num + den) / (2 * den));
@@ -151,6 +183,13 @@ export function percent(rate: number): string {
 export type DocumentTable = typeof invoices | typeof creditNotes;
 export type DocumentRow<T extends DocumentTable> = T['$inferSelect'];
 
+/** The query of one document of the shop by id. */
+const documentById = (ctx: Pick<Ctx, 'db' | 'shopId'>, table: DocumentTable, id: string) =>
+  ctx.db
+    .select()
+    .from(table)
+    .where(and(eq(table.id, id), eq(table.shopId, ctx.shopId)));
+
 /** One document of the shop; missing or another shop's: 404 `${what} not found`. */
 export async function getDocument<T extends DocumentTable>(
   ctx: Pick<Ctx, 'db' | 'shopId'>,
@@ -158,10 +197,7 @@ export async function getDocument<T extends DocumentTable>(
   id: string,
   what: string,
 ): Promise<DocumentRow<T>> {
-  const [row] = await ctx.db
-    .select()
-    .from(table as DocumentTable)
-    .where(and(eq(table.id, id), eq(table.shopId, ctx.shopId)));
+  const [row] = await documentById(ctx, table, id);
   if (!row) throw notFound(what);
   return row as DocumentRow<T>;
 }
@@ -173,11 +209,7 @@ export async function lockDocument<T extends DocumentTable>(
   id: string,
   what: string,
 ): Promise<DocumentRow<T>> {
-  const [row] = await ctx.db
-    .select()
-    .from(table as DocumentTable)
-    .where(and(eq(table.id, id), eq(table.shopId, ctx.shopId)))
-    .for('update');
+  const [row] = await documentById(ctx, table, id).for('update');
   if (!row) throw notFound(what);
   return row as DocumentRow<T>;
 }

@@ -10,10 +10,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, STORE_ORIGIN, startApp, type TestApp } from '../../../test/helpers/app.js';
-import { startViesStub, type ViesStub } from '../../../test/helpers/vies-stub.js';
+import { call, STORE_ORIGIN, type TestApp } from '../../../test/helpers/app.js';
+import type { ViesStub } from '../../../test/helpers/vies-stub.js';
 import { EXEMPTION_TEXT } from '../tax/index.js';
-import { BUSINESS, type FinanceShop, financeShop } from './finance.fixtures.js';
+import { BUSINESS, type FinanceShop, payOnPage, taxShop } from './finance.fixtures.js';
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 const VALIDATE = join(REPO, '..', 'shared', 'einvoice', 'validate.sh');
@@ -65,14 +65,7 @@ const DE_COMPANY = {
 };
 
 beforeAll(async () => {
-  vies = await startViesStub(['ATU12345678']);
-  t = await startApp({ VIES_API_URL: vies.url });
-  f = await financeShop(t);
-  const m = await call(t.app, 'POST', '/api/admin/shipping-methods', {
-    token: f.owner,
-    body: { name: 'DHL Welt', price_cents: 1990, countries: ['CH', 'US'] },
-  });
-  worldShipping = m.data.id;
+  ({ t, f, vies, world: worldShipping } = await taxShop({ name: 'DHL Welt', price_cents: 1990 }));
   // EINVOICE_OUT keeps the generated files for inspection
   dir = process.env.EINVOICE_OUT ?? mkdtempSync(join(tmpdir(), 'einvoice-'));
 });
@@ -100,19 +93,7 @@ async function order(billing: Record<string, unknown>, items: { product_id: stri
     },
   });
   expect(s.statusCode, s.body).toBe(201);
-  const form = {
-    name: String(billing.name),
-    line1: String(billing.line1),
-    postal_code: String(billing.postal_code),
-    city: String(billing.city),
-    country: String(billing.country),
-    card_number: '4242424242424242',
-    widerruf_verzicht: 'on',
-  };
-  const paid = await call(t.app, 'POST', `/pay/${s.data.id}`, {
-    body: new URLSearchParams(form).toString(),
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-  });
+  const paid = await payOnPage(t, s.data.id, billing);
   expect(paid.statusCode, paid.body).toBe(303);
   const list = await call(t.app, 'GET', `/api/admin/orders?q=${encodeURIComponent(email)}`, { token: f.owner });
   return { orderId: list.data.orders[0].id as string, session: s.data };

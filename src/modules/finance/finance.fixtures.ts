@@ -2,7 +2,8 @@
  * Test fixtures of the finance tests: a shop with company data, a DE channel, products at mixed
  * tax rates, and paid orders made the way a buyer makes them (checkout session + hosted page).
  */
-import { call, createShop, type ShopFixture, STORE_ORIGIN, type TestApp } from '../../../test/helpers/app.js';
+import { call, createShop, type ShopFixture, STORE_ORIGIN, startApp, type TestApp } from '../../../test/helpers/app.js';
+import { startViesStub, type ViesStub } from '../../../test/helpers/vies-stub.js';
 
 export const SELLER = {
   legal_name: 'Muster Handel GmbH',
@@ -87,12 +88,44 @@ export async function financeShop(t: TestApp, opts: { company?: boolean } = {}):
   return { shop, owner, channel, shipping, products };
 }
 
+/** The app of the tax tests: a VIES stub that knows ATU12345678, the finance shop, a shipping method to CH and US. */
+export async function taxShop(world: {
+  name: string;
+  price_cents: number;
+}): Promise<{ t: TestApp; f: FinanceShop; vies: ViesStub; world: string }> {
+  const vies = await startViesStub(['ATU12345678']);
+  const t = await startApp({ VIES_API_URL: vies.url });
+  const f = await financeShop(t);
+  const m = await call(t.app, 'POST', '/api/admin/shipping-methods', {
+    token: f.owner,
+    body: { ...world, countries: ['CH', 'US'] },
+  });
+  return { t, f, vies, world: m.data.id };
+}
+
 export interface OrderOptions {
   items?: { product_id: string; quantity: number }[];
   billing?: Record<string, unknown>;
   email?: string;
   shipping?: boolean;
   affiliate_code?: string;
+}
+
+/** Pays a checkout session on the hosted payment page with the test card 4242…, billed to `billing`. */
+export function payOnPage(t: TestApp, sessionId: string, billing: Record<string, unknown>) {
+  const form = {
+    name: String(billing.name),
+    line1: String(billing.line1),
+    postal_code: String(billing.postal_code),
+    city: String(billing.city),
+    country: String(billing.country),
+    card_number: '4242424242424242',
+    widerruf_verzicht: 'on',
+  };
+  return call(t.app, 'POST', `/pay/${sessionId}`, {
+    body: new URLSearchParams(form).toString(),
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  });
 }
 
 /** A paid order through the storefront checkout and the hosted payment page (test card 4242…). */
@@ -117,19 +150,7 @@ export async function paidOrder(t: TestApp, f: FinanceShop, o: OrderOptions = {}
     },
   });
   if (session.statusCode !== 201) throw new Error(`checkout failed: ${session.body}`);
-  const form = {
-    name: String(billing.name),
-    line1: String(billing.line1),
-    postal_code: String(billing.postal_code),
-    city: String(billing.city),
-    country: String(billing.country),
-    card_number: '4242424242424242',
-    widerruf_verzicht: 'on',
-  };
-  const paid = await call(t.app, 'POST', `/pay/${session.data.id}`, {
-    body: new URLSearchParams(form).toString(),
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-  });
+  const paid = await payOnPage(t, session.data.id, billing);
   if (paid.statusCode !== 303) throw new Error(`payment failed: ${paid.statusCode} ${paid.body}`);
   const s = await call(t.app, 'GET', `/api/admin/orders?q=${encodeURIComponent(email)}`, { token: f.owner });
   const id = s.data?.orders?.[0]?.id;

@@ -5,8 +5,8 @@
  */
 import type { FastifyReply } from 'fastify';
 import { manageMoney } from '../../platform/auth/presets.js';
-import { IdParams, NoContent } from '../../platform/http/schemas.js';
-import type { TypedApp } from '../../platform/http/typed-app.js';
+import { IdParams, pageOf } from '../../platform/http/schemas.js';
+import { deleteByIdRoute, type TypedApp } from '../../platform/http/typed-app.js';
 import * as acc from './accounting.service.js';
 import * as cn from './credit-notes.service.js';
 import * as del from './delivery.service.js';
@@ -71,8 +71,7 @@ export function financeRoutes(app: TypedApp): void {
     },
     async (request) => {
       const q = request.query;
-      const limit = q.limit ?? 50;
-      const offset = q.offset ?? 0;
+      const { limit, offset } = pageOf(q);
       const { rows, count } = await inv.listInvoices(request.ctx, { ...q, limit, offset });
       return { invoices: rows.map(inv.invoiceOut), count, limit, offset };
     },
@@ -122,21 +121,11 @@ export function financeRoutes(app: TypedApp): void {
     async (request) => inv.invoiceOut(await inv.updateDraft(request.ctx, request.params.id, request.body)),
   );
 
-  app.delete(
+  deleteByIdRoute(
+    app,
     '/api/admin/invoices/:id',
-    {
-      config: manageMoney,
-      schema: {
-        tags,
-        summary: 'Delete a draft invoice; a final invoice is never deleted (409)',
-        params: IdParams,
-        response: { 204: NoContent },
-      },
-    },
-    async (request, reply) => {
-      await inv.deleteDraft(request.ctx, request.params.id);
-      return reply.code(204).send();
-    },
+    { config: manageMoney, tags, summary: 'Delete a draft invoice; a final invoice is never deleted (409)' },
+    inv.deleteDraft,
   );
 
   app.post(
@@ -242,8 +231,7 @@ export function financeRoutes(app: TypedApp): void {
     },
     async (request) => {
       const q = request.query;
-      const limit = q.limit ?? 50;
-      const offset = q.offset ?? 0;
+      const { limit, offset } = pageOf(q);
       const { rows, count } = await cn.listCreditNotes(request.ctx, { ...q, limit, offset });
       return { credit_notes: rows.map(cn.creditNoteOut), count, limit, offset };
     },
@@ -258,21 +246,15 @@ export function financeRoutes(app: TypedApp): void {
     async (request) => cn.creditNoteOut(await cn.getCreditNote(request.ctx, request.params.id)),
   );
 
-  app.delete(
+  deleteByIdRoute(
+    app,
     '/api/admin/credit-notes/:id',
     {
       config: manageMoney,
-      schema: {
-        tags: cnTags,
-        summary: 'Delete a draft credit note (frees its amount); a final one is immutable (409)',
-        params: IdParams,
-        response: { 204: NoContent },
-      },
+      tags: cnTags,
+      summary: 'Delete a draft credit note (frees its amount); a final one is immutable (409)',
     },
-    async (request, reply) => {
-      await cn.deleteCreditNoteDraft(request.ctx, request.params.id);
-      return reply.code(204).send();
-    },
+    cn.deleteCreditNoteDraft,
   );
 
   app.post(

@@ -18,13 +18,8 @@ export const OrderParams = Type.Object({ orderId: Type.String({ minLength: 1, ma
 
 // ---- company settings ----
 
-export const CompanySettings = Type.Object({
-  legal_name: Nullable(Type.String()),
-  line1: Nullable(Type.String()),
-  line2: Nullable(Type.String()),
-  postal_code: Nullable(Type.String()),
-  city: Nullable(Type.String()),
-  country: Nullable(Type.String()),
+/** The seller's tax IDs, contact and bank, in the settings and on documents alike. */
+const sellerTaxContactBank = {
   vat_id: Nullable(Type.String()),
   tax_number: Nullable(Type.String()),
   email: Nullable(Type.String()),
@@ -34,6 +29,16 @@ export const CompanySettings = Type.Object({
   iban: Nullable(Type.String()),
   bic: Nullable(Type.String()),
   register_info: Nullable(Type.String()),
+};
+
+export const CompanySettings = Type.Object({
+  legal_name: Nullable(Type.String()),
+  line1: Nullable(Type.String()),
+  line2: Nullable(Type.String()),
+  postal_code: Nullable(Type.String()),
+  city: Nullable(Type.String()),
+  country: Nullable(Type.String()),
+  ...sellerTaxContactBank,
   invoice_footer: Nullable(Type.String()),
   invoice_number_format: Type.String(),
   credit_note_number_format: Type.String(),
@@ -90,15 +95,7 @@ const Seller = Type.Object({
   postal_code: Type.String(),
   city: Type.String(),
   country: Type.String(),
-  vat_id: Nullable(Type.String()),
-  tax_number: Nullable(Type.String()),
-  email: Nullable(Type.String()),
-  phone: Nullable(Type.String()),
-  contact_name: Nullable(Type.String()),
-  bank_name: Nullable(Type.String()),
-  iban: Nullable(Type.String()),
-  bic: Nullable(Type.String()),
-  register_info: Nullable(Type.String()),
+  ...sellerTaxContactBank,
 });
 
 const Buyer = Type.Object({
@@ -142,6 +139,17 @@ const TaxGroup = Type.Object({
   gross_cents: Type.Integer(),
 });
 
+/** The parties, lines, VAT groups and totals of a document (`documentBodyOut` in documents.ts). */
+const documentBody = {
+  seller: Nullable(Seller),
+  buyer: Buyer,
+  lines: Type.Array(DocLine),
+  tax_breakdown: Type.Array(TaxGroup),
+  net_cents: Type.Integer(),
+  tax_cents: Type.Integer(),
+  total_cents: Type.Integer(),
+};
+
 export const Invoice = Type.Object({
   id: Type.String(),
   order_id: Type.String(),
@@ -155,13 +163,7 @@ export const Invoice = Type.Object({
   is_business: Type.Boolean({ description: 'Business buyer: e-invoices (XRechnung, ZUGFeRD) are available' }),
   buyer_reference: Nullable(Type.String()),
   note: Nullable(Type.String()),
-  seller: Nullable(Seller),
-  buyer: Buyer,
-  lines: Type.Array(DocLine),
-  tax_breakdown: Type.Array(TaxGroup),
-  net_cents: Type.Integer(),
-  tax_cents: Type.Integer(),
-  total_cents: Type.Integer(),
+  ...documentBody,
   paid_cents: Type.Integer(),
   amount_due_cents: Type.Integer(),
   credited_cents: Type.Integer(),
@@ -186,13 +188,7 @@ export const CreditNote = Type.Object({
   currency: Type.String(),
   is_business: Type.Boolean(),
   reason: Nullable(Type.String()),
-  seller: Nullable(Seller),
-  buyer: Buyer,
-  lines: Type.Array(DocLine),
-  tax_breakdown: Type.Array(TaxGroup),
-  net_cents: Type.Integer(),
-  tax_cents: Type.Integer(),
-  total_cents: Type.Integer(),
+  ...documentBody,
   footer: Nullable(Type.String()),
   content_hash: Nullable(Type.String()),
   finalized_at: Nullable(Timestamp),

@@ -3,14 +3,12 @@
  * numbers) and the accounting integration (credentials and per-order sync state).
  */
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
-import { orders } from '../orders/orders.tables.js';
-import { shops } from '../shops/shops.tables.js';
+import { boolean, index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { cents, ts } from '../../platform/db/columns.js';
+import { type LineAmounts, orders } from '../orders/orders.tables.js';
+import { shopRef, shops } from '../shops/shops.tables.js';
 import type { TaxCategory } from '../tax/index.js';
 import type { CreditNoteStatus, InvoiceStatus } from './document-states.js';
-
-const cents = (name: string) => bigint(name, { mode: 'number' });
-const ts = (name: string) => timestamp(name, { withTimezone: true });
 
 /** The seller as printed on a document (a snapshot of the company settings). */
 export interface SellerData {
@@ -47,21 +45,9 @@ export interface BuyerData {
 }
 
 /** One line of a document. Amounts are gross (prices are gross, docs/finance.md); net = gross − tax. */
-export interface DocLine {
+export interface DocLine extends LineAmounts {
   position: number;
   kind: 'item' | 'shipping' | 'adjustment';
-  name: string;
-  sku: string | null;
-  quantity: number;
-  unit_price_cents: number;
-  line_total_cents: number;
-  tax_rate: number;
-  tax_cents: number;
-  net_cents: number;
-  /** EN 16931 VAT category (docs/finance.md); absent on documents made before it: S (or Z at 0 %). */
-  tax_category?: TaxCategory;
-  /** BT-120 for a 0 % category. */
-  tax_exemption_reason?: string | null;
   /** Credit notes: the invoice line this line credits (null for an amount credit). */
   invoice_position: number | null;
 }
@@ -75,6 +61,17 @@ export interface TaxGroup {
   tax_cents: number;
   gross_cents: number;
 }
+
+/** What an invoice and a credit note print: the parties, the lines, the tax groups and the totals. */
+const documentContent = () => ({
+  seller: jsonb('seller').$type<SellerData>(),
+  buyer: jsonb('buyer').notNull().$type<BuyerData>(),
+  lines: jsonb('lines').notNull().$type<DocLine[]>(),
+  taxGroups: jsonb('tax_groups').notNull().$type<TaxGroup[]>(),
+  netCents: cents('net_cents').notNull(),
+  taxCents: cents('tax_cents').notNull(),
+  totalCents: cents('total_cents').notNull(),
+});
 
 export const companySettings = pgTable('company_settings', {
   shopId: text('shop_id')
@@ -112,9 +109,7 @@ export const invoices = pgTable(
   'invoices',
   {
     id: text('id').primaryKey(),
-    shopId: text('shop_id')
-      .notNull()
-      .references(() => shops.id, { onDelete: 'cascade' }),
+    shopId: shopRef(),
     orderId: text('order_id')
       .notNull()
       .references(() => orders.id),
@@ -132,13 +127,7 @@ export const invoices = pgTable(
     isBusiness: boolean('is_business').notNull(),
     buyerReference: text('buyer_reference'),
     note: text('note'),
-    seller: jsonb('seller').$type<SellerData>(),
-    buyer: jsonb('buyer').notNull().$type<BuyerData>(),
-    lines: jsonb('lines').notNull().$type<DocLine[]>(),
-    taxGroups: jsonb('tax_groups').notNull().$type<TaxGroup[]>(),
-    netCents: cents('net_cents').notNull(),
-    taxCents: cents('tax_cents').notNull(),
-    totalCents: cents('total_cents').notNull(),
+    ...documentContent(),
     paidCents: cents('paid_cents').notNull().default(0),
     /** Sum of the final credit notes of this invoice. */
     creditedCents: cents('credited_cents').notNull().default(0),
@@ -165,9 +154,7 @@ export const creditNotes = pgTable(
   'credit_notes',
   {
     id: text('id').primaryKey(),
-    shopId: text('shop_id')
-      .notNull()
-      .references(() => shops.id, { onDelete: 'cascade' }),
+    shopId: shopRef(),
     invoiceId: text('invoice_id')
       .notNull()
       .references(() => invoices.id),
@@ -182,14 +169,8 @@ export const creditNotes = pgTable(
     currency: text('currency').notNull(),
     isBusiness: boolean('is_business').notNull(),
     reason: text('reason'),
-    seller: jsonb('seller').$type<SellerData>(),
-    buyer: jsonb('buyer').notNull().$type<BuyerData>(),
-    lines: jsonb('lines').notNull().$type<DocLine[]>(),
-    taxGroups: jsonb('tax_groups').notNull().$type<TaxGroup[]>(),
     /** Positive amounts: what is credited. */
-    netCents: cents('net_cents').notNull(),
-    taxCents: cents('tax_cents').notNull(),
-    totalCents: cents('total_cents').notNull(),
+    ...documentContent(),
     footer: text('footer'),
     contentHash: text('content_hash'),
     finalizedAt: ts('finalized_at'),
@@ -208,9 +189,7 @@ export const creditNotes = pgTable(
 export const accountingConnections = pgTable(
   'accounting_connections',
   {
-    shopId: text('shop_id')
-      .notNull()
-      .references(() => shops.id, { onDelete: 'cascade' }),
+    shopId: shopRef(),
     provider: text('provider').notNull(),
     apiKeyEncrypted: text('api_key_encrypted').notNull(),
     createdAt: ts('created_at').notNull().defaultNow(),
@@ -223,9 +202,7 @@ export const accountingConnections = pgTable(
 export const accountingSyncs = pgTable(
   'accounting_syncs',
   {
-    shopId: text('shop_id')
-      .notNull()
-      .references(() => shops.id, { onDelete: 'cascade' }),
+    shopId: shopRef(),
     orderId: text('order_id')
       .notNull()
       .references(() => orders.id, { onDelete: 'cascade' }),

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, expectProblem, startApp, type TestApp } from '../../../test/helpers/app.js';
 import { systemCtx } from '../../platform/auth/types.js';
 import { withTx } from '../../platform/db/tx.js';
-import { createOrder, getOrder } from '../orders/index.js';
+import { createOrder, getOrder, lineItemOut } from '../orders/index.js';
 import { draftInvoice, type FinanceShop, financeShop } from './finance.fixtures.js';
 import { formatProblem, renderNumber } from './numbering.js';
 
@@ -37,16 +37,7 @@ async function cloneOrders(templateId: string, n: number): Promise<string[]> {
         autoConfirm: true,
         currency: o.currency,
         lines: lines.map((l) => ({
-          product_id: l.productId,
-          variant_id: l.variantId,
-          name: l.name,
-          sku: l.sku,
-          quantity: l.quantity,
-          unit_price_cents: l.unitPriceCents,
-          line_total_cents: l.lineTotalCents,
-          tax_rate: l.taxRate,
-          tax_cents: l.taxCents,
-          net_cents: l.netCents,
+          ...lineItemOut(l),
           tax_class: l.taxClass,
           is_digital: l.isDigital,
           vendor_id: l.vendorId,

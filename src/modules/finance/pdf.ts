@@ -4,7 +4,14 @@
  * document (finalization time) and pdfkit derives the file id from them, so the same final
  * document renders byte-identically every time. Drafts are marked as drafts on every page.
  */
-import { draftWatermark, openA4Pdf } from '../../platform/pdf.js';
+import {
+  draftWatermark,
+  labelledRows,
+  onEveryPage,
+  openA4Pdf,
+  type TableColumn,
+  tableHeader,
+} from '../../platform/pdf.js';
 
 import { categoryOf, decimal, percent, withTaxCategory } from './documents.js';
 import type { DocContent } from './einvoice.js';
@@ -94,13 +101,7 @@ export function renderPdf({ doc, draft, stamp }: RenderInput): Promise<Buffer> {
     .fontSize(16)
     .text(draft ? `${title}sentwurf` : title, LEFT, y);
   y = pdf.y + 8;
-  pdf.fontSize(9);
-  for (const [k, v] of meta) {
-    pdf.font('regular').text(k, LEFT, y, { width: 120 });
-    pdf.text(v, LEFT + 125, y, { width: 300 });
-    y += 13;
-  }
-  y += 10;
+  y = labelledRows(pdf, meta, { x: LEFT, y, labelWidth: 120, valueX: LEFT + 125, valueWidth: 300 }) + 10;
   if (doc.reason) {
     pdf.font('regular').text(`Grund: ${doc.reason}`, LEFT, y, { width: WIDTH });
     y = pdf.y + 6;
@@ -108,20 +109,16 @@ export function renderPdf({ doc, draft, stamp }: RenderInput): Promise<Buffer> {
 
   // lines
   const cols = { pos: LEFT, name: LEFT + 28, qty: LEFT + 262, unit: LEFT + 300, rate: LEFT + 375, total: LEFT + 413 };
+  const columns: TableColumn[] = [
+    { label: 'Pos.', x: cols.pos, width: 26 },
+    { label: 'Bezeichnung', x: cols.name, width: 230 },
+    { label: 'Menge', x: cols.qty, width: 34, align: 'right' },
+    { label: 'Einzelpreis', x: cols.unit, width: 70, align: 'right' },
+    { label: 'USt.', x: cols.rate, width: 36, align: 'right' },
+    { label: 'Brutto', x: cols.total, width: RIGHT - cols.total, align: 'right' },
+  ];
   const header = () => {
-    pdf.font('bold').fontSize(8.5);
-    pdf.text('Pos.', cols.pos, y, { width: 26 });
-    pdf.text('Bezeichnung', cols.name, y, { width: 230 });
-    pdf.text('Menge', cols.qty, y, { width: 34, align: 'right' });
-    pdf.text('Einzelpreis', cols.unit, y, { width: 70, align: 'right' });
-    pdf.text('USt.', cols.rate, y, { width: 36, align: 'right' });
-    pdf.text('Brutto', cols.total, y, { width: RIGHT - cols.total, align: 'right' });
-    y += 14;
-    pdf
-      .moveTo(LEFT, y - 3)
-      .lineTo(RIGHT, y - 3)
-      .lineWidth(0.5)
-      .stroke();
+    y = tableHeader(pdf, columns, y, LEFT, RIGHT);
   };
   header();
   pdf.font('regular').fontSize(8.5);
@@ -206,12 +203,7 @@ export function renderPdf({ doc, draft, stamp }: RenderInput): Promise<Buffer> {
     if (bank) footerLines.push(bank);
   }
   if (doc.footer) footerLines.push(doc.footer);
-  const range = pdf.bufferedPageRange();
-  for (let i = range.start; i < range.start + range.count; i++) {
-    pdf.switchToPage(i);
-    // writing below the bottom margin must not start a new page
-    const bottom = pdf.page.margins.bottom;
-    pdf.page.margins.bottom = 0;
+  onEveryPage(pdf, (i, count) => {
     if (draft) {
       draftWatermark(pdf, 'ENTWURF', 72, 385);
       pdf.font('bold').fontSize(8).fillColor('#d33');
@@ -222,14 +214,13 @@ export function renderPdf({ doc, draft, stamp }: RenderInput): Promise<Buffer> {
     const text = footerLines.join('\n');
     const h = pdf.heightOfString(text, { width: WIDTH });
     pdf.text(text, LEFT, 841.89 - 40 - h, { width: WIDTH, align: 'center', lineBreak: true, height: h + 2 });
-    pdf.text(`Seite ${i + 1} von ${range.count}`, LEFT, 841.89 - 34, {
+    pdf.text(`Seite ${i + 1} von ${count}`, LEFT, 841.89 - 34, {
       width: WIDTH,
       align: 'right',
       lineBreak: false,
     });
     pdf.fillColor('#000');
-    pdf.page.margins.bottom = bottom;
-  }
+  });
   pdf.end();
   return done;
 }

@@ -75,14 +75,9 @@ export function assertSellerComplete(s: SettingsRow, eInvoice: boolean): void {
   );
 }
 
-export function sellerSnapshot(s: SettingsRow): SellerData {
+/** The seller's tax IDs, contact and bank as documents and the settings route name them (in this order). */
+function taxContactBank(s: SettingsRow) {
   return {
-    legal_name: s.legalName ?? '',
-    line1: s.line1 ?? '',
-    line2: s.line2,
-    postal_code: s.postalCode ?? '',
-    city: s.city ?? '',
-    country: s.country ?? '',
     vat_id: s.vatId,
     tax_number: s.taxNumber,
     email: s.email,
@@ -95,6 +90,18 @@ export function sellerSnapshot(s: SettingsRow): SellerData {
   };
 }
 
+export function sellerSnapshot(s: SettingsRow): SellerData {
+  return {
+    legal_name: s.legalName ?? '',
+    line1: s.line1 ?? '',
+    line2: s.line2,
+    postal_code: s.postalCode ?? '',
+    city: s.city ?? '',
+    country: s.country ?? '',
+    ...taxContactBank(s),
+  };
+}
+
 export function settingsOut(s: SettingsRow) {
   return {
     legal_name: s.legalName,
@@ -103,15 +110,7 @@ export function settingsOut(s: SettingsRow) {
     postal_code: s.postalCode,
     city: s.city,
     country: s.country,
-    vat_id: s.vatId,
-    tax_number: s.taxNumber,
-    email: s.email,
-    phone: s.phone,
-    contact_name: s.contactName,
-    bank_name: s.bankName,
-    iban: s.iban,
-    bic: s.bic,
-    register_info: s.registerInfo,
+    ...taxContactBank(s),
     invoice_footer: s.invoiceFooter,
     invoice_number_format: s.invoiceNumberFormat,
     credit_note_number_format: s.creditNoteNumberFormat,

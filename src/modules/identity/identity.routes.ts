@@ -11,7 +11,7 @@ import {
 } from '../../platform/auth/presets.js';
 import { iso } from '../../platform/dates.js';
 import { IdParams, NoContent } from '../../platform/http/schemas.js';
-import type { TypedApp } from '../../platform/http/typed-app.js';
+import { deleteByIdRoute, type TypedApp } from '../../platform/http/typed-app.js';
 import type { AppDeps } from '../../platform/module.js';
 import * as accounts from './customer-accounts.js';
 import * as S from './identity.schemas.js';
@@ -149,16 +149,11 @@ export function identityRoutes(app: TypedApp, deps: AppDeps): void {
     },
   );
 
-  app.delete(
+  deleteByIdRoute(
+    app,
     '/api/admin/employees/:id',
-    {
-      config: ownerOnly,
-      schema: { tags, summary: 'Remove an employee', params: IdParams, response: { 204: NoContent } },
-    },
-    async (request, reply) => {
-      await svc.deleteEmployee(request.ctx, request.params.id);
-      return reply.code(204).send();
-    },
+    { config: ownerOnly, tags, summary: 'Remove an employee' },
+    svc.deleteEmployee,
   );
 
   // ---- API tokens (owner or admin) ----
@@ -187,16 +182,11 @@ export function identityRoutes(app: TypedApp, deps: AppDeps): void {
     },
   );
 
-  app.delete(
+  deleteByIdRoute(
+    app,
     '/api/admin/api-tokens/:id',
-    {
-      config: configureShop,
-      schema: { tags, summary: 'Revoke an API token', params: IdParams, response: { 204: NoContent } },
-    },
-    async (request, reply) => {
-      await svc.revokeApiToken(request.ctx, request.params.id);
-      return reply.code(204).send();
-    },
+    { config: configureShop, tags, summary: 'Revoke an API token' },
+    svc.revokeApiToken,
   );
 
   // ---- publishable keys (owner or admin) ----
@@ -245,16 +235,11 @@ export function identityRoutes(app: TypedApp, deps: AppDeps): void {
     async (request) => svc.keyOut(await svc.updatePublishableKey(request.ctx, request.params.id, request.body)),
   );
 
-  app.delete(
+  deleteByIdRoute(
+    app,
     '/api/admin/publishable-keys/:id',
-    {
-      config: configureShop,
-      schema: { tags, summary: 'Revoke a publishable key', params: IdParams, response: { 204: NoContent } },
-    },
-    async (request, reply) => {
-      await svc.revokePublishableKey(request.ctx, request.params.id);
-      return reply.code(204).send();
-    },
+    { config: configureShop, tags, summary: 'Revoke a publishable key' },
+    svc.revokePublishableKey,
   );
 
   // ---- customer accounts ----

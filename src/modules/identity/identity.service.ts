@@ -5,7 +5,7 @@ import type { Ctx, EmployeeRole, Scope } from '../../platform/auth/types.js';
 import { dummyPasswordHash, hashPassword, sha256, verifyPassword } from '../../platform/crypto.js';
 import { iso, isoOrNull } from '../../platform/dates.js';
 import type { Db } from '../../platform/db/client.js';
-import { isUniqueViolation, withTx } from '../../platform/db/tx.js';
+import { isUniqueViolation, type TxCtx, withTx } from '../../platform/db/tx.js';
 import { AppError, conflict, type FieldError, notFound } from '../../platform/errors.js';
 import { newId, newSecret } from '../../platform/ids.js';
 import { type ShopRow, shopOf } from '../shops/index.js';
@@ -139,6 +139,20 @@ async function ownerCount(ctx: Ctx): Promise<number> {
   return rows[0]?.n ?? 0;
 }
 
+/**
+ * The employee `id` (404 when the shop has none), with the shop's owners locked first so two
+ * concurrent demotions or removals cannot both pass the last-owner check.
+ */
+async function employeeOwnersLocked(t: TxCtx, id: string) {
+  await t.db.execute(sql`SELECT id FROM users WHERE shop_id = ${t.shopId} AND role = 'owner' FOR UPDATE`);
+  const [current] = await t.db
+    .select()
+    .from(users)
+    .where(and(eq(users.id, id), eq(users.shopId, t.shopId)));
+  if (!current) throw notFound('Employee');
+  return current;
+}
+
 /** Updates an employee; the last owner can never be demoted. A new password ends their sessions. */
 export async function updateEmployee(
   ctx: Ctx,
@@ -148,13 +162,7 @@ export async function updateEmployee(
   const passwordHash = patch.password ? await hashPassword(patch.password) : undefined;
   return withTx(ctx, async (t) => {
     const tx = t.db;
-    // Lock the shop's owners so two concurrent demotions cannot both pass the last-owner check.
-    await tx.execute(sql`SELECT id FROM users WHERE shop_id = ${ctx.shopId} AND role = 'owner' FOR UPDATE`);
-    const [current] = await tx
-      .select()
-      .from(users)
-      .where(and(eq(users.id, id), eq(users.shopId, ctx.shopId)));
-    if (!current) throw notFound('Employee');
+    const current = await employeeOwnersLocked(t, id);
     if (current.role === 'owner' && patch.role && patch.role !== 'owner' && (await ownerCount(t)) <= 1) {
       throw conflict('last_owner', 'The last owner cannot be demoted; make another employee owner first');
     }
@@ -180,12 +188,7 @@ export async function updateEmployee(
 export async function deleteEmployee(ctx: Ctx, id: string) {
   await withTx(ctx, async (t) => {
     const tx = t.db;
-    await tx.execute(sql`SELECT id FROM users WHERE shop_id = ${ctx.shopId} AND role = 'owner' FOR UPDATE`);
-    const [current] = await tx
-      .select()
-      .from(users)
-      .where(and(eq(users.id, id), eq(users.shopId, ctx.shopId)));
-    if (!current) throw notFound('Employee');
+    const current = await employeeOwnersLocked(t, id);
     if (current.role === 'owner' && (await ownerCount(t)) <= 1) {
       throw conflict('last_owner', 'The last owner cannot be removed');
     }
@@ -232,14 +235,17 @@ export async function createApiToken(ctx: Ctx, input: { name: string; scopes: Sc
   return { row: row as TokenRow, token };
 }
 
-export async function revokeApiToken(ctx: Ctx, id: string) {
+/** Revokes a live credential of the shop (an API token or a publishable key); 404 when there is none. */
+async function revokeCredential(ctx: Ctx, table: typeof apiTokens | typeof publishableKeys, what: string, id: string) {
   const rows = await ctx.db
-    .update(apiTokens)
+    .update(table)
     .set({ revokedAt: new Date() })
-    .where(and(eq(apiTokens.id, id), eq(apiTokens.shopId, ctx.shopId), isNull(apiTokens.revokedAt)))
-    .returning({ id: apiTokens.id });
-  if (rows.length === 0) throw notFound('API token');
+    .where(and(eq(table.id, id), eq(table.shopId, ctx.shopId), isNull(table.revokedAt)))
+    .returning({ id: table.id });
+  if (rows.length === 0) throw notFound(what);
 }
+
+export const revokeApiToken = (ctx: Ctx, id: string) => revokeCredential(ctx, apiTokens, 'API token', id);
 
 // ---- publishable keys ------------------------------------------------------------------------
 
@@ -310,14 +316,8 @@ export async function updatePublishableKey(ctx: Ctx, id: string, patch: { name?:
   return rows[0];
 }
 
-export async function revokePublishableKey(ctx: Ctx, id: string) {
-  const rows = await ctx.db
-    .update(publishableKeys)
-    .set({ revokedAt: new Date() })
-    .where(and(eq(publishableKeys.id, id), eq(publishableKeys.shopId, ctx.shopId), isNull(publishableKeys.revokedAt)))
-    .returning({ id: publishableKeys.id });
-  if (rows.length === 0) throw notFound('Publishable key');
-}
+export const revokePublishableKey = (ctx: Ctx, id: string) =>
+  revokeCredential(ctx, publishableKeys, 'Publishable key', id);
 
 // ---- customers -------------------------------------------------------------------------------
 

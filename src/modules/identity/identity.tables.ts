@@ -1,15 +1,13 @@
 /** Who may call the service: employees, sessions, API tokens, publishable keys, customers. */
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
-import { shops } from '../shops/shops.tables.js';
+import { shopRef } from '../shops/shops.tables.js';
 
 export const users = pgTable(
   'users',
   {
     id: text('id').primaryKey(),
-    shopId: text('shop_id')
-      .notNull()
-      .references(() => shops.id, { onDelete: 'cascade' }),
+    shopId: shopRef(),
     email: text('email').notNull(),
     name: text('name'),
     passwordHash: text('password_hash').notNull(),
@@ -34,9 +32,7 @@ export const sessions = pgTable(
   'sessions',
   {
     id: text('id').primaryKey(),
-    shopId: text('shop_id')
-      .notNull()
-      .references(() => shops.id, { onDelete: 'cascade' }),
+    shopId: shopRef(),
     /** admin | customer | vendor | affiliate */
     kind: text('kind').notNull(),
     subjectId: text('subject_id').notNull(),
@@ -56,9 +52,7 @@ export const apiTokens = pgTable(
   'api_tokens',
   {
     id: text('id').primaryKey(),
-    shopId: text('shop_id')
-      .notNull()
-      .references(() => shops.id, { onDelete: 'cascade' }),
+    shopId: shopRef(),
     name: text('name').notNull(),
     prefix: text('prefix').notNull(),
     tokenHash: text('token_hash').notNull(),
@@ -75,9 +69,7 @@ export const publishableKeys = pgTable(
   'publishable_keys',
   {
     id: text('id').primaryKey(),
-    shopId: text('shop_id')
-      .notNull()
-      .references(() => shops.id, { onDelete: 'cascade' }),
+    shopId: shopRef(),
     name: text('name').notNull(),
     /** Publishable keys are not secret; the full key is stored and shown. */
     key: text('key').notNull(),
@@ -95,9 +87,7 @@ export const customers = pgTable(
   'customers',
   {
     id: text('id').primaryKey(),
-    shopId: text('shop_id')
-      .notNull()
-      .references(() => shops.id, { onDelete: 'cascade' }),
+    shopId: shopRef(),
     email: text('email').notNull(),
     name: text('name'),
     passwordHash: text('password_hash'),
@@ -117,9 +107,7 @@ export const accountTokens = pgTable(
   'account_tokens',
   {
     id: text('id').primaryKey(),
-    shopId: text('shop_id')
-      .notNull()
-      .references(() => shops.id, { onDelete: 'cascade' }),
+    shopId: shopRef(),
     /** customer | vendor | affiliate */
     subjectKind: text('subject_kind').notNull(),
     subjectId: text('subject_id').notNull(),

@@ -19,11 +19,12 @@ export {
   subscriptionOrders,
   subscriptionPaymentRecorded,
 } from './orders.queries.js';
-export { AddressOut, OrderDetail, OrderSummary } from './orders.schemas.js';
+export { AddressOut, lineItemFields, OrderDetail, OrderSummary, PricedLineOut } from './orders.schemas.js';
 export {
   createOrder,
   expirePendingOrder,
   getOrder,
+  lineItemOut,
   type NewOrder,
   nextCounter,
   type OrderRow,

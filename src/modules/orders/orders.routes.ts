@@ -2,7 +2,7 @@
 
 import { Type } from '@sinclair/typebox';
 import { anyEmployee, customerSession, manageMoney } from '../../platform/auth/presets.js';
-import { PageMeta, Pagination, Timestamp } from '../../platform/http/schemas.js';
+import { PageMeta, Pagination, pageOf, Timestamp } from '../../platform/http/schemas.js';
 import type { TypedApp } from '../../platform/http/typed-app.js';
 import { ORDER_STATUSES, type OrderStatus } from './order-states.js';
 import { OrderDetail, OrderSummary } from './orders.schemas.js';
@@ -39,8 +39,7 @@ export function orderRoutes(app: TypedApp): void {
     },
     async (request) => {
       const q = request.query;
-      const limit = q.limit ?? 50;
-      const offset = q.offset ?? 0;
+      const { limit, offset } = pageOf(q);
       const actor = request.ctx.actor;
       const restricted = actor?.kind === 'admin' && actor.channelRestricted ? actor.channelIds : null;
       const { rows, count } = await listOrders(request.ctx, { ...q, restricted_to: restricted, limit, offset });
@@ -89,8 +88,7 @@ export function orderRoutes(app: TypedApp): void {
     },
     async (request) => {
       const q = request.query;
-      const limit = q.limit ?? 50;
-      const offset = q.offset ?? 0;
+      const { limit, offset } = pageOf(q);
       const actor = request.ctx.actor as { customerId: string };
       const { rows, count } = await listOrders(request.ctx, { customer_id: actor.customerId, limit, offset });
       return { orders: rows.map((o) => orderOut(o)), count, limit, offset };

@@ -14,8 +14,8 @@ export const AddressOut = Type.Object({
   country: Type.String(),
 });
 
-export const OrderLineOut = Type.Object({
-  id: Type.String(),
+/** What a sold item's line says in every response: the product, quantity, prices and tax. */
+export const lineItemFields = {
   product_id: Type.String(),
   variant_id: Nullable(Type.String()),
   name: Type.String(),
@@ -26,10 +26,18 @@ export const OrderLineOut = Type.Object({
   tax_rate: Type.Number(),
   tax_cents: Type.Integer(),
   net_cents: Type.Integer(),
+};
+
+/** A priced line (PricedLine in orders.tables.ts) as a checkout session shows it. */
+export const PricedLineOut = Type.Object({
+  ...lineItemFields,
   ...lineTaxFields,
   tax_class: Type.String(),
   is_digital: Type.Boolean(),
 });
+
+/** An order line: the priced line it was copied from, with its id. */
+export const OrderLineOut = Type.Object({ id: Type.String(), ...PricedLineOut.properties });
 
 const orderFields = {
   id: Type.String(),

@@ -135,8 +135,22 @@ export async function createOrder(ctx: TxCtx, o: NewOrder): Promise<OrderRow> {
   return row as OrderRow;
 }
 
-export const lineOut = (l: OrderLineRow) => ({
-  id: l.id,
+/** A stored line's item, prices and tax, as `lineItemFields` (orders.schemas.ts) names them. */
+export const lineItemOut = (
+  l: Pick<
+    OrderLineRow,
+    | 'productId'
+    | 'variantId'
+    | 'name'
+    | 'sku'
+    | 'quantity'
+    | 'unitPriceCents'
+    | 'lineTotalCents'
+    | 'taxRate'
+    | 'taxCents'
+    | 'netCents'
+  >,
+) => ({
   product_id: l.productId,
   variant_id: l.variantId,
   name: l.name,
@@ -147,6 +161,11 @@ export const lineOut = (l: OrderLineRow) => ({
   tax_rate: l.taxRate,
   tax_cents: l.taxCents,
   net_cents: l.netCents,
+});
+
+export const lineOut = (l: OrderLineRow) => ({
+  id: l.id,
+  ...lineItemOut(l),
   tax_category: l.taxCategory as TaxCategory,
   tax_exemption_reason: exemptionText(l.taxCategory as TaxCategory),
   tax_class: l.taxClass,

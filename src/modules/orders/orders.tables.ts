@@ -12,12 +12,10 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import { cents, ts } from '../../platform/db/columns.js';
 import { channels } from '../channels/channels.tables.js';
-import { shops } from '../shops/shops.tables.js';
+import { shopRef } from '../shops/shops.tables.js';
 import type { TaxCategory } from '../tax/index.js';
-
-const cents = (name: string) => bigint(name, { mode: 'number' });
-const ts = (name: string) => timestamp(name, { withTimezone: true });
 
 export interface Address {
   name: string;
@@ -30,10 +28,11 @@ export interface Address {
   country: string;
 }
 
-/** A priced line as stored on the session and copied to the order. */
-export interface PricedLine {
-  product_id: string;
-  variant_id: string | null;
+/**
+ * What every stored line (a priced line, an invoice or credit note line) says about one item and
+ * its tax. Amounts are gross (docs/finance.md); net = gross − tax.
+ */
+export interface LineAmounts {
   name: string;
   sku: string | null;
   quantity: number;
@@ -42,10 +41,19 @@ export interface PricedLine {
   tax_rate: number;
   tax_cents: number;
   net_cents: number;
-  /** EN 16931 VAT category of the line (docs/finance.md "Which tax applies"); absent on lines priced before it: S. */
+  /**
+   * EN 16931 VAT category of the line (docs/finance.md "Which tax applies"); absent on lines priced
+   * (and documents made) before it: S (or Z at 0 %).
+   */
   tax_category?: TaxCategory;
-  /** The text the invoice carries for a 0 % category (null for S). */
+  /** The text the invoice carries for a 0 % category (BT-120; null for S). */
   tax_exemption_reason?: string | null;
+}
+
+/** A priced line as stored on the session and copied to the order. */
+export interface PricedLine extends LineAmounts {
+  product_id: string;
+  variant_id: string | null;
   /** The gross list price (German rate included) the unit price was derived from; a 0 % row charges its net. */
   list_unit_price_cents?: number;
   tax_class: string;
@@ -58,9 +66,7 @@ export const orders = pgTable(
   'orders',
   {
     id: text('id').primaryKey(),
-    shopId: text('shop_id')
-      .notNull()
-      .references(() => shops.id, { onDelete: 'cascade' }),
+    shopId: shopRef(),
     /** Per-shop sequential order number. */
     number: text('number').notNull(),
     channelId: text('channel_id')
@@ -122,9 +128,7 @@ export const orderLines = pgTable(
   'order_lines',
   {
     id: text('id').primaryKey(),
-    shopId: text('shop_id')
-      .notNull()
-      .references(() => shops.id, { onDelete: 'cascade' }),
+    shopId: shopRef(),
     orderId: text('order_id')
       .notNull()
       .references(() => orders.id, { onDelete: 'cascade' }),
@@ -155,9 +159,7 @@ export const orderLines = pgTable(
 export const shopCounters = pgTable(
   'shop_counters',
   {
-    shopId: text('shop_id')
-      .notNull()
-      .references(() => shops.id, { onDelete: 'cascade' }),
+    shopId: shopRef(),
     name: text('name').notNull(),
     value: bigint('value', { mode: 'number' }).notNull(),
   },
@@ -169,9 +171,7 @@ export const refunds = pgTable(
   'refunds',
   {
     id: text('id').primaryKey(),
-    shopId: text('shop_id')
-      .notNull()
-      .references(() => shops.id, { onDelete: 'cascade' }),
+    shopId: shopRef(),
     orderId: text('order_id')
       .notNull()
       .references(() => orders.id),

@@ -8,6 +8,7 @@ import { affiliatePortal } from '../../platform/auth/presets.js';
 import type { Ctx } from '../../platform/auth/types.js';
 import { iso, isoOrNull } from '../../platform/dates.js';
 import { AppError } from '../../platform/errors.js';
+import { pageOf } from '../../platform/http/schemas.js';
 import type { TypedApp } from '../../platform/http/typed-app.js';
 import { orderNumbers } from '../orders/index.js';
 import * as S from './affiliates.schemas.js';
@@ -45,8 +46,7 @@ type PortalEarningQuery = Static<typeof S.PortalEarningQuery>;
 
 export async function portalEarnings(ctx: Ctx, q: PortalEarningQuery) {
   const row = await portalAffiliate(ctx);
-  const limit = q.limit ?? 50;
-  const offset = q.offset ?? 0;
+  const { limit, offset } = pageOf(q);
   const { rows, count } = await listEarnings(ctx, 'affiliate', {
     ...(q.status ? { status: q.status } : {}),
     ...(q.currency ? { currency: q.currency } : {}),
@@ -131,8 +131,7 @@ export function affiliatePortalRoutes(app: TypedApp): void {
     async (request) => {
       await portalAffiliate(request.ctx);
       const q = request.query;
-      const limit = q.limit ?? 50;
-      const offset = q.offset ?? 0;
+      const { limit, offset } = pageOf(q);
       const res = await listContent(request.ctx, { ...q, limit, offset });
       return { ...res, limit, offset };
     },

@@ -5,8 +5,8 @@
  * and refuses every token with 403 token_blocked.
  */
 import { manageMoney, readFinance } from '../../platform/auth/presets.js';
-import { IdParams, NoContent } from '../../platform/http/schemas.js';
-import type { TypedApp } from '../../platform/http/typed-app.js';
+import { IdParams, pageOf } from '../../platform/http/schemas.js';
+import { deleteByIdRoute, type TypedApp } from '../../platform/http/typed-app.js';
 import { affiliatePortalRoutes } from './affiliate-portal.js';
 import * as S from './affiliates.schemas.js';
 import * as svc from './affiliates.service.js';
@@ -28,8 +28,7 @@ export function affiliateRoutes(app: TypedApp): void {
     },
     async (request) => {
       const q = request.query;
-      const limit = q.limit ?? 50;
-      const offset = q.offset ?? 0;
+      const { limit, offset } = pageOf(q);
       const ctx = request.ctx;
       const [page, base] = await Promise.all([svc.listAffiliates(ctx, { ...q, limit, offset }), svc.referralBase(ctx)]);
       return {
@@ -131,8 +130,7 @@ export function affiliateRoutes(app: TypedApp): void {
     },
     async (request) => {
       const q = request.query;
-      const limit = q.limit ?? 50;
-      const offset = q.offset ?? 0;
+      const { limit, offset } = pageOf(q);
       const res = await svc.listAffiliateEarnings(request.ctx, { ...q, limit, offset });
       return { ...res, limit, offset };
     },
@@ -170,8 +168,7 @@ export function affiliateRoutes(app: TypedApp): void {
     },
     async (request) => {
       const q = request.query;
-      const limit = q.limit ?? 50;
-      const offset = q.offset ?? 0;
+      const { limit, offset } = pageOf(q);
       const res = await svc.listContent(request.ctx, { ...q, limit, offset });
       return { ...res, limit, offset };
     },
@@ -191,16 +188,11 @@ export function affiliateRoutes(app: TypedApp): void {
     async (request, reply) => reply.code(201).send(svc.contentOut(await svc.createContent(request.ctx, request.body))),
   );
 
-  app.delete(
+  deleteByIdRoute(
+    app,
     '/api/admin/affiliate-content/:id',
-    {
-      config: manageMoney,
-      schema: { tags, summary: 'Remove published material', params: IdParams, response: { 204: NoContent } },
-    },
-    async (request, reply) => {
-      await svc.deleteContent(request.ctx, request.params.id);
-      return reply.code(204).send();
-    },
+    { config: manageMoney, tags, summary: 'Remove published material' },
+    svc.deleteContent,
   );
 
   affiliatePortalRoutes(app);

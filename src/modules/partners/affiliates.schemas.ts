@@ -1,6 +1,7 @@
 /** Request and response schemas of the affiliate routes (admin side and affiliate portal). */
 import { Type } from '@sinclair/typebox';
 import { Body, Email, Nullable, PageMeta, Pagination, Timestamp } from '../../platform/http/schemas.js';
+import { BalanceSchema } from './vendors.schemas.js';
 
 export const AFFILIATE_STATUSES = ['active', 'paused', 'blocked'] as const;
 export const CONTENT_KINDS = ['link', 'banner', 'text'] as const;
@@ -43,16 +44,6 @@ export const AffiliatePatch = Body({
   status: Type.Optional(Status),
   commission_percent: Type.Optional(Percent),
   code: Type.Optional(Code),
-});
-
-const BalanceSchema = Type.Object({
-  currency: Type.String(),
-  pending_cents: Type.Integer(),
-  available_cents: Type.Integer(),
-  in_payout_cents: Type.Integer(),
-  paid_out_cents: Type.Integer(),
-  earned_cents: Type.Integer({ description: 'Everything earned net of clawbacks' }),
-  owed_cents: Type.Integer({ description: 'pending + available + in_payout' }),
 });
 
 const affiliateFields = {

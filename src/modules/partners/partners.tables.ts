@@ -4,15 +4,20 @@
  * and statements are the documents the ledger entries point to. No balance is stored anywhere.
  */
 import { sql } from 'drizzle-orm';
-import { bigint, index, integer, jsonb, numeric, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
-import { shops } from '../shops/shops.tables.js';
+import { index, integer, jsonb, numeric, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { cents, ts } from '../../platform/db/columns.js';
+import { shopRef, shops } from '../shops/shops.tables.js';
 
-const cents = (name: string) => bigint(name, { mode: 'number' });
-const ts = (name: string) => timestamp(name, { withTimezone: true });
-const shopRef = () =>
-  text('shop_id')
-    .notNull()
-    .references(() => shops.id, { onDelete: 'cascade' });
+/** The portal login of a partner (vendors and affiliates alike): password, invitation, timestamps. */
+const portalAccountColumns = () => ({
+  passwordHash: text('password_hash'),
+  inviteTokenHash: text('invite_token_hash'),
+  inviteExpiresAt: ts('invite_expires_at'),
+  invitedAt: ts('invited_at'),
+  acceptedAt: ts('accepted_at'),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});
 
 /** vendor | affiliate */
 export type PartnerType = 'vendor' | 'affiliate';
@@ -42,13 +47,7 @@ export const vendors = pgTable(
     email: text('email').notNull(),
     /** invited | active | suspended */
     status: text('status').notNull(),
-    passwordHash: text('password_hash'),
-    inviteTokenHash: text('invite_token_hash'),
-    inviteExpiresAt: ts('invite_expires_at'),
-    invitedAt: ts('invited_at'),
-    acceptedAt: ts('accepted_at'),
-    createdAt: ts('created_at').notNull().defaultNow(),
-    updatedAt: ts('updated_at').notNull().defaultNow(),
+    ...portalAccountColumns(),
   },
   (t) => [
     uniqueIndex('vendors_email_uq').on(t.shopId, sql`lower(${t.email})`),
@@ -95,13 +94,7 @@ export const affiliates = pgTable(
     commissionPercent: numeric('commission_percent', { precision: 5, scale: 2, mode: 'number' }).notNull(),
     /** active | paused | blocked — only active affiliates earn. */
     status: text('status').notNull(),
-    passwordHash: text('password_hash'),
-    inviteTokenHash: text('invite_token_hash'),
-    inviteExpiresAt: ts('invite_expires_at'),
-    invitedAt: ts('invited_at'),
-    acceptedAt: ts('accepted_at'),
-    createdAt: ts('created_at').notNull().defaultNow(),
-    updatedAt: ts('updated_at').notNull().defaultNow(),
+    ...portalAccountColumns(),
   },
   (t) => [
     uniqueIndex('affiliates_code_uq').on(t.shopId, sql`lower(${t.code})`),

@@ -4,18 +4,17 @@
  * token_blocked, finance:read included); GET /api/admin/affiliate-payouts is also open to a
  * finance:read token. The portals see only their own payouts and (vendors) final statements.
  */
+import type { Static, TSchema } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { affiliatePortal, manageMoney, readFinance, vendorPortal } from '../../platform/auth/presets.js';
-import { IdParams } from '../../platform/http/schemas.js';
+import { IdParams, pageOf } from '../../platform/http/schemas.js';
 import type { TypedApp } from '../../platform/http/typed-app.js';
+import type { PartnerType } from './partners.tables.js';
 import type { PayoutStatus } from './payout-states.js';
 import * as S from './payouts.schemas.js';
 import * as svc from './payouts.service.js';
 import { renderStatementPdf } from './statement-pdf.js';
 import * as st from './statements.service.js';
-
-type Page = { limit?: number; offset?: number };
-const page = (q: Page) => ({ limit: q.limit ?? 50, offset: q.offset ?? 0 });
 
 const vendorOf = (r: FastifyRequest) => (r.ctx.actor as { vendorId: string }).vendorId;
 const affiliateOf = (r: FastifyRequest) => (r.ctx.actor as { affiliateId: string }).affiliateId;
@@ -46,6 +45,9 @@ const AFFILIATE_TRANSITIONS: TransitionRoute[] = [
   { action: 'mark-paid', to: 'paid', summary: 'pending → paid with the transfer reference (in_payout → paid_out)' },
   CANCEL,
 ];
+
+const PAYOUT = { vendor: S.VendorPayout, affiliate: S.AffiliatePayout } as const;
+const PAYOUT_LIST = { vendor: S.VendorPayoutList, affiliate: S.AffiliatePayoutList } as const;
 
 /** The transfer reference of a mark-paid body (validated by S.MarkPaid; other transitions take no body). */
 function referenceOf(body: unknown): string | undefined {
@@ -83,6 +85,66 @@ export function payoutRoutes(app: TypedApp): void {
     );
   }
 
+  /**
+   * GET <base> (newest first, filtered by status and currency) and GET <base>/:id for one partner
+   * type: an admin reads any partner's payouts (the list filtered by vendor_id / affiliate_id), a
+   * portal (`own`) only those of the signed-in partner.
+   */
+  function payoutReads(
+    kind: PartnerType,
+    r: {
+      base: string;
+      config: typeof manageMoney;
+      tags: string[];
+      own: boolean;
+      listSummary: string;
+      readSummary: string;
+      query: typeof S.PortalPayoutQuery;
+    },
+  ) {
+    // widened: payoutOut(kind, …) has the shape of the kind's schema, which TypeScript cannot
+    // correlate across the union; the schemas still serialize and document each route
+    const one: TSchema = PAYOUT[kind];
+    const list: TSchema = PAYOUT_LIST[kind];
+    const ownId = (request: FastifyRequest) => (kind === 'vendor' ? vendorOf(request) : affiliateOf(request));
+    app.get(
+      r.base,
+      {
+        config: r.config,
+        schema: {
+          tags: r.tags,
+          summary: r.listSummary,
+          querystring: r.query,
+          response: { 200: list },
+        },
+      },
+      async (request) => {
+        // the admin queries also carry the partner filter (S.VendorPayoutQuery, S.AffiliatePayoutQuery)
+        const q: Static<typeof S.PortalPayoutQuery> & { vendor_id?: string; affiliate_id?: string } = request.query;
+        const p = pageOf(q);
+        const { rows, count } = await svc.listPayouts(request.ctx, kind, {
+          partner_id: r.own ? ownId(request) : q[`${kind}_id`],
+          status: q.status,
+          currency: q.currency,
+          ...p,
+        });
+        return { payouts: rows.map((row) => svc.payoutOut(kind, row)), count, ...p };
+      },
+    );
+    app.get(
+      `${r.base}/:id`,
+      {
+        config: r.config,
+        schema: { tags: r.tags, summary: r.readSummary, params: IdParams, response: { 200: one } },
+      },
+      async (request) =>
+        svc.payoutOut(
+          kind,
+          await svc.getPayout(request.ctx, kind, request.params.id, r.own ? ownId(request) : undefined),
+        ),
+    );
+  }
+
   // ---- partner settings ----
   app.get(
     '/api/admin/settings/partners',
@@ -113,38 +175,15 @@ export function payoutRoutes(app: TypedApp): void {
 
   // ---- vendor payouts (admin) ----
   const vtags = ['vendor payouts'];
-  app.get(
-    '/api/admin/vendor-payouts',
-    {
-      config: manageMoney,
-      schema: {
-        tags: vtags,
-        summary: 'List vendor payouts, newest first (vendor_id, status, currency); session only, every token refused',
-        querystring: S.VendorPayoutQuery,
-        response: { 200: S.VendorPayoutList },
-      },
-    },
-    async (request) => {
-      const q = request.query;
-      const p = page(q);
-      const { rows, count } = await svc.listPayouts(request.ctx, 'vendor', {
-        partner_id: q.vendor_id,
-        status: q.status,
-        currency: q.currency,
-        ...p,
-      });
-      return { payouts: rows.map((r) => svc.payoutOut('vendor', r)), count, ...p };
-    },
-  );
-
-  app.get(
-    '/api/admin/vendor-payouts/:id',
-    {
-      config: manageMoney,
-      schema: { tags: vtags, summary: 'Read a vendor payout', params: IdParams, response: { 200: S.VendorPayout } },
-    },
-    async (request) => svc.payoutOut('vendor', await svc.getPayout(request.ctx, 'vendor', request.params.id)),
-  );
+  payoutReads('vendor', {
+    base: '/api/admin/vendor-payouts',
+    config: manageMoney,
+    tags: vtags,
+    own: false,
+    listSummary: 'List vendor payouts, newest first (vendor_id, status, currency); session only, every token refused',
+    readSummary: 'Read a vendor payout',
+    query: S.VendorPayoutQuery,
+  });
 
   app.post(
     '/api/admin/vendor-payouts',
@@ -167,84 +206,29 @@ export function payoutRoutes(app: TypedApp): void {
 
   // ---- affiliate payouts (admin) ----
   const atags = ['affiliate payouts'];
-  app.get(
-    '/api/admin/affiliate-payouts',
-    {
-      config: readFinance,
-      schema: {
-        tags: atags,
-        summary: 'List affiliate payout requests, newest first (affiliate_id, status, currency)',
-        querystring: S.AffiliatePayoutQuery,
-        response: { 200: S.AffiliatePayoutList },
-      },
-    },
-    async (request) => {
-      const q = request.query;
-      const p = page(q);
-      const { rows, count } = await svc.listPayouts(request.ctx, 'affiliate', {
-        partner_id: q.affiliate_id,
-        status: q.status,
-        currency: q.currency,
-        ...p,
-      });
-      return { payouts: rows.map((r) => svc.payoutOut('affiliate', r)), count, ...p };
-    },
-  );
-
-  app.get(
-    '/api/admin/affiliate-payouts/:id',
-    {
-      config: readFinance,
-      schema: {
-        tags: atags,
-        summary: 'Read an affiliate payout',
-        params: IdParams,
-        response: { 200: S.AffiliatePayout },
-      },
-    },
-    async (request) => svc.payoutOut('affiliate', await svc.getPayout(request.ctx, 'affiliate', request.params.id)),
-  );
+  payoutReads('affiliate', {
+    base: '/api/admin/affiliate-payouts',
+    config: readFinance,
+    tags: atags,
+    own: false,
+    listSummary: 'List affiliate payout requests, newest first (affiliate_id, status, currency)',
+    readSummary: 'Read an affiliate payout',
+    query: S.AffiliatePayoutQuery,
+  });
 
   for (const t of AFFILIATE_TRANSITIONS) transitionRoute('affiliate', t);
 
   // ---- affiliate portal ----
   const aptags = ['affiliate portal'];
-  app.get(
-    '/api/affiliate/payouts',
-    {
-      config: affiliatePortal,
-      schema: {
-        tags: aptags,
-        summary: 'My payout requests, newest first',
-        querystring: S.PortalPayoutQuery,
-        response: { 200: S.AffiliatePayoutList },
-      },
-    },
-    async (request) => {
-      const q = request.query;
-      const p = page(q);
-      const { rows, count } = await svc.listPayouts(request.ctx, 'affiliate', {
-        partner_id: affiliateOf(request),
-        status: q.status,
-        currency: q.currency,
-        ...p,
-      });
-      return { payouts: rows.map((r) => svc.payoutOut('affiliate', r)), count, ...p };
-    },
-  );
-
-  app.get(
-    '/api/affiliate/payouts/:id',
-    {
-      config: affiliatePortal,
-      schema: { tags: aptags, summary: 'One of my payouts', params: IdParams, response: { 200: S.AffiliatePayout } },
-    },
-    async (request) =>
-      svc.payoutOut(
-        'affiliate',
-        await svc.getPayout(request.ctx, 'affiliate', request.params.id, affiliateOf(request)),
-      ),
-  );
+  payoutReads('affiliate', {
+    base: '/api/affiliate/payouts',
+    config: affiliatePortal,
+    tags: aptags,
+    own: true,
+    listSummary: 'My payout requests, newest first',
+    readSummary: 'One of my payouts',
+    query: S.PortalPayoutQuery,
+  });
 
   app.post(
     '/api/affiliate/payouts/request',
@@ -275,39 +259,15 @@ export function payoutRoutes(app: TypedApp): void {
 
   // ---- vendor portal ----
   const vptags = ['vendor portal'];
-  app.get(
-    '/api/vendor/payouts',
-    {
-      config: vendorPortal,
-      schema: {
-        tags: vptags,
-        summary: 'My payouts, newest first',
-        querystring: S.PortalPayoutQuery,
-        response: { 200: S.VendorPayoutList },
-      },
-    },
-    async (request) => {
-      const q = request.query;
-      const p = page(q);
-      const { rows, count } = await svc.listPayouts(request.ctx, 'vendor', {
-        partner_id: vendorOf(request),
-        status: q.status,
-        currency: q.currency,
-        ...p,
-      });
-      return { payouts: rows.map((r) => svc.payoutOut('vendor', r)), count, ...p };
-    },
-  );
-
-  app.get(
-    '/api/vendor/payouts/:id',
-    {
-      config: vendorPortal,
-      schema: { tags: vptags, summary: 'One of my payouts', params: IdParams, response: { 200: S.VendorPayout } },
-    },
-    async (request) =>
-      svc.payoutOut('vendor', await svc.getPayout(request.ctx, 'vendor', request.params.id, vendorOf(request))),
-  );
+  payoutReads('vendor', {
+    base: '/api/vendor/payouts',
+    config: vendorPortal,
+    tags: vptags,
+    own: true,
+    listSummary: 'My payouts, newest first',
+    readSummary: 'One of my payouts',
+    query: S.PortalPayoutQuery,
+  });
 
   app.get(
     '/api/vendor/statements',
@@ -322,7 +282,7 @@ export function payoutRoutes(app: TypedApp): void {
     },
     async (request) => {
       const q = request.query;
-      const p = page(q);
+      const p = pageOf(q);
       const { rows, count } = await st.listStatements(request.ctx, {
         vendor_id: vendorOf(request),
         status: 'final',
@@ -387,7 +347,7 @@ export function payoutRoutes(app: TypedApp): void {
     },
     async (request) => {
       const q = request.query;
-      const p = page(q);
+      const p = pageOf(q);
       const { rows, count } = await st.listStatements(request.ctx, { ...q, ...p });
       return { statements: rows.map(st.statementSummaryOut), count, ...p };
     },

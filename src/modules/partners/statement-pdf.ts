@@ -6,7 +6,14 @@
  */
 
 import { isoDay } from '../../platform/dates.js';
-import { draftWatermark, openA4Pdf } from '../../platform/pdf.js';
+import {
+  draftWatermark,
+  labelledRows,
+  onEveryPage,
+  openA4Pdf,
+  type TableColumn,
+  tableHeader,
+} from '../../platform/pdf.js';
 import type { Entry, StatementRow } from './statements.service.js';
 
 export function money(cents: number, currency: string): string {
@@ -55,29 +62,19 @@ export function renderStatementPdf(row: StatementRow): Promise<Buffer> {
     ['Currency', cur],
     ['Issued', draft ? '—' : row.finalizedAt ? isoDay(row.finalizedAt) : ''],
   ];
-  pdf.fontSize(9);
-  for (const [k, v] of meta) {
-    pdf.font('regular').text(k, LEFT, y, { width: 100 });
-    pdf.text(v, LEFT + 105, y, { width: 330 });
-    y += 13;
-  }
-  y += 12;
+  y = labelledRows(pdf, meta, { x: LEFT, y, labelWidth: 100, valueX: LEFT + 105, valueWidth: 330 }) + 12;
 
   // entries
   const cols = { date: LEFT, kind: LEFT + 66, desc: LEFT + 126, amount: LEFT + 318, balance: LEFT + 403 };
+  const columns: TableColumn[] = [
+    { label: 'Date', x: cols.date, width: 62 },
+    { label: 'Type', x: cols.kind, width: 58 },
+    { label: 'Description', x: cols.desc, width: 188 },
+    { label: 'Amount', x: cols.amount, width: 80, align: 'right' },
+    { label: 'Balance', x: cols.balance, width: RIGHT - cols.balance, align: 'right' },
+  ];
   const header = () => {
-    pdf.font('bold').fontSize(8.5);
-    pdf.text('Date', cols.date, y, { width: 62 });
-    pdf.text('Type', cols.kind, y, { width: 58 });
-    pdf.text('Description', cols.desc, y, { width: 188 });
-    pdf.text('Amount', cols.amount, y, { width: 80, align: 'right' });
-    pdf.text('Balance', cols.balance, y, { width: RIGHT - cols.balance, align: 'right' });
-    y += 14;
-    pdf
-      .moveTo(LEFT, y - 3)
-      .lineTo(RIGHT, y - 3)
-      .lineWidth(0.5)
-      .stroke();
+    y = tableHeader(pdf, columns, y, LEFT, RIGHT);
   };
   header();
   pdf.font('regular').fontSize(8.5);
@@ -146,11 +143,7 @@ export function renderStatementPdf(row: StatementRow): Promise<Buffer> {
   pdf.fillColor('#000');
 
   // every page: watermark for drafts, hash and page numbers
-  const range = pdf.bufferedPageRange();
-  for (let i = range.start; i < range.start + range.count; i++) {
-    pdf.switchToPage(i);
-    const bottom = pdf.page.margins.bottom;
-    pdf.page.margins.bottom = 0;
+  onEveryPage(pdf, (i, count) => {
     if (draft) {
       draftWatermark(pdf, 'DRAFT', 96, 375);
     }
@@ -158,10 +151,9 @@ export function renderStatementPdf(row: StatementRow): Promise<Buffer> {
     if (row.contentHash) {
       pdf.text(row.contentHash, LEFT, 841.89 - 34, { width: WIDTH - 80, align: 'left', lineBreak: false });
     }
-    pdf.text(`Page ${i + 1} of ${range.count}`, LEFT, 841.89 - 34, { width: WIDTH, align: 'right', lineBreak: false });
+    pdf.text(`Page ${i + 1} of ${count}`, LEFT, 841.89 - 34, { width: WIDTH, align: 'right', lineBreak: false });
     pdf.fillColor('#000');
-    pdf.page.margins.bottom = bottom;
-  }
+  });
   pdf.end();
   return done;
 }

@@ -8,8 +8,9 @@ import type { Ctx } from '../../platform/auth/types.js';
 import { iso, isoOrNull } from '../../platform/dates.js';
 import { query } from '../../platform/db/tx.js';
 import { AppError, notFound } from '../../platform/errors.js';
+import { pageOf } from '../../platform/http/schemas.js';
 import { countVendorProducts, vendorProducts } from '../catalog/index.js';
-import { orderSoldBy, ordersSoldBy } from '../orders/index.js';
+import { lineItemOut, orderSoldBy, ordersSoldBy } from '../orders/index.js';
 import { ledgerOf } from './ledger.js';
 import { vendors } from './partners.tables.js';
 import { monthOf } from './vendor-analytics.js';
@@ -51,16 +52,7 @@ function vendorOrderOut(o: VendorOrder) {
     lines: o.lines.map((l) => ({
       id: l.id,
       position: l.position,
-      product_id: l.productId,
-      variant_id: l.variantId,
-      name: l.name,
-      sku: l.sku,
-      quantity: l.quantity,
-      unit_price_cents: l.unitPriceCents,
-      line_total_cents: l.lineTotalCents,
-      tax_rate: Number(l.taxRate),
-      tax_cents: l.taxCents,
-      net_cents: l.netCents,
+      ...lineItemOut(l),
       is_digital: l.isDigital,
     })),
     vendor_total_cents: o.lines.reduce((s, l) => s + l.lineTotalCents, 0),
@@ -172,8 +164,7 @@ export async function ledger(
 ) {
   const v = await portalVendor(ctx);
   const { from, to } = parseRange(q);
-  const limit = q.limit ?? 50;
-  const offset = q.offset ?? 0;
+  const { limit, offset } = pageOf(q);
   const { entries, count } = await ledgerOf(ctx, 'vendor', v.id, {
     limit,
     offset,

@@ -5,7 +5,7 @@
  * Payouts and statements live in payouts.routes.ts.
  */
 import { manageMoney, readFinance, vendorPortal } from '../../platform/auth/presets.js';
-import { IdParams } from '../../platform/http/schemas.js';
+import { IdParams, pageOf } from '../../platform/http/schemas.js';
 import type { TypedApp } from '../../platform/http/typed-app.js';
 import { earningOut } from './earnings.js';
 import { vendorAnalytics } from './vendor-analytics.js';
@@ -48,8 +48,7 @@ export function vendorRoutes(app: TypedApp): void {
     },
     async (request) => {
       const q = request.query;
-      const limit = q.limit ?? 50;
-      const offset = q.offset ?? 0;
+      const { limit, offset } = pageOf(q);
       return { ...(await svc.listVendors(request.ctx, { ...q, limit, offset })), limit, offset };
     },
   );
@@ -191,8 +190,7 @@ export function vendorRoutes(app: TypedApp): void {
     },
     async (request) => {
       const q = request.query;
-      const limit = q.limit ?? 50;
-      const offset = q.offset ?? 0;
+      const { limit, offset } = pageOf(q);
       return { ...(await portal.listProducts(request.ctx, limit, offset)), limit, offset };
     },
   );
@@ -210,8 +208,7 @@ export function vendorRoutes(app: TypedApp): void {
     },
     async (request) => {
       const q = request.query;
-      const limit = q.limit ?? 50;
-      const offset = q.offset ?? 0;
+      const { limit, offset } = pageOf(q);
       return { ...(await portal.listOrders(request.ctx, limit, offset)), limit, offset };
     },
   );

@@ -1,7 +1,7 @@
 /** Request and response schemas of the vendor admin routes and the vendor portal. */
 import { Type } from '@sinclair/typebox';
 import { Body, Email, Nullable, PageMeta, Pagination, Timestamp } from '../../platform/http/schemas.js';
-import { AddressOut } from '../orders/index.js';
+import { AddressOut, lineItemFields } from '../orders/index.js';
 
 const Text = (max: number) => Type.String({ minLength: 1, maxLength: max });
 const RefId = Type.String({ minLength: 1, maxLength: 64 });
@@ -194,16 +194,7 @@ export const PortalProductList = Type.Object({ products: Type.Array(PortalProduc
 export const PortalOrderLine = Type.Object({
   id: Type.String(),
   position: Type.Integer(),
-  product_id: Type.String(),
-  variant_id: Nullable(Type.String()),
-  name: Type.String(),
-  sku: Nullable(Type.String()),
-  quantity: Type.Integer(),
-  unit_price_cents: Type.Integer(),
-  line_total_cents: Type.Integer(),
-  tax_rate: Type.Number(),
-  tax_cents: Type.Integer(),
-  net_cents: Type.Integer(),
+  ...lineItemFields,
   is_digital: Type.Boolean(),
 });
 export const PortalOrder = Type.Object({

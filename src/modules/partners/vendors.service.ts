@@ -12,6 +12,7 @@ import type { Db } from '../../platform/db/client.js';
 import { likeAnywhere, query, type TxCtx, uniqueConstraintOf, withTx } from '../../platform/db/tx.js';
 import { AppError, conflict, notFound } from '../../platform/errors.js';
 import type { Paged } from '../../platform/http/schemas.js';
+import { pageOf } from '../../platform/http/schemas.js';
 import { newId } from '../../platform/ids.js';
 import { categoryNames } from '../catalog/index.js';
 import { revokeSessionsOf } from '../identity/index.js';
@@ -350,8 +351,7 @@ export type EarningQuery = Static<typeof EarningListQuery>;
 /** Vendor earnings, newest first; `vendorId` pins the vendor (the portal). */
 export async function vendorEarnings(ctx: Ctx, q: EarningQuery, vendorId?: string) {
   const { from, to } = parseRange(q);
-  const limit = q.limit ?? 50;
-  const offset = q.offset ?? 0;
+  const { limit, offset } = pageOf(q);
   const partner = vendorId ?? q.vendor_id;
   const { rows, count } = await listEarnings(ctx, 'vendor', {
     ...(partner ? { partner_id: partner } : {}),

@@ -1,7 +1,7 @@
 /** Routes of shipping methods: admin management and the storefront's list for a country. */
 import { anyEmployee, configureShop, storefrontKey } from '../../platform/auth/presets.js';
-import { IdParams, NoContent } from '../../platform/http/schemas.js';
-import type { TypedApp } from '../../platform/http/typed-app.js';
+import { IdParams } from '../../platform/http/schemas.js';
+import { deleteByIdRoute, type TypedApp } from '../../platform/http/typed-app.js';
 import * as S from './shipping.schemas.js';
 import * as svc from './shipping.service.js';
 
@@ -50,16 +50,11 @@ export function shippingRoutes(app: TypedApp): void {
       svc.shippingMethodOut(await svc.updateShippingMethod(request.ctx, request.params.id, request.body)),
   );
 
-  app.delete(
+  deleteByIdRoute(
+    app,
     '/api/admin/shipping-methods/:id',
-    {
-      config: configureShop,
-      schema: { tags, summary: 'Delete a shipping method', params: IdParams, response: { 204: NoContent } },
-    },
-    async (request, reply) => {
-      await svc.deleteShippingMethod(request.ctx, request.params.id);
-      return reply.code(204).send();
-    },
+    { config: configureShop, tags, summary: 'Delete a shipping method' },
+    svc.deleteShippingMethod,
   );
 
   app.get(

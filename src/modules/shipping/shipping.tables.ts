@@ -1,15 +1,13 @@
 /** Shipping methods: a name, a gross price and the countries they ship to. */
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
-import { shops } from '../shops/shops.tables.js';
+import { shopRef } from '../shops/shops.tables.js';
 
 export const shippingMethods = pgTable(
   'shipping_methods',
   {
     id: text('id').primaryKey(),
-    shopId: text('shop_id')
-      .notNull()
-      .references(() => shops.id, { onDelete: 'cascade' }),
+    shopId: shopRef(),
     name: text('name').notNull(),
     /** Gross, in the minor unit of the channel's currency. */
     priceCents: integer('price_cents').notNull(),

@@ -15,3 +15,9 @@ export const shops = pgTable('shops', {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/** The `shop_id` column of a shop-owned row: removed with its shop. */
+export const shopRef = () =>
+  text('shop_id')
+    .notNull()
+    .references(() => shops.id, { onDelete: 'cascade' });

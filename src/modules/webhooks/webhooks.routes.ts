@@ -1,6 +1,6 @@
 /** Routes of docs/webhooks.md: the shop's checkout webhook destination and its delivery log. */
 import { manageMoney } from '../../platform/auth/presets.js';
-import { IdParams } from '../../platform/http/schemas.js';
+import { IdParams, pageOf } from '../../platform/http/schemas.js';
 import type { TypedApp } from '../../platform/http/typed-app.js';
 import * as S from './webhooks.schemas.js';
 import * as svc from './webhooks.service.js';
@@ -81,8 +81,7 @@ export function webhookRoutes(app: TypedApp): void {
     },
     async (request) => {
       const q = request.query;
-      const limit = q.limit ?? 50;
-      const offset = q.offset ?? 0;
+      const { limit, offset } = pageOf(q);
       const { rows, count } = await svc.listDeliveries(request.ctx, { status: q.status, limit, offset });
       return { deliveries: rows.map(svc.deliveryOut), count, limit, offset };
     },

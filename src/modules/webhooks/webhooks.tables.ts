@@ -1,7 +1,7 @@
 /** Signed events (docs/webhooks.md): the shop's endpoint, the events it emitted and their deliveries. */
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
-import { shops } from '../shops/shops.tables.js';
+import { shopRef, shops } from '../shops/shops.tables.js';
 
 /** The shop's one checkout webhook destination. */
 export const webhookEndpoints = pgTable('webhook_endpoints', {
@@ -20,9 +20,7 @@ export const webhookEvents = pgTable(
   'webhook_events',
   {
     id: text('id').primaryKey(),
-    shopId: text('shop_id')
-      .notNull()
-      .references(() => shops.id, { onDelete: 'cascade' }),
+    shopId: shopRef(),
     type: text('type').notNull(),
     isTest: boolean('is_test').notNull(),
     data: jsonb('data').notNull().$type<Record<string, unknown>>(),
@@ -43,9 +41,7 @@ export const webhookDeliveries = pgTable(
   'webhook_deliveries',
   {
     id: text('id').primaryKey(),
-    shopId: text('shop_id')
-      .notNull()
-      .references(() => shops.id, { onDelete: 'cascade' }),
+    shopId: shopRef(),
     eventId: text('event_id')
       .notNull()
       .references(() => webhookEvents.id, { onDelete: 'cascade' }),

@@ -42,6 +42,9 @@ export const Pagination = {
 /** A list query after its defaults are applied: `limit` and `offset` are always set. */
 export type Paged<T> = Omit<T, 'limit' | 'offset'> & { limit: number; offset: number };
 
+/** The page a `Pagination` query asks for, with its defaults (50 from 0). */
+export const pageOf = (q: { limit?: number; offset?: number }) => ({ limit: q.limit ?? 50, offset: q.offset ?? 0 });
+
 export const PageMeta = {
   count: Type.Integer(),
   limit: Type.Integer(),

@@ -11,6 +11,8 @@ import type {
   RawRequestDefaultExpression,
   RawServerDefault,
 } from 'fastify';
+import type { AuthSpec, Ctx } from '../auth/types.js';
+import { IdParams, NoContent } from './schemas.js';
 
 export type TypedApp = FastifyInstance<
   RawServerDefault,
@@ -36,4 +38,27 @@ export function pathPrefixOf(params: unknown): string | null {
   return typeof params === 'object' && params !== null && 'prefix' in params && typeof params.prefix === 'string'
     ? params.prefix
     : null;
+}
+
+/**
+ * DELETE `url` (its `:id` in IdParams): `remove(ctx, id)`, then 204 without a body. `remove`
+ * throws what a missing or undeletable row answers (404, 409).
+ */
+export function deleteByIdRoute(
+  app: TypedApp,
+  url: string,
+  route: { config: { auth: AuthSpec }; tags: string[]; summary: string },
+  remove: (ctx: Ctx, id: string) => Promise<unknown>,
+): void {
+  app.delete(
+    url,
+    {
+      config: route.config,
+      schema: { tags: route.tags, summary: route.summary, params: IdParams, response: { 204: NoContent } },
+    },
+    async (request, reply) => {
+      await remove(request.ctx, request.params.id);
+      return reply.code(204).send();
+    },
+  );
 }
