@@ -13,13 +13,13 @@ import { iso, isoOrNull } from '../../platform/dates.js';
 import { likeAnywhere, query, withTx } from '../../platform/db/tx.js';
 import { AppError, conflict, type FieldError } from '../../platform/errors.js';
 import { runHook, type SucceededRefund } from '../../platform/hooks.js';
+import type { Paged } from '../../platform/http/schemas.js';
 import { newId } from '../../platform/ids.js';
 import { scheduleAccountingSync } from './accounting.service.js';
 import { assertCreditNoteAction, assertInvoiceAction, creditedState, creditNoteTransition } from './document-states.js';
 import {
   allocate,
   contentHash,
-  type DocumentFilters,
   documentBody,
   documentBodyOut,
   getDocument,
@@ -262,9 +262,7 @@ export function getCreditNote(ctx: Pick<Ctx, 'db' | 'shopId'>, id: string): Prom
   return getDocument(ctx, creditNotes, id, 'Credit note');
 }
 
-export interface CreditNoteFilters extends DocumentFilters {
-  invoice_id?: string;
-}
+export type CreditNoteFilters = Paged<Static<typeof Schemas.CreditNoteListQuery>>;
 
 export async function listCreditNotes(ctx: Pick<Ctx, 'db' | 'shopId'>, f: CreditNoteFilters) {
   const conds: SQL[] = [];

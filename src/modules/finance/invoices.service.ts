@@ -6,6 +6,7 @@ import type { Ctx } from '../../platform/auth/types.js';
 import { iso, isoOrNull } from '../../platform/dates.js';
 import { likeAnywhere, type TxCtx, withTx } from '../../platform/db/tx.js';
 import { AppError, conflict, type FieldError } from '../../platform/errors.js';
+import type { Paged } from '../../platform/http/schemas.js';
 import { newId } from '../../platform/ids.js';
 import { taxFromGross } from '../../platform/money.js';
 import { channelCountry } from '../channels/index.js';
@@ -15,7 +16,6 @@ import { scheduleAccountingSync } from './accounting.service.js';
 import { assertInvoiceAction, invoiceTransition } from './document-states.js';
 import {
   contentHash,
-  type DocumentFilters,
   documentBody,
   documentBodyOut,
   getDocument,
@@ -200,10 +200,7 @@ export function getInvoice(ctx: Pick<Ctx, 'db' | 'shopId'>, id: string): Promise
   return getDocument(ctx, invoices, id, 'Invoice');
 }
 
-export interface InvoiceFilters extends DocumentFilters {
-  created_from?: string;
-  created_to?: string;
-}
+export type InvoiceFilters = Paged<Static<typeof Schemas.InvoiceListQuery>>;
 
 export async function listInvoices(ctx: Pick<Ctx, 'db' | 'shopId'>, f: InvoiceFilters) {
   const conds: SQL[] = [];

@@ -1,8 +1,10 @@
 /** The seller's company data (GET/PUT /api/admin/settings/company) and what a document needs of it. */
+import type { Static } from '@sinclair/typebox';
 import { eq } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import { iso } from '../../platform/dates.js';
 import { AppError, type FieldError } from '../../platform/errors.js';
+import type { CompanySettingsPut } from './finance.schemas.js';
 import { companySettings, type SellerData } from './finance.tables.js';
 import { formatProblem, isTimeZone } from './numbering.js';
 
@@ -134,30 +136,8 @@ export function validIban(raw: string): boolean {
   return rest === 1;
 }
 
-export interface SettingsPut {
-  legal_name?: string | null;
-  line1?: string | null;
-  line2?: string | null;
-  postal_code?: string | null;
-  city?: string | null;
-  country?: string | null;
-  vat_id?: string | null;
-  tax_number?: string | null;
-  email?: string | null;
-  phone?: string | null;
-  contact_name?: string | null;
-  bank_name?: string | null;
-  iban?: string | null;
-  bic?: string | null;
-  register_info?: string | null;
-  invoice_footer?: string | null;
-  invoice_number_format?: string;
-  credit_note_number_format?: string;
-  payment_terms_days?: number;
-  time_zone?: string;
-  oss_registered?: boolean;
-  vies_unavailable?: 'charge_vat' | 'accept_unverified';
-}
+/** The body of PUT /api/admin/settings/company. */
+export type SettingsPut = Static<typeof CompanySettingsPut>;
 
 const COLUMN: Record<keyof SettingsPut, keyof SettingsRow> = {
   legal_name: 'legalName',

@@ -2,26 +2,14 @@
 
 import { Type } from '@sinclair/typebox';
 import { anyEmployee, customerSession, manageMoney } from '../../platform/auth/presets.js';
-import { PageMeta, Pagination, pageOf, Timestamp } from '../../platform/http/schemas.js';
+import { PageMeta, Pagination, pageOf } from '../../platform/http/schemas.js';
 import type { TypedApp } from '../../platform/http/typed-app.js';
-import { ORDER_STATUSES, type OrderStatus } from './order-states.js';
-import { OrderDetail, OrderSummary } from './orders.schemas.js';
+import type { OrderStatus } from './order-states.js';
+import { OrderDetail, OrderListQuery, OrderSummary } from './orders.schemas.js';
 import { getOrder, listOrders, orderDetailOut, orderOut, transitionOrder } from './orders.service.js';
 
 const tags = ['orders'];
-const Status = Type.Union(ORDER_STATUSES.map((s) => Type.Literal(s)));
 const Params = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
-const ListQuery = Type.Object(
-  {
-    status: Type.Optional(Status),
-    channel_id: Type.Optional(Type.String({ maxLength: 64 })),
-    q: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Order number or part of the e-mail' })),
-    created_from: Type.Optional(Timestamp),
-    created_to: Type.Optional(Timestamp),
-    ...Pagination,
-  },
-  { additionalProperties: false },
-);
 const ListResponse = Type.Object({ orders: Type.Array(OrderSummary), ...PageMeta });
 
 const ACTIONS: { path: string; to: OrderStatus; summary: string }[] = [
@@ -35,7 +23,12 @@ export function orderRoutes(app: TypedApp): void {
     '/api/admin/orders',
     {
       config: anyEmployee,
-      schema: { tags, summary: 'List orders, newest first', querystring: ListQuery, response: { 200: ListResponse } },
+      schema: {
+        tags,
+        summary: 'List orders, newest first',
+        querystring: OrderListQuery,
+        response: { 200: ListResponse },
+      },
     },
     async (request) => {
       const q = request.query;

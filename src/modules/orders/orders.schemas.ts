@@ -1,7 +1,8 @@
 /** Response schemas of orders: admin routes, the customer's orders, vendor and subscription views. */
 import { Type } from '@sinclair/typebox';
-import { Nullable, Timestamp } from '../../platform/http/schemas.js';
+import { Nullable, Pagination, Timestamp } from '../../platform/http/schemas.js';
 import { lineTaxFields, pricingTaxFields } from '../tax/index.js';
+import { ORDER_STATUSES } from './order-states.js';
 
 export const AddressOut = Type.Object({
   name: Type.String(),
@@ -79,3 +80,16 @@ export const OrderDetail = Type.Object({
     { description: 'Digital products this order entitles; delivery and access are the client application’s' },
   ),
 });
+
+/** The admin order list's query. */
+export const OrderListQuery = Type.Object(
+  {
+    status: Type.Optional(Type.Union(ORDER_STATUSES.map((s) => Type.Literal(s)))),
+    channel_id: Type.Optional(Type.String({ maxLength: 64 })),
+    q: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Order number or part of the e-mail' })),
+    created_from: Type.Optional(Timestamp),
+    created_to: Type.Optional(Timestamp),
+    ...Pagination,
+  },
+  { additionalProperties: false },
+);

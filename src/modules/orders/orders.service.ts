@@ -1,4 +1,5 @@
 /** Orders: created by checkout completion (and subscription renewals), read and moved by admins. */
+import type { Static } from '@sinclair/typebox';
 import { and, asc, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import { iso, isoOrNull } from '../../platform/dates.js';
@@ -6,10 +7,12 @@ import { lockOwned } from '../../platform/db/lock.js';
 import { likeAnywhere, query, type TxCtx, withTx } from '../../platform/db/tx.js';
 import { notFound } from '../../platform/errors.js';
 import { runHook } from '../../platform/hooks.js';
+import type { Paged } from '../../platform/http/schemas.js';
 import { newId } from '../../platform/ids.js';
 import { refsTrackingStock, releaseStock } from '../catalog/index.js';
 import { exemptionText, pricingTaxOut, type TaxCategory } from '../tax/index.js';
 import { assertTransition, type OrderStatus } from './order-states.js';
+import type { OrderListQuery } from './orders.schemas.js';
 import { type Address, orderLines, orders, type PricedLine } from './orders.tables.js';
 
 export type OrderRow = typeof orders.$inferSelect;
@@ -217,18 +220,14 @@ export function orderDetailOut(o: OrderRow, lines: OrderLineRow[]) {
   };
 }
 
-export interface OrderFilters {
-  status?: string;
-  channel_id?: string;
-  q?: string;
-  created_from?: string;
-  created_to?: string;
+/**
+ * The admin list's query, and what the routes add: the customer of the customer's own list, and
+ * an employee's channel restriction (only orders of these channels; empty = none).
+ */
+export type OrderFilters = Paged<Static<typeof OrderListQuery>> & {
   customer_id?: string;
-  /** An employee's channel restriction: only orders of these channels (empty = none). */
   restricted_to?: string[] | null;
-  limit: number;
-  offset: number;
-}
+};
 
 /** Lists orders newest first with exact count. */
 export async function listOrders(ctx: Pick<Ctx, 'db' | 'shopId'>, f: OrderFilters) {
