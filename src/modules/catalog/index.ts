@@ -22,12 +22,14 @@ export { slugify } from './catalog.util.js';
 export {
   type ChannelPrice,
   channelPrices,
+  knownPublicPage,
   type PriceRef,
   type PublicChannel,
   type PublicListInput,
   type PublicProduct,
   publicProduct,
   publicProducts,
+  publicProductsByIds,
 } from './listings.public.js';
 export { listingsChannelDependency } from './listings.service.js';
 export { getProduct, listProducts } from './products.read.js';

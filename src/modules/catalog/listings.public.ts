@@ -197,6 +197,37 @@ const idLists = new IdLists(100_000);
 /** Exact counts of filters too large for an id list, per storefront version (as the id lists). */
 const largeCounts = new VersionedMemo<number>(5_000);
 
+/** The id lists' key of a filter. */
+function listKey(shopId: string, channelId: string, input: Pick<PublicListInput, 'q' | 'category_id'>): string {
+  return JSON.stringify([shopId, channelId, input.q ?? null, input.category_id ?? null]);
+}
+
+/**
+ * The ids of one page and the exact count, when the filter's ordered id list is remembered at
+ * `version`; undefined when it is not (then `publicProducts` reads the page and remembers the
+ * list). No database round trip: what the storefront keeps per product can then answer the page.
+ */
+export function knownPublicPage(
+  shopId: string,
+  channelId: string,
+  input: PublicListInput,
+  version: number | null,
+): { ids: string[]; count: number } | undefined {
+  const known = idLists.get(listKey(shopId, channelId, input), version);
+  if (known === undefined) return undefined;
+  return { ids: known.slice(input.offset, input.offset + input.limit), count: known.length };
+}
+
+/** The products of `ids` that are visible in the channel, in the order given. */
+export async function publicProductsByIds(
+  ctx: Pick<Ctx, 'db' | 'shopId'>,
+  channel: PublicChannel,
+  ids: string[],
+): Promise<PublicProduct[]> {
+  const rows = await rowsByIds(ctx, channel.id, ids);
+  return rows.map((r) => publicOut(r, channel));
+}
+
 /** The rows of `ids` (visible in the channel) with their variants and images, in the order given. */
 async function rowsByIds(ctx: Pick<Ctx, 'db' | 'shopId'>, channelId: string, ids: string[]): Promise<PublicRow[]> {
   if (ids.length === 0) return [];
@@ -236,7 +267,7 @@ export async function publicProducts(
     ...(input.category_id !== undefined ? [sql`p.category_id = ${input.category_id}`] : []),
   ];
   const from = visibleIn(shopId, channel.id, filters);
-  const key = JSON.stringify([shopId, channel.id, input.q ?? null, input.category_id ?? null]);
+  const key = listKey(shopId, channel.id, input);
   const known = idLists.get(key, version);
   if (known !== undefined) {
     const rows = await rowsByIds(ctx, channel.id, known.slice(input.offset, input.offset + input.limit));

@@ -11,8 +11,15 @@ import type { AppDeps } from '../../platform/module.js';
 import type { PublicChannel } from '../catalog/index.js';
 import { hostOf } from '../channels/index.js';
 import { type CachedResponse, StorefrontCache } from './storefront.cache.js';
+import { ProductFragments } from './storefront.fragments.js';
 import * as S from './storefront.schemas.js';
-import { type ChannelHints, getStoreProduct, listStoreProducts, storeChannel } from './storefront.service.js';
+import {
+  type ChannelHints,
+  getStoreProduct,
+  listStoreProducts,
+  type StoreSerializer,
+  storeChannel,
+} from './storefront.service.js';
 
 const tags = ['storefront'];
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -36,19 +43,34 @@ function send(reply: FastifyReply, response: CachedResponse) {
   return reply.header('x-channel-id', response.channelId).type(JSON_TYPE).send(response.body);
 }
 
+/**
+ * A product by the routes' product schema (Fastify's serializer, compiled once per route); the
+ * list and detail envelopes around product fragments, in the key order of StoreProductList and
+ * StoreProductWrapper (integers only besides the fragments).
+ */
+function serializerOf(reply: FastifyReply): StoreSerializer {
+  return {
+    product: (p) => reply.serializeInput(p as unknown as Record<string, unknown>, S.StoreProduct),
+    list: (products, m) =>
+      `{"products":[${products.join(',')}],"count":${m.count},"limit":${m.limit},"offset":${m.offset}}`,
+    detail: (product) => `{"product":${product}}`,
+  };
+}
+
 export function storefrontRoutes(app: TypedApp, deps: AppDeps): void {
   const cache = new StorefrontCache(deps.database.db);
+  const fragments = new ProductFragments();
 
   /**
    * Answers from the cache when the shop's storefront version is unchanged; else resolves the
-   * channel, computes the payload, serializes it by the route's response schema and keeps it.
+   * channel, computes the body (from the product fragments, storefront.service.ts) and keeps it.
    * Everything that selects the channel (Origin and Referer hosts, path prefix) is in the key.
    */
   async function cached(
     request: StoreRequest,
     reply: FastifyReply,
     what: string,
-    compute: (channel: PublicChannel) => Promise<unknown>,
+    compute: (channel: PublicChannel) => Promise<string>,
   ) {
     const ctx = request.ctx;
     const hints = hintsOf(request);
@@ -58,8 +80,7 @@ export function storefrontRoutes(app: TypedApp, deps: AppDeps): void {
     const hit = cache.get(key, version);
     if (hit) return send(reply, hit);
     const channel = await storeChannel(ctx, hints);
-    const payload = await compute(channel);
-    const response = { channelId: channel.id, body: Buffer.from(reply.serialize(payload) as string) };
+    const response = { channelId: channel.id, body: Buffer.from(await compute(channel)) };
     // Stored under the version read before the data: a write committing in between only makes
     // the entry look older than it is, never newer.
     cache.set(key, version, response);
@@ -69,12 +90,14 @@ export function storefrontRoutes(app: TypedApp, deps: AppDeps): void {
   const list = async (request: StoreRequest<{ Querystring: S.StoreListInput }>, reply: FastifyReply) => {
     const q = request.query;
     const what = JSON.stringify(['list', q.q ?? null, q.category_id ?? null, q.limit ?? null, q.offset ?? null]);
-    return cached(request, reply, what, (channel) => listStoreProducts(request.ctx, channel, q));
+    return cached(request, reply, what, (channel) =>
+      listStoreProducts(request.ctx, channel, q, fragments, serializerOf(reply)),
+    );
   };
   const detail = async (request: StoreRequest<{ Params: { idOrSlug: string } }>, reply: FastifyReply) => {
     const { idOrSlug } = request.params;
     return cached(request, reply, JSON.stringify(['detail', idOrSlug]), (channel) =>
-      getStoreProduct(request.ctx, channel, idOrSlug),
+      getStoreProduct(request.ctx, channel, idOrSlug, fragments, serializerOf(reply)),
     );
   };
 

@@ -1,12 +1,21 @@
 /**
  * The public catalog of a storefront request: resolve the channel (docs/storefront.md), then list
- * or read the products visible in it (catalog's public view). Services take ctx first.
+ * or read the products visible in it (catalog's public view), as response bodies assembled from
+ * the per-product fragments (storefront.fragments.ts). Services take ctx first.
  */
 import type { Ctx } from '../../platform/auth/types.js';
 import { notFound } from '../../platform/errors.js';
 import { catalogVersionOf } from '../../platform/versioned-memo.js';
-import { type PublicChannel, publicProduct, publicProducts } from '../catalog/index.js';
+import {
+  knownPublicPage,
+  type PublicChannel,
+  type PublicProduct,
+  publicProduct,
+  publicProducts,
+  publicProductsByIds,
+} from '../catalog/index.js';
 import { resolveChannel } from '../channels/index.js';
+import type { ProductFragments } from './storefront.fragments.js';
 import type { StoreListInput } from './storefront.schemas.js';
 
 /** What selects the channel of a storefront request. */
@@ -24,27 +33,83 @@ export async function storeChannel(ctx: Ctx, hints: ChannelHints): Promise<Publi
 
 export const DEFAULT_LIMIT = 50;
 
-/** Products visible in the channel, newest first, with the exact count. */
-export async function listStoreProducts(ctx: Ctx, channel: PublicChannel, input: StoreListInput) {
-  const limit = input.limit ?? DEFAULT_LIMIT;
-  const offset = input.offset ?? 0;
-  const page = await publicProducts(
-    ctx,
-    channel,
-    {
-      ...(input.q !== undefined ? { q: input.q } : {}),
-      ...(input.category_id !== undefined ? { category_id: input.category_id } : {}),
-      limit,
-      offset,
-    },
-    catalogVersionOf(ctx.actor),
-  );
-  return { products: page.products, count: page.count, limit, offset };
+/** How a response body is written: the product by the route's product schema, and the envelopes. */
+export interface StoreSerializer {
+  product(product: PublicProduct): string;
+  /** The list body of these product fragments (each a serialized product). */
+  list(products: string[], meta: { count: number; limit: number; offset: number }): string;
+  /** The detail body of one product fragment. */
+  detail(product: string): string;
 }
 
-/** One product visible in the channel, by id or slug; 404 when it is not visible there. */
-export async function getStoreProduct(ctx: Ctx, channel: PublicChannel, idOrSlug: string) {
+/** Serializes products and keeps their fragments under the version the request read (if any). */
+function fragmentsOf(
+  ctx: Ctx,
+  channel: PublicChannel,
+  products: PublicProduct[],
+  fragments: ProductFragments,
+  serializer: StoreSerializer,
+  version: number | null,
+): string[] {
+  return products.map((p) => {
+    const json = serializer.product(p);
+    if (version !== null) fragments.set(ctx.shopId, channel.id, p, version, json);
+    return json;
+  });
+}
+
+/**
+ * Products visible in the channel, newest first, with the exact count: the body. A page of a
+ * filter whose id list is known is cut from it and answered from the fragments, reading only the
+ * products not held; otherwise catalog reads the page (and remembers the filter's ids).
+ */
+export async function listStoreProducts(
+  ctx: Ctx,
+  channel: PublicChannel,
+  input: StoreListInput,
+  fragments: ProductFragments,
+  serializer: StoreSerializer,
+): Promise<string> {
+  const version = catalogVersionOf(ctx.actor);
+  const filter = {
+    ...(input.q !== undefined ? { q: input.q } : {}),
+    ...(input.category_id !== undefined ? { category_id: input.category_id } : {}),
+    limit: input.limit ?? DEFAULT_LIMIT,
+    offset: input.offset ?? 0,
+  };
+  const meta = { limit: filter.limit, offset: filter.offset };
+  const known = version === null ? undefined : knownPublicPage(ctx.shopId, channel.id, filter, version);
+  if (known === undefined || version === null) {
+    const page = await publicProducts(ctx, channel, filter, version);
+    const json = fragmentsOf(ctx, channel, page.products, fragments, serializer, version);
+    return serializer.list(json, { count: page.count, ...meta });
+  }
+  const held = known.ids.map((id) => fragments.get(ctx.shopId, channel.id, id, version));
+  const missing = known.ids.filter((_, i) => held[i] === undefined);
+  const read = new Map<string, string>();
+  if (missing.length > 0) {
+    const products = await publicProductsByIds(ctx, channel, missing);
+    const json = fragmentsOf(ctx, channel, products, fragments, serializer, version);
+    for (const [i, p] of products.entries()) read.set(p.id, json[i] as string);
+  }
+  // a product read as no longer visible (a change after the version was read) is left out
+  const json = known.ids.flatMap((id, i) => held[i] ?? read.get(id) ?? []);
+  return serializer.list(json, { count: known.count, ...meta });
+}
+
+/** One product visible in the channel, by id or slug, as the body; 404 when it is not visible there. */
+export async function getStoreProduct(
+  ctx: Ctx,
+  channel: PublicChannel,
+  idOrSlug: string,
+  fragments: ProductFragments,
+  serializer: StoreSerializer,
+): Promise<string> {
+  const version = catalogVersionOf(ctx.actor);
+  const held = version === null ? undefined : fragments.detail(ctx.shopId, channel.id, idOrSlug, version);
+  if (held !== undefined) return serializer.detail(held);
   const product = await publicProduct(ctx, channel, idOrSlug);
   if (!product) throw notFound('Product');
-  return { product };
+  const [json] = fragmentsOf(ctx, channel, [product], fragments, serializer, version);
+  return serializer.detail(json as string);
 }

@@ -649,6 +649,50 @@ describe('caching: a change shows on the next request after it commits', () => {
     await write('DELETE', `/api/products/${b.id}`);
   });
 
+  it('product fragments: pages and details share each product; a change shows on the next request of any URL', async () => {
+    const page = (query: string, app?: App) => ok(query, { key: shop3.publishableKey, ...(app ? { app } : {}) });
+    const detail = (idOrSlug: string, app?: App) =>
+      store(`/${idOrSlug}`, { key: shop3.publishableKey, ...(app ? { app } : {}) });
+    const a = await product({ name: 'Fragment A' }, token);
+    await write('PATCH', `/api/products/${a.id}/channels/${main}`, { is_published: true });
+    const fresh = await buildApp({ config: t.config, database: t.db.database, skipMigrations: true, logger: false });
+    try {
+      // the list fills the fragments; another page size (a new URL) and the detail by slug and id
+      // are answered from them, byte for byte what an app that holds nothing computes
+      const listed = await page('?q=fragment&limit=1');
+      expect(ids(listed)).toEqual([a.id]);
+      expect(Object.keys(JSON.parse(listed.body))).toEqual(['products', 'count', 'limit', 'offset']);
+      const bySlug = await detail(a.slug);
+      expect(bySlug.statusCode).toBe(200);
+      expect(bySlug.body).toBe((await detail(a.slug, fresh)).body);
+      expect((await detail(a.id)).body).toBe(bySlug.body);
+      expect(Object.keys(JSON.parse(bySlug.body))).toEqual(['product']);
+      expect(JSON.stringify(JSON.parse(listed.body).products[0])).toBe(JSON.stringify(bySlug.data.product));
+      const other = await page('?q=fragment&limit=2');
+      expect(other.body).toBe((await page('?q=fragment&limit=2', fresh)).body);
+
+      // a rename, a new slug, a price: every URL shows it on the next request, in both processes
+      await write('PATCH', `/api/products/${a.id}`, { name: 'Fragment A2', slug: 'fragment-a-neu' });
+      expect((await page('?q=fragment&limit=3')).data.products[0]).toMatchObject({ name: 'Fragment A2' });
+      expectProblem(await detail(a.slug), 404, 'not_found');
+      expect((await detail('fragment-a-neu')).data.product).toMatchObject({ id: a.id, name: 'Fragment A2' });
+      expect((await detail(a.id, fresh)).data.product.name).toBe('Fragment A2');
+      await write('PATCH', `/api/products/${a.id}/channels/${main}`, { price_cents: 4321 });
+      expect((await detail(a.id)).data.product.channel.price_cents).toBe(4321);
+      expect((await page('?q=fragment&limit=4')).data.products[0].channel.price_cents).toBe(4321);
+      expect((await detail('fragment-a-neu', fresh)).data.product.channel.price_cents).toBe(4321);
+
+      // unpublished in the channel: gone from pages and details everywhere
+      await write('PATCH', `/api/products/${a.id}/channels/${main}`, { is_published: false });
+      expect((await page('?q=fragment&limit=5')).data).toMatchObject({ products: [], count: 0 });
+      expectProblem(await detail(a.id), 404, 'not_found');
+      expectProblem(await detail('fragment-a-neu', fresh), 404, 'not_found');
+    } finally {
+      await fresh.close();
+    }
+    await write('DELETE', `/api/products/${a.id}`);
+  });
+
   it('in every process: a second app on the same database sees a write made through the first', async () => {
     const other = await buildApp({ config: t.config, database: t.db.database, skipMigrations: true, logger: false });
     try {
