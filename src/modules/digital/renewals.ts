@@ -89,144 +89,133 @@ export async function processDue(ctx: Ctx, aboId: string): Promise<DueOutcome> {
     }
     const due = nextDueAt(a);
     if (!due || due > now) return 'none';
-
     // a scheduled cancellation, or an unpaid subscription, ends at the period end
-    if (a.status === 'unpaid' || (a.cancelAtPeriodEnd && a.currentPeriodEnd <= now)) {
-      const status = transition(a.status, 'period_end_reached');
-      const ended = await save(
-        t,
-        a.id,
-        { status, endetAm: a.endetAm ?? a.currentPeriodEnd, nextRetryAt: null, cancelAtPeriodEnd: false },
-        now,
-      );
-      await emitAbo(t, ended, 'abo.beendet', now);
-      return 'ended';
-    }
-
+    if (a.status === 'unpaid' || (a.cancelAtPeriodEnd && a.currentPeriodEnd <= now)) return endAtPeriodEnd(t, a, now);
     const provider = paymentProviderOf(ctx.config, a.provider);
-    if (a.status === 'trialing' || a.status === 'active') {
-      // the period (or trial) is over: the next period starts and is charged
-      const index = a.periodIndex + 1;
-      const { start, end } = periodBounds(a.billingAnchor, a.intervalUnit, a.intervalCount, index);
-      const amount = amountFor(a, start);
-      const period = { periodIndex: index, currentPeriodStart: start, currentPeriodEnd: end };
-      const result = await charge(provider, a, amount);
-      if (result.ok) {
-        const renewed = await save(
-          t,
-          a.id,
-          { ...period, status: transition(a.status, 'charge_succeeded'), paymentsCount: a.paymentsCount + 1 },
-          now,
-        );
-        const order = await createAboOrder(t, renewed, {
-          amountCents: amount,
-          paymentNumber: renewed.paymentsCount,
-          now,
-          paymentRef: result.paymentRef,
-        });
-        if (a.status === 'trialing') await emitAbo(t, renewed, 'abo.aktiv', now);
-        await emitAbo(t, renewed, 'abo.bezahlt', now, {
-          order_id: order.id,
-          amount_cents: amount,
-          currency: renewed.currency,
-          payment_number: renewed.paymentsCount,
-        });
-        await scheduleDue(t, renewed, now);
-        return 'renewed';
-      }
-      const nextRetryAt = addDays(start, DUNNING_RETRY_DAYS[0]);
-      const failed = await save(
-        t,
-        a.id,
-        {
-          ...period,
-          status: transition(a.status, 'charge_failed'),
-          failedAttempts: 1,
-          pastDueSince: start,
-          nextRetryAt,
-        },
-        now,
-      );
-      await emitAbo(t, failed, 'abo.zahlung_fehlgeschlagen', now, {
-        attempt: 1,
-        amount_cents: amount,
-        currency: failed.currency,
-        next_retry_at: iso(nextRetryAt),
-        final: false,
-      });
-      await scheduleDue(t, failed, now);
-      return 'failed';
-    }
+    if (a.status === 'trialing' || a.status === 'active') return renew(t, provider, a, now);
+    return retryPastDue(t, provider, a, now);
+  });
+}
 
-    // past_due: a dunning retry of the open period
-    const amount = amountFor(a, a.currentPeriodStart);
-    const result = await charge(provider, a, amount);
-    if (result.ok) {
-      const paid = await save(
-        t,
-        a.id,
-        {
-          status: transition(a.status, 'charge_succeeded'),
-          paymentsCount: a.paymentsCount + 1,
-          failedAttempts: 0,
-          pastDueSince: null,
-          nextRetryAt: null,
-        },
-        now,
-      );
-      const order = await createAboOrder(t, paid, {
-        amountCents: amount,
-        paymentNumber: paid.paymentsCount,
-        now,
-        paymentRef: result.paymentRef,
-      });
-      await emitAbo(t, paid, 'abo.aktiv', now);
-      await emitAbo(t, paid, 'abo.bezahlt', now, {
-        order_id: order.id,
-        amount_cents: amount,
-        currency: paid.currency,
-        payment_number: paid.paymentsCount,
-      });
-      await scheduleDue(t, paid, now);
-      return 'renewed';
-    }
-    const attempt = a.failedAttempts + 1;
-    const retryDays = DUNNING_RETRY_DAYS[attempt - 1];
-    if (retryDays !== undefined) {
-      const nextRetryAt = addDays(a.pastDueSince ?? a.currentPeriodStart, retryDays);
-      const failed = await save(
-        t,
-        a.id,
-        { status: transition(a.status, 'charge_failed'), failedAttempts: attempt, nextRetryAt },
-        now,
-      );
-      await emitAbo(t, failed, 'abo.zahlung_fehlgeschlagen', now, {
-        attempt,
-        amount_cents: amount,
-        currency: failed.currency,
-        next_retry_at: iso(nextRetryAt),
-        final: false,
-      });
-      await scheduleDue(t, failed, now);
-      return 'failed';
-    }
-    const endetAm = a.currentPeriodEnd > now ? a.currentPeriodEnd : now;
-    const unpaid = await save(
+async function endAtPeriodEnd(t: TxCtx, a: AboRow, now: Date): Promise<DueOutcome> {
+  const status = transition(a.status, 'period_end_reached');
+  const ended = await save(
+    t,
+    a.id,
+    { status, endetAm: a.endetAm ?? a.currentPeriodEnd, nextRetryAt: null, cancelAtPeriodEnd: false },
+    now,
+  );
+  await emitAbo(t, ended, 'abo.beendet', now);
+  return 'ended';
+}
+
+/** Trial or period over: the next period starts and is charged; a refusal opens the dunning. */
+async function renew(t: TxCtx, provider: PaymentProvider, a: AboRow, now: Date): Promise<DueOutcome> {
+  const index = a.periodIndex + 1;
+  const { start, end } = periodBounds(a.billingAnchor, a.intervalUnit, a.intervalCount, index);
+  const amount = amountFor(a, start);
+  const period = { periodIndex: index, currentPeriodStart: start, currentPeriodEnd: end };
+  const result = await charge(provider, a, amount);
+  if (result.ok) {
+    const patch = { ...period, status: transition(a.status, 'charge_succeeded'), paymentsCount: a.paymentsCount + 1 };
+    return paid(t, a, patch, amount, result.paymentRef, a.status === 'trialing', now);
+  }
+  const nextRetryAt = addDays(start, DUNNING_RETRY_DAYS[0]);
+  const patch = {
+    ...period,
+    status: transition(a.status, 'charge_failed'),
+    failedAttempts: 1,
+    pastDueSince: start,
+    nextRetryAt,
+  };
+  return failed(t, a, patch, 1, amount, now);
+}
+
+/** past_due: a dunning retry of the open period; the last refused retry leaves it unpaid. */
+async function retryPastDue(t: TxCtx, provider: PaymentProvider, a: AboRow, now: Date): Promise<DueOutcome> {
+  const amount = amountFor(a, a.currentPeriodStart);
+  const result = await charge(provider, a, amount);
+  if (result.ok) {
+    const patch = {
+      status: transition(a.status, 'charge_succeeded'),
+      paymentsCount: a.paymentsCount + 1,
+      failedAttempts: 0,
+      pastDueSince: null,
+      nextRetryAt: null,
+    };
+    return paid(t, a, patch, amount, result.paymentRef, true, now);
+  }
+  const attempt = a.failedAttempts + 1;
+  const retryDays = DUNNING_RETRY_DAYS[attempt - 1];
+  if (retryDays !== undefined) {
+    const nextRetryAt = addDays(a.pastDueSince ?? a.currentPeriodStart, retryDays);
+    return failed(
       t,
-      a.id,
-      { status: transition(a.status, 'retries_exhausted'), failedAttempts: attempt, nextRetryAt: null, endetAm },
+      a,
+      { status: transition(a.status, 'charge_failed'), failedAttempts: attempt, nextRetryAt },
+      attempt,
+      amount,
       now,
     );
-    await emitAbo(t, unpaid, 'abo.zahlung_fehlgeschlagen', now, {
-      attempt,
-      amount_cents: amount,
-      currency: unpaid.currency,
-      next_retry_at: null,
-      final: true,
-    });
-    await scheduleDue(t, unpaid, now);
-    return 'unpaid';
+  }
+  const endetAm = a.currentPeriodEnd > now ? a.currentPeriodEnd : now;
+  const patch = {
+    status: transition(a.status, 'retries_exhausted'),
+    failedAttempts: attempt,
+    nextRetryAt: null,
+    endetAm,
+  };
+  return failed(t, a, patch, attempt, amount, now);
+}
+
+/** A charge succeeded: the subscription saved, its order, abo.aktiv (when it becomes active) and abo.bezahlt. */
+async function paid(
+  t: TxCtx,
+  a: AboRow,
+  patch: Partial<AboRow>,
+  amount: number,
+  paymentRef: string,
+  activated: boolean,
+  now: Date,
+): Promise<DueOutcome> {
+  const saved = await save(t, a.id, patch, now);
+  const order = await createAboOrder(t, saved, {
+    amountCents: amount,
+    paymentNumber: saved.paymentsCount,
+    now,
+    paymentRef,
   });
+  if (activated) await emitAbo(t, saved, 'abo.aktiv', now);
+  await emitAbo(t, saved, 'abo.bezahlt', now, {
+    order_id: order.id,
+    amount_cents: amount,
+    currency: saved.currency,
+    payment_number: saved.paymentsCount,
+  });
+  await scheduleDue(t, saved, now);
+  return 'renewed';
+}
+
+/** A charge was refused: the subscription saved and abo.zahlung_fehlgeschlagen (final without a next retry). */
+async function failed(
+  t: TxCtx,
+  a: AboRow,
+  patch: Partial<AboRow> & { nextRetryAt: Date | null },
+  attempt: number,
+  amount: number,
+  now: Date,
+): Promise<DueOutcome> {
+  const saved = await save(t, a.id, patch, now);
+  const final = patch.nextRetryAt === null;
+  await emitAbo(t, saved, 'abo.zahlung_fehlgeschlagen', now, {
+    attempt,
+    amount_cents: amount,
+    currency: saved.currency,
+    next_retry_at: final ? null : iso(patch.nextRetryAt as Date),
+    final,
+  });
+  await scheduleDue(t, saved, now);
+  return final ? 'unpaid' : 'failed';
 }
 
 /** The worker's handler of DUE_JOB (the configuration picks the provider instances). */

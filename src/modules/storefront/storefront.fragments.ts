@@ -15,7 +15,8 @@ import { VersionedMemo } from '../../platform/versioned-memo.js';
 
 interface Fragment {
   version: number;
-  json: string;
+  /** UTF-8 JSON, outside V8's heap (a serializer's string is a rope of many small pieces). */
+  json: Buffer;
 }
 
 export class ProductFragments {
@@ -32,7 +33,7 @@ export class ProductFragments {
   }
 
   /** The fragment of a product at exactly `version`, or undefined. */
-  get(shopId: string, channelId: string, productId: string, version: number): string | undefined {
+  get(shopId: string, channelId: string, productId: string, version: number): Buffer | undefined {
     const key = `${shopId}\u0000${channelId}\u0000${productId}`;
     const entry = this.entries.get(key);
     if (!entry) return undefined;
@@ -50,13 +51,13 @@ export class ProductFragments {
    * slug a fragment of the shop recorded (a slug is unique in its shop, ids and slugs never meet:
    * slugs have no `_`).
    */
-  detail(shopId: string, channelId: string, idOrSlug: string, version: number): string | undefined {
+  detail(shopId: string, channelId: string, idOrSlug: string, version: number): Buffer | undefined {
     const id = idOrSlug.includes('_') ? idOrSlug : this.slugs.get(`${shopId}\u0000${idOrSlug}`, version);
     return id === undefined ? undefined : this.get(shopId, channelId, id, version);
   }
 
   /** Keeps a product's fragment, read after `version` was, and its id and slug for detail URLs. */
-  set(shopId: string, channelId: string, product: { id: string; slug: string }, version: number, json: string): void {
+  set(shopId: string, channelId: string, product: { id: string; slug: string }, version: number, json: Buffer): void {
     const key = `${shopId}\u0000${channelId}\u0000${product.id}`;
     const old = this.entries.get(key);
     if (old) {

@@ -43,6 +43,11 @@ function send(reply: FastifyReply, response: CachedResponse) {
   return reply.header('x-channel-id', response.channelId).type(JSON_TYPE).send(response.body);
 }
 
+const LIST_START = Buffer.from('{"products":[');
+const COMMA = Buffer.from(',');
+const DETAIL_START = Buffer.from('{"product":');
+const DETAIL_END = Buffer.from('}');
+
 /**
  * A product by the routes' product schema (Fastify's serializer, compiled once per route); the
  * list and detail envelopes around product fragments, in the key order of StoreProductList and
@@ -50,13 +55,16 @@ function send(reply: FastifyReply, response: CachedResponse) {
  */
 function serializerOf(reply: FastifyReply): StoreSerializer {
   return {
-    product: (p) => reply.serializeInput(p as unknown as Record<string, unknown>, S.StoreProduct),
-    list: (products, m) =>
-      `{"products":[${products.join(',')}],"count":${m.count},"limit":${m.limit},"offset":${m.offset}}`,
-    detail: (product) => `{"product":${product}}`,
+    product: (p) => Buffer.from(reply.serializeInput(p as unknown as Record<string, unknown>, S.StoreProduct)),
+    list: (products, m) => {
+      const parts: Buffer[] = [LIST_START];
+      for (const [i, p] of products.entries()) parts.push(...(i > 0 ? [COMMA, p] : [p]));
+      parts.push(Buffer.from(`],"count":${m.count},"limit":${m.limit},"offset":${m.offset}}`));
+      return Buffer.concat(parts);
+    },
+    detail: (product) => Buffer.concat([DETAIL_START, product, DETAIL_END]),
   };
 }
-
 export function storefrontRoutes(app: TypedApp, deps: AppDeps): void {
   const cache = new StorefrontCache(deps.database.db);
   const fragments = new ProductFragments();
@@ -70,7 +78,7 @@ export function storefrontRoutes(app: TypedApp, deps: AppDeps): void {
     request: StoreRequest,
     reply: FastifyReply,
     what: string,
-    compute: (channel: PublicChannel) => Promise<string>,
+    compute: (channel: PublicChannel) => Promise<Buffer>,
   ) {
     const ctx = request.ctx;
     const hints = hintsOf(request);
@@ -80,7 +88,7 @@ export function storefrontRoutes(app: TypedApp, deps: AppDeps): void {
     const hit = cache.get(key, version);
     if (hit) return send(reply, hit);
     const channel = await storeChannel(ctx, hints);
-    const response = { channelId: channel.id, body: Buffer.from(await compute(channel)) };
+    const response = { channelId: channel.id, body: await compute(channel) };
     // Stored under the version read before the data: a write committing in between only makes
     // the entry look older than it is, never newer.
     cache.set(key, version, response);

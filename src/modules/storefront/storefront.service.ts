@@ -33,13 +33,13 @@ export async function storeChannel(ctx: Ctx, hints: ChannelHints): Promise<Publi
 
 export const DEFAULT_LIMIT = 50;
 
-/** How a response body is written: the product by the route's product schema, and the envelopes. */
+/** How a response body is written: the product by the route's product schema (UTF-8), and the envelopes. */
 export interface StoreSerializer {
-  product(product: PublicProduct): string;
+  product(product: PublicProduct): Buffer;
   /** The list body of these product fragments (each a serialized product). */
-  list(products: string[], meta: { count: number; limit: number; offset: number }): string;
+  list(products: Buffer[], meta: { count: number; limit: number; offset: number }): Buffer;
   /** The detail body of one product fragment. */
-  detail(product: string): string;
+  detail(product: Buffer): Buffer;
 }
 
 /** Serializes products and keeps their fragments under the version the request read (if any). */
@@ -50,7 +50,7 @@ function fragmentsOf(
   fragments: ProductFragments,
   serializer: StoreSerializer,
   version: number | null,
-): string[] {
+): Buffer[] {
   return products.map((p) => {
     const json = serializer.product(p);
     if (version !== null) fragments.set(ctx.shopId, channel.id, p, version, json);
@@ -69,7 +69,7 @@ export async function listStoreProducts(
   input: StoreListInput,
   fragments: ProductFragments,
   serializer: StoreSerializer,
-): Promise<string> {
+): Promise<Buffer> {
   const version = catalogVersionOf(ctx.actor);
   const filter = {
     ...(input.q !== undefined ? { q: input.q } : {}),
@@ -86,11 +86,11 @@ export async function listStoreProducts(
   }
   const held = known.ids.map((id) => fragments.get(ctx.shopId, channel.id, id, version));
   const missing = known.ids.filter((_, i) => held[i] === undefined);
-  const read = new Map<string, string>();
+  const read = new Map<string, Buffer>();
   if (missing.length > 0) {
     const products = await publicProductsByIds(ctx, channel, missing);
     const json = fragmentsOf(ctx, channel, products, fragments, serializer, version);
-    for (const [i, p] of products.entries()) read.set(p.id, json[i] as string);
+    for (const [i, p] of products.entries()) read.set(p.id, json[i] as Buffer);
   }
   // a product read as no longer visible (a change after the version was read) is left out
   const json = known.ids.flatMap((id, i) => held[i] ?? read.get(id) ?? []);
@@ -104,12 +104,12 @@ export async function getStoreProduct(
   idOrSlug: string,
   fragments: ProductFragments,
   serializer: StoreSerializer,
-): Promise<string> {
+): Promise<Buffer> {
   const version = catalogVersionOf(ctx.actor);
   const held = version === null ? undefined : fragments.detail(ctx.shopId, channel.id, idOrSlug, version);
   if (held !== undefined) return serializer.detail(held);
   const product = await publicProduct(ctx, channel, idOrSlug);
   if (!product) throw notFound('Product');
   const [json] = fragmentsOf(ctx, channel, [product], fragments, serializer, version);
-  return serializer.detail(json as string);
+  return serializer.detail(json as Buffer);
 }
