@@ -73,5 +73,5 @@ export const checkout: BenchCase = {
     }
     return { method: 'POST', path: '/api/store/checkout-sessions', headers, body };
   },
-  targets: { minRps: 500 },
+  targets: { minRps: 500, minRatioToBare: 0.08, p99Ms: 50 },
 };

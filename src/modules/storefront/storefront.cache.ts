@@ -26,7 +26,7 @@ export class StorefrontCache {
   constructor(
     db: Db,
     private readonly maxEntries = 2000,
-    private readonly maxBytes = 32 * 1024 * 1024,
+    private readonly maxBytes = 16 * 1024 * 1024,
   ) {
     this.versionQuery = prepareCatalogVersion(db, 'storefront_version');
   }
