@@ -22,11 +22,11 @@ export { slugify } from './catalog.util.js';
 export {
   type ChannelPrice,
   channelPrices,
-  knownPublicPage,
   type PriceRef,
   type PublicChannel,
   type PublicListInput,
   type PublicProduct,
+  publicPageIds,
   publicProduct,
   publicProducts,
   publicProductsByIds,

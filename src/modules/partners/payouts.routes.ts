@@ -57,95 +57,103 @@ function referenceOf(body: unknown): string | undefined {
 }
 
 export function payoutRoutes(app: TypedApp): void {
-  /** POST …/payouts/:id/<action>: one state change (payout-states.ts) with its ledger entry. */
-  function transitionRoute(kind: 'vendor' | 'affiliate', t: TransitionRoute) {
-    app.post(
-      `/api/admin/${kind}-payouts/:id/${t.action}`,
-      {
-        config: manageMoney,
-        schema: {
-          tags: [`${kind} payouts`],
-          summary: t.summary,
-          params: IdParams,
-          ...(t.to === 'paid' ? { body: S.MarkPaid } : {}),
-          response: { 200: kind === 'vendor' ? S.VendorPayout : S.AffiliatePayout },
-        },
-      },
-      async (request) =>
-        svc.payoutOut(
-          kind,
-          await svc.transitionPayout(
-            request.ctx,
-            kind,
-            request.params.id,
-            t.to,
-            t.to === 'paid' ? { reference: referenceOf(request.body) } : {},
-          ),
-        ),
-    );
-  }
+  partnerSettingsRoutes(app);
+  adminPayoutRoutes(app);
+  portalPayoutRoutes(app);
+  statementRoutes(app);
+}
 
-  /**
-   * GET <base> (newest first, filtered by status and currency) and GET <base>/:id for one partner
-   * type: an admin reads any partner's payouts (the list filtered by vendor_id / affiliate_id), a
-   * portal (`own`) only those of the signed-in partner.
-   */
-  function payoutReads(
-    kind: PartnerType,
-    r: {
-      base: string;
-      config: typeof manageMoney;
-      tags: string[];
-      own: boolean;
-      listSummary: string;
-      readSummary: string;
-      query: typeof S.PortalPayoutQuery;
+/** POST …/payouts/:id/<action>: one state change (payout-states.ts) with its ledger entry. */
+function transitionRoute(app: TypedApp, kind: 'vendor' | 'affiliate', t: TransitionRoute) {
+  app.post(
+    `/api/admin/${kind}-payouts/:id/${t.action}`,
+    {
+      config: manageMoney,
+      schema: {
+        tags: [`${kind} payouts`],
+        summary: t.summary,
+        params: IdParams,
+        ...(t.to === 'paid' ? { body: S.MarkPaid } : {}),
+        response: { 200: kind === 'vendor' ? S.VendorPayout : S.AffiliatePayout },
+      },
     },
-  ) {
-    // widened: payoutOut(kind, …) has the shape of the kind's schema, which TypeScript cannot
-    // correlate across the union; the schemas still serialize and document each route
-    const one: TSchema = PAYOUT[kind];
-    const list: TSchema = PAYOUT_LIST[kind];
-    const ownId = (request: FastifyRequest) => (kind === 'vendor' ? vendorOf(request) : affiliateOf(request));
-    app.get(
-      r.base,
-      {
-        config: r.config,
-        schema: {
-          tags: r.tags,
-          summary: r.listSummary,
-          querystring: r.query,
-          response: { 200: list },
-        },
-      },
-      async (request) => {
-        // the admin queries also carry the partner filter (S.VendorPayoutQuery, S.AffiliatePayoutQuery)
-        const q: Static<typeof S.PortalPayoutQuery> & { vendor_id?: string; affiliate_id?: string } = request.query;
-        const p = pageOf(q);
-        const { rows, count } = await svc.listPayouts(request.ctx, kind, {
-          partner_id: r.own ? ownId(request) : q[`${kind}_id`],
-          status: q.status,
-          currency: q.currency,
-          ...p,
-        });
-        return { payouts: rows.map((row) => svc.payoutOut(kind, row)), count, ...p };
-      },
-    );
-    app.get(
-      `${r.base}/:id`,
-      {
-        config: r.config,
-        schema: { tags: r.tags, summary: r.readSummary, params: IdParams, response: { 200: one } },
-      },
-      async (request) =>
-        svc.payoutOut(
+    async (request) =>
+      svc.payoutOut(
+        kind,
+        await svc.transitionPayout(
+          request.ctx,
           kind,
-          await svc.getPayout(request.ctx, kind, request.params.id, r.own ? ownId(request) : undefined),
+          request.params.id,
+          t.to,
+          t.to === 'paid' ? { reference: referenceOf(request.body) } : {},
         ),
-    );
-  }
+      ),
+  );
+}
 
-  // ---- partner settings ----
+/**
+ * GET <base> (newest first, filtered by status and currency) and GET <base>/:id for one partner
+ * type: an admin reads any partner's payouts (the list filtered by vendor_id / affiliate_id), a
+ * portal (`own`) only those of the signed-in partner.
+ */
+function payoutReads(
+  app: TypedApp,
+  kind: PartnerType,
+  r: {
+    base: string;
+    config: typeof manageMoney;
+    tags: string[];
+    own: boolean;
+    listSummary: string;
+    readSummary: string;
+    query: typeof S.PortalPayoutQuery;
+  },
+) {
+  // widened: payoutOut(kind, …) has the shape of the kind's schema, which TypeScript cannot
+  // correlate across the union; the schemas still serialize and document each route
+  const one: TSchema = PAYOUT[kind];
+  const list: TSchema = PAYOUT_LIST[kind];
+  const ownId = (request: FastifyRequest) => (kind === 'vendor' ? vendorOf(request) : affiliateOf(request));
+  app.get(
+    r.base,
+    {
+      config: r.config,
+      schema: {
+        tags: r.tags,
+        summary: r.listSummary,
+        querystring: r.query,
+        response: { 200: list },
+      },
+    },
+    async (request) => {
+      // the admin queries also carry the partner filter (S.VendorPayoutQuery, S.AffiliatePayoutQuery)
+      const q: Static<typeof S.PortalPayoutQuery> & { vendor_id?: string; affiliate_id?: string } = request.query;
+      const p = pageOf(q);
+      const { rows, count } = await svc.listPayouts(request.ctx, kind, {
+        partner_id: r.own ? ownId(request) : q[`${kind}_id`],
+        status: q.status,
+        currency: q.currency,
+        ...p,
+      });
+      return { payouts: rows.map((row) => svc.payoutOut(kind, row)), count, ...p };
+    },
+  );
+  app.get(
+    `${r.base}/:id`,
+    {
+      config: r.config,
+      schema: { tags: r.tags, summary: r.readSummary, params: IdParams, response: { 200: one } },
+    },
+    async (request) =>
+      svc.payoutOut(
+        kind,
+        await svc.getPayout(request.ctx, kind, request.params.id, r.own ? ownId(request) : undefined),
+      ),
+  );
+}
+
+/** The shop's partner settings. */
+function partnerSettingsRoutes(app: TypedApp): void {
   app.get(
     '/api/admin/settings/partners',
     {
@@ -172,10 +180,13 @@ export function payoutRoutes(app: TypedApp): void {
     },
     async (request) => svc.partnerSettingsBody(await svc.putPartnerSettings(request.ctx, request.body)),
   );
+}
 
+/** Vendor and affiliate payouts, admin side: create, read, state changes. */
+function adminPayoutRoutes(app: TypedApp): void {
   // ---- vendor payouts (admin) ----
   const vtags = ['vendor payouts'];
-  payoutReads('vendor', {
+  payoutReads(app, 'vendor', {
     base: '/api/admin/vendor-payouts',
     config: manageMoney,
     tags: vtags,
@@ -202,11 +213,11 @@ export function payoutRoutes(app: TypedApp): void {
       reply.code(201).send(svc.payoutOut('vendor', await svc.createVendorPayout(request.ctx, request.body))),
   );
 
-  for (const t of VENDOR_TRANSITIONS) transitionRoute('vendor', t);
+  for (const t of VENDOR_TRANSITIONS) transitionRoute(app, 'vendor', t);
 
   // ---- affiliate payouts (admin) ----
   const atags = ['affiliate payouts'];
-  payoutReads('affiliate', {
+  payoutReads(app, 'affiliate', {
     base: '/api/admin/affiliate-payouts',
     config: readFinance,
     tags: atags,
@@ -216,11 +227,14 @@ export function payoutRoutes(app: TypedApp): void {
     query: S.AffiliatePayoutQuery,
   });
 
-  for (const t of AFFILIATE_TRANSITIONS) transitionRoute('affiliate', t);
+  for (const t of AFFILIATE_TRANSITIONS) transitionRoute(app, 'affiliate', t);
+}
 
+/** The affiliate and vendor portals' own payouts (and the vendor portal's statements). */
+function portalPayoutRoutes(app: TypedApp): void {
   // ---- affiliate portal ----
   const aptags = ['affiliate portal'];
-  payoutReads('affiliate', {
+  payoutReads(app, 'affiliate', {
     base: '/api/affiliate/payouts',
     config: affiliatePortal,
     tags: aptags,
@@ -259,7 +273,7 @@ export function payoutRoutes(app: TypedApp): void {
 
   // ---- vendor portal ----
   const vptags = ['vendor portal'];
-  payoutReads('vendor', {
+  payoutReads(app, 'vendor', {
     base: '/api/vendor/payouts',
     config: vendorPortal,
     tags: vptags,
@@ -331,7 +345,10 @@ export function payoutRoutes(app: TypedApp): void {
       return sendPdf(reply, row, await renderStatementPdf(row));
     },
   );
+}
 
+/** Vendor statements, admin side. */
+function statementRoutes(app: TypedApp): void {
   // ---- vendor statements (admin) ----
   const stags = ['vendor statements'];
   app.get(

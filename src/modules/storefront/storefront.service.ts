@@ -7,9 +7,9 @@ import type { Ctx } from '../../platform/auth/types.js';
 import { notFound } from '../../platform/errors.js';
 import { catalogVersionOf } from '../../platform/versioned-memo.js';
 import {
-  knownPublicPage,
   type PublicChannel,
   type PublicProduct,
+  publicPageIds,
   publicProduct,
   publicProducts,
   publicProductsByIds,
@@ -59,9 +59,9 @@ function fragmentsOf(
 }
 
 /**
- * Products visible in the channel, newest first, with the exact count: the body. A page of a
- * filter whose id list is known is cut from it and answered from the fragments, reading only the
- * products not held; otherwise catalog reads the page (and remembers the filter's ids).
+ * Products visible in the channel, newest first, with the exact count: the body. A page whose ids
+ * catalog knows (or cuts from the channel's whole list) is answered from the fragments, reading
+ * only the products not held; otherwise catalog reads the page (and remembers the filter's ids).
  */
 export async function listStoreProducts(
   ctx: Ctx,
@@ -78,7 +78,7 @@ export async function listStoreProducts(
     offset: input.offset ?? 0,
   };
   const meta = { limit: filter.limit, offset: filter.offset };
-  const known = version === null ? undefined : knownPublicPage(ctx.shopId, channel.id, filter, version);
+  const known = await publicPageIds(ctx, channel.id, filter, version);
   if (known === undefined || version === null) {
     const page = await publicProducts(ctx, channel, filter, version);
     const json = fragmentsOf(ctx, channel, page.products, fragments, serializer, version);
