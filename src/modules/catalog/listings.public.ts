@@ -235,10 +235,30 @@ export async function publicPageIds(
     sql`SELECT p.id FROM products p
         WHERE ${and(sql`p.shop_id = ${shopId}`, sql`p.deleted_at IS NULL`, sql`p.status = 'published'`, ...filters)}`,
   );
-  const match = new Set(matched.map((r) => r.id));
-  const ids = whole.filter((id) => match.has(id));
+  const ids = inOrderOf(
+    whole,
+    matched.map((r) => r.id),
+  );
   idLists.set(key, version, ids);
   return slice(ids);
+}
+
+/** Positions in a whole list, made on first use and gone with the list. */
+const positions = new WeakMap<string[], Map<string, number>>();
+
+/** The ids of `match` that are in `whole`, in its order (by position when few match, else by a scan). */
+export function inOrderOf(whole: string[], match: string[]): string[] {
+  if (match.length * 32 >= whole.length) {
+    const set = new Set(match);
+    return whole.filter((id) => set.has(id));
+  }
+  let pos = positions.get(whole);
+  if (!pos) {
+    pos = new Map(whole.map((id, i) => [id, i]));
+    positions.set(whole, pos);
+  }
+  const at = pos;
+  return match.filter((id) => at.has(id)).sort((a, b) => (at.get(a) as number) - (at.get(b) as number));
 }
 
 /** The product conditions of a list filter. */
