@@ -10,6 +10,7 @@
 import { and, type SQL, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import { preparedQuery } from '../../platform/db/tx.js';
+import { VersionedLru } from '../../platform/versioned-lru.js';
 import { VersionedMemo } from '../../platform/versioned-memo.js';
 import { searchConditions } from './catalog.util.js';
 
@@ -161,39 +162,8 @@ const MAX_LIST_IDS = 20_000;
  * before the ids, so an entry is never newer than the data it lists; any change recomputes it, in
  * every process. Per process, bounded by the number of ids held (about 64 bytes each).
  */
-class IdLists {
-  private readonly entries = new Map<string, { version: number; ids: string[] }>();
-  private held = 0;
-
-  constructor(private readonly maxIds: number) {}
-
-  get(key: string, version: number | null): string[] | undefined {
-    if (version === null) return undefined;
-    const hit = this.entries.get(key);
-    if (!hit || hit.version !== version) return undefined;
-    this.entries.delete(key); // most recently used last
-    this.entries.set(key, hit);
-    return hit.ids;
-  }
-
-  set(key: string, version: number | null, ids: string[]): void {
-    if (version === null || ids.length > this.maxIds / 4) return;
-    const old = this.entries.get(key);
-    if (old) {
-      this.entries.delete(key);
-      this.held -= old.ids.length;
-    }
-    this.entries.set(key, { version, ids });
-    this.held += ids.length;
-    for (const [k, e] of this.entries) {
-      if (this.held <= this.maxIds) break;
-      this.entries.delete(k);
-      this.held -= e.ids.length;
-    }
-  }
-}
-
-const idLists = new IdLists(100_000);
+const ID_BUDGET = 100_000;
+const idLists = new VersionedLru<string[]>((ids) => ids.length, { maxTotal: ID_BUDGET, maxItem: ID_BUDGET / 4 });
 /** Exact counts of filters too large for an id list, per storefront version (as the id lists). */
 const largeCounts = new VersionedMemo<number>(5_000);
 

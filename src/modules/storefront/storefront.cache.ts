@@ -7,6 +7,7 @@
  * process. Bounded in entries and bytes; least recently used entries go first.
  */
 import type { Db } from '../../platform/db/client.js';
+import { VersionedLru } from '../../platform/versioned-lru.js';
 import { prepareCatalogVersion } from '../catalog/index.js';
 
 export interface CachedResponse {
@@ -14,20 +15,12 @@ export interface CachedResponse {
   body: Buffer;
 }
 
-interface Entry extends CachedResponse {
-  version: number;
-}
-
 export class StorefrontCache {
-  private readonly entries = new Map<string, Entry>();
-  private bytes = 0;
+  private readonly entries: VersionedLru<CachedResponse>;
   private readonly versionQuery;
 
-  constructor(
-    db: Db,
-    private readonly maxEntries = 2000,
-    private readonly maxBytes = 16 * 1024 * 1024,
-  ) {
+  constructor(db: Db, maxEntries = 2000, maxBytes = 16 * 1024 * 1024) {
+    this.entries = new VersionedLru((r) => r.body.length, { maxTotal: maxBytes, maxItem: maxBytes / 8, maxEntries });
     this.versionQuery = prepareCatalogVersion(db, 'storefront_version');
   }
 
@@ -37,32 +30,11 @@ export class StorefrontCache {
   }
 
   get(key: string, version: number): CachedResponse | undefined {
-    const entry = this.entries.get(key);
-    if (!entry) return undefined;
-    this.entries.delete(key);
-    if (entry.version !== version) {
-      this.bytes -= entry.body.length;
-      return undefined;
-    }
-    this.entries.set(key, entry); // most recently used last
-    return entry;
+    return this.entries.get(key, version);
   }
 
   set(key: string, version: number, value: CachedResponse): void {
-    const size = value.body.length;
-    if (size > this.maxBytes / 8) return;
-    const old = this.entries.get(key);
-    if (old) {
-      this.entries.delete(key);
-      this.bytes -= old.body.length;
-    }
-    this.entries.set(key, { ...value, version });
-    this.bytes += size;
-    for (const [k, e] of this.entries) {
-      if (this.entries.size <= this.maxEntries && this.bytes <= this.maxBytes) break;
-      this.entries.delete(k);
-      this.bytes -= e.body.length;
-    }
+    this.entries.set(key, version, value);
   }
 
   get size(): number {

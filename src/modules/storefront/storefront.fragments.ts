@@ -11,39 +11,23 @@
  * version read before the data, so a write committing in between makes them look older, never
  * newer. Per process, bounded in bytes (least recently used first) and in slug entries.
  */
+import { VersionedLru } from '../../platform/versioned-lru.js';
 import { VersionedMemo } from '../../platform/versioned-memo.js';
 
-interface Fragment {
-  version: number;
-  /** UTF-8 JSON, outside V8's heap (a serializer's string is a rope of many small pieces). */
-  json: Buffer;
-}
-
 export class ProductFragments {
-  private readonly entries = new Map<string, Fragment>();
-  private bytes = 0;
+  /** (shop, channel, product) → the product's UTF-8 JSON (outside V8's heap: a serializer's string is a rope of many small pieces). */
+  private readonly entries: VersionedLru<Buffer>;
   /** (shop, slug) → product id, per version: what a detail URL by slug names. */
   private readonly slugs: VersionedMemo<string>;
 
-  constructor(
-    private readonly maxBytes = 16 * 1024 * 1024,
-    maxSlugs = 100_000,
-  ) {
+  constructor(maxBytes = 16 * 1024 * 1024, maxSlugs = 100_000) {
+    this.entries = new VersionedLru((json) => json.length, { maxTotal: maxBytes, maxItem: maxBytes / 64 });
     this.slugs = new VersionedMemo<string>(maxSlugs);
   }
 
   /** The fragment of a product at exactly `version`, or undefined. */
   get(shopId: string, channelId: string, productId: string, version: number): Buffer | undefined {
-    const key = `${shopId}\u0000${channelId}\u0000${productId}`;
-    const entry = this.entries.get(key);
-    if (!entry) return undefined;
-    this.entries.delete(key);
-    if (entry.version !== version) {
-      this.bytes -= entry.json.length;
-      return undefined;
-    }
-    this.entries.set(key, entry); // most recently used last
-    return entry.json;
+    return this.entries.get(`${shopId}\u0000${channelId}\u0000${productId}`, version);
   }
 
   /**
@@ -56,21 +40,9 @@ export class ProductFragments {
     return id === undefined ? undefined : this.get(shopId, channelId, id, version);
   }
 
-  /** Keeps a product's fragment, read after `version` was, and its id and slug for detail URLs. */
+  /** Keeps a product's fragment, read after `version` was, and its slug for detail URLs. */
   set(shopId: string, channelId: string, product: { id: string; slug: string }, version: number, json: Buffer): void {
-    const key = `${shopId}\u0000${channelId}\u0000${product.id}`;
-    const old = this.entries.get(key);
-    if (old) {
-      this.entries.delete(key);
-      this.bytes -= old.json.length;
-    }
-    this.entries.set(key, { version, json });
-    this.bytes += json.length;
-    for (const [k, e] of this.entries) {
-      if (this.bytes <= this.maxBytes) break;
-      this.entries.delete(k);
-      this.bytes -= e.json.length;
-    }
+    this.entries.set(`${shopId}\u0000${channelId}\u0000${product.id}`, version, json);
     this.slugs.set(`${shopId}\u0000${product.slug}`, version, product.id);
   }
 
