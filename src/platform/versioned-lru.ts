@@ -13,13 +13,18 @@ export class VersionedLru<V> {
     private readonly limits: { maxTotal: number; maxItem: number; maxEntries?: number },
   ) {}
 
-  /** The value stored for `key` at exactly `version` (now the most recently used), or undefined. */
+  /**
+   * The value stored for `key` at exactly `version` (now the most recently used), or undefined;
+   * an entry of an older version is dropped.
+   */
   get(key: string, version: number | null): V | undefined {
     if (version === null) return undefined;
     const entry = this.entries.get(key);
     if (!entry) return undefined;
+    // an entry stored under a newer version than this request read stays for the next requests
+    if (entry.version > version) return undefined;
     this.entries.delete(key);
-    if (entry.version !== version) {
+    if (entry.version < version) {
       this.held -= this.sizeOf(entry.value);
       return undefined;
     }

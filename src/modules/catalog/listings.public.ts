@@ -269,9 +269,10 @@ async function rowsByIds(ctx: Pick<Ctx, 'db' | 'shopId'>, channelId: string, ids
 }
 
 /**
- * One page of the products visible in the channel, newest first, with the exact count. With the
- * storefront `version` the request read (null: nothing is remembered), the filter's ordered id
- * list is read once per version (one narrow index scan, at most MAX_LIST_IDS ids) and shared by
+ * One page of the products visible in the channel, newest first, with the exact count, read from
+ * the database: what a caller asks when `publicPageIds` has no answer (a page it does answer is
+ * read by id, `publicProductsByIds`). With the storefront `version` the request read (null:
+ * nothing is remembered), the filter's ordered id list is read once per version (one narrow index scan, at most MAX_LIST_IDS ids) and shared by
  * all its pages and page sizes; a page is then a slice of it, read by id with its variants and
  * images. A filter matching more products pages in SQL: the page walks the ordered index and
  * stops after `limit` rows, and the count is remembered per version.
@@ -283,11 +284,6 @@ export async function publicProducts(
   version: number | null = null,
 ) {
   const { db, shopId } = ctx;
-  const page = await publicPageIds(ctx, channel.id, input, version);
-  if (page !== undefined) {
-    const rows = await rowsByIds(ctx, channel.id, page.ids);
-    return { products: rows.map((r) => publicOut(r, channel)), count: page.count };
-  }
   const filters = filtersOf(input);
   const from = visibleIn(shopId, channel.id, filters);
   const key = listKey(shopId, channel.id, input);

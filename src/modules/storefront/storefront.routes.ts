@@ -58,7 +58,10 @@ function serializerOf(reply: FastifyReply): StoreSerializer {
     product: (p) => Buffer.from(reply.serializeInput(p as unknown as Record<string, unknown>, S.StoreProduct)),
     list: (products, m) => {
       const parts: Buffer[] = [LIST_START];
-      for (const [i, p] of products.entries()) parts.push(...(i > 0 ? [COMMA, p] : [p]));
+      for (const [i, p] of products.entries()) {
+        if (i > 0) parts.push(COMMA);
+        parts.push(p);
+      }
       parts.push(Buffer.from(`],"count":${m.count},"limit":${m.limit},"offset":${m.offset}}`));
       return Buffer.concat(parts);
     },
