@@ -2,9 +2,11 @@
  * Stock reservations for checkout. A conditional UPDATE takes units only when enough are left,
  * so concurrent checkouts of the last unit can never both succeed (no oversell).
  */
-import { type SQL, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
+import type { PgTable } from 'drizzle-orm/pg-core';
 import type { Ctx } from '../../platform/auth/types.js';
-import { preparedQuery, query, type TxCtx } from '../../platform/db/tx.js';
+import { insertInto, Params } from '../../platform/db/statement.js';
+import { preparedText, query, type TxCtx } from '../../platform/db/tx.js';
 
 export interface StockRef {
   product_id: string;
@@ -49,70 +51,68 @@ function rowsOf(table: 'products' | 'product_variants', refs: StockRef[]): Map<s
 
 /**
  * The CTEs that take the units of one table's rows: lock them in id order, then decrement the
- * ones with enough stock (`<name>` returns the ids taken). Null when no ref uses the table.
+ * ones with enough stock (`<name>` returns the ids taken). Null when no ref uses the table. Text
+ * with numbered parameters (platform/db/statement.ts): it depends only on the number of rows.
  */
 function reserveCtes(
   shopId: string,
   table: 'products' | 'product_variants',
   rows: Map<string, StockRow>,
   name: string,
-) {
+  params: Params,
+): string | null {
   if (rows.size === 0) return null;
-  const want = sql.join(
-    [...rows].map(([id, r]) => sql`(${id}::text, ${r.quantity}::int, ${r.product}::text)`),
-    sql`, `,
-  );
-  const t = sql.raw(table);
-  const w = sql.raw(`${name}_want`);
-  const l = sql.raw(`${name}_locked`);
-  const productMatch = table === 'product_variants' ? sql`AND x.product_id = w.product` : sql``;
-  return sql`${w}(id, q, product) AS (VALUES ${want}),
-    ${l} AS MATERIALIZED (
-      SELECT x.id FROM ${t} x JOIN ${w} w ON w.id = x.id
-      WHERE x.shop_id = ${shopId} ${productMatch}
+  const want = [...rows]
+    .map(([id, r]) => `(${params.add(id)}::text, ${params.add(r.quantity)}::int, ${params.add(r.product)}::text)`)
+    .join(', ');
+  const productMatch = table === 'product_variants' ? 'AND x.product_id = w.product' : '';
+  return `${name}_want(id, q, product) AS (VALUES ${want}),
+    ${name}_locked AS MATERIALIZED (
+      SELECT x.id FROM ${table} x JOIN ${name}_want w ON w.id = x.id
+      WHERE x.shop_id = ${params.add(shopId)} ${productMatch}
       ORDER BY x.id FOR UPDATE OF x),
-    ${sql.raw(name)} AS (
-      UPDATE ${t} x SET stock_quantity = x.stock_quantity - w.q
-      FROM ${w} w, ${l} l
+    ${name} AS (
+      UPDATE ${table} x SET stock_quantity = x.stock_quantity - w.q
+      FROM ${name}_want w, ${name}_locked l
       WHERE x.id = w.id AND l.id = x.id AND (NOT x.track_stock OR x.stock_quantity >= w.q)
       RETURNING x.id)`;
 }
 
+/** A row to insert in the reserving statement (`reserveWith`). */
+export interface AlsoInsert<T extends PgTable = PgTable> {
+  table: T;
+  values: Partial<T['$inferInsert']>;
+}
+
 /**
- * One statement that reserves the refs' units and runs `also` (further data-modifying CTEs,
- * e.g. the INSERT of the checkout session and of its expiry job) — all or nothing: when any row
- * lacks stock, `commerce_assert` aborts the statement and nothing of it stays. Rows are locked
- * in id order, products before variants, so concurrent carts never deadlock; the locks are held
- * only while the statement runs and commits, not across round trips. Returns false when the
- * stock was not there.
+ * One statement that reserves the refs' units and inserts the `also` rows (e.g. the checkout
+ * session and its expiry job) — all or nothing: when any row lacks stock, `commerce_assert`
+ * aborts the statement and nothing of it stays. Rows are locked in id order, products before
+ * variants, so concurrent carts never deadlock; the locks are held only while the statement runs
+ * and commits, not across round trips. Written as text and prepared per shape of the cart: the
+ * statement is wide, and building it through the query builder cost more CPU than running it.
+ * Returns false when the stock was not there.
  */
-export async function reserveWith(
-  ctx: Ctx,
-  refs: StockRef[],
-  also: { name: string; statement: SQL }[],
-): Promise<boolean> {
+export async function reserveWith(ctx: Ctx, refs: StockRef[], also: AlsoInsert[]): Promise<boolean> {
   const { db, shopId } = ctx;
+  const params = new Params();
   const products = rowsOf('products', refs);
   const variants = rowsOf('product_variants', refs);
   const ctes = [
-    reserveCtes(shopId, 'products', products, 'taken_products'),
-    reserveCtes(shopId, 'product_variants', variants, 'taken_variants'),
-    ...also.map((a) => sql`${sql.raw(a.name)} AS (${a.statement})`),
-  ].filter((c): c is SQL => c !== null);
+    reserveCtes(shopId, 'products', products, 'taken_products', params),
+    reserveCtes(shopId, 'product_variants', variants, 'taken_variants', params),
+    ...also.map((a, i) => `also_${i} AS (${insertInto(a.table, a.values, params)})`),
+  ].filter((c): c is string => c !== null);
   const checks = [
-    products.size > 0 ? sql`(SELECT count(*) FROM taken_products) = ${products.size}` : sql`true`,
-    variants.size > 0 ? sql`(SELECT count(*) FROM taken_variants) = ${variants.size}` : sql`true`,
+    products.size > 0 ? `(SELECT count(*) FROM taken_products) = ${products.size}` : 'true',
+    variants.size > 0 ? `(SELECT count(*) FROM taken_variants) = ${variants.size}` : 'true',
   ];
-  const counts = also.map((a) => sql`(SELECT count(*) FROM ${sql.raw(a.name)})`);
   try {
-    // prepared per shape of the cart (platform/db/tx.ts): the statement is wide, its planning
-    // costs more than its execution
-    await preparedQuery(
+    await preparedText(
       db,
       'reserve_with',
-      sql`WITH ${sql.join(ctes, sql`, `)}
-          SELECT commerce_assert(${sql.join(checks, sql` AND `)}, 'out_of_stock') AS ok
-          ${counts.length > 0 ? sql`, ${sql.join(counts, sql`, `)}` : sql``}`,
+      `WITH ${ctes.join(', ')} SELECT commerce_assert(${checks.join(' AND ')}, 'out_of_stock') AS ok`,
+      params.values,
     );
     return true;
   } catch (err) {
@@ -159,9 +159,10 @@ export async function reserveMany(ctx: TxCtx, refs: StockRef[]): Promise<number[
     ['product_variants', 'taken_variants'],
   ] as const) {
     const rows = rowsOf(table, refs);
-    const ctes = reserveCtes(shopId, table, rows, name);
+    const params = new Params();
+    const ctes = reserveCtes(shopId, table, rows, name, params);
     if (!ctes) continue;
-    const taken = await query<{ id: string }>(tx, sql`WITH ${ctes} SELECT id FROM ${sql.raw(name)}`);
+    const taken = await preparedText<{ id: string }>(tx, name, `WITH ${ctes} SELECT id FROM ${name}`, params.values);
     const ok = new Set(taken.map((r) => r.id));
     for (const [id, r] of rows) if (!ok.has(id)) failed.push(...r.indexes);
   }

@@ -7,10 +7,11 @@ import type { Static } from '@sinclair/typebox';
 import { and, eq } from 'drizzle-orm';
 import type { PaymentProvider } from '../../adapters/payment/port.js';
 import type { Ctx } from '../../platform/auth/types.js';
+import { jobs } from '../../platform/db/platform.tables.js';
 import { type TxCtx, uniqueConstraintOf, withTx } from '../../platform/db/tx.js';
 import { AppError, type FieldError, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
-import { enqueue, enqueueStatement } from '../../platform/jobs/queue.js';
+import { enqueue, jobValues } from '../../platform/jobs/queue.js';
 import { catalogVersionOf, VersionedMemo } from '../../platform/versioned-memo.js';
 import { releaseStock, reserveMany, reserveWith, shortRefs } from '../catalog/index.js';
 import { channelAutoConfirmsOrders, type ResolvedChannel } from '../channels/index.js';
@@ -292,8 +293,7 @@ async function openHostedSession(
  * never across round trips; a refusal leaves nothing behind.
  */
 function insertReserving(ctx: Ctx, values: NewSession, tracked: TrackedLine[]) {
-  const job = enqueueStatement(
-    ctx.db,
+  const job = jobValues(
     EXPIRE_JOB,
     { shop_id: ctx.shopId, session_id: values.id },
     { now: values.createdAt, runAt: values.expiresAt, shopId: ctx.shopId },
@@ -302,11 +302,8 @@ function insertReserving(ctx: Ctx, values: NewSession, tracked: TrackedLine[]) {
     ctx,
     tracked.map(({ line }) => line),
     [
-      {
-        name: 'new_session',
-        statement: ctx.db.insert(checkoutSessions).values(values).returning({ id: checkoutSessions.id }).getSQL(),
-      },
-      { name: 'new_job', statement: job.statement.getSQL() },
+      { table: checkoutSessions, values },
+      { table: jobs, values: job },
     ],
   );
 }

@@ -110,6 +110,32 @@ export async function preparedQuery<T = Record<string, unknown>>(db: Db, name: s
   return res.rows;
 }
 
+/**
+ * Runs a query written as text with numbered parameters (platform/db/statement.ts) as a named
+ * prepared statement, like `preparedQuery` but with no query building at all. It goes through the
+ * session's prepareQuery, as `db.execute` does, so transactions, driver errors (wrapped as the
+ * query builder wraps them) and both drivers behave the same.
+ */
+export async function preparedText<T = Record<string, unknown>>(
+  db: Db,
+  name: string,
+  text: string,
+  params: unknown[],
+): Promise<T[]> {
+  const session = db._.session as unknown as {
+    prepareQuery: (
+      query: { sql: string; params: unknown[] },
+      fields: undefined,
+      name: string | undefined,
+      arrayMode: boolean,
+    ) => { execute: () => Promise<unknown> };
+  };
+  const res = (await session
+    .prepareQuery({ sql: text, params }, undefined, statementName(name, text), false)
+    .execute()) as { rows: T[] };
+  return res.rows;
+}
+
 /** The statement name of a query text: `name` and a hash of the text; undefined (unnamed) past MAX_NAMED_TEXTS texts. */
 function statementName(name: string, text: string): string | undefined {
   let statement = namesByText.get(text);

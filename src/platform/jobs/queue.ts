@@ -53,20 +53,26 @@ export function enqueueStatement(
   payload: Record<string, unknown>,
   opts: EnqueueOptions & { now: Date },
 ) {
-  const id = newId('job');
-  const statement = db
-    .insert(jobs)
-    .values({
-      id,
-      type,
-      payload,
-      shopId: opts.shopId ?? null,
-      orderingKey: opts.orderingKey ?? null,
-      runAt: opts.runAt ?? opts.now,
-      maxAttempts: opts.maxAttempts ?? 10,
-    })
-    .returning({ id: jobs.id });
-  return { id, statement };
+  const values = jobValues(type, payload, opts);
+  const statement = db.insert(jobs).values(values).returning({ id: jobs.id });
+  return { id: values.id, statement };
+}
+
+/** The row of a new job, for callers that write its INSERT themselves (platform/db/statement.ts). */
+export function jobValues(
+  type: string,
+  payload: Record<string, unknown>,
+  opts: EnqueueOptions & { now: Date },
+): typeof jobs.$inferInsert & { id: string } {
+  return {
+    id: newId('job'),
+    type,
+    payload,
+    shopId: opts.shopId ?? null,
+    orderingKey: opts.orderingKey ?? null,
+    runAt: opts.runAt ?? opts.now,
+    maxAttempts: opts.maxAttempts ?? 10,
+  };
 }
 
 /**
