@@ -2,8 +2,9 @@
  * The catalog: products with variants and images, reference records (categories, brands,
  * suppliers), the per-shop SKU register, channel listings and the token write policy.
  *
- * The trigram index on `products.search_text`, the `f_unaccent` function and the extensions
- * it needs live in the custom migration `catalog_search` (drizzle cannot express them).
+ * The per-shop trigram index on `(shop_id, products.search_text)`, the `f_unaccent` function and
+ * the extensions they need live in the custom migrations `catalog_search` and
+ * `catalog_search_per_shop` (drizzle cannot express them).
  */
 import { sql } from 'drizzle-orm';
 import {

@@ -66,16 +66,18 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   if (dir && !opts.loadDataDir) await prepareDataDir(dir);
   if (dir) mkdirSync(dir, { recursive: true });
   // PGlite is loaded only when it is used: a PostgreSQL deployment never pays for it
-  const [{ PGlite }, { pg_trgm }, { unaccent }, { drizzle: drizzlePglite }] = await Promise.all([
+  // the extensions the migrations create: pg_trgm and unaccent (0002), btree_gin (0020)
+  const [{ PGlite }, { pg_trgm }, { unaccent }, { btree_gin }, { drizzle: drizzlePglite }] = await Promise.all([
     import('@electric-sql/pglite'),
     import('@electric-sql/pglite/contrib/pg_trgm'),
     import('@electric-sql/pglite/contrib/unaccent'),
+    import('@electric-sql/pglite/contrib/btree_gin'),
     import('drizzle-orm/pglite'),
   ]);
   const client = await PGlite.create({
     ...(dir ? { dataDir: dir } : {}),
     ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}),
-    extensions: { pg_trgm, unaccent },
+    extensions: { pg_trgm, unaccent, btree_gin },
     parsers: { [INT8]: toNumber, [NUMERIC]: toNumber },
   });
   await client.exec(`SET TIME ZONE 'UTC'`);
