@@ -2,7 +2,7 @@
  * Prefixed, time-sortable ids (docs/ARCHITECTURE.md): `<prefix>_<10 chars time><16 chars random>` in
  * Crockford base32, so ids sort by creation time and carry 80 random bits.
  */
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomFillSync } from 'node:crypto';
 
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
 
@@ -50,6 +50,23 @@ export type IdKind = keyof typeof ID_PREFIXES;
 let lastTime = 0;
 let lastRandom: number[] = [];
 
+/**
+ * Random bytes for ids, drawn from the CSPRNG 4 KiB at a time (as node:crypto's randomUUID
+ * does): one call per 256 ids instead of one per id, which showed in the checkout's profile.
+ */
+const pool = Buffer.alloc(4096);
+let poolOffset = pool.length;
+
+function random16(): Buffer {
+  if (poolOffset + 16 > pool.length) {
+    randomFillSync(pool);
+    poolOffset = 0;
+  }
+  const bytes = pool.subarray(poolOffset, poolOffset + 16);
+  poolOffset += 16;
+  return bytes;
+}
+
 function encodeTime(ms: number): string {
   let out = '';
   let t = ms;
@@ -72,7 +89,7 @@ function randomPart(now: number): string {
       lastRandom[i] = 0;
     }
   } else {
-    const bytes = randomBytes(16);
+    const bytes = random16();
     lastRandom = Array.from(bytes, (b) => b & 31);
     // keep headroom so the increment above practically never overflows
     lastRandom[0] = (lastRandom[0] as number) & 15;

@@ -123,4 +123,26 @@ describe('error contract (RFC 9457)', () => {
     expect(res.statusCode).toBe(200);
     expect(String(res.headers['x-request-id'])).toMatch(/^[0-9a-f-]{36}$/);
   });
+
+  it('gives every response the security headers: success, refusal, unknown route and 500', async () => {
+    const answers = [
+      await call(t.app, 'GET', '/health'),
+      await call(t.app, 'POST', '/test/typed', { body: { count: 0 } }),
+      await call(t.app, 'GET', '/no/such/route'),
+      await call(t.app, 'GET', '/test/boom'),
+    ];
+    expect(answers.map((r) => r.statusCode)).toEqual([200, 400, 404, 500]);
+    for (const res of answers) {
+      expect(res.headers).toMatchObject({
+        'x-content-type-options': 'nosniff',
+        'x-frame-options': 'SAMEORIGIN',
+        'strict-transport-security': 'max-age=31536000; includeSubDomains',
+        'referrer-policy': 'no-referrer',
+        'cross-origin-resource-policy': 'cross-origin',
+        'cross-origin-opener-policy': 'same-origin',
+      });
+      expect(res.headers['x-request-id']).toBeTruthy();
+      expect(res.headers['content-security-policy']).toBeUndefined();
+    }
+  });
 });

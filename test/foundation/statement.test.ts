@@ -57,13 +57,16 @@ describe('insertInto + preparedText', () => {
     expect(await query(db, sql`SELECT 1 FROM jobs WHERE id = 'job_rolled_back'`)).toEqual([]);
 
     const params = new Params();
-    const err = await preparedText(
+    const err: { code?: string; cause?: { code?: string } } = await preparedText(
       db,
       'probe_insert',
       insertInto(jobs, row('job_builder'), params),
       params.values,
-    ).catch((e: unknown) => e as { code?: string; cause?: { code?: string } });
-    expect(err && (err.code ?? err.cause?.code)).toBe('23505');
+    ).then(
+      () => ({}),
+      (e: unknown) => e as { code?: string; cause?: { code?: string } },
+    );
+    expect(err.code ?? err.cause?.code).toBe('23505');
   });
 
   it('refuses a key the table does not have', () => {
