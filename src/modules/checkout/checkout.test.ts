@@ -540,3 +540,62 @@ describe('orders', () => {
     expect(mine.data.orders[0].customer_email).toBe(email);
   });
 });
+
+describe('prices held per catalog version (pricing.ts priceRows)', () => {
+  const buy = (productId: string | undefined, variantId?: string) =>
+    store({
+      items: [{ product_id: productId, ...(variantId ? { variant_id: variantId } : {}), quantity: 1 }],
+      customer: { email: 'exact@mail.test', billing_address: billing },
+      ...(variantId ? { shipping_address: billing, shipping_method_id: shipping } : {}),
+      return_url: RETURN,
+    });
+  const patchProduct = async (id: string, body: Record<string, unknown>) => {
+    const res = await call(t.app, 'PATCH', `/api/products/${id}`, { token: owner, body });
+    expect(res.statusCode).toBe(200);
+  };
+  const patchListing = async (id: string, body: Record<string, unknown>) => {
+    const res = await call(t.app, 'PATCH', `/api/products/${id}/channels/${channel}`, { token: owner, body });
+    expect(res.statusCode).toBe(200);
+  };
+
+  it('a change to a price, a listing, the tax class or the product is seen by the very next checkout', async () => {
+    const p = await product('exact', { name: 'Exakt', is_digital: true, base_price_cents: 1000 });
+    const first = await buy(p.id);
+    expect(first.data.lines[0]).toMatchObject({ unit_price_cents: 1000, tax_rate: 0.19, name: 'Exakt' });
+    // the same cart again: the same answer (from the held row)
+    expect((await buy(p.id)).data.lines[0]).toMatchObject({ unit_price_cents: 1000 });
+
+    await patchProduct(p.id, { base_price_cents: 1100 });
+    expect((await buy(p.id)).data.lines[0]).toMatchObject({ unit_price_cents: 1100 });
+
+    await patchListing(p.id, { price_cents: 900 });
+    expect((await buy(p.id)).data.lines[0]).toMatchObject({ unit_price_cents: 900 });
+
+    await patchProduct(p.id, { tax_class: 'books', name: 'Exakt 2' });
+    expect((await buy(p.id)).data.lines[0]).toMatchObject({ unit_price_cents: 900, tax_rate: 0.07, name: 'Exakt 2' });
+
+    await patchListing(p.id, { is_published: false });
+    expectProblem(await buy(p.id), 400, 'product_unavailable');
+    await patchListing(p.id, { is_published: true });
+    expect((await buy(p.id)).statusCode).toBe(201);
+
+    await patchProduct(p.id, { status: 'archived' });
+    expectProblem(await buy(p.id), 400, 'product_unavailable');
+    await patchProduct(p.id, { status: 'published' });
+    expect((await buy(p.id)).statusCode).toBe(201);
+
+    const deleted = await call(t.app, 'DELETE', `/api/products/${p.id}`, { token: owner });
+    expect(deleted.statusCode).toBe(204);
+    expectProblem(await buy(p.id), 400, 'product_unavailable');
+  });
+
+  it("a variant's channel price is seen by the next checkout of that variant", async () => {
+    const shirt = P.shirt as { id: string; variants: { id: string; sku: string }[] };
+    const m = shirt.variants.find((v) => v.sku === 'SH-M') as { id: string };
+    const before = await buy(shirt.id, m.id);
+    expect(before.statusCode).toBe(201);
+    const price = before.data.lines[0].unit_price_cents as number;
+    await patchListing(shirt.id, { variant_id: m.id, is_published: true, price_cents: price + 100 });
+    expect((await buy(shirt.id, m.id)).data.lines[0]).toMatchObject({ unit_price_cents: price + 100 });
+  });
+});

@@ -6,8 +6,9 @@
 import type { Ctx } from '../../platform/auth/types.js';
 import { AppError, type FieldError } from '../../platform/errors.js';
 import { taxFromGross } from '../../platform/money.js';
+import { VersionedLru } from '../../platform/versioned-lru.js';
 import { catalogVersionOf, VersionedMemo } from '../../platform/versioned-memo.js';
-import { channelPrices } from '../catalog/index.js';
+import { type ChannelPrice, channelPrices, type PriceRef } from '../catalog/index.js';
 import { channelCountry, channelCountryRates, type EffectiveCountry } from '../channels/index.js';
 import { loadSettings } from '../finance/index.js';
 import {
@@ -56,13 +57,48 @@ export async function destination(
   return country;
 }
 
+/**
+ * The channel's price rows per (shop, channel, product, variant asked) at the catalog version
+ * the request read with its publishable key (docs/ARCHITECTURE.md "Caches"). Every write to what
+ * `channelPrices` reads (products, variants, listings, channels) bumps that version in its own
+ * transaction, so a row is never used after a change, in any process. The one write that does
+ * not bump it, a stock count that stays on the same side of zero, is not used here: the
+ * reserving statement takes the stock. Spares a checkout one of its four round trips.
+ */
+const priceRows = new VersionedLru<ChannelPrice | null>(() => 1, { maxTotal: 20_000, maxItem: 1 });
+
+/** `channelPrices` through `priceRows`: only the refs not held at this version are read. */
+async function pricesAt(
+  ctx: Pick<Ctx, 'db' | 'shopId'> & { actor?: Ctx['actor'] },
+  channelId: string,
+  refs: PriceRef[],
+): Promise<(ChannelPrice | null)[]> {
+  const version = catalogVersionOf(ctx.actor);
+  const keys = refs.map((r) => `${ctx.shopId}\u0000${channelId}\u0000${r.product_id}\u0000${r.variant_id ?? ''}`);
+  const prices = keys.map((k) => priceRows.get(k, version));
+  const missing = prices.flatMap((p, i) => (p === undefined ? [i] : []));
+  if (missing.length > 0) {
+    const read = await channelPrices(
+      ctx,
+      channelId,
+      missing.map((i) => refs[i] as PriceRef),
+    );
+    missing.forEach((i, j) => {
+      const row = read[j] ?? null;
+      prices[i] = row;
+      priceRows.set(keys[i] as string, version, row);
+    });
+  }
+  return prices as (ChannelPrice | null)[];
+}
+
 /** Prices the items; refuses items that are not sold in the channel. Tax is added by `applyTax`. */
 export async function priceItems(
-  ctx: Pick<Ctx, 'db' | 'shopId'>,
+  ctx: Pick<Ctx, 'db' | 'shopId'> & { actor?: Ctx['actor'] },
   channelId: string,
   items: CartItem[],
 ): Promise<Omit<PricedLine, 'tax_rate' | 'tax_cents' | 'net_cents'>[]> {
-  const prices = await channelPrices(
+  const prices = await pricesAt(
     ctx,
     channelId,
     items.map((i) => ({ product_id: i.product_id, ...(i.variant_id ? { variant_id: i.variant_id } : {}) })),
