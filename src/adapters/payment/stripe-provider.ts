@@ -223,35 +223,11 @@ export class StripePaymentProvider implements PaymentProvider {
       case 'checkout.session.completed':
       case 'checkout.session.async_payment_succeeded': {
         const session = event.data.object;
-        // completed with payment_status unpaid: a delayed method (SEPA) is still processing
+        // completed with payment_status unpaid: a delayed method (SEPA) is still processing, or
+        // the subscription's first payment still needs the buyer (3-D Secure): a later event
+        // (async_payment_succeeded, or the subscription leaving `incomplete`) completes it
         if (session.payment_status === 'unpaid') return { ...base, kind: 'ignored' };
-        const subId = typeof session.subscription === 'string' ? session.subscription : session.subscription?.id;
-        const subscription =
-          session.mode === 'subscription' && subId
-            ? subscriptionOf(await this.stripe.subscriptions.retrieve(subId, { expand: ['latest_invoice'] }))
-            : null;
-        const addr = session.customer_details?.address;
-        return {
-          ...base,
-          kind: 'session.paid',
-          sessionId: session.metadata?.checkout_session_id ?? session.client_reference_id ?? null,
-          providerSessionId: session.id,
-          mode: session.mode === 'subscription' ? 'subscription' : 'payment',
-          amountCents: session.amount_total ?? null,
-          currency: session.currency ? session.currency.toUpperCase() : null,
-          paymentRef:
-            typeof session.payment_intent === 'string' ? session.payment_intent : (session.payment_intent?.id ?? null),
-          billing: addr?.country
-            ? {
-                name: session.customer_details?.name ?? '',
-                line1: addr.line1 ?? '',
-                postal_code: addr.postal_code ?? '',
-                city: addr.city ?? '',
-                country: addr.country,
-              }
-            : null,
-          subscription,
-        };
+        return this.paidSession(base, session);
       }
       case 'checkout.session.async_payment_failed':
       case 'checkout.session.expired': {
@@ -265,7 +241,9 @@ export class StripePaymentProvider implements PaymentProvider {
       }
       case 'customer.subscription.created':
       case 'customer.subscription.updated':
-      case 'customer.subscription.deleted':
+      case 'customer.subscription.deleted': {
+        const completion = await this.completionOfIncomplete(base, event);
+        if (completion) return completion;
         return {
           ...base,
           kind:
@@ -276,6 +254,7 @@ export class StripePaymentProvider implements PaymentProvider {
                 : 'subscription.deleted',
           subscription: subscriptionOf(event.data.object),
         };
+      }
       case 'invoice.paid':
       case 'invoice.payment_failed': {
         const inv = event.data.object;
@@ -314,6 +293,62 @@ export class StripePaymentProvider implements PaymentProvider {
       default:
         return { ...base, kind: 'ignored' };
     }
+  }
+
+  /** A paid (or trial-starting) Checkout Session as `session.paid`, with its subscription (retrieved) in subscription mode. */
+  private async paidSession(
+    base: { id: string; type: string },
+    session: Stripe.Checkout.Session,
+  ): Promise<PaymentEvent> {
+    const subId = typeof session.subscription === 'string' ? session.subscription : session.subscription?.id;
+    const subscription =
+      session.mode === 'subscription' && subId
+        ? subscriptionOf(await this.stripe.subscriptions.retrieve(subId, { expand: ['latest_invoice'] }))
+        : null;
+    const addr = session.customer_details?.address;
+    return {
+      ...base,
+      kind: 'session.paid',
+      sessionId: session.metadata?.checkout_session_id ?? session.client_reference_id ?? null,
+      providerSessionId: session.id,
+      mode: session.mode === 'subscription' ? 'subscription' : 'payment',
+      amountCents: session.amount_total ?? null,
+      currency: session.currency ? session.currency.toUpperCase() : null,
+      paymentRef:
+        typeof session.payment_intent === 'string' ? session.payment_intent : (session.payment_intent?.id ?? null),
+      billing: addr?.country
+        ? {
+            name: session.customer_details?.name ?? '',
+            line1: addr.line1 ?? '',
+            postal_code: addr.postal_code ?? '',
+            city: addr.city ?? '',
+            country: addr.country,
+          }
+        : null,
+      subscription,
+    };
+  }
+
+  /**
+   * A subscription of one of our checkouts that leaves `incomplete` for `active` or `trialing`
+   * (its first payment needed the buyer after the Checkout Session completed, e.g. 3-D Secure):
+   * no checkout event follows, so this update completes our session, as `session.paid` of the
+   * subscription's Checkout Session (found by the subscription; the handler checks it is the one
+   * stored for our session). Null for every other subscription event.
+   */
+  private async completionOfIncomplete(
+    base: { id: string; type: string },
+    event: Stripe.Event,
+  ): Promise<PaymentEvent | null> {
+    if (event.type !== 'customer.subscription.updated') return null;
+    const sub = event.data.object;
+    const before = (event.data.previous_attributes as { status?: string } | undefined)?.status;
+    if (before !== 'incomplete' || (sub.status !== 'active' && sub.status !== 'trialing')) return null;
+    if (!sub.metadata?.checkout_session_id) return null;
+    const found = await this.stripe.checkout.sessions.list({ subscription: sub.id, limit: 1 });
+    const session = found.data[0];
+    if (session?.status !== 'complete') return null;
+    return this.paidSession(base, session);
   }
 }
 

@@ -84,6 +84,13 @@ beforeAll(async () => {
       providerIds.set(body.get('metadata[checkout_session_id]') ?? '', id);
       return json({ id, object: 'checkout.session', url: `https://checkout.stripe.test/c/pay/${id}` });
     }
+    if (req.method === 'GET' && path === '/v1/checkout/sessions') {
+      // the list by subscription (the completion of a subscription that left `incomplete`)
+      const found = checkoutBySubscription.get(
+        new URL(req.url ?? '', 'http://x').searchParams.get('subscription') ?? '',
+      );
+      return json({ object: 'list', has_more: false, url: '/v1/checkout/sessions', data: found ? [found] : [] });
+    }
     if (req.method === 'GET' && path === '/v1/invoice_payments') {
       return json({
         object: 'list',
@@ -153,9 +160,17 @@ afterAll(async () => {
 
 /** Our checkout session id → the stub's Checkout Session id. */
 const providerIds = new Map<string, string>();
+/** Stripe's subscription id → its (completed) Checkout Session, for GET /v1/checkout/sessions?subscription=… */
+const checkoutBySubscription = new Map<string, Record<string, unknown>>();
 let eventCounter = 0;
-function post(type: string, object: Record<string, unknown>, path = '/api/webhooks/stripe') {
-  const payload = JSON.stringify({ id: `evt_abo_${++eventCounter}`, object: 'event', type, data: { object } });
+function post(
+  type: string,
+  object: Record<string, unknown>,
+  path = '/api/webhooks/stripe',
+  previous?: Record<string, unknown>,
+) {
+  const data = previous ? { object, previous_attributes: previous } : { object };
+  const payload = JSON.stringify({ id: `evt_abo_${++eventCounter}`, object: 'event', type, data });
   const header = Stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET });
   return call(t.app, 'POST', path, {
     body: payload,
@@ -499,6 +514,61 @@ describe('stripe subscriptions', () => {
     expect(order).toMatchObject({ total_cents: net, tax_cents: taxFromGross(net, 0.19) });
     expect(order.billing_address.vat_id ?? null).toBeNull();
     expect(order.lines[0]).toMatchObject({ tax_rate: 0.19, tax_category: 'S', tax_exemption_reason: null });
+  });
+
+  it('a subscription left incomplete at checkout (3-D Secure) is created when Stripe activates it, once', async () => {
+    const p = await plan({});
+    const s = await startSession(p.id, 'stripe3ds@kunde.test');
+    const incomplete = subscription('sub_3ds', 'incomplete', { metadata: { checkout_session_id: s.data.id } });
+    const session = { ...completed(s.data.id, 'sub_3ds'), status: 'complete', payment_status: 'unpaid' };
+    checkoutBySubscription.set('sub_3ds', session);
+    // the Checkout Session completes while the first payment still waits for the buyer
+    expect((await post('checkout.session.completed', session)).statusCode).toBe(200);
+    expect(await aboOf('stripe3ds@kunde.test')).toBeUndefined();
+    // the first invoice may be reported before the subscription's update: nothing to record yet
+    await post('invoice.paid', invoice('in_sub_3ds_1', 'sub_3ds', { amount_paid: 1990 }));
+    expect(await aboOf('stripe3ds@kunde.test')).toBeUndefined();
+    // an update that does not leave `incomplete` creates nothing
+    await post('customer.subscription.updated', incomplete, undefined, { cancel_at_period_end: true });
+    expect(await aboOf('stripe3ds@kunde.test')).toBeUndefined();
+
+    // the buyer authenticates: Stripe activates the subscription (its first invoice paid)
+    const active = subscription('sub_3ds', 'active', {
+      metadata: { checkout_session_id: s.data.id },
+      latest_invoice: { id: 'in_sub_3ds_1', object: 'invoice', status: 'paid', amount_paid: 1990 },
+    });
+    const res = await post('customer.subscription.updated', active, undefined, { status: 'incomplete' });
+    expect(res.statusCode).toBe(200);
+    const abo = await aboOf('stripe3ds@kunde.test');
+    expect(abo).toMatchObject({ status: 'active', provider: 'stripe', payments_count: 1 });
+    expect((await ordersOf(abo.id)).map((o) => o.total_cents)).toEqual([1990]);
+
+    // the same transition delivered again (another event id), and the first invoice again: nothing more
+    await post('customer.subscription.updated', active, undefined, { status: 'incomplete' });
+    await post('invoice.paid', invoice('in_sub_3ds_1', 'sub_3ds', { amount_paid: 1990 }));
+    expect(await aboOf('stripe3ds@kunde.test')).toMatchObject({ payments_count: 1 });
+    expect(await ordersOf(abo.id)).toHaveLength(1);
+    expect(await events(abo.id)).toEqual(['checkout.completed', 'abo.aktiv', 'abo.bezahlt']);
+  });
+
+  it('a subscription leaving incomplete whose Checkout Session is not the one stored for ours creates nothing', async () => {
+    const p = await plan({});
+    const s = await startSession(p.id, 'stripe3ds2@kunde.test');
+    const active = subscription('sub_3ds_foreign', 'active', { metadata: { checkout_session_id: s.data.id } });
+    checkoutBySubscription.set('sub_3ds_foreign', {
+      ...completed(s.data.id, 'sub_3ds_foreign'),
+      id: 'cs_test_someone_else',
+      status: 'complete',
+    });
+    expect((await post('customer.subscription.updated', active, undefined, { status: 'incomplete' })).statusCode).toBe(
+      200,
+    );
+    expect(await aboOf('stripe3ds2@kunde.test')).toBeUndefined();
+    const [recorded] = await query<{ status: string; reason: string }>(
+      t.app.deps.database.db,
+      sql`SELECT status, reason FROM payment_events WHERE checkout_session_id = ${s.data.id}`,
+    );
+    expect(recorded).toMatchObject({ status: 'rejected', reason: 'provider_session_mismatch' });
   });
 
   it('refuses a bad signature', async () => {
