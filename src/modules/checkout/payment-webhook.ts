@@ -106,7 +106,10 @@ export function paymentWebhookRoutes(app: TypedApp, deps: AppDeps, provider: Pay
             event = await provider.parseWebhook(request.body, request.headers, secrets);
           } catch (err) {
             if (err instanceof WebhookSignatureError) throw new AppError('signature_invalid', err.message);
-            throw err;
+            // a signed event whose reading needed the provider (a Stripe lookup) while it failed:
+            // nothing was recorded, the provider must retry
+            request.log.error({ err }, 'payment event not read');
+            throw new AppError('event_not_applied', 'The event could not be read; it was not recorded, retry later');
           }
           try {
             const { duplicate } = await applyPaymentEvent(db, event, {

@@ -27,6 +27,8 @@ let t: TestApp;
 let shop: ShopFixture;
 let productId: string;
 let sessionCounter = 0;
+/** While true, the stub answers every lookup 500 (Stripe unavailable while an event is read). */
+let stripeDown = false;
 const NOW = Math.floor(Date.now() / 1000);
 const MONTH = 30 * 86400;
 
@@ -117,6 +119,11 @@ beforeAll(async () => {
         amount: Number(body.get('amount')),
         payment_intent: body.get('payment_intent'),
       });
+    }
+    if (stripeDown) {
+      res.writeHead(500, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { type: 'api_error', message: 'stub down' } }));
+      return;
     }
     const m = /^\/v1\/subscriptions\/([\w]+)$/.exec(path);
     const sub = m ? subs.get(m[1] as string) : undefined;
@@ -569,6 +576,42 @@ describe('stripe subscriptions', () => {
       sql`SELECT status, reason FROM payment_events WHERE checkout_session_id = ${s.data.id}`,
     );
     expect(recorded).toMatchObject({ status: 'rejected', reason: 'provider_session_mismatch' });
+  });
+
+  it('an event that cannot be read while Stripe is down answers 503, records nothing, and applies on redelivery', async () => {
+    const p = await plan({});
+    const s = await startSession(p.id, 'stripedown@kunde.test');
+    subscription('sub_down', 'active');
+    const payload = JSON.stringify({
+      id: 'evt_abo_while_down',
+      object: 'event',
+      type: 'checkout.session.completed',
+      data: { object: completed(s.data.id, 'sub_down') },
+    });
+    const deliver = () =>
+      call(t.app, 'POST', '/api/webhooks/stripe', {
+        body: payload,
+        headers: {
+          'content-type': 'application/json',
+          'stripe-signature': Stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET }),
+        },
+      });
+    stripeDown = true;
+    try {
+      expectProblem(await deliver(), 503, 'event_not_applied');
+    } finally {
+      stripeDown = false;
+    }
+    expect(await aboOf('stripedown@kunde.test')).toBeUndefined();
+    const recorded = await query(
+      t.app.deps.database.db,
+      sql`SELECT 1 FROM payment_events WHERE event_id = 'evt_abo_while_down'`,
+    );
+    expect(recorded).toEqual([]);
+    const again = await deliver();
+    expect(again.statusCode).toBe(200);
+    expect(again.data.duplicate).toBe(false);
+    expect(await aboOf('stripedown@kunde.test')).toMatchObject({ status: 'active', payments_count: 1 });
   });
 
   it('refuses a bad signature', async () => {
