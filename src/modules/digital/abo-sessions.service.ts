@@ -272,28 +272,34 @@ async function hostAboSession(
   productName: string,
   recurring: number,
 ): Promise<string> {
-  const hosted = await provider.createSubscriptionCheckout({
-    sessionId: session.id,
-    shopId: ctx.shopId,
-    customerEmail: session.customerEmail,
-    returnUrl: session.returnUrl,
-    expiresAt: session.expiresAt,
-    plan: {
-      id: plan.id,
-      name: plan.name,
-      productName,
-      currency: plan.currency,
-      priceCents: recurring,
-      intervalUnit: plan.intervalUnit,
-      intervalCount: plan.intervalCount,
-      trialDays: plan.trialDays,
-      introDiscountPercent: plan.introDiscountPercent,
-      introDiscountMonths: plan.introDiscountMonths,
-      // the plan's stored provider price is the gross one; a 0 % row gets a net price of its own
-      providerPriceRef: recurring === plan.priceCents ? plan.stripePriceId : null,
-      version: plan.updatedAt.getTime(),
-    },
-  });
+  let hosted: Awaited<ReturnType<PaymentProvider['createSubscriptionCheckout']>>;
+  try {
+    hosted = await provider.createSubscriptionCheckout({
+      sessionId: session.id,
+      shopId: ctx.shopId,
+      customerEmail: session.customerEmail,
+      returnUrl: session.returnUrl,
+      expiresAt: session.expiresAt,
+      plan: {
+        id: plan.id,
+        name: plan.name,
+        productName,
+        currency: plan.currency,
+        priceCents: recurring,
+        intervalUnit: plan.intervalUnit,
+        intervalCount: plan.intervalCount,
+        trialDays: plan.trialDays,
+        introDiscountPercent: plan.introDiscountPercent,
+        introDiscountMonths: plan.introDiscountMonths,
+        // the plan's stored provider price is the gross one; a 0 % row gets a net price of its own
+        providerPriceRef: recurring === plan.priceCents ? plan.stripePriceId : null,
+        version: plan.updatedAt.getTime(),
+      },
+    });
+  } catch (err) {
+    // the session stays open without a page and expires; a new request makes a new one
+    throw new AppError('provider_error', `The payment provider is unavailable: ${(err as Error).message}`);
+  }
   if (hosted.providerPriceRef && recurring === plan.priceCents && hosted.providerPriceRef !== plan.stripePriceId) {
     // the plan's provider price, made once per price/interval version (PATCH clears it)
     await ctx.db

@@ -78,6 +78,11 @@ beforeAll(async () => {
       res.writeHead(200, { 'content-type': 'application/json', 'request-id': 'req_stub' });
       res.end(JSON.stringify(o));
     };
+    if (stripeDown) {
+      res.writeHead(500, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { type: 'api_error', message: 'stub down' } }));
+      return;
+    }
     if (req.method === 'POST' && path === '/v1/prices')
       return json({ id: `price_${requests.length}`, object: 'price' });
     if (req.method === 'POST' && path === '/v1/coupons') return json({ id: 'coupon_intro', object: 'coupon' });
@@ -119,11 +124,6 @@ beforeAll(async () => {
         amount: Number(body.get('amount')),
         payment_intent: body.get('payment_intent'),
       });
-    }
-    if (stripeDown) {
-      res.writeHead(500, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: { type: 'api_error', message: 'stub down' } }));
-      return;
     }
     const m = /^\/v1\/subscriptions\/([\w]+)$/.exec(path);
     const sub = m ? subs.get(m[1] as string) : undefined;
@@ -612,6 +612,19 @@ describe('stripe subscriptions', () => {
     expect(again.statusCode).toBe(200);
     expect(again.data.duplicate).toBe(false);
     expect(await aboOf('stripedown@kunde.test')).toMatchObject({ status: 'active', payments_count: 1 });
+  });
+
+  it('a subscription checkout while Stripe is down answers 502 provider_error, and works again after', async () => {
+    const p = await plan({});
+    stripeDown = true;
+    try {
+      expectProblem(await startSession(p.id, 'stripedown2@kunde.test'), 502, 'provider_error');
+    } finally {
+      stripeDown = false;
+    }
+    const again = await startSession(p.id, 'stripedown2@kunde.test');
+    expect(again.statusCode).toBe(201);
+    expect(again.data.url).toMatch(/^https:\/\/checkout\.stripe\.test\//);
   });
 
   it('refuses a bad signature', async () => {
