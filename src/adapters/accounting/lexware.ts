@@ -114,8 +114,22 @@ export class LexwareClient implements AccountingClient {
         : `Lexware is unreachable: ${(err as Error).message}`;
       return { ok: false, error: new AccountingError(message, null, true), retryAfterMs: null };
     }
-    const text = await res.text();
-    if (res.ok) return { ok: true, value: (text ? JSON.parse(text) : {}) as T };
+    let text: string;
+    try {
+      text = await res.text();
+    } catch (err) {
+      const message = `Lexware's answer broke off: ${(err as Error).message}`;
+      return { ok: false, error: new AccountingError(message, res.status, true), retryAfterMs: null };
+    }
+    if (res.ok) {
+      try {
+        return { ok: true, value: (text ? JSON.parse(text) : {}) as T };
+      } catch {
+        // a proxy's HTML page or a cut body: an outage to retry, never a crash of the caller
+        const message = `Lexware ${res.status} answered with a body that is not JSON: ${text.trim().slice(0, 120)}`;
+        return { ok: false, error: new AccountingError(message, res.status, true), retryAfterMs: null };
+      }
+    }
     const retryable = res.status === 429 || res.status >= 500;
     const after = Number(res.headers.get('retry-after') ?? Number.NaN);
     return {

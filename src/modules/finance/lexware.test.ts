@@ -378,6 +378,25 @@ describe('order sync', () => {
 });
 
 describe('client', () => {
+  it('a 200 whose body is not JSON is a retryable AccountingError, never a crash', async () => {
+    let calls = 0;
+    const broken = new LexwareClient({
+      baseUrl: 'http://stub',
+      apiKey: GOOD_KEY,
+      attempts: 2,
+      backoffMs: 1,
+      fetch: (async () => {
+        calls++;
+        return new Response('<html>maintenance</html>', { status: 200 });
+      }) as typeof fetch,
+    });
+    const err = await broken.testConnection().catch((e) => e);
+    expect(err).toBeInstanceOf(AccountingError);
+    expect(err.message).toContain('not JSON: <html>maintenance</html>');
+    expect(err.retryable).toBe(true);
+    expect(calls).toBe(2);
+  });
+
   it('times out, retries 5xx with backoff, and does not retry 4xx', async () => {
     let calls = 0;
     const slow = new LexwareClient({
