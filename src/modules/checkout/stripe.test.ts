@@ -346,6 +346,13 @@ describe('stripe provider', () => {
       409,
       'refund_exceeds_paid',
     );
+    // pending at Stripe with its reference stored: the resume job leaves it to the webhook
+    const refundCalls = requests.filter((r) => r.path === '/v1/refunds').length;
+    await call(t.app, 'POST', '/api/platform/clock/advance', { token: PLATFORM_TOKEN, body: { seconds: 16 * 60 } });
+    expect(requests.filter((r) => r.path === '/v1/refunds')).toHaveLength(refundCalls);
+    expect(
+      (await call(t.app, 'GET', `/api/admin/orders/${order.id}/refunds`, { token: shop.ownerToken })).data.refunds,
+    ).toMatchObject([{ id: res.data.id, status: 'pending' }]);
     const reId = `re_${requests.length}`;
     const confirm = (id: string) =>
       signed({

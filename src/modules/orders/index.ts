@@ -1,11 +1,13 @@
 /** Orders: what other modules may use. */
 
 import { sql } from 'drizzle-orm';
+import { systemCtx } from '../../platform/auth/types.js';
 import { query } from '../../platform/db/tx.js';
 import type { ChannelDependency } from '../../platform/hooks.js';
 import type { Module } from '../../platform/module.js';
 import { orderRoutes } from './orders.routes.js';
 import { refundRoutes } from './refunds.routes.js';
+import { RESUME_REFUND_JOB, resumeRefund } from './refunds.service.js';
 
 export {
   claimGuestOrders,
@@ -47,5 +49,13 @@ export const ordersModule: Module = {
   routes(app) {
     orderRoutes(app);
     refundRoutes(app);
+  },
+  jobs(registry, deps) {
+    registry.register(RESUME_REFUND_JOB, {
+      async run(payload, { db, clock, log }) {
+        const ctx = systemCtx({ db, clock, config: deps.config }, String(payload.shop_id), log);
+        await resumeRefund(ctx, String(payload.refund_id));
+      },
+    });
   },
 };

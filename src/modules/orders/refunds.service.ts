@@ -9,7 +9,7 @@
  */
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { paymentProviderFor } from '../../adapters/payment/index.js';
-import type { PaymentEvent } from '../../adapters/payment/port.js';
+import type { PaymentEvent, PaymentProvider } from '../../adapters/payment/port.js';
 import type { Ctx } from '../../platform/auth/types.js';
 import { iso } from '../../platform/dates.js';
 import { lockOwned } from '../../platform/db/lock.js';
@@ -24,6 +24,7 @@ import {
   runHook,
 } from '../../platform/hooks.js';
 import { newId } from '../../platform/ids.js';
+import { enqueue } from '../../platform/jobs/queue.js';
 import { emitEvent } from '../webhooks/index.js';
 import { assertTransition, type OrderStatus } from './order-states.js';
 import { orders, type RefundRow, refunds } from './orders.tables.js';
@@ -109,21 +110,48 @@ export async function createRefund(
         updatedAt: now,
       })
       .returning();
-    return { refund: row as RefundRow, order, viaProvider };
+    // should this process die before the outcome is stored, the job finishes the refund
+    await enqueue(
+      tx,
+      RESUME_REFUND_JOB,
+      { shop_id: ctx.shopId, refund_id: (row as RefundRow).id },
+      { now, runAt: new Date(now.getTime() + RESUME_REFUND_AFTER_MS), shopId: ctx.shopId },
+    );
+    return { refund: row as RefundRow, order };
   });
   const { refund, order } = pending;
-  // 2. the money (outside any transaction: the provider is idempotent on the refund id)
+  // 2. and 3.
+  const { done, failure } = await moveAndSettle(ctx, provider, refund, order.paymentRef);
+  if (done.status === 'failed') {
+    throw new AppError('provider_error', `The payment provider refused the refund: ${failure ?? 'failed'}`);
+  }
+  return done;
+}
+
+/**
+ * 2. the money, outside any transaction (the provider is idempotent on the refund id), unless the
+ * refund is `manual`; 3. the outcome, in one transaction (`settleRefund`, applied once).
+ */
+async function moveAndSettle(
+  ctx: Ctx,
+  provider: PaymentProvider,
+  refund: RefundRow,
+  paymentRef: string | null,
+): Promise<{ done: RefundRow; failure: string | null }> {
   let status: 'pending' | 'succeeded' | 'failed' = 'succeeded';
   let providerRef: string | null = null;
   let failure: string | null = null;
-  if (pending.viaProvider) {
+  if (refund.provider !== 'manual') {
     try {
+      if (refund.provider !== provider.name || !paymentRef) {
+        throw new Error(`the refund was made with ${refund.provider}, which is no longer the payment provider`);
+      }
       const r = await provider.refund({
-        paymentRef: order.paymentRef as string,
+        paymentRef,
         amountCents: refund.amountCents,
         currency: refund.currency,
         refundId: refund.id,
-        reason: input.reason,
+        reason: refund.reason,
       });
       status = r.status;
       providerRef = r.providerRef;
@@ -132,13 +160,40 @@ export async function createRefund(
       failure = (err as Error).message;
     }
   }
-  // 3. the outcome
   const done = await withTx(ctx, (t) =>
     settleRefund(t, refund.id, { status, providerRef, failure, now: ctx.clock.now() }),
   );
-  if (done.status === 'failed') {
-    throw new AppError('provider_error', `The payment provider refused the refund: ${failure ?? 'failed'}`);
-  }
+  return { done, failure };
+}
+
+/** The job that finishes a refund whose request died between its claim and its outcome. */
+export const RESUME_REFUND_JOB = 'orders.resume_refund';
+
+/**
+ * When it runs: after any request that is still moving the money has given up (Stripe's client
+ * retries for a few minutes at most), and well within the day for which Stripe replays an
+ * idempotent request instead of performing it again.
+ */
+const RESUME_REFUND_AFTER_MS = 15 * 60_000;
+
+/**
+ * Finishes a refund left `pending` without the provider's answer (the process died after the
+ * claim): the same idempotent provider call and settlement as the request would have made. A
+ * refund already settled, or pending at the provider with its reference stored (the provider's
+ * webhook settles it), is left alone.
+ */
+export async function resumeRefund(ctx: Ctx, refundId: string): Promise<RefundRow | null> {
+  const [refund] = await ctx.db
+    .select()
+    .from(refunds)
+    .where(and(eq(refunds.id, refundId), eq(refunds.shopId, ctx.shopId)));
+  if (refund?.status !== 'pending' || refund.providerRef !== null) return null;
+  const [order] = await ctx.db
+    .select({ paymentRef: orders.paymentRef })
+    .from(orders)
+    .where(and(eq(orders.id, refund.orderId), eq(orders.shopId, ctx.shopId)));
+  ctx.log.warn({ refund_id: refund.id, order_id: refund.orderId }, 'finishing a refund its request left pending');
+  const { done } = await moveAndSettle(ctx, paymentProviderFor(ctx.config), refund, order?.paymentRef ?? null);
   return done;
 }
 

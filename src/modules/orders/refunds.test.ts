@@ -11,9 +11,13 @@ import {
   type TestApp,
 } from '../../../test/helpers/app.js';
 import { query, withTx } from '../../platform/db/tx.js';
+import { newId } from '../../platform/ids.js';
+import { enqueue } from '../../platform/jobs/queue.js';
 import { BILLING, type FinanceShop, finalInvoice, financeShop, paidOrder } from '../finance/finance.fixtures.js';
 import { reverseRefundedEarnings } from '../partners/earnings.js';
-import { expectLedgerMatches, newVendor, vendorProduct } from '../partners/vendors.fixtures.js';
+import { advance, expectLedgerMatches, newVendor, vendorProduct } from '../partners/vendors.fixtures.js';
+import { refunds } from './orders.tables.js';
+import { RESUME_REFUND_JOB } from './refunds.service.js';
 
 let t: TestApp;
 let f: FinanceShop;
@@ -279,5 +283,75 @@ describe('refunds', () => {
     const detail = await call(t.app, 'GET', `/api/admin/vendors/${v.id}`, { token: f.owner });
     expect(detail.data.balances[0]?.earned_cents).toBe(0);
     await expectLedgerMatches(t, f, v.id);
+  });
+});
+
+describe('a refund whose request died between its claim and its outcome', () => {
+  it('is finished by its job (the same idempotent provider call), once', async () => {
+    const inv = await finalInvoice(t, f);
+    const total = (await order(inv.order_id)).total_cents;
+    // what a request leaves behind when its process dies after the claim, before the provider answered
+    const db = t.app.deps.database.db;
+    const now = t.app.deps.clock.now();
+    const refundId = newId('refund');
+    await withTx(db, async (tx) => {
+      await tx.insert(refunds).values({
+        id: refundId,
+        shopId: f.shop.shopId,
+        orderId: inv.order_id,
+        amountCents: 1500,
+        currency: 'EUR',
+        status: 'pending',
+        reason: 'Abgebrochen',
+        provider: 'test',
+        createdAt: now,
+        updatedAt: now,
+      });
+      await enqueue(
+        tx,
+        RESUME_REFUND_JOB,
+        { shop_id: f.shop.shopId, refund_id: refundId },
+        { now, runAt: new Date(now.getTime() + 15 * 60_000), shopId: f.shop.shopId },
+      );
+    });
+    // the pending claim counts against what is left
+    expectProblem(
+      await refund(inv.order_id, { amount_cents: total - 1000, reason: 'zu viel' }),
+      409,
+      'refund_exceeds_paid',
+    );
+    await advance(t, 60);
+    expect((await refundsOf(inv.order_id)).find((r) => r.id === refundId)?.status).toBe('pending');
+
+    await advance(t, 15 * 60);
+    const [finished] = (await refundsOf(inv.order_id)).filter((r) => r.id === refundId);
+    expect(finished).toMatchObject({ status: 'succeeded', amount_cents: 1500 });
+    expect((await order(inv.order_id)).status).toBe('partially_refunded');
+    const events = await refundedEvents(inv.order_id);
+    expect(events.map((e) => e.data.refund_id)).toEqual([refundId]);
+    expect(events[0]?.data.credit_note_id).toMatch(/^cn_/);
+
+    // the rest can be refunded as usual; the job ran once and nothing runs it again
+    const rest = await refund(inv.order_id, { reason: 'Rest' });
+    expect(rest.data).toMatchObject({ status: 'succeeded', amount_cents: total - 1500 });
+    await advance(t, 16 * 60);
+    expect((await refundedEvents(inv.order_id)).map((e) => e.data.refund_id)).toEqual([refundId, rest.data.id]);
+    expect((await order(inv.order_id)).status).toBe('refunded');
+  });
+
+  it('the job of a refund whose request finished changes nothing', async () => {
+    const inv = await finalInvoice(t, f);
+    const res = await refund(inv.order_id, { amount_cents: 1000, reason: 'Teil' });
+    expect(res.data.status).toBe('succeeded');
+    const jobs = () =>
+      query<{ status: string }>(
+        t.app.deps.database.db,
+        sql`SELECT status FROM jobs WHERE type = ${RESUME_REFUND_JOB} AND payload->>'refund_id' = ${res.data.id}`,
+      );
+    expect(await jobs()).toEqual([{ status: 'queued' }]);
+    await advance(t, 16 * 60);
+    expect(await jobs()).toEqual([{ status: 'done' }]);
+    expect(await refundedEvents(inv.order_id)).toHaveLength(1);
+    expect(await refundsOf(inv.order_id)).toEqual([expect.objectContaining({ id: res.data.id, status: 'succeeded' })]);
   });
 });
