@@ -176,6 +176,9 @@ export const RESUME_REFUND_JOB = 'orders.resume_refund';
  */
 const RESUME_REFUND_AFTER_MS = 15 * 60_000;
 
+/** How long after the claim the provider call may still be repeated safely (Stripe: 24 hours). */
+const REPLAY_WINDOW_MS = 20 * 3600_000;
+
 /**
  * Finishes a refund left `pending` without the provider's answer (the process died after the
  * claim): the same idempotent provider call and settlement as the request would have made. A
@@ -188,6 +191,15 @@ export async function resumeRefund(ctx: Ctx, refundId: string): Promise<RefundRo
     .from(refunds)
     .where(and(eq(refunds.id, refundId), eq(refunds.shopId, ctx.shopId)));
   if (refund?.status !== 'pending' || refund.providerRef !== null) return null;
+  if (refund.provider !== 'manual' && ctx.clock.now().getTime() - refund.createdAt.getTime() > REPLAY_WINDOW_MS) {
+    // past the provider's idempotency window a second call could move the money twice: whether
+    // the first one did is for the merchant to check at the provider
+    ctx.log.error(
+      { refund_id: refund.id, order_id: refund.orderId },
+      'a refund left pending is older than the provider replays requests; check it at the provider',
+    );
+    return null;
+  }
   const [order] = await ctx.db
     .select({ paymentRef: orders.paymentRef })
     .from(orders)

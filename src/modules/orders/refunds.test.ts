@@ -339,6 +339,37 @@ describe('a refund whose request died between its claim and its outcome', () => 
     expect((await order(inv.order_id)).status).toBe('refunded');
   });
 
+  it('is left pending (never called again) when its job comes later than the provider replays requests', async () => {
+    const inv = await finalInvoice(t, f);
+    const db = t.app.deps.database.db;
+    const now = t.app.deps.clock.now();
+    const refundId = newId('refund');
+    await withTx(db, async (tx) => {
+      await tx.insert(refunds).values({
+        id: refundId,
+        shopId: f.shop.shopId,
+        orderId: inv.order_id,
+        amountCents: 700,
+        currency: 'EUR',
+        status: 'pending',
+        reason: 'Spät',
+        provider: 'test',
+        createdAt: now,
+        updatedAt: now,
+      });
+      await enqueue(
+        tx,
+        RESUME_REFUND_JOB,
+        { shop_id: f.shop.shopId, refund_id: refundId },
+        { now, runAt: new Date(now.getTime() + 15 * 60_000), shopId: f.shop.shopId },
+      );
+    });
+    // the worker was down for a day: the job runs only now
+    await advance(t, 25 * 3600);
+    expect((await refundsOf(inv.order_id)).find((r) => r.id === refundId)?.status).toBe('pending');
+    expect(await refundedEvents(inv.order_id)).toEqual([]);
+  });
+
   it('the job of a refund whose request finished changes nothing', async () => {
     const inv = await finalInvoice(t, f);
     const res = await refund(inv.order_id, { amount_cents: 1000, reason: 'Teil' });
