@@ -38,27 +38,15 @@ export async function enqueue(
   payload: Record<string, unknown>,
   opts: EnqueueOptions & { now: Date },
 ): Promise<string> {
-  const { id, statement } = enqueueStatement(tx, type, payload, opts);
-  await statement;
-  return id;
+  const values = jobValues(type, payload, opts);
+  await tx.insert(jobs).values(values);
+  return values.id;
 }
 
 /**
- * The INSERT of a job as a query builder, for callers that fold it into one statement with the
- * change that causes it (`.getSQL()` inside a CTE).
+ * The row of a new job, for callers that fold its INSERT into one statement with the change that
+ * causes it (the checkout's reserving statement, platform/db/statement.ts).
  */
-export function enqueueStatement(
-  db: Db,
-  type: string,
-  payload: Record<string, unknown>,
-  opts: EnqueueOptions & { now: Date },
-) {
-  const values = jobValues(type, payload, opts);
-  const statement = db.insert(jobs).values(values).returning({ id: jobs.id });
-  return { id: values.id, statement };
-}
-
-/** The row of a new job, for callers that write its INSERT themselves (platform/db/statement.ts). */
 export function jobValues(
   type: string,
   payload: Record<string, unknown>,
