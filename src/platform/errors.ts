@@ -90,6 +90,18 @@ export function problem(
 }
 
 /** Shorthands for the errors every module raises. */
+/**
+ * Awaits a call to the payment provider: its failure (refusal, outage, timeout) becomes 502
+ * `provider_error` with `<what>: <the provider's message>`, never a 500.
+ */
+export async function viaProvider<T>(what: string, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (err) {
+    throw new AppError('provider_error', `${what}: ${(err as Error).message}`);
+  }
+}
+
 export const notFound = (what = 'Resource') => new AppError('not_found', `${what} not found`);
 export const badRequest = (code: CodeWithStatus<400>, detail: string, errors?: FieldError[]) =>
   new AppError(code, detail, errors);

@@ -9,7 +9,7 @@ import type { PaymentProvider } from '../../adapters/payment/port.js';
 import type { Ctx } from '../../platform/auth/types.js';
 import { jobs } from '../../platform/db/platform.tables.js';
 import { type TxCtx, uniqueConstraintOf, withTx } from '../../platform/db/tx.js';
-import { AppError, type FieldError, notFound } from '../../platform/errors.js';
+import { AppError, type FieldError, notFound, viaProvider } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { enqueue, jobValues } from '../../platform/jobs/queue.js';
 import { catalogVersionOf, VersionedMemo } from '../../platform/versioned-memo.js';
@@ -356,9 +356,9 @@ async function resumeHostedSession(ctx: Ctx, session: CheckoutSessionRow, provid
 
 /** Creates (or, idempotently, fetches again) the provider's hosted page of a session. */
 async function hostAtProvider(ctx: Ctx, session: CheckoutSessionRow, provider: PaymentProvider): Promise<string> {
-  let hosted: Awaited<ReturnType<PaymentProvider['createHostedCheckout']>>;
-  try {
-    hosted = await provider.createHostedCheckout({
+  // a failure is a 5xx: the Idempotency-Key is released and a retry resumes this session
+  const hosted = await viaProvider('The payment provider is unavailable', () =>
+    provider.createHostedCheckout({
       sessionId: session.id,
       shopId: session.shopId,
       currency: session.currency,
@@ -368,11 +368,8 @@ async function hostAtProvider(ctx: Ctx, session: CheckoutSessionRow, provider: P
       totalCents: session.totalCents,
       returnUrl: session.returnUrl,
       expiresAt: session.expiresAt,
-    });
-  } catch (err) {
-    // 5xx: the Idempotency-Key is released and a retry resumes this session
-    throw new AppError('provider_error', `The payment provider is unavailable: ${(err as Error).message}`);
-  }
+    }),
+  );
   if (hosted.providerRef && hosted.providerRef !== session.providerRef) {
     await ctx.db
       .update(checkoutSessions)

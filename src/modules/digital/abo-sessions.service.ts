@@ -13,7 +13,7 @@ import { sha256 } from '../../platform/crypto.js';
 import { isoDay, isoOrNull } from '../../platform/dates.js';
 import { type Tx, type TxCtx, withTx } from '../../platform/db/tx.js';
 import type { ErrorCode } from '../../platform/error-codes.js';
-import { AppError, type FieldError, notFound } from '../../platform/errors.js';
+import { AppError, type FieldError, notFound, viaProvider } from '../../platform/errors.js';
 import { newId, newSecret } from '../../platform/ids.js';
 import { enqueue } from '../../platform/jobs/queue.js';
 import type { AppDeps } from '../../platform/module.js';
@@ -272,9 +272,9 @@ async function hostAboSession(
   productName: string,
   recurring: number,
 ): Promise<string> {
-  let hosted: Awaited<ReturnType<PaymentProvider['createSubscriptionCheckout']>>;
-  try {
-    hosted = await provider.createSubscriptionCheckout({
+  // on a failure the session stays open without a page and expires; a new request makes a new one
+  const hosted = await viaProvider('The payment provider is unavailable', () =>
+    provider.createSubscriptionCheckout({
       sessionId: session.id,
       shopId: ctx.shopId,
       customerEmail: session.customerEmail,
@@ -295,11 +295,8 @@ async function hostAboSession(
         providerPriceRef: recurring === plan.priceCents ? plan.stripePriceId : null,
         version: plan.updatedAt.getTime(),
       },
-    });
-  } catch (err) {
-    // the session stays open without a page and expires; a new request makes a new one
-    throw new AppError('provider_error', `The payment provider is unavailable: ${(err as Error).message}`);
-  }
+    }),
+  );
   if (hosted.providerPriceRef && recurring === plan.priceCents && hosted.providerPriceRef !== plan.stripePriceId) {
     // the plan's provider price, made once per price/interval version (PATCH clears it)
     await ctx.db

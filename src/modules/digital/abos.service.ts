@@ -6,7 +6,7 @@ import { paymentProviderFor } from '../../adapters/payment/index.js';
 import type { Config } from '../../config.js';
 import type { Ctx } from '../../platform/auth/types.js';
 import { likeAnywhere, withTx } from '../../platform/db/tx.js';
-import { AppError, notFound } from '../../platform/errors.js';
+import { AppError, notFound, viaProvider } from '../../platform/errors.js';
 import { subscriptionOrders } from '../orders/index.js';
 import { amountFor, emitAbo, lockAbo } from './abo-common.js';
 import { RUNNING, transition } from './abo-states.js';
@@ -20,24 +20,17 @@ import { scheduleDue } from './renewals.js';
 async function providerCancel(config: Config, abo: AboRow, when: 'now' | 'period_end'): Promise<void> {
   const provider = paymentProviderFor(config);
   if (abo.provider !== provider.name || !abo.providerRef) return;
-  try {
-    await provider.cancelSubscription(abo.providerRef, when);
-  } catch (err) {
-    throw new AppError('provider_error', `The payment provider refused the cancellation: ${(err as Error).message}`);
-  }
+  const ref = abo.providerRef;
+  await viaProvider('The payment provider refused the cancellation', () => provider.cancelSubscription(ref, when));
 }
 
 async function providerResume(config: Config, abo: AboRow): Promise<void> {
   const provider = paymentProviderFor(config);
   if (abo.provider !== provider.name || !abo.providerRef) return;
-  try {
-    await provider.resumeSubscription(abo.providerRef);
-  } catch (err) {
-    throw new AppError(
-      'provider_error',
-      `The payment provider refused to withdraw the cancellation: ${(err as Error).message}`,
-    );
-  }
+  const ref = abo.providerRef;
+  await viaProvider('The payment provider refused to withdraw the cancellation', () =>
+    provider.resumeSubscription(ref),
+  );
 }
 
 export const LIST_CAP = 500;
