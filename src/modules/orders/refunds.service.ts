@@ -75,9 +75,27 @@ export async function createRefund(
   input: { amount_cents?: number; reason: string },
 ): Promise<RefundRow> {
   const provider = paymentProviderFor(ctx.config);
+  const { refund, order } = await claimRefund(ctx, provider, orderId, input);
+  // 2. and 3.
+  const { done, failure } = await moveAndSettle(ctx, provider, refund, order.paymentRef);
+  if (done.status === 'failed') {
+    throw new AppError('provider_error', `The payment provider refused the refund: ${failure ?? 'failed'}`);
+  }
+  return done;
+}
+
+/**
+ * 1. The claim, checked and written under the order's lock: a `pending` refund (it counts against
+ * what is left at once) and the job that finishes it should the request die before its outcome.
+ */
+export async function claimRefund(
+  ctx: Ctx,
+  provider: PaymentProvider,
+  orderId: string,
+  input: { amount_cents?: number; reason: string },
+) {
   const now = ctx.clock.now();
-  // 1. the claim: checked and written under the order's lock
-  const pending = await withTx(ctx, async (t) => {
+  return withTx(ctx, async (t) => {
     const tx = t.db;
     const order = await lockOwned(tx, orders, ctx.shopId, orderId, 'Order');
     if (!PAID_STATES.includes(order.status as OrderStatus) || order.paidAt === null) {
@@ -119,13 +137,6 @@ export async function createRefund(
     );
     return { refund: row as RefundRow, order };
   });
-  const { refund, order } = pending;
-  // 2. and 3.
-  const { done, failure } = await moveAndSettle(ctx, provider, refund, order.paymentRef);
-  if (done.status === 'failed') {
-    throw new AppError('provider_error', `The payment provider refused the refund: ${failure ?? 'failed'}`);
-  }
-  return done;
 }
 
 /**

@@ -7,17 +7,16 @@ import {
   employeeToken,
   expectProblem,
   STORE_ORIGIN,
+  shopCtx,
   startApp,
   type TestApp,
 } from '../../../test/helpers/app.js';
+import { paymentProviderFor } from '../../adapters/payment/index.js';
 import { query, withTx } from '../../platform/db/tx.js';
-import { newId } from '../../platform/ids.js';
-import { enqueue } from '../../platform/jobs/queue.js';
 import { BILLING, type FinanceShop, finalInvoice, financeShop, paidOrder } from '../finance/finance.fixtures.js';
 import { reverseRefundedEarnings } from '../partners/earnings.js';
 import { advance, expectLedgerMatches, newVendor, vendorProduct } from '../partners/vendors.fixtures.js';
-import { refunds } from './orders.tables.js';
-import { RESUME_REFUND_JOB } from './refunds.service.js';
+import { claimRefund, RESUME_REFUND_JOB } from './refunds.service.js';
 
 let t: TestApp;
 let f: FinanceShop;
@@ -287,33 +286,19 @@ describe('refunds', () => {
 });
 
 describe('a refund whose request died between its claim and its outcome', () => {
+  /** What a request leaves behind when its process dies after the claim, before the provider answered. */
+  const claimLeftBehind = async (orderId: string, amountCents: number, reason: string) =>
+    (
+      await claimRefund(shopCtx(t.app, f.shop.shopId), paymentProviderFor(t.config), orderId, {
+        amount_cents: amountCents,
+        reason,
+      })
+    ).refund.id;
+
   it('is finished by its job (the same idempotent provider call), once', async () => {
     const inv = await finalInvoice(t, f);
     const total = (await order(inv.order_id)).total_cents;
-    // what a request leaves behind when its process dies after the claim, before the provider answered
-    const db = t.app.deps.database.db;
-    const now = t.app.deps.clock.now();
-    const refundId = newId('refund');
-    await withTx(db, async (tx) => {
-      await tx.insert(refunds).values({
-        id: refundId,
-        shopId: f.shop.shopId,
-        orderId: inv.order_id,
-        amountCents: 1500,
-        currency: 'EUR',
-        status: 'pending',
-        reason: 'Abgebrochen',
-        provider: 'test',
-        createdAt: now,
-        updatedAt: now,
-      });
-      await enqueue(
-        tx,
-        RESUME_REFUND_JOB,
-        { shop_id: f.shop.shopId, refund_id: refundId },
-        { now, runAt: new Date(now.getTime() + 15 * 60_000), shopId: f.shop.shopId },
-      );
-    });
+    const refundId = await claimLeftBehind(inv.order_id, 1500, 'Abgebrochen');
     // the pending claim counts against what is left
     expectProblem(
       await refund(inv.order_id, { amount_cents: total - 1000, reason: 'zu viel' }),
@@ -341,29 +326,7 @@ describe('a refund whose request died between its claim and its outcome', () => 
 
   it('is left pending (never called again) when its job comes later than the provider replays requests', async () => {
     const inv = await finalInvoice(t, f);
-    const db = t.app.deps.database.db;
-    const now = t.app.deps.clock.now();
-    const refundId = newId('refund');
-    await withTx(db, async (tx) => {
-      await tx.insert(refunds).values({
-        id: refundId,
-        shopId: f.shop.shopId,
-        orderId: inv.order_id,
-        amountCents: 700,
-        currency: 'EUR',
-        status: 'pending',
-        reason: 'Spät',
-        provider: 'test',
-        createdAt: now,
-        updatedAt: now,
-      });
-      await enqueue(
-        tx,
-        RESUME_REFUND_JOB,
-        { shop_id: f.shop.shopId, refund_id: refundId },
-        { now, runAt: new Date(now.getTime() + 15 * 60_000), shopId: f.shop.shopId },
-      );
-    });
+    const refundId = await claimLeftBehind(inv.order_id, 700, 'Spät');
     // the worker was down for a day: the job runs only now
     await advance(t, 25 * 3600);
     expect((await refundsOf(inv.order_id)).find((r) => r.id === refundId)?.status).toBe('pending');
