@@ -154,9 +154,10 @@ async function moveAndSettle(
   let failure: string | null = null;
   if (refund.provider !== 'manual') {
     try {
-      if (refund.provider !== provider.name || !paymentRef) {
+      if (refund.provider !== provider.name) {
         throw new Error(`the refund was made with ${refund.provider}, which is no longer the payment provider`);
       }
+      if (!paymentRef) throw new Error('the order has no payment reference');
       const r = await provider.refund({
         paymentRef,
         amountCents: refund.amountCents,
