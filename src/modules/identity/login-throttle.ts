@@ -44,11 +44,16 @@ export async function throttledVerify(
   const { db } = ctx;
   const taken: Array<{ bucket: string; start: Date }> = [];
   const giveBack = () => Promise.all(taken.map((t) => release(db, t.bucket, t.start)));
+  // The first full window refuses: the attempt does not go on to take (even for a moment) a slot of
+  // the next one, where it could make a parallel attempt that is within both limits look over one.
   let refusedFor = 0;
   for (const b of buckets) {
     const r = await reserve(db, b);
     taken.push({ bucket: b.bucket, start: r.start });
-    if (!r.ok) refusedFor = Math.max(refusedFor, r.retryAfter);
+    if (!r.ok) {
+      refusedFor = r.retryAfter;
+      break;
+    }
   }
   if (refusedFor > 0) {
     await giveBack();
