@@ -169,6 +169,10 @@ async function onInvoicePaid(tx: Tx, event: PaymentEvent, c: EventContext): Prom
     return { ...out, status: 'ignored', reason: 'invoice_already_recorded' };
   const start = inv.periodStart ?? a.currentPeriodStart;
   const end = inv.periodEnd ?? a.currentPeriodEnd;
+  // the $0 invoice Stripe makes (and reports paid) for the trial period itself is no payment
+  if (a.status === 'trialing' && inv.amountPaidCents === 0 && start <= a.currentPeriodStart) {
+    return { ...out, status: 'ignored', reason: 'trial_invoice' };
+  }
   const paid = await update(
     ctx,
     a.id,

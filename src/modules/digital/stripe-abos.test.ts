@@ -627,6 +627,40 @@ describe('stripe subscriptions', () => {
     expect(again.data.url).toMatch(/^https:\/\/checkout\.stripe\.test\//);
   });
 
+  it('the $0 invoice Stripe pays at a trial start is no payment: no order, still trialing, no abo.bezahlt', async () => {
+    const p = await plan({ trial_days: 7 });
+    const s = await startSession(p.id, 'trialinvoice@kunde.test');
+    subscription('sub_trial0', 'trialing');
+    await post('checkout.session.completed', {
+      ...completed(s.data.id, 'sub_trial0'),
+      payment_status: 'no_payment_required',
+    });
+    // Stripe reports the trial's own invoice (amount 0, the trial period) as paid, after the checkout
+    const res = await post(
+      'invoice.paid',
+      invoice('in_sub_trial0_0', 'sub_trial0', {
+        amount_due: 0,
+        amount_paid: 0,
+        lines: { object: 'list', data: [{ period: { start: NOW, end: NOW + 7 * 86400 } }] },
+      }),
+    );
+    expect(res.statusCode).toBe(200);
+    const abo = await aboOf('trialinvoice@kunde.test');
+    expect(abo).toMatchObject({ status: 'trialing', payments_count: 0 });
+    expect(await ordersOf(abo.id)).toEqual([]);
+    expect(await events(abo.id)).toEqual(['checkout.completed', 'abo.aktiv']);
+    // the first charge at the trial end makes it active with order 1
+    await post(
+      'invoice.paid',
+      invoice('in_sub_trial0_1', 'sub_trial0', {
+        amount_paid: 1990,
+        lines: { object: 'list', data: [{ period: { start: NOW + 7 * 86400, end: NOW + 7 * 86400 + MONTH } }] },
+      }),
+    );
+    expect(await aboOf('trialinvoice@kunde.test')).toMatchObject({ status: 'active', payments_count: 1 });
+    expect((await ordersOf(abo.id)).map((o) => o.total_cents)).toEqual([1990]);
+  });
+
   it('refuses a bad signature', async () => {
     const payload = JSON.stringify({ id: 'evt_x', type: 'invoice.paid', data: { object: {} } });
     const header = Stripe.webhooks.generateTestHeaderString({ payload, secret: 'whsec_wrong' });
