@@ -24,7 +24,7 @@ import { subscriptionPaymentRecorded } from '../orders/index.js';
 import type { TaxDecision } from '../tax/index.js';
 import { createAboOrder, emitAbo } from './abo-common.js';
 import { completeAboSession } from './abo-sessions.service.js';
-import { transition } from './abo-states.js';
+import { canTransition, transition } from './abo-states.js';
 import { type AboRow, type AboStatus, abos } from './digital.tables.js';
 
 /** The subscription of a provider reference, whatever its shop, locked in `tx`. */
@@ -173,19 +173,26 @@ async function onInvoicePaid(tx: Tx, event: PaymentEvent, c: EventContext): Prom
   if (a.status === 'trialing' && inv.amountPaidCents === 0 && start <= a.currentPeriodStart) {
     return { ...out, status: 'ignored', reason: 'trial_invoice' };
   }
+  // an ended subscription stays ended: an invoice of it paid late (or reported after the end)
+  // still gets its order, so the money is never kept without one
+  const ended = a.status === 'canceled';
   const paid = await update(
     ctx,
     a.id,
-    {
-      status: transition(a.status, 'charge_succeeded'),
-      paymentsCount: a.paymentsCount + 1,
-      failedAttempts: 0,
-      nextRetryAt: null,
-      pastDueSince: null,
-      currentPeriodStart: start,
-      currentPeriodEnd: end,
-      periodIndex: a.periodIndex + (start > a.currentPeriodStart ? 1 : 0),
-    },
+    ended
+      ? { paymentsCount: a.paymentsCount + 1 }
+      : {
+          status: transition(a.status, 'charge_succeeded'),
+          paymentsCount: a.paymentsCount + 1,
+          failedAttempts: 0,
+          nextRetryAt: null,
+          pastDueSince: null,
+          currentPeriodStart: start,
+          currentPeriodEnd: end,
+          periodIndex: a.periodIndex + (start > a.currentPeriodStart ? 1 : 0),
+          // unpaid → active (Stripe reactivates it): the end set when it became unpaid is gone
+          ...(a.status === 'unpaid' ? { endetAm: a.cancelAtPeriodEnd ? end : null } : {}),
+        },
     c.now,
   );
   const order = await createAboOrder(ctx, paid, {
@@ -194,14 +201,14 @@ async function onInvoicePaid(tx: Tx, event: PaymentEvent, c: EventContext): Prom
     now: c.now,
     paymentRef: inv.id,
   });
-  if (a.status !== 'active') await emitAbo(ctx, paid, 'abo.aktiv', c.now);
+  if (a.status !== 'active' && !ended) await emitAbo(ctx, paid, 'abo.aktiv', c.now);
   await emitAbo(ctx, paid, 'abo.bezahlt', c.now, {
     order_id: order.id,
     amount_cents: inv.amountPaidCents,
     currency: paid.currency,
     payment_number: paid.paymentsCount,
   });
-  return { ...out, status: 'processed', reason: 'renewal_order', orderId: order.id };
+  return { ...out, status: 'processed', reason: ended ? 'paid_after_end' : 'renewal_order', orderId: order.id };
 }
 
 async function onInvoiceFailed(tx: Tx, event: PaymentEvent, c: EventContext): Promise<EventOutcome | null> {
@@ -259,8 +266,9 @@ async function onSubscriptionChanged(tx: Tx, event: PaymentEvent, c: EventContex
     return { ...out, status: 'processed', reason: 'abo_ended' };
   }
   let row = a;
-  if (sub.cancelAtPeriodEnd && !a.cancelAtPeriodEnd) {
-    transition(a.status, 'cancel_scheduled');
+  // an unpaid subscription ends anyway: a cancellation flag set or cleared at Stripe meanwhile is
+  // not mirrored (a 409 here would make Stripe redeliver the event forever)
+  if (sub.cancelAtPeriodEnd && !a.cancelAtPeriodEnd && canTransition(a.status, 'cancel_scheduled')) {
     row = await update(
       ctx,
       a.id,
@@ -273,8 +281,7 @@ async function onSubscriptionChanged(tx: Tx, event: PaymentEvent, c: EventContex
       now,
     );
     await emitAbo(ctx, row, 'abo.gekuendigt', now, { sofort: false, grund: null, canceled_by: 'provider' });
-  } else if (!sub.cancelAtPeriodEnd && a.cancelAtPeriodEnd) {
-    transition(a.status, 'cancel_withdrawn');
+  } else if (!sub.cancelAtPeriodEnd && a.cancelAtPeriodEnd && canTransition(a.status, 'cancel_withdrawn')) {
     row = await update(
       ctx,
       a.id,

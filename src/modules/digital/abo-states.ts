@@ -38,8 +38,9 @@ type Row = { from: (AboStatus | 'new')[]; to: AboStatus | 'same'; events: string
 export const TRANSITIONS: Record<Trigger, Row> = {
   checkout_trial: { from: ['new'], to: 'trialing', events: ['checkout.completed', 'abo.aktiv'] },
   checkout_paid: { from: ['new'], to: 'active', events: ['checkout.completed', 'abo.aktiv', 'abo.bezahlt'] },
-  // from trialing or past_due this is also `abo.aktiv` (the status changes); a renewal only `abo.bezahlt`
-  charge_succeeded: { from: ['trialing', 'active', 'past_due'], to: 'active', events: ['abo.bezahlt'] },
+  // from trialing or past_due this is also `abo.aktiv` (the status changes); a renewal only `abo.bezahlt`;
+  // from unpaid only through the provider (Stripe: the customer pays the open invoice later)
+  charge_succeeded: { from: ['trialing', 'active', 'past_due', 'unpaid'], to: 'active', events: ['abo.bezahlt'] },
   charge_failed: { from: ['trialing', 'active', 'past_due'], to: 'past_due', events: ['abo.zahlung_fehlgeschlagen'] },
   retries_exhausted: { from: ['past_due'], to: 'unpaid', events: ['abo.zahlung_fehlgeschlagen'] },
   cancel_scheduled: { from: ['trialing', 'active', 'past_due'], to: 'same', events: ['abo.gekuendigt'] },

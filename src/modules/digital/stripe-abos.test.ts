@@ -661,6 +661,54 @@ describe('stripe subscriptions', () => {
     expect((await ordersOf(abo.id)).map((o) => o.total_cents)).toEqual([1990]);
   });
 
+  it('an invoice paid late for an unpaid or ended subscription answers 200 and records the money as an order', async () => {
+    const p = await plan({});
+    const s = await startSession(p.id, 'late-unpaid@kunde.test');
+    subscription('sub_unpaid', 'active');
+    await post('checkout.session.completed', completed(s.data.id, 'sub_unpaid'));
+    await post('invoice.payment_failed', invoice('in_sub_unpaid_2', 'sub_unpaid', { next_payment_attempt: null }));
+    await post('customer.subscription.updated', { ...subs.get('sub_unpaid'), status: 'unpaid' });
+    const abo = await aboOf('late-unpaid@kunde.test');
+    expect(abo).toMatchObject({ status: 'unpaid' });
+    // a cancellation scheduled at Stripe while unpaid
+    expect(
+      (
+        await post('customer.subscription.updated', {
+          ...subs.get('sub_unpaid'),
+          status: 'unpaid',
+          cancel_at_period_end: true,
+        })
+      ).statusCode,
+    ).toBe(200);
+    // the customer pays the open invoice on Stripe's invoice page: Stripe makes it active again
+    const paid = await post('invoice.paid', invoice('in_sub_unpaid_2', 'sub_unpaid', { amount_paid: 1990 }));
+    expect(paid.statusCode).toBe(200);
+    expect(await aboOf('late-unpaid@kunde.test')).toMatchObject({
+      status: 'active',
+      endet_am: null,
+      payments_count: 2,
+    });
+    expect((await ordersOf(abo.id)).map((o) => o.total_cents)).toEqual([995, 1990]);
+
+    // ended at Stripe, then an invoice of it paid: the money has its order, the subscription stays ended
+    await post('customer.subscription.deleted', { ...subs.get('sub_unpaid'), status: 'canceled', ended_at: NOW });
+    expect(await aboOf('late-unpaid@kunde.test')).toMatchObject({ status: 'canceled' });
+    const late = await post('invoice.paid', invoice('in_sub_unpaid_3', 'sub_unpaid', { amount_paid: 1990 }));
+    expect(late.statusCode).toBe(200);
+    expect(await aboOf('late-unpaid@kunde.test')).toMatchObject({ status: 'canceled' });
+    expect((await ordersOf(abo.id)).map((o) => o.total_cents)).toEqual([995, 1990, 1990]);
+    expect(await events(abo.id)).toEqual([
+      'checkout.completed',
+      'abo.aktiv',
+      'abo.bezahlt',
+      'abo.zahlung_fehlgeschlagen',
+      'abo.aktiv',
+      'abo.bezahlt',
+      'abo.beendet',
+      'abo.bezahlt',
+    ]);
+  });
+
   it('refuses a bad signature', async () => {
     const payload = JSON.stringify({ id: 'evt_x', type: 'invoice.paid', data: { object: {} } });
     const header = Stripe.webhooks.generateTestHeaderString({ payload, secret: 'whsec_wrong' });
