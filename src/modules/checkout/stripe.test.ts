@@ -393,6 +393,50 @@ describe('stripe provider', () => {
     expect(sentEvents.map((e) => e.data.refund_id)).toEqual([res.data.id]);
   });
 
+  it('a pending refund confirmed after its order was cancelled settles (200, once); the order stays cancelled', async () => {
+    const session = await checkout();
+    const paid = signed(completedEvent('evt_paid_cancel_refund', session.data.id));
+    await postWebhook(paid.payload, paid.header);
+    const [order] = await ordersOf(session.data.id);
+    refundStatus = 'pending';
+    const res = await call(t.app, 'POST', `/api/admin/orders/${order.id}/refunds`, {
+      token: shop.ownerToken,
+      body: { reason: 'Storno' },
+    });
+    refundStatus = 'succeeded';
+    expect(res.data).toMatchObject({ status: 'pending', amount_cents: 9800 });
+    expect(
+      (await call(t.app, 'POST', `/api/admin/orders/${order.id}/cancel`, { token: shop.ownerToken, body: {} }))
+        .statusCode,
+    ).toBe(200);
+    const confirm = signed({
+      id: 'evt_refund_after_cancel',
+      object: 'event',
+      type: 'refund.updated',
+      data: {
+        object: {
+          id: 're_after_cancel',
+          object: 'refund',
+          status: 'succeeded',
+          amount: 9800,
+          payment_intent: `pi_${session.data.id}`,
+          metadata: { refund_id: res.data.id },
+        },
+      },
+    });
+    const answer = await postWebhook(confirm.payload, confirm.header);
+    expect(answer.statusCode, answer.body).toBe(200);
+    expect(
+      (await call(t.app, 'GET', `/api/admin/orders/${order.id}/refunds`, { token: shop.ownerToken })).data.refunds,
+    ).toMatchObject([{ id: res.data.id, status: 'succeeded' }]);
+    expect((await ordersOf(session.data.id))[0].status).toBe('cancelled');
+    const sentEvents = await query<{ data: { refund_id: string } }>(
+      t.app.deps.database.db,
+      sql`SELECT data FROM webhook_events WHERE type = 'order.refunded' AND data->>'order_id' = ${order.id}`,
+    );
+    expect(sentEvents.map((e) => e.data.refund_id)).toEqual([res.data.id]);
+  });
+
   it('a checkout retried with its Idempotency-Key after a provider failure resumes the one session and reservation', async () => {
     const product = (
       await call(t.app, 'POST', '/api/products', {

@@ -29,8 +29,11 @@ import { emitEvent } from '../webhooks/index.js';
 import { assertTransition, type OrderStatus } from './order-states.js';
 import { orders, type RefundRow, refunds } from './orders.tables.js';
 
-/** Orders whose money was taken: only these can be refunded. */
-const PAID_STATES: OrderStatus[] = ['paid', 'fulfilled', 'partially_refunded', 'refunded'];
+/**
+ * Orders whose money may have been taken: only these can be refunded, and only when they were paid
+ * (`paid_at`); a paid order that was cancelled keeps its money until it is refunded.
+ */
+const PAID_STATES: OrderStatus[] = ['paid', 'fulfilled', 'partially_refunded', 'refunded', 'cancelled'];
 
 export function refundOut(r: RefundRow) {
   return {
@@ -268,9 +271,13 @@ async function settleRefund(
         WHERE order_id = ${order.id} AND (status = 'succeeded' OR id = ${refundId})`,
   );
   const refundedTotal = Number(succeeded?.total ?? 0);
-  const to: OrderStatus = refundedTotal >= order.totalCents ? 'refunded' : 'partially_refunded';
-  assertTransition(order.status as OrderStatus, to);
-  await tx.update(orders).set({ status: to, updatedAt: o.now }).where(eq(orders.id, order.id));
+  // a cancelled order stays cancelled (cancelled after payment, or while its refund was pending)
+  const to: OrderStatus =
+    order.status === 'cancelled' ? 'cancelled' : refundedTotal >= order.totalCents ? 'refunded' : 'partially_refunded';
+  if (order.status !== 'cancelled') {
+    assertTransition(order.status as OrderStatus, to);
+    await tx.update(orders).set({ status: to, updatedAt: o.now }).where(eq(orders.id, order.id));
+  }
   // finance writes the credit note when the order has a final invoice (platform/hooks.ts, creditRefund)
   const creditNoteId = await callPort('creditRefund')(ctx, {
     shopId: order.shopId,

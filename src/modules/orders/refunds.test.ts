@@ -126,6 +126,26 @@ describe('refunds', () => {
     expect((await order(orderId)).status).toBe('partially_refunded');
   });
 
+  it('a paid order that was cancelled can still give its money back; it stays cancelled', async () => {
+    const orderId = await paidOrder(t, f);
+    const total = (await order(orderId)).total_cents;
+    expect(
+      (await call(t.app, 'POST', `/api/admin/orders/${orderId}/cancel`, { token: f.owner, body: {} })).statusCode,
+    ).toBe(200);
+    const first = await refund(orderId, { amount_cents: 500, reason: 'Teil' });
+    expect(first.statusCode, first.body).toBe(201);
+    expect(first.data).toMatchObject({ status: 'succeeded', amount_cents: 500 });
+    const rest = await refund(orderId, { reason: 'Rest' });
+    expect(rest.statusCode).toBe(201);
+    expect(rest.data.amount_cents).toBe(total - 500);
+    expectProblem(await refund(orderId, { amount_cents: 1, reason: 'zu viel' }), 409, 'refund_exceeds_paid');
+    expect((await order(orderId)).status).toBe('cancelled');
+    expect((await refundedEvents(orderId)).map((e) => [e.data.refunded_cents, e.data.status])).toEqual([
+      [500, 'cancelled'],
+      [total, 'cancelled'],
+    ]);
+  });
+
   it('an order that was never paid is 409 invalid_state and changes nothing', async () => {
     await call(t.app, 'PATCH', `/api/admin/channels/${f.channel}`, {
       token: f.owner,
@@ -151,6 +171,11 @@ describe('refunds', () => {
     expectProblem(await refund(orderId, { reason: 'nie bezahlt' }), 409, 'invalid_state');
     expect(await refundsOf(orderId)).toEqual([]);
     expect((await order(orderId)).status).toBe('pending_payment');
+    // cancelled without ever being paid: still nothing to refund
+    await call(t.app, 'POST', `/api/admin/orders/${orderId}/cancel`, { token: f.owner, body: {} });
+    expect((await order(orderId)).status).toBe('cancelled');
+    expectProblem(await refund(orderId, { reason: 'nie bezahlt' }), 409, 'invalid_state');
+    expect(await refundsOf(orderId)).toEqual([]);
   });
 
   it('validates the body, refuses every API token and other roles, 404 for an unknown order', async () => {
