@@ -278,10 +278,12 @@ export class StripePaymentProvider implements PaymentProvider {
       case 'refund.updated':
       case 'refund.failed': {
         const r = event.data.object;
-        if (r.status !== 'succeeded' && r.status !== 'failed') return { ...base, kind: 'ignored' };
+        // a canceled refund (e.g. one that required action) moved no money: it failed
+        const failed = r.status === 'failed' || r.status === 'canceled';
+        if (r.status !== 'succeeded' && !failed) return { ...base, kind: 'ignored' };
         return {
           ...base,
-          kind: r.status === 'succeeded' ? 'refund.succeeded' : 'refund.failed',
+          kind: failed ? 'refund.failed' : 'refund.succeeded',
           refund: {
             ref: r.id,
             paymentRef: typeof r.payment_intent === 'string' ? r.payment_intent : (r.payment_intent?.id ?? null),

@@ -437,6 +437,62 @@ describe('stripe provider', () => {
     expect(sentEvents.map((e) => e.data.refund_id)).toEqual([res.data.id]);
   });
 
+  it('a pending refund Stripe reports failed or canceled is failed and no longer holds the amount', async () => {
+    const session = await checkout();
+    const paid = signed(completedEvent('evt_paid_refund_canceled', session.data.id));
+    await postWebhook(paid.payload, paid.header);
+    const [order] = await ordersOf(session.data.id);
+    const pendingRefund = async () => {
+      refundStatus = 'pending';
+      try {
+        const res = await call(t.app, 'POST', `/api/admin/orders/${order.id}/refunds`, {
+          token: shop.ownerToken,
+          body: { reason: 'Storno' },
+        });
+        expect(res.data).toMatchObject({ status: 'pending', amount_cents: 9800 });
+        return res.data.id as string;
+      } finally {
+        refundStatus = 'succeeded';
+      }
+    };
+    const report = (eventId: string, type: string, status: string, refundId: string) => {
+      const e = signed({
+        id: eventId,
+        object: 'event',
+        type,
+        data: {
+          object: {
+            id: `re_${eventId}`,
+            object: 'refund',
+            status,
+            amount: 9800,
+            payment_intent: `pi_${session.data.id}`,
+            metadata: { refund_id: refundId },
+          },
+        },
+      });
+      return postWebhook(e.payload, e.header);
+    };
+    for (const [type, status] of [
+      ['refund.failed', 'failed'],
+      ['refund.updated', 'canceled'],
+    ] as const) {
+      const id = await pendingRefund();
+      const answer = await report(`evt_refund_${status}`, type, status, id);
+      expect(answer.statusCode, answer.body).toBe(200);
+      expect(await paymentEvent(`evt_refund_${status}`)).toMatchObject({
+        status: 'processed',
+        reason: 'refund_failed',
+      });
+      const list = (await call(t.app, 'GET', `/api/admin/orders/${order.id}/refunds`, { token: shop.ownerToken })).data
+        .refunds as { id: string; status: string }[];
+      expect(list.find((r) => r.id === id)?.status).toBe('failed');
+    }
+    // the whole amount can be asked for again
+    await pendingRefund();
+    expect((await ordersOf(session.data.id))[0].status).toBe('paid');
+  });
+
   it('a checkout retried with its Idempotency-Key after a provider failure resumes the one session and reservation', async () => {
     const product = (
       await call(t.app, 'POST', '/api/products', {
