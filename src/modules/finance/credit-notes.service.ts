@@ -10,7 +10,7 @@ import type { Static } from '@sinclair/typebox';
 import { and, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import { iso, isoOrNull } from '../../platform/dates.js';
-import { likeAnywhere, query, withTx } from '../../platform/db/tx.js';
+import { likeAnywhere, query, type TxCtx, withTx } from '../../platform/db/tx.js';
 import { AppError, conflict, type FieldError } from '../../platform/errors.js';
 import { runHook, type SucceededRefund } from '../../platform/hooks.js';
 import type { Paged } from '../../platform/http/schemas.js';
@@ -380,8 +380,17 @@ export async function creditRefund(ctx: Ctx, refund: SucceededRefund): Promise<s
     .orderBy(desc(invoices.createdAt))
     .limit(1);
   if (!invoice) return null;
+  // the money is back already: credit notes made by hand (drafts included) may cover part or all
+  // of the invoice, so the refund credits what they leave, and nothing when they cover it all
+  const inv = await lockInvoice(ctx as TxCtx, invoice.id);
+  const notes = await ctx.db
+    .select()
+    .from(creditNotes)
+    .where(and(eq(creditNotes.shopId, refund.shopId), eq(creditNotes.invoiceId, inv.id)));
+  const left = inv.totalCents - creditedSoFar(notes).total;
+  if (left <= 0) return null;
   const note = await createCreditNote(ctx, invoice.id, {
-    amount_cents: refund.amountCents,
+    amount_cents: Math.min(refund.amountCents, left),
     reason: `Erstattung ${refund.refundId}: ${refund.reason}`,
   });
   const final = await finalizeCreditNote(ctx, note.id);

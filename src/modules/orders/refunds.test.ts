@@ -118,6 +118,37 @@ describe('refunds', () => {
     expect((await refundedEvents(inv.order_id)).map((e) => e.data.status)).toEqual(['partially_refunded', 'refunded']);
   });
 
+  it('an invoice already credited by hand: the refund credits only what is left, never fails after the money moved', async () => {
+    const inv = await finalInvoice(t, f);
+    const total = (await order(inv.order_id)).total_cents;
+    // the merchant credited part of the invoice (a draft counts too), then refunds the whole order
+    const manual = await call(t.app, 'POST', `/api/admin/invoices/${inv.id}/credit-note`, {
+      token: f.owner,
+      body: { amount_cents: 1000, reason: 'Gutschrift von Hand' },
+    });
+    expect(manual.statusCode, manual.body).toBe(201);
+    const res = await refund(inv.order_id, { reason: 'Alles zurück' });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.data).toMatchObject({ status: 'succeeded', amount_cents: total, credit_note_id: expect.any(String) });
+    expect((await order(inv.order_id)).status).toBe('refunded');
+    const notes = await query<{ total_cents: number | string }>(
+      t.app.deps.database.db,
+      sql`SELECT total_cents FROM credit_notes WHERE invoice_id = ${inv.id} ORDER BY created_at, id`,
+    );
+    expect(notes.map((n) => Number(n.total_cents))).toEqual([1000, total - 1000]);
+    expect(await refundedEvents(inv.order_id)).toHaveLength(1);
+
+    // an invoice covered entirely by credit notes: the refund needs none
+    const inv2 = await finalInvoice(t, f);
+    await call(t.app, 'POST', `/api/admin/invoices/${inv2.id}/credit-note`, {
+      token: f.owner,
+      body: { reason: 'alles von Hand' },
+    });
+    const res2 = await refund(inv2.order_id, { amount_cents: 500, reason: 'Teil' });
+    expect(res2.statusCode, res2.body).toBe(201);
+    expect(res2.data).toMatchObject({ status: 'succeeded', credit_note_id: null });
+  });
+
   it('an order without an invoice is refunded without a credit note', async () => {
     const orderId = await paidOrder(t, f);
     const res = await refund(orderId, { amount_cents: 500, reason: 'Kulanz' });
