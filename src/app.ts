@@ -205,6 +205,14 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   app.setValidatorCompiler(validatorCompiler);
   // Bodies are JSON (and form posts of the hosted payment page); plain text is refused with 415.
   app.removeContentTypeParser('text/plain');
+  // An empty body declared as JSON is no body (clients that send the header on every call, e.g.
+  // a DELETE or a POST …/fortsetzen); a route that needs a body still answers 400 for it.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body.length === 0) return done(null, undefined);
+    parseJson(request, body as string, done);
+  });
   registerErrorHandling(app);
   app.addHook('onRoute', documentRoute);
   // Every reply, errors and 404 included, carries its request id and the security headers; set

@@ -20,7 +20,7 @@ export interface ErrorCodeEntry {
 export const ERROR_CODES = {
   // ---- 400: the request itself is wrong -------------------------------------------------
   validation_failed: { status: 400, meaning: 'A field breaks the schema or a rule; `errors` names each field' },
-  malformed_json: { status: 400, meaning: 'The body is not JSON, or empty while declared as JSON' },
+  malformed_json: { status: 400, meaning: 'The body is not valid JSON' },
   invalid_content_length: { status: 400, meaning: 'Content-Length does not match the body' },
   bad_request: {
     status: 400,

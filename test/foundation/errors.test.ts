@@ -30,6 +30,9 @@ beforeAll(async () => {
         return { count: body.count, limit: q.limit ?? 50, secret: 'never serialized' };
       },
     );
+    app.post('/test/no-body', { config: { auth: { accepts: 'public' } } }, async (request) => ({
+      body: request.body ?? null,
+    }));
     app.get('/test/boom', { config: { auth: { accepts: 'public' } } }, async () => {
       throw new Error('SELECT * FROM secret_table failed at /srv/app.js:12');
     });
@@ -79,6 +82,20 @@ describe('error contract (RFC 9457)', () => {
       headers: { 'content-type': 'application/json' },
     });
     expectProblem(res, 400, 'malformed_json');
+  });
+
+  it('takes an empty body declared as JSON as no body: fine where none is needed, 400 where one is', async () => {
+    const json = { 'content-type': 'application/json' };
+    const none = await call(t.app, 'POST', '/test/no-body', { body: '', headers: json });
+    expect(none.statusCode).toBe(200);
+    expect(none.data).toEqual({ body: null });
+    const needed = await call(t.app, 'POST', '/test/typed', { body: '', headers: json });
+    expectProblem(needed, 400, 'validation_failed');
+    // the parser is still the safe one: prototype poisoning is refused
+    const poisoned = await call(t.app, 'POST', '/test/no-body', { body: '{"__proto__":{"x":1}}', headers: json });
+    expectProblem(poisoned, 400, 'malformed_json');
+    const parsed = await call(t.app, 'POST', '/test/no-body', { body: '{"a":[1]}', headers: json });
+    expect(parsed.data).toEqual({ body: { a: [1] } });
   });
 
   it('answers an unsupported content type with 415', async () => {

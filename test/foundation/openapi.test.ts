@@ -129,6 +129,14 @@ describe('a document clients can be generated from', () => {
     expect(doc.paths['/api/admin/products'].get.security.length).toBeGreaterThan(0);
   });
 
+  it('documents the answers of the hosted payment page: 303 to return_url, 402 declined, 410 expired', async () => {
+    const doc = (await call(t.app, 'GET', '/openapi.json')).data;
+    const page = doc.paths['/pay/{id}'];
+    expect(Object.keys(page.post.responses)).toEqual(expect.arrayContaining(['200', '303', '402', '410']));
+    expect(Object.keys(page.get.responses)).toEqual(expect.arrayContaining(['200', '303', '410']));
+    expect(page.post.responses['303'].content).toBeUndefined();
+  });
+
   it('lists the table of error codes (x-error-codes) and enumerates them in Problem.code', async () => {
     const doc = (await call(t.app, 'GET', '/openapi.json')).data;
     const listed = doc['x-error-codes'] as { code: string; status: number; meaning: string }[];

@@ -4,7 +4,7 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import { iso } from '../../platform/dates.js';
 import { lockOwned } from '../../platform/db/lock.js';
-import { isUniqueViolation, uniqueConstraintOf, withTx } from '../../platform/db/tx.js';
+import { isUniqueViolation, query, uniqueConstraintOf, withTx } from '../../platform/db/tx.js';
 import { AppError, conflict, notFound } from '../../platform/errors.js';
 import { runHook } from '../../platform/hooks.js';
 import { newId } from '../../platform/ids.js';
@@ -76,10 +76,28 @@ export type ChannelInput = Static<typeof ChannelCreate>;
 export type ChannelPatchInput = Static<typeof ChannelPatch>;
 
 /**
+ * 400 unless `code` is a country the shop knows: an active shared one (ISO 3166-1) or one of its own
+ * (custom). A channel's default country must be one, like the codes of its country selection.
+ */
+async function requireKnownCountry(ctx: Ctx, code: string, path: string): Promise<void> {
+  const rows = await query<{ code: string }>(
+    ctx.db,
+    sql`SELECT code FROM countries WHERE is_active AND code = ${code}
+        UNION SELECT code FROM shop_countries WHERE shop_id = ${ctx.shopId} AND code = ${code}`,
+  );
+  if (rows.length === 0) {
+    throw new AppError('validation_failed', `${path} is not a known country: ${code}`, [
+      { path, message: `unknown country ${code}` },
+    ]);
+  }
+}
+
+/**
  * Creates a channel. It is never the default (docs/storefront.md): a shop gets its default channel when it
  * is created (`createDefaultChannel`), and `set-default` moves it.
  */
 export async function createChannel(ctx: Ctx, input: ChannelInput) {
+  await requireKnownCountry(ctx, input.default_country, '/body/default_country');
   try {
     const [row] = await ctx.db
       .insert(channels)
@@ -113,7 +131,9 @@ export async function createChannel(ctx: Ctx, input: ChannelInput) {
 export async function createDefaultChannel(
   ctx: Ctx,
   input: { name: string; currency: string; default_country: string },
+  countryPath = '/body/country',
 ): Promise<ChannelRow> {
+  await requireKnownCountry(ctx, input.default_country, countryPath);
   const [row] = await ctx.db
     .insert(channels)
     .values({
@@ -132,6 +152,8 @@ export async function createDefaultChannel(
 
 /** Updates a channel. The currency is locked once commerce data depends on the channel. */
 export async function updateChannel(ctx: Ctx, id: string, patch: ChannelPatchInput) {
+  if (patch.default_country !== undefined)
+    await requireKnownCountry(ctx, patch.default_country, '/body/default_country');
   try {
     return await withTx(ctx, async (t) => {
       const tx = t.db;

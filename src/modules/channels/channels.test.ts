@@ -76,6 +76,45 @@ describe('channels', () => {
     expectProblem(await create({ name: 'x', default_country: 'DE' }), 400, 'validation_failed');
   });
 
+  it('takes only a country the shop knows as default_country (shared or its own), on create, change and shop creation', async () => {
+    const own = (await createShop(t.app)).ownerToken; // its own shop: the custom country stays there
+    const zz = await create({ name: 'Nirgendwo', default_country: 'ZZ', currency: 'EUR' }, own);
+    expectProblem(zz, 400, 'validation_failed');
+    expect(zz.data.errors).toEqual([{ path: '/body/default_country', message: 'unknown country ZZ' }]);
+    const c = await create({ name: 'Kosovo Shop', default_country: 'AT', currency: 'EUR' }, own);
+    expect(c.statusCode).toBe(201);
+    const patched = await call(t.app, 'PATCH', `/api/admin/channels/${c.data.id}`, {
+      token: own,
+      body: { default_country: 'ZZ' },
+    });
+    expectProblem(patched, 400, 'validation_failed');
+    // a shop-owned country is known to the shop
+    const custom = await call(t.app, 'POST', `/api/admin/channels/${c.data.id}/countries/custom`, {
+      token: own,
+      body: { code: 'XK', name: 'Kosovo' },
+    });
+    expect(custom.statusCode).toBe(201);
+    const xk = await call(t.app, 'PATCH', `/api/admin/channels/${c.data.id}`, {
+      token: own,
+      body: { default_country: 'XK' },
+    });
+    expect(xk.statusCode).toBe(200);
+    expect(xk.data.default_country).toBe('XK');
+    const shopZz = await call(t.app, 'POST', '/api/platform/shops', {
+      token: PLATFORM_TOKEN,
+      body: { name: 'Nirgendwo', owner_email: 'zz-owner@example.com', owner_password: 'passwort1234', country: 'ZZ' },
+    });
+    expectProblem(shopZz, 400, 'validation_failed');
+    expect(shopZz.data.errors).toEqual([{ path: '/body/country', message: 'unknown country ZZ' }]);
+    // nothing of the refused shop stays: its owner's e-mail is still free
+    const shopCh = await call(t.app, 'POST', '/api/platform/shops', {
+      token: PLATFORM_TOKEN,
+      body: { name: 'Schweiz AG', owner_email: 'zz-owner@example.com', owner_password: 'passwort1234', country: 'CH' },
+    });
+    expect(shopCh.statusCode).toBe(201);
+    expect(shopCh.data.default_channel.default_country).toBe('CH');
+  });
+
   it('refuses a taken slug or path prefix with 409', async () => {
     expectProblem(
       await create({ name: 'Other', slug: 'ch', default_country: 'DE', currency: 'EUR' }),

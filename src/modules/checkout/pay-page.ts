@@ -112,6 +112,10 @@ export function registerHostedPage(kind: string, handler: HostedPage): void {
 
 const Params = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 const Html = Type.String({ description: 'HTML page' });
+/** Paid, or paid before: the browser goes on to the session's return_url with `?session_id=…`. */
+const ToReturnUrl = Type.Unsafe<undefined>(
+  Type.Null({ description: 'Redirect (Location) to return_url?session_id=…' }),
+);
 
 export function payPageRoutes(app: TypedApp, deps: AppDeps): void {
   const db = deps.database.db;
@@ -126,7 +130,7 @@ export function payPageRoutes(app: TypedApp, deps: AppDeps): void {
         summary: 'Hosted payment page of the test provider',
         params: Params,
         produces: ['text/html'],
-        response: { 200: Html },
+        response: { 200: Html, 303: ToReturnUrl, 410: Html },
       },
     },
     async (request, reply) => {
@@ -158,7 +162,7 @@ export function payPageRoutes(app: TypedApp, deps: AppDeps): void {
         consumes: ['application/x-www-form-urlencoded'],
         body: PayForm,
         produces: ['text/html'],
-        response: { 200: Html, 402: Html },
+        response: { 200: Html, 303: ToReturnUrl, 402: Html, 410: Html },
       },
     },
     async (request, reply) => {

@@ -391,7 +391,9 @@ export function deliveryJob(config: Config): JobHandler {
         secret = null;
       }
       const body = envelope(event);
-      const timestamp = jc.clock.now();
+      // Wall-clock time, not the business clock: receivers check it against their own clock
+      // (Standard Webhooks, ±5 min), which a simulated clock that was advanced would fail.
+      const timestamp = new Date();
       const result = secret
         ? await send({
             url: endpoint.url,
