@@ -232,6 +232,32 @@ describe('invoices', () => {
     expect((await post(`/api/admin/orders/${draft.order_id}/invoice`, {})).statusCode).toBe(201);
   });
 
+  it('a draft whose order was refunded meanwhile is not finalized (the refund got no credit note) and takes no number', async () => {
+    const full = await draftInvoice(t, f, { items: [{ product_id: f.products.course, quantity: 1 }] });
+    const part = await draftInvoice(t, f, { items: [{ product_id: f.products.course, quantity: 1 }] });
+    expect((await post(`/api/admin/orders/${full.order_id}/refunds`, { reason: 'Widerruf' })).data).toMatchObject({
+      status: 'succeeded',
+      credit_note_id: null,
+    });
+    const partly = await post(`/api/admin/orders/${part.order_id}/refunds`, { amount_cents: 1000, reason: 'Kulanz' });
+    expect(partly.data).toMatchObject({ status: 'succeeded', credit_note_id: null });
+    const seq = (n: string) => Number(n.split('-').pop());
+    const before = await finalInvoice(t, f, { items: [{ product_id: f.products.ebook, quantity: 1 }] });
+    for (const [draft, state] of [
+      [full, 'refunded'],
+      [part, 'partially_refunded'],
+    ] as const) {
+      const res = await post(`/api/admin/invoices/${draft.id}/finalize`);
+      expectProblem(res, 409, 'order_not_invoiceable');
+      expect(res.data.detail).toContain(state);
+      expect((await get(`/api/admin/invoices/${draft.id}`)).data).toMatchObject({ status: 'draft', number: null });
+    }
+    // no number was taken
+    const after = await finalInvoice(t, f, { items: [{ product_id: f.products.ebook, quantity: 1 }] });
+    expect(seq(after.number)).toBe(seq(before.number) + 1);
+    expect((await call(t.app, 'DELETE', `/api/admin/invoices/${full.id}`, { token: f.owner })).statusCode).toBe(204);
+  });
+
   it('refuses to finalize without seller data (400 naming it) and consumes no number', async () => {
     const g = await financeShop(t, { company: false });
     const orderId = await paidOrder(t, g, { items: [{ product_id: g.products.course, quantity: 1 }] });
