@@ -545,6 +545,29 @@ describe('credit notes', () => {
     expect((await post(`/api/admin/orders/${inv.order_id}/invoice`, {})).statusCode).toBe(201);
   });
 
+  it('a refund settles even when the company data no longer allows its credit note: the note stays a draft to finalize later', async () => {
+    const inv = await finalInvoice(t, f, {
+      items: [{ product_id: f.products.course, quantity: 1 }],
+      billing: { ...BUSINESS },
+    });
+    expect(inv.is_business).toBe(true);
+    // a business credit note needs the seller's phone (XRechnung BR-DE-6); it was removed since the invoice
+    await call(t.app, 'PUT', '/api/admin/settings/company', { token: f.owner, body: { phone: null } });
+    const refund = await post(`/api/admin/orders/${inv.order_id}/refunds`, { amount_cents: 500, reason: 'Kulanz' });
+    await call(t.app, 'PUT', '/api/admin/settings/company', { token: f.owner, body: { phone: SELLER.phone } });
+    expect(refund.statusCode, refund.body).toBe(201);
+    expect(refund.data).toMatchObject({ status: 'succeeded', credit_note_id: expect.stringMatching(/^cn/) });
+    expect((await get(`/api/admin/orders/${inv.order_id}`)).data.order.status).toBe('partially_refunded');
+    const draft = (await get(`/api/admin/credit-notes/${refund.data.credit_note_id}`)).data;
+    expect(draft).toMatchObject({ status: 'draft', number: null, invoice_id: inv.id, total_cents: 500 });
+    const fin = await post(`/api/admin/credit-notes/${draft.id}/finalize`);
+    expect(fin.statusCode, fin.body).toBe(200);
+    expect((await get(`/api/admin/invoices/${inv.id}`)).data).toMatchObject({
+      status: 'partially_credited',
+      credited_cents: 500,
+    });
+  });
+
   it('partial by lines and quantities, then by amount; over-credit is refused', async () => {
     const inv = await finalInvoice(t, f);
     // one of the two e-books
