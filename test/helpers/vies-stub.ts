@@ -7,6 +7,8 @@ import { createServer, type Server } from 'node:http';
 
 export interface ViesStub {
   url: string;
+  /** The numbers (prefix included) VIES finds valid; a test may add some. */
+  valid: string[];
   requests: { countryCode: string; vatNumber: string }[];
   /** When true every request is answered 503 (the service is down). */
   down: boolean;
@@ -16,7 +18,7 @@ export interface ViesStub {
 }
 
 export async function startViesStub(valid: string[]): Promise<ViesStub> {
-  const stub: ViesStub = { url: '', requests: [], down: false, drop: false, close: async () => {} };
+  const stub: ViesStub = { url: '', valid, requests: [], down: false, drop: false, close: async () => {} };
   const server: Server = createServer((req, res) => {
     let raw = '';
     req.on('data', (c) => {
@@ -38,7 +40,7 @@ export async function startViesStub(valid: string[]): Promise<ViesStub> {
         res.end(JSON.stringify({ actionSucceed: false, errorWrappers: [{ error: 'MS_UNAVAILABLE' }] }));
         return;
       }
-      const ok = valid.includes(`${body.countryCode}${body.vatNumber}`);
+      const ok = stub.valid.includes(`${body.countryCode}${body.vatNumber}`);
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(
         JSON.stringify({

@@ -176,7 +176,9 @@ export async function taxContext(
         ? country.is_eu
         : ((await channelCountryRates(ctx, channelId, billing?.country ?? ''))?.is_eu ?? false);
     const normalized = checkVatIdFormat(raw, billingIsEu, vatIdPath);
-    if (country.is_eu && country.code !== SELLER_COUNTRY && billingIsEu) {
+    // a German VAT ID never exempts a German seller's supply (§ 4 Nr. 1b with § 6a (1) Nr. 4 UStG:
+    // an ID of another member state; § 3a (2): a German ID names an establishment in Germany)
+    if (country.is_eu && country.code !== SELLER_COUNTRY && billingIsEu && !normalized.startsWith(SELLER_COUNTRY)) {
       vatId = await verifyVatId(ctx, normalized, settings.viesUnavailable as ViesUnavailablePolicy);
     }
   }

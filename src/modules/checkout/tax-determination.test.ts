@@ -307,6 +307,27 @@ describe('VAT IDs', () => {
     expect(res.data.vat_id_status).toBeNull();
   });
 
+  it('a German VAT ID never makes a supply to another EU state tax-free: consumer row, VIES not asked', async () => {
+    vies.valid.push('DE987654321');
+    const items = [
+      { product_id: f.products.course, quantity: 1 },
+      { product_id: f.products.cheese, quantity: 1 },
+    ];
+    const res = await checkout({ ...AT_BIZ, vat_id: 'DE 987 654 321' }, items);
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.data.lines.map((l: { tax_category: string; tax_rate: number }) => [l.tax_category, l.tax_rate])).toEqual(
+      [
+        ['S', 0.2],
+        ['S', 0.1],
+      ],
+    );
+    expect(res.data.vat_id_status).toBeNull();
+    expect(vies.requests).toEqual([]);
+    // the same buyer with the Austrian ID is a business (AE, K)
+    const at = await checkout(AT_BIZ, items);
+    expect(at.data.lines.map((l: { tax_category: string }) => l.tax_category)).toEqual(['AE', 'K']);
+  });
+
   it('VIES says invalid: priced as a consumer (OSS rate) and the result is stored', async () => {
     const res = await checkout({ ...AT_BIZ, vat_id: 'ATU99999999' }, [{ product_id: f.products.course, quantity: 1 }]);
     expect(res.statusCode, res.body).toBe(201);

@@ -364,7 +364,8 @@ export async function creditNoteLinesOfOrder(
 
 /**
  * The credit note for a succeeded refund, finalized at once, when the order has a final invoice
- * (the `creditRefund` port of orders' refunds); its id, else null. `ctx.db` is the refund's transaction.
+ * (the `creditRefund` port of orders' refunds); its id, else null. When the company data no longer
+ * allows finalizing it (seller or e-invoice data missing), it stays a draft. `ctx.db` is the refund's transaction.
  */
 export async function creditRefund(ctx: Ctx, refund: SucceededRefund): Promise<string | null> {
   const [invoice] = await ctx.db
@@ -393,6 +394,20 @@ export async function creditRefund(ctx: Ctx, refund: SucceededRefund): Promise<s
     amount_cents: Math.min(refund.amountCents, left),
     reason: `Erstattung ${refund.refundId}: ${refund.reason}`,
   });
-  const final = await finalizeCreditNote(ctx, note.id);
-  return final.id;
+  try {
+    const final = await finalizeCreditNote(ctx, note.id);
+    return final.id;
+  } catch (err) {
+    // the money has moved: company data the credit note lacks (removed since the invoice) must not
+    // keep the refund from settling; the draft holds the amount until the owner completes the
+    // settings and finalizes it (its checks ran before any write, so nothing else is undone)
+    if (err instanceof AppError && (err.code === 'seller_data_missing' || err.code === 'einvoice_data_missing')) {
+      ctx.log.warn(
+        { credit_note_id: note.id, refund_id: refund.refundId, reason: err.detail },
+        'the refund credit note is left a draft',
+      );
+      return note.id;
+    }
+    throw err;
+  }
 }

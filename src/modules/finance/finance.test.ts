@@ -232,6 +232,32 @@ describe('invoices', () => {
     expect((await post(`/api/admin/orders/${draft.order_id}/invoice`, {})).statusCode).toBe(201);
   });
 
+  it('a draft whose order was refunded meanwhile is not finalized (the refund got no credit note) and takes no number', async () => {
+    const full = await draftInvoice(t, f, { items: [{ product_id: f.products.course, quantity: 1 }] });
+    const part = await draftInvoice(t, f, { items: [{ product_id: f.products.course, quantity: 1 }] });
+    expect((await post(`/api/admin/orders/${full.order_id}/refunds`, { reason: 'Widerruf' })).data).toMatchObject({
+      status: 'succeeded',
+      credit_note_id: null,
+    });
+    const partly = await post(`/api/admin/orders/${part.order_id}/refunds`, { amount_cents: 1000, reason: 'Kulanz' });
+    expect(partly.data).toMatchObject({ status: 'succeeded', credit_note_id: null });
+    const seq = (n: string) => Number(n.split('-').pop());
+    const before = await finalInvoice(t, f, { items: [{ product_id: f.products.ebook, quantity: 1 }] });
+    for (const [draft, state] of [
+      [full, 'refunded'],
+      [part, 'partially_refunded'],
+    ] as const) {
+      const res = await post(`/api/admin/invoices/${draft.id}/finalize`);
+      expectProblem(res, 409, 'order_not_invoiceable');
+      expect(res.data.detail).toContain(state);
+      expect((await get(`/api/admin/invoices/${draft.id}`)).data).toMatchObject({ status: 'draft', number: null });
+    }
+    // no number was taken
+    const after = await finalInvoice(t, f, { items: [{ product_id: f.products.ebook, quantity: 1 }] });
+    expect(seq(after.number)).toBe(seq(before.number) + 1);
+    expect((await call(t.app, 'DELETE', `/api/admin/invoices/${full.id}`, { token: f.owner })).statusCode).toBe(204);
+  });
+
   it('refuses to finalize without seller data (400 naming it) and consumes no number', async () => {
     const g = await financeShop(t, { company: false });
     const orderId = await paidOrder(t, g, { items: [{ product_id: g.products.course, quantity: 1 }] });
@@ -517,6 +543,29 @@ describe('credit notes', () => {
     expectProblem(await post(`/api/admin/invoices/${inv.id}/credit-note`, {}), 409, 'fully_credited');
     // a fully credited invoice frees the order for a corrected invoice
     expect((await post(`/api/admin/orders/${inv.order_id}/invoice`, {})).statusCode).toBe(201);
+  });
+
+  it('a refund settles even when the company data no longer allows its credit note: the note stays a draft to finalize later', async () => {
+    const inv = await finalInvoice(t, f, {
+      items: [{ product_id: f.products.course, quantity: 1 }],
+      billing: { ...BUSINESS },
+    });
+    expect(inv.is_business).toBe(true);
+    // a business credit note needs the seller's phone (XRechnung BR-DE-6); it was removed since the invoice
+    await call(t.app, 'PUT', '/api/admin/settings/company', { token: f.owner, body: { phone: null } });
+    const refund = await post(`/api/admin/orders/${inv.order_id}/refunds`, { amount_cents: 500, reason: 'Kulanz' });
+    await call(t.app, 'PUT', '/api/admin/settings/company', { token: f.owner, body: { phone: SELLER.phone } });
+    expect(refund.statusCode, refund.body).toBe(201);
+    expect(refund.data).toMatchObject({ status: 'succeeded', credit_note_id: expect.stringMatching(/^cn/) });
+    expect((await get(`/api/admin/orders/${inv.order_id}`)).data.order.status).toBe('partially_refunded');
+    const draft = (await get(`/api/admin/credit-notes/${refund.data.credit_note_id}`)).data;
+    expect(draft).toMatchObject({ status: 'draft', number: null, invoice_id: inv.id, total_cents: 500 });
+    const fin = await post(`/api/admin/credit-notes/${draft.id}/finalize`);
+    expect(fin.statusCode, fin.body).toBe(200);
+    expect((await get(`/api/admin/invoices/${inv.id}`)).data).toMatchObject({
+      status: 'partially_credited',
+      credited_cents: 500,
+    });
   });
 
   it('partial by lines and quantities, then by amount; over-credit is refused', async () => {

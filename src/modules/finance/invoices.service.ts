@@ -10,7 +10,7 @@ import type { Paged } from '../../platform/http/schemas.js';
 import { newId } from '../../platform/ids.js';
 import { taxFromGross } from '../../platform/money.js';
 import { channelCountry } from '../channels/index.js';
-import { getOrder } from '../orders/index.js';
+import { getOrder, lockOrderStatus } from '../orders/index.js';
 import type { TaxCategory } from '../tax/index.js';
 import { scheduleAccountingSync } from './accounting.service.js';
 import { assertInvoiceAction, invoiceTransition } from './document-states.js';
@@ -276,8 +276,18 @@ export function buyerProblems(buyer: BuyerData, business: boolean): FieldError[]
 export async function finalizeInvoice(ctx: Ctx, id: string): Promise<InvoiceRow> {
   return withTx(ctx, async (t) => {
     const tx = t.db;
+    // the order is locked before the invoice, as a refund's settlement does (it credits final invoices only)
+    const peek = await getInvoice(t, id);
+    const orderStatus = await lockOrderStatus(t, peek.orderId);
     const row = await lockInvoice(t, id);
     const to = invoiceTransition(row.status, 'finalize');
+    if (orderStatus !== null && !INVOICEABLE.includes(orderStatus)) {
+      // a refund settled while this was a draft got no credit note: the invoice would show a sale that was given back
+      throw conflict(
+        'order_not_invoiceable',
+        `The order is ${orderStatus} now; an invoice for it would not show the refund. Delete this draft`,
+      );
+    }
     const settings = await loadSettings(t);
     assertSellerComplete(settings, row.isBusiness);
     const buyerErrors = buyerProblems(row.buyer, row.isBusiness);

@@ -116,6 +116,24 @@ describe('numbering', () => {
     expect(r2.data.number).toBe(`RE-${year()}-00101`);
   });
 
+  it('a format that renders numbers already issued from another counter continues after them, never repeats one', async () => {
+    const settings = (body: Record<string, unknown>) =>
+      call(t.app, 'PUT', '/api/admin/settings/company', { token: f.owner, body });
+    // the year written out: another counter (no year token) than RE-{YYYY}-{NNNNN}, the same numbers
+    expect((await settings({ invoice_number_format: `RE-${year()}-{NNNNN}` })).statusCode).toBe(200);
+    const draft = await draftInvoice(t, f, { items: [{ product_id: f.products.course, quantity: 1 }] });
+    const res = await call(t.app, 'POST', `/api/admin/invoices/${draft.id}/finalize`, { token: f.owner });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.data.number).toBe(`RE-${year()}-00102`);
+    // a credit-note format that renders invoice numbers does not repeat one either
+    expect((await settings({ credit_note_number_format: 'RE-{YYYY}-{NNNNN}' })).statusCode).toBe(200);
+    const note = await call(t.app, 'POST', `/api/admin/invoices/${res.data.id}/credit-note`, { token: f.owner });
+    const fin = await call(t.app, 'POST', `/api/admin/credit-notes/${note.data.id}/finalize`, { token: f.owner });
+    expect(fin.statusCode, fin.body).toBe(200);
+    expect(fin.data.number).toBe(`RE-${year()}-00103`);
+    await settings({ invoice_number_format: 'RE-{YYYY}-{NNNNN}', credit_note_number_format: 'GS-{YYYY}-{NNNNN}' });
+  });
+
   it('validates and renders formats', () => {
     expect(formatProblem('RE-{YYYY}-{NNNNN}')).toBeNull();
     expect(formatProblem('INV{NNNNNN}')).toBeNull();

@@ -4,7 +4,8 @@
  * per-shop counter taken in the finalizing transaction, so a rolled-back finalization frees its
  * number again: numbers are gapless. A format with a year restarts the sequence every year.
  */
-import type { TxCtx } from '../../platform/db/tx.js';
+import { sql } from 'drizzle-orm';
+import { query, type TxCtx } from '../../platform/db/tx.js';
 import { nextCounter } from '../orders/index.js';
 
 const TOKEN = /\{(YYYY|YY|MM|N{1,12})\}/g;
@@ -39,15 +40,33 @@ export function renderNumber(format: string, date: string, seq: number): string 
   });
 }
 
-/** Takes the next number for a document issued on `date` (YYYY-MM-DD), in the caller's transaction. */
+/** Whether an invoice or a credit note of the shop already carries `number`. */
+async function numberTaken(ctx: TxCtx, number: string): Promise<boolean> {
+  const rows = await query(
+    ctx.db,
+    sql`SELECT 1 FROM invoices WHERE shop_id = ${ctx.shopId} AND number = ${number}
+        UNION ALL SELECT 1 FROM credit_notes WHERE shop_id = ${ctx.shopId} AND number = ${number} LIMIT 1`,
+  );
+  return rows.length > 0;
+}
+
+/**
+ * Takes the next number for a document issued on `date` (YYYY-MM-DD), in the caller's transaction.
+ * A number some document already carries is passed over: a format changed to one that draws from
+ * another counter but renders the same numbers (the year written out instead of `{YYYY}`) continues
+ * after them instead of repeating one (which the unique index refused with a 500 at every try).
+ */
 export async function nextDocumentNumber(
   ctx: TxCtx,
   kind: 'invoice' | 'credit_note',
   format: string,
   date: string,
 ): Promise<string> {
-  const seq = await nextCounter(ctx, counterName(kind, format, date));
-  return renderNumber(format, date, seq);
+  for (;;) {
+    const seq = await nextCounter(ctx, counterName(kind, format, date));
+    const number = renderNumber(format, date, seq);
+    if (!(await numberTaken(ctx, number))) return number;
+  }
 }
 
 /** The calendar date of `now` in a time zone, as YYYY-MM-DD. */

@@ -11,6 +11,7 @@ import { RESUME_REFUND_JOB, resumeRefund } from './refunds.service.js';
 
 export {
   claimGuestOrders,
+  lockOrderStatus,
   orderForEarnings,
   orderInChannels,
   orderLinesForEarnings,

@@ -184,3 +184,18 @@ export async function subscriptionPaymentRecorded(
   );
   return rows.length > 0;
 }
+
+// ---- finance ----
+
+/**
+ * The order's status with the order row locked (FOR UPDATE) until the caller's transaction ends,
+ * or null: finalizing an invoice holds it so a refund cannot settle in between (refunds lock the
+ * order first too).
+ */
+export async function lockOrderStatus(ctx: TxCtx, orderId: string): Promise<string | null> {
+  const [row] = await query<{ status: string }>(
+    ctx.db,
+    sql`SELECT status FROM orders WHERE shop_id = ${ctx.shopId} AND id = ${orderId} FOR UPDATE`,
+  );
+  return row?.status ?? null;
+}
