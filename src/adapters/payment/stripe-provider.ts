@@ -244,6 +244,15 @@ export class StripePaymentProvider implements PaymentProvider {
       case 'customer.subscription.deleted': {
         const completion = await this.completionOfIncomplete(base, event);
         if (completion) return completion;
+        // Stripe does not deliver events in order: an update carries the subscription as it was
+        // when that update was made, which a later one may have undone (a cancellation withdrawn,
+        // a past_due paid again, the subscription ended). It is applied as Stripe's current state,
+        // retrieved now (a failed lookup answers 503 and Stripe retries). A deletion is final and
+        // carries the ended subscription itself.
+        const current =
+          event.type === 'customer.subscription.updated'
+            ? await this.stripe.subscriptions.retrieve(event.data.object.id)
+            : event.data.object;
         return {
           ...base,
           kind:
@@ -252,7 +261,7 @@ export class StripePaymentProvider implements PaymentProvider {
               : event.type === 'customer.subscription.updated'
                 ? 'subscription.updated'
                 : 'subscription.deleted',
-          subscription: subscriptionOf(event.data.object),
+          subscription: subscriptionOf(current),
         };
       }
       case 'invoice.paid':

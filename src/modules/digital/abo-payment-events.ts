@@ -8,8 +8,8 @@
  * | ---------------- | ------------------------------------------------------------------------- |
  * | session.paid (subscription) | the subscription (trialing/active); paid first invoice → order 1, abo.bezahlt |
  * | invoice.paid     | one order per invoice (deduplicated by invoice id), period from the line, abo.bezahlt (abo.aktiv from trialing/past_due) |
- * | invoice.failed   | past_due, abo.zahlung_fehlgeschlagen (attempt, next retry)                  |
- * | subscription.updated | cancel_at_period_end scheduled/withdrawn (abo.gekuendigt/abo.fortgesetzt), status unpaid, period |
+ * | invoice.failed   | past_due, abo.zahlung_fehlgeschlagen (attempt, next retry); nothing for an invoice already paid |
+ * | subscription.updated | Stripe's current subscription (the adapter retrieves it: events arrive in any order): cancel_at_period_end scheduled/withdrawn (abo.gekuendigt/abo.fortgesetzt), status unpaid, period |
  * | subscription.deleted | canceled, abo.beendet                                                 |
  */
 import { and, eq, sql } from 'drizzle-orm';
@@ -220,6 +220,9 @@ async function onInvoiceFailed(tx: Tx, event: PaymentEvent, c: EventContext): Pr
   const out = { shopId: a.shopId, amountCents: inv.amountDueCents, currency: a.currency };
   if (a.status === 'canceled' || a.status === 'unpaid') return { ...out, status: 'ignored', reason: `abo_${a.status}` };
   if (a.failedAttempts >= inv.attempt) return { ...out, status: 'ignored', reason: 'attempt_already_recorded' };
+  // a failed attempt delivered after a later attempt paid the invoice (Stripe does not deliver in order)
+  if (await subscriptionPaymentRecorded(ctx, a.id, inv.id))
+    return { ...out, status: 'ignored', reason: 'invoice_already_paid' };
   const failed = await update(
     ctx,
     a.id,

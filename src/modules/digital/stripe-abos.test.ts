@@ -170,12 +170,22 @@ const providerIds = new Map<string, string>();
 /** Stripe's subscription id → its (completed) Checkout Session, for GET /v1/checkout/sessions?subscription=… */
 const checkoutBySubscription = new Map<string, Record<string, unknown>>();
 let eventCounter = 0;
+/**
+ * Stripe sends a subscription event when the subscription changes, so the object of one delivered
+ * on time is the subscription's current state: the stub keeps it (GET /v1/subscriptions/:id).
+ */
 function post(
   type: string,
   object: Record<string, unknown>,
   path = '/api/webhooks/stripe',
   previous?: Record<string, unknown>,
 ) {
+  if (type.startsWith('customer.subscription.')) subs.set(object.id as string, { ...object });
+  return send(type, object, path, previous);
+}
+/** An event Stripe delivers late (or out of order): the stub keeps the subscription's newer state. */
+const late = (type: string, object: Record<string, unknown>) => send(type, object, '/api/webhooks/stripe');
+function send(type: string, object: Record<string, unknown>, path: string, previous?: Record<string, unknown>) {
   const data = previous ? { object, previous_attributes: previous } : { object };
   const payload = JSON.stringify({ id: `evt_abo_${++eventCounter}`, object: 'event', type, data });
   const header = Stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET });
@@ -707,6 +717,148 @@ describe('stripe subscriptions', () => {
       'abo.beendet',
       'abo.bezahlt',
     ]);
+  });
+
+  it('a cancellation withdrawn before Stripe’s events arrive stays withdrawn, whatever their order', async () => {
+    const p = await plan({});
+    const s = await startSession(p.id, 'ooo-cancel@kunde.test');
+    subscription('sub_ooo_cancel', 'active');
+    await post('checkout.session.completed', completed(s.data.id, 'sub_ooo_cancel'));
+    const abo = await aboOf('ooo-cancel@kunde.test');
+    const admin = (action: string) =>
+      call(t.app, 'POST', `/api/admin/digital/abos/${abo.id}/${action}`, { token: shop.ownerToken });
+    expect((await admin('kuendigen')).statusCode).toBe(200);
+    const scheduled = { ...subs.get('sub_ooo_cancel') };
+    expect(scheduled.cancel_at_period_end).toBe(true);
+    expect((await admin('fortsetzen')).statusCode).toBe(200);
+    const withdrawn = { ...subs.get('sub_ooo_cancel') };
+    expect(withdrawn.cancel_at_period_end).toBe(false);
+    // Stripe delivers the withdrawal's update first, then the (older) scheduling one
+    expect((await late('customer.subscription.updated', withdrawn)).statusCode).toBe(200);
+    expect((await late('customer.subscription.updated', scheduled)).statusCode).toBe(200);
+    expect(await aboOf('ooo-cancel@kunde.test')).toMatchObject({
+      status: 'active',
+      cancel_at_period_end: false,
+      endet_am: null,
+    });
+    expect(await events(abo.id)).toEqual([
+      'checkout.completed',
+      'abo.aktiv',
+      'abo.bezahlt',
+      'abo.gekuendigt',
+      'abo.fortgesetzt',
+    ]);
+
+    // a cancellation scheduled at Stripe (customer portal) and withdrawn there: the late update
+    // that scheduled it, delivered after the withdrawal's, changes nothing either
+    subs.set('sub_ooo_cancel', { ...withdrawn });
+    await late('customer.subscription.updated', withdrawn);
+    await late('customer.subscription.updated', { ...withdrawn, cancel_at_period_end: true });
+    expect(await aboOf('ooo-cancel@kunde.test')).toMatchObject({ cancel_at_period_end: false });
+    // ... and the newest state wins when it is the scheduled one, delivered before the older one
+    subs.set('sub_ooo_cancel', { ...withdrawn, cancel_at_period_end: true });
+    await late('customer.subscription.updated', { ...withdrawn, cancel_at_period_end: true });
+    await late('customer.subscription.updated', withdrawn);
+    expect(await aboOf('ooo-cancel@kunde.test')).toMatchObject({ cancel_at_period_end: true });
+    expect((await events(abo.id)).slice(5)).toEqual(['abo.gekuendigt']);
+  });
+
+  it('a subscription update that cannot be checked at Stripe answers 503, records nothing, applies once on redelivery', async () => {
+    const p = await plan({});
+    const s = await startSession(p.id, 'ooo-down@kunde.test');
+    subscription('sub_ooo_down', 'active');
+    await post('checkout.session.completed', completed(s.data.id, 'sub_ooo_down'));
+    const abo = await aboOf('ooo-down@kunde.test');
+    const current = subs.get('sub_ooo_down') as Record<string, unknown>;
+    current.cancel_at_period_end = true;
+    const payload = JSON.stringify({
+      id: 'evt_abo_update_while_down',
+      object: 'event',
+      type: 'customer.subscription.updated',
+      data: { object: current },
+    });
+    const deliver = () =>
+      call(t.app, 'POST', '/api/webhooks/stripe', {
+        body: payload,
+        headers: {
+          'content-type': 'application/json',
+          'stripe-signature': Stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET }),
+        },
+      });
+    stripeDown = true;
+    try {
+      expectProblem(await deliver(), 503, 'event_not_applied');
+    } finally {
+      stripeDown = false;
+    }
+    const recorded = await query(
+      t.app.deps.database.db,
+      sql`SELECT 1 FROM payment_events WHERE event_id = 'evt_abo_update_while_down'`,
+    );
+    expect(recorded).toEqual([]);
+    expect(await aboOf('ooo-down@kunde.test')).toMatchObject({ cancel_at_period_end: false });
+    const again = await deliver();
+    expect(again.statusCode).toBe(200);
+    expect(again.data.duplicate).toBe(false);
+    expect((await deliver()).data.duplicate).toBe(true);
+    expect(await aboOf('ooo-down@kunde.test')).toMatchObject({ cancel_at_period_end: true });
+    expect(await events(abo.id)).toEqual(['checkout.completed', 'abo.aktiv', 'abo.bezahlt', 'abo.gekuendigt']);
+  });
+
+  it('a failed attempt and a past_due update delivered after the invoice was paid leave the subscription active', async () => {
+    const p = await plan({});
+    const s = await startSession(p.id, 'ooo-pastdue@kunde.test');
+    subscription('sub_ooo_pd', 'active');
+    await post('checkout.session.completed', completed(s.data.id, 'sub_ooo_pd'));
+    const abo = await aboOf('ooo-pastdue@kunde.test');
+    // at Stripe: the renewal fails (past_due), then its retry succeeds (active, next period)
+    const failed = invoice('in_sub_ooo_pd_2', 'sub_ooo_pd', { next_payment_attempt: NOW + 3 * 86400 });
+    const pastDue = { ...subs.get('sub_ooo_pd'), status: 'past_due' };
+    const renewed = {
+      ...subs.get('sub_ooo_pd'),
+      items: {
+        object: 'list',
+        data: [{ id: 'si_sub_ooo_pd', current_period_start: NOW + MONTH, current_period_end: NOW + 2 * MONTH }],
+      },
+    };
+    subs.set('sub_ooo_pd', renewed);
+    // delivered: the payment and the newest update first, the failure and its update late
+    expect(
+      (await post('invoice.paid', invoice('in_sub_ooo_pd_2', 'sub_ooo_pd', { amount_paid: 1990 }))).statusCode,
+    ).toBe(200);
+    expect((await late('customer.subscription.updated', renewed)).statusCode).toBe(200);
+    expect((await late('customer.subscription.updated', pastDue)).statusCode).toBe(200);
+    expect((await late('invoice.payment_failed', failed)).statusCode).toBe(200);
+    expect(await aboOf('ooo-pastdue@kunde.test')).toMatchObject({
+      status: 'active',
+      failed_attempts: 0,
+      payments_count: 2,
+      current_period_end: new Date((NOW + 2 * MONTH) * 1000).toISOString(),
+    });
+    expect((await ordersOf(abo.id)).map((o) => o.total_cents)).toEqual([995, 1990]);
+    expect(await events(abo.id)).toEqual(['checkout.completed', 'abo.aktiv', 'abo.bezahlt', 'abo.bezahlt']);
+  });
+
+  it('updates delivered after the subscription ended at Stripe do not revive it', async () => {
+    const p = await plan({});
+    const s = await startSession(p.id, 'ooo-ended@kunde.test');
+    subscription('sub_ooo_end', 'active');
+    await post('checkout.session.completed', completed(s.data.id, 'sub_ooo_end'));
+    const abo = await aboOf('ooo-ended@kunde.test');
+    const before = { ...subs.get('sub_ooo_end') };
+    const ended = { ...before, status: 'canceled', ended_at: NOW + 60 };
+    subs.set('sub_ooo_end', ended);
+    // an update made before the end, delivered before the deletion: Stripe's current state ends it
+    expect((await late('customer.subscription.updated', { ...before, cancel_at_period_end: true })).statusCode).toBe(
+      200,
+    );
+    expect(await aboOf('ooo-ended@kunde.test')).toMatchObject({ status: 'canceled', cancel_at_period_end: false });
+    await late('customer.subscription.deleted', ended);
+    // and after it: the created and an update of the running subscription change nothing
+    await late('customer.subscription.created', before);
+    await late('customer.subscription.updated', before);
+    expect(await aboOf('ooo-ended@kunde.test')).toMatchObject({ status: 'canceled', cancel_at_period_end: false });
+    expect(await events(abo.id)).toEqual(['checkout.completed', 'abo.aktiv', 'abo.bezahlt', 'abo.beendet']);
   });
 
   it('refuses a bad signature', async () => {
