@@ -251,7 +251,7 @@ export class StripePaymentProvider implements PaymentProvider {
         // carries the ended subscription itself.
         const current =
           event.type === 'customer.subscription.updated'
-            ? await this.stripe.subscriptions.retrieve(event.data.object.id)
+            ? await this.currentSubscription(event.data.object)
             : event.data.object;
         return {
           ...base,
@@ -347,6 +347,19 @@ export class StripePaymentProvider implements PaymentProvider {
    * subscription's Checkout Session (found by the subscription; the handler checks it is the one
    * stored for our session). Null for every other subscription event.
    */
+  /**
+   * The subscription as Stripe has it now; the event's own copy when Stripe no longer knows it
+   * (404: deleted test data), which otherwise would answer 503 to every redelivery for ever.
+   */
+  private async currentSubscription(sent: Stripe.Subscription): Promise<Stripe.Subscription> {
+    try {
+      return await this.stripe.subscriptions.retrieve(sent.id);
+    } catch (err) {
+      if ((err as { statusCode?: number }).statusCode === 404) return sent;
+      throw err;
+    }
+  }
+
   private async completionOfIncomplete(
     base: { id: string; type: string },
     event: Stripe.Event,

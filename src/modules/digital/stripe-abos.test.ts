@@ -805,6 +805,19 @@ describe('stripe subscriptions', () => {
     expect(await events(abo.id)).toEqual(['checkout.completed', 'abo.aktiv', 'abo.bezahlt', 'abo.gekuendigt']);
   });
 
+  it('an update of a subscription Stripe no longer knows (404) is applied as sent instead of 503 for ever', async () => {
+    const p = await plan({});
+    const s = await startSession(p.id, 'ooo-gone@kunde.test');
+    const sub = subscription('sub_ooo_gone', 'active');
+    await post('checkout.session.completed', completed(s.data.id, 'sub_ooo_gone'));
+    const abo = await aboOf('ooo-gone@kunde.test');
+    subs.delete('sub_ooo_gone');
+    const res = await late('customer.subscription.updated', { ...sub, cancel_at_period_end: true });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(await aboOf('ooo-gone@kunde.test')).toMatchObject({ cancel_at_period_end: true });
+    expect((await events(abo.id)).at(-1)).toBe('abo.gekuendigt');
+  });
+
   it('a failed attempt and a past_due update delivered after the invoice was paid leave the subscription active', async () => {
     const p = await plan({});
     const s = await startSession(p.id, 'ooo-pastdue@kunde.test');
