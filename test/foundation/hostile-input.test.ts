@@ -127,3 +127,27 @@ describe('offset and integer ranges (DESIGN §3)', () => {
     expect(paths(over)).toEqual(['/query/offset']);
   });
 });
+
+describe('URLs the router itself refuses (DESIGN §3: every error is a problem document)', () => {
+  it('answers a path with broken percent-encoding with a 400 problem carrying the request id', async () => {
+    for (const url of ['/api/store/products/%', '/%ff/api/store/products', '/api/checkout/abo/%E0%A4%A']) {
+      const res = await call(t.app, 'GET', url, { token: shop.publishableKey, headers: { origin: STORE_ORIGIN } });
+      expectProblem(res, 400, 'validation_failed');
+      expect(res.headers['x-request-id']).toBeTruthy();
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+    }
+  });
+
+  it('validates a path id longer than 100 characters like any other id (400 naming the parameter, not 414)', async () => {
+    const long = 'a'.repeat(300);
+    const token = await call(t.app, 'GET', `/api/checkout/abo/${long}`);
+    expectProblem(token, 400, 'validation_failed');
+    expect(paths(token)).toEqual(['/params/token']);
+    const product = await call(t.app, 'GET', `/api/admin/products/prod_${long}`, { token: shop.ownerToken });
+    expect(product.statusCode).toBeLessThan(500);
+    expect(product.headers['content-type']).toMatch(/application\/problem\+json/);
+    const huge = await call(t.app, 'GET', `/api/admin/products/${'x'.repeat(10_000)}`, { token: shop.ownerToken });
+    expect(huge.statusCode).toBe(400);
+    expect(huge.headers['content-type']).toMatch(/application\/problem\+json/);
+  });
+});
