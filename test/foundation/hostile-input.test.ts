@@ -151,3 +151,44 @@ describe('URLs the router itself refuses (DESIGN §3: every error is a problem d
     expect(huge.headers['content-type']).toMatch(/application\/problem\+json/);
   });
 });
+
+describe('time bounds the database cannot hold (DESIGN §3)', () => {
+  // year 0, past 9999 once in UTC, and offsets beyond PostgreSQL's ±15:59
+  const BAD = [
+    '0000-01-01T00:00:00Z',
+    '0001-01-01T00:00:00%2B01:00',
+    '9999-12-31T23:59:59-14:00',
+    '2026-06-30T10:00:00%2B23:59',
+    '2026-06-30T10:00:00-1600',
+  ];
+  const ROUTES = [
+    ['/api/admin/orders', 'created_from'],
+    ['/api/admin/orders', 'created_to'],
+    ['/api/admin/invoices', 'created_from'],
+    ['/api/admin/affiliate-earnings', 'from'],
+    ['/api/admin/vendor-earnings', 'from'],
+    ['/api/admin/vendor-earnings', 'to'],
+    ['/api/admin/vendor-analytics', 'from'],
+    ['/api/admin/vendor-analytics', 'to'],
+  ] as const;
+
+  it('refuses them with 400 naming the parameter, on every list that filters by time', async () => {
+    for (const [route, name] of ROUTES) {
+      for (const value of BAD) {
+        const res = await call(t.app, 'GET', `${route}?${name}=${value}`, { token: shop.ownerToken });
+        expect(`${route} ${name}=${value} ${res.statusCode}`).toBe(`${route} ${name}=${value} 400`);
+        expect(paths(res)).toEqual([`/query/${name}`]);
+      }
+    }
+  });
+
+  it('still takes the widest real bounds, and a whole last day as `to`', async () => {
+    for (const route of ['/api/admin/orders?created_from=0001-01-01T00:00:00Z&created_to=9999-12-31T23:59:59Z']) {
+      expect((await call(t.app, 'GET', route, { token: shop.ownerToken })).statusCode).toBe(200);
+    }
+    for (const route of ['/api/admin/vendor-earnings', '/api/admin/vendor-analytics']) {
+      const res = await call(t.app, 'GET', `${route}?from=0001-01-01&to=9999-12-31`, { token: shop.ownerToken });
+      expect(`${route} ${res.statusCode}`).toBe(`${route} 200`);
+    }
+  });
+});
