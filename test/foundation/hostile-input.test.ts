@@ -3,6 +3,7 @@
  * overflowing offsets are refused with 400 `validation_failed` naming the field, and change nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { acceptInvite, inviteVendor } from '../../src/modules/partners/partners.fixtures.js';
 import {
   call,
   createShop,
@@ -178,6 +179,28 @@ describe('time bounds the database cannot hold (DESIGN §3)', () => {
         const res = await call(t.app, 'GET', `${route}?${name}=${value}`, { token: shop.ownerToken });
         expect(`${route} ${name}=${value} ${res.statusCode}`).toBe(`${route} ${name}=${value} 400`);
         expect(paths(res)).toEqual([`/query/${name}`]);
+      }
+    }
+  });
+
+  it('refuses them in the vendor and affiliate portals too', async () => {
+    const vendor = await inviteVendor(t, shop.ownerToken, 'Bound Vendor');
+    const email = `bound-${Date.now()}@partner.test`;
+    const invited = await call(t.app, 'POST', '/api/admin/affiliates/invite', {
+      token: shop.ownerToken,
+      body: { email, name: 'Bound Affiliate', commission_percent: 5 },
+    });
+    expect(invited.statusCode).toBe(201);
+    const affiliate = await acceptInvite(t, 'affiliate', email);
+    for (const [route, token] of [
+      ['/api/vendor/earnings', vendor.session],
+      ['/api/vendor/ledger', vendor.session],
+      ['/api/affiliate/earnings', affiliate],
+    ] as const) {
+      for (const value of ['0000-01-01T00:00:00Z', '9999-12-31T23:59:59-14:00']) {
+        const res = await call(t.app, 'GET', `${route}?from=${value}`, { token });
+        expect(`${route} ${value} ${res.statusCode}`).toBe(`${route} ${value} 400`);
+        expect(paths(res)).toEqual(['/query/from']);
       }
     }
   });
