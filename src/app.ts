@@ -55,8 +55,9 @@ import { Clock } from './platform/clock.js';
 import { configurePasswordHashing } from './platform/crypto.js';
 import { type Database, openDatabase } from './platform/db/client.js';
 import { migrate } from './platform/db/migrate.js';
+import { AppError } from './platform/errors.js';
 import { installHooks } from './platform/hooks.js';
-import { registerErrorHandling } from './platform/http/errors-plugin.js';
+import { registerErrorHandling, sendProblem } from './platform/http/errors-plugin.js';
 import { loggerOptions } from './platform/http/log-redaction.js';
 import { documentRoute, registerOpenApi } from './platform/http/openapi.js';
 import { genRequestId } from './platform/http/request-id.js';
@@ -186,7 +187,26 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
               i < hops
           )(config.trustProxy)
         : config.trustProxy,
-    routerOptions: { ignoreTrailingSlash: true, constraints: { role: roleConstraint } },
+    // Path parameters of any length reach their schema (400 naming the parameter) instead of the
+    // router's bare 414; the request line is bounded by Node's header limit anyway.
+    routerOptions: {
+      ignoreTrailingSlash: true,
+      constraints: { role: roleConstraint },
+      maxParamLength: 16_384,
+    },
+    // What the router refuses before any hook (a path with broken percent-encoding) is a problem
+    // document too, with the request id and the security headers of every other answer.
+    frameworkErrors: (err, request, reply) => {
+      reply.headers(SECURITY_HEADERS);
+      reply.header('x-request-id', request.id);
+      return sendProblem(
+        reply,
+        new AppError('validation_failed', 'The URL is not valid', [
+          { path: '/url', message: err.code === 'FST_ERR_BAD_URL' ? 'holds broken percent-encoding' : 'is too long' },
+        ]),
+        request.id,
+      );
+    },
     ajv: { customOptions: { allErrors: true } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 

@@ -30,3 +30,31 @@ export function isoOrNull(d: Date | string | null | undefined): string | null {
 export function isoDay(d: Date | string): string {
   return iso(d).slice(0, 10);
 }
+
+/**
+ * The instants every layer takes as written (DESIGN §3: nothing out of range reaches the
+ * database): years 0001–9999 in UTC. PostgreSQL has no year 0 in ISO text, and JavaScript writes
+ * years past 9999 as `+010000-…`, which PostgreSQL does not read.
+ */
+const FIRST_INSTANT = Date.parse('0001-01-01T00:00:00.000Z');
+export const LAST_INSTANT = Date.parse('9999-12-31T23:59:59.999Z');
+
+/** True when `d` is a real date within years 0001–9999 UTC. */
+export function storableInstant(d: Date): boolean {
+  const t = d.getTime();
+  return t >= FIRST_INSTANT && t <= LAST_INSTANT;
+}
+
+/** PostgreSQL refuses UTC offsets beyond ±15:59. */
+const OFFSET = /([+-])(\d{2}):?(\d{2})$/;
+
+/**
+ * A `date-time` value (already RFC 3339 by format) that the database can hold: its offset at most
+ * ±15:59, and the instant, once in UTC, within years 0001–9999 (which also refuses a leap second,
+ * which JavaScript cannot represent).
+ */
+export function storableDateTime(value: string): boolean {
+  const offset = OFFSET.exec(value);
+  if (offset && Number(offset[2]) > 15) return false;
+  return storableInstant(new Date(value));
+}

@@ -3,6 +3,7 @@
  * overflowing offsets are refused with 400 `validation_failed` naming the field, and change nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { acceptInvite, inviteVendor } from '../../src/modules/partners/partners.fixtures.js';
 import {
   call,
   createShop,
@@ -125,5 +126,92 @@ describe('offset and integer ranges (DESIGN §3)', () => {
     const over = await call(t.app, 'GET', '/api/admin/products?offset=100001', { token: shop.ownerToken });
     expectProblem(over, 400, 'validation_failed');
     expect(paths(over)).toEqual(['/query/offset']);
+  });
+});
+
+describe('URLs the router itself refuses (DESIGN §3: every error is a problem document)', () => {
+  it('answers a path with broken percent-encoding with a 400 problem carrying the request id', async () => {
+    for (const url of ['/api/store/products/%', '/%ff/api/store/products', '/api/checkout/abo/%E0%A4%A']) {
+      const res = await call(t.app, 'GET', url, { token: shop.publishableKey, headers: { origin: STORE_ORIGIN } });
+      expectProblem(res, 400, 'validation_failed');
+      expect(res.headers['x-request-id']).toBeTruthy();
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+    }
+  });
+
+  it('validates a path id longer than 100 characters like any other id (400 naming the parameter, not 414)', async () => {
+    const long = 'a'.repeat(300);
+    const token = await call(t.app, 'GET', `/api/checkout/abo/${long}`);
+    expectProblem(token, 400, 'validation_failed');
+    expect(paths(token)).toEqual(['/params/token']);
+    const product = await call(t.app, 'GET', `/api/admin/products/prod_${long}`, { token: shop.ownerToken });
+    expect(product.statusCode).toBeLessThan(500);
+    expect(product.headers['content-type']).toMatch(/application\/problem\+json/);
+    const huge = await call(t.app, 'GET', `/api/admin/products/${'x'.repeat(10_000)}`, { token: shop.ownerToken });
+    expect(huge.statusCode).toBe(400);
+    expect(huge.headers['content-type']).toMatch(/application\/problem\+json/);
+  });
+});
+
+describe('time bounds the database cannot hold (DESIGN §3)', () => {
+  // year 0, past 9999 once in UTC, and offsets beyond PostgreSQL's ±15:59
+  const BAD = [
+    '0000-01-01T00:00:00Z',
+    '0001-01-01T00:00:00%2B01:00',
+    '9999-12-31T23:59:59-14:00',
+    '2026-06-30T10:00:00%2B23:59',
+    '2026-06-30T10:00:00-1600',
+  ];
+  const ROUTES = [
+    ['/api/admin/orders', 'created_from'],
+    ['/api/admin/orders', 'created_to'],
+    ['/api/admin/invoices', 'created_from'],
+    ['/api/admin/affiliate-earnings', 'from'],
+    ['/api/admin/vendor-earnings', 'from'],
+    ['/api/admin/vendor-earnings', 'to'],
+    ['/api/admin/vendor-analytics', 'from'],
+    ['/api/admin/vendor-analytics', 'to'],
+  ] as const;
+
+  it('refuses them with 400 naming the parameter, on every list that filters by time', async () => {
+    for (const [route, name] of ROUTES) {
+      for (const value of BAD) {
+        const res = await call(t.app, 'GET', `${route}?${name}=${value}`, { token: shop.ownerToken });
+        expect(`${route} ${name}=${value} ${res.statusCode}`).toBe(`${route} ${name}=${value} 400`);
+        expect(paths(res)).toEqual([`/query/${name}`]);
+      }
+    }
+  });
+
+  it('refuses them in the vendor and affiliate portals too', async () => {
+    const vendor = await inviteVendor(t, shop.ownerToken, 'Bound Vendor');
+    const email = `bound-${Date.now()}@partner.test`;
+    const invited = await call(t.app, 'POST', '/api/admin/affiliates/invite', {
+      token: shop.ownerToken,
+      body: { email, name: 'Bound Affiliate', commission_percent: 5 },
+    });
+    expect(invited.statusCode).toBe(201);
+    const affiliate = await acceptInvite(t, 'affiliate', email);
+    for (const [route, token] of [
+      ['/api/vendor/earnings', vendor.session],
+      ['/api/vendor/ledger', vendor.session],
+      ['/api/affiliate/earnings', affiliate],
+    ] as const) {
+      for (const value of ['0000-01-01T00:00:00Z', '9999-12-31T23:59:59-14:00']) {
+        const res = await call(t.app, 'GET', `${route}?from=${value}`, { token });
+        expect(`${route} ${value} ${res.statusCode}`).toBe(`${route} ${value} 400`);
+        expect(paths(res)).toEqual(['/query/from']);
+      }
+    }
+  });
+
+  it('still takes the widest real bounds, and a whole last day as `to`', async () => {
+    for (const route of ['/api/admin/orders?created_from=0001-01-01T00:00:00Z&created_to=9999-12-31T23:59:59Z']) {
+      expect((await call(t.app, 'GET', route, { token: shop.ownerToken })).statusCode).toBe(200);
+    }
+    for (const route of ['/api/admin/vendor-earnings', '/api/admin/vendor-analytics']) {
+      const res = await call(t.app, 'GET', `${route}?from=0001-01-01&to=9999-12-31`, { token: shop.ownerToken });
+      expect(`${route} ${res.statusCode}`).toBe(`${route} 200`);
+    }
   });
 });

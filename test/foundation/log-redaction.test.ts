@@ -36,6 +36,9 @@ describe('request log redaction', () => {
     await app.inject({ method: 'GET', url: '/vendor/accept?lang=de&token=vinv_query-secret-value' });
     await app.inject({ method: 'GET', url: `/no/such/route/${SECRET}?Token=other-query-secret` });
     await app.inject({ method: 'GET', url: '/api/checkout/abo/short-guess-secret' });
+    // broken percent-encoding: refused by the router (no route params), still not logged
+    await app.inject({ method: 'GET', url: `/api/checkout/abo/${SECRET}%zz` });
+    await app.inject({ method: 'GET', url: '/api/checkout/abo/typo-guess-secret%E0%A4%A' });
     await app.inject({
       method: 'GET',
       url: '/api/auth/me',
@@ -48,6 +51,7 @@ describe('request log redaction', () => {
       'vinv_query-secret-value',
       'other-query-secret',
       'short-guess-secret',
+      'typo-guess-secret',
       'sess_header-secret-value',
       'cookie-secret-value',
     ]) {
@@ -60,6 +64,7 @@ describe('request log redaction', () => {
         '/api/checkout/abo/[redacted]/kuendigen',
         '/vendor/accept?lang=de&token=[redacted]',
         '/no/such/route/[redacted]?Token=[redacted]',
+        '/api/checkout/abo/[redacted]',
         '/api/auth/me',
       ]),
     );

@@ -4,6 +4,7 @@ import { domainToASCII } from 'node:url';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import { iso } from '../../platform/dates.js';
+import { lockOwned } from '../../platform/db/lock.js';
 import { isUniqueViolation, query, withTx } from '../../platform/db/tx.js';
 import { AppError, conflict, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
@@ -208,6 +209,8 @@ export async function replaceCountrySelection(ctx: Ctx, channelId: string, codes
     .map(({ c, i }) => ({ path: `/body/country_codes/${i}`, message: `unknown country ${c}` }));
   if (errors.length > 0) throw new AppError('validation_failed', 'country_codes holds unknown countries', errors);
   await withTx(ctx.db, async (tx) => {
+    // one replacement of a channel's selection at a time: concurrent ones deadlocked on PostgreSQL
+    await lockOwned(tx, channels, ctx.shopId, channelId, 'Channel');
     await tx
       .update(channelCountries)
       .set({ selected: false, position: 0 })

@@ -419,6 +419,17 @@ describe('countries and tax overrides', () => {
     expect(eu.length).toBeGreaterThanOrEqual(27);
   });
 
+  it('concurrent PUTs of the selection all succeed, and one of them is what stays (no 500 on PostgreSQL)', async () => {
+    const lists = [['DE', 'AT'], ['AT', 'CH', 'DE'], ['FR'], ['DE', 'AT'], ['CH', 'FR'], ['AT'], ['DE'], ['FR', 'DE']];
+    const res = await Promise.all(
+      lists.map((country_codes) => call(t.app, 'PUT', url(), { token: owner, body: { country_codes } })),
+    );
+    expect(res.map((r) => r.statusCode)).toEqual(lists.map(() => 200));
+    const after = await call(t.app, 'GET', url(), { token: owner });
+    const codes = after.data.countries.map((c: { code: string }) => c.code);
+    expect(lists.map((l) => l.join())).toContain(codes.join());
+  });
+
   it('PUT replaces the selection in the given order; unknown codes are 400', async () => {
     const res = await call(t.app, 'PUT', url(), { token: owner, body: { country_codes: ['DE', 'AT', 'CH'] } });
     expect(res.statusCode).toBe(200);

@@ -7,7 +7,7 @@
 import type { Static } from '@sinclair/typebox';
 import { and, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
-import { iso, isoOrNull } from '../../platform/dates.js';
+import { iso, isoOrNull, LAST_INSTANT, storableDateTime, storableInstant } from '../../platform/dates.js';
 import type { Db } from '../../platform/db/client.js';
 import { likeAnywhere, query, type TxCtx, uniqueConstraintOf, withTx } from '../../platform/db/tx.js';
 import { AppError, conflict, notFound } from '../../platform/errors.js';
@@ -80,6 +80,13 @@ export function parseBound(value: string | undefined, as: 'from' | 'to'): Date |
     ]);
   }
   if (as === 'to' && DATE_ONLY.test(value)) d.setUTCDate(d.getUTCDate() + 1);
+  // a whole last day 9999-12-31 ends at the last instant the database holds
+  if (as === 'to' && DATE_ONLY.test(value) && d.getTime() > LAST_INSTANT) d.setTime(LAST_INSTANT);
+  if (!(DATE_ONLY.test(value) ? storableInstant(d) : storableDateTime(value))) {
+    throw new AppError('validation_failed', `Invalid ${as}: not a time the service can hold`, [
+      { path: `/query/${as}`, message: 'must lie within the years 0001 to 9999 (UTC), offset at most ±15:59' },
+    ]);
+  }
   return d;
 }
 

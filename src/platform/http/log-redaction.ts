@@ -29,7 +29,9 @@ export function redactUrl(url: string, params?: Record<string, unknown>): string
       try {
         decoded = decodeURIComponent(seg);
       } catch {
-        // keep the raw segment
+        // broken percent-encoding (logged by the router's refusal, with no route params to go by):
+        // the segment may be a token with a typo, so it is not logged
+        return REDACTED;
       }
       return secrets.has(decoded) || SECRET_SEGMENT.test(decoded) ? REDACTED : seg;
     })

@@ -6,6 +6,7 @@
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
+import { storableDateTime } from '../dates.js';
 import { AppError, type FieldError } from '../errors.js';
 
 // ajv-formats is CommonJS; its default export sits on `.default` under NodeNext.
@@ -22,6 +23,13 @@ function makeAjv(coerce: boolean) {
     strict: false,
   });
   addFormats(ajv);
+  // RFC 3339 as ajv-formats checks it, and only instants the database can hold (platform/dates.ts)
+  const rfc3339 = ajv.formats['date-time'] as { validate: (s: string) => boolean; compare: unknown };
+  ajv.addFormat('date-time', {
+    type: 'string',
+    validate: (s: string) => rfc3339.validate(s) && storableDateTime(s),
+    compare: rfc3339.compare as (a: string, b: string) => number | undefined,
+  });
   ajv.addKeyword({ keyword: 'x-examples' });
   return ajv;
 }
