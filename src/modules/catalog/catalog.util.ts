@@ -83,3 +83,5 @@ export function throwIfInvalid(errors: FieldError[]): void {
 
 /** Advisory-lock keys (first half) of the catalog; the second half is hashtext(shop_id). */
 export const LOCK_CATEGORY_TREE = 727_101;
+/** Generating a product slug from a name (second half: hashtext of shop and base slug). */
+export const LOCK_PRODUCT_SLUG = 727_102;

@@ -14,7 +14,7 @@ import {
   productVariants,
   suppliers,
 } from './catalog.tables.js';
-import { nextFreeSlug, throwIfInvalid, uniqueConstraintOf } from './catalog.util.js';
+import { LOCK_PRODUCT_SLUG, nextFreeSlug, throwIfInvalid, uniqueConstraintOf } from './catalog.util.js';
 import type { ImagePlan, SkuUse, VariantPlan } from './products.plan.js';
 
 export const SLUG_INDEX = 'products_slug_uq';
@@ -99,9 +99,14 @@ export async function slugInUse(ctx: TxCtx, slug: string, productId: string | nu
   return rows.length > 0;
 }
 
-/** The first free slug among `base`, `base-2`, `base-3` … */
+/**
+ * The first free slug among `base`, `base-2`, `base-3` … Writers generating from the same base wait
+ * for each other (advisory lock until commit), so parallel products of one name each get their own
+ * slug instead of all picking the same one and most failing with 409 slug_taken.
+ */
 export async function generateSlug(ctx: TxCtx, base: string) {
   const { db: tx, shopId } = ctx;
+  await tx.execute(sql`SELECT pg_advisory_xact_lock(${LOCK_PRODUCT_SLUG}, hashtext(${`${shopId}:${base}`}))`);
   const rows = await tx
     .select({ slug: products.slug })
     .from(products)
