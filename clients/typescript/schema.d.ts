@@ -10534,7 +10534,12 @@ export interface operations {
                         currency: string;
                         gekuendigt: number;
                         laufend: number;
-                        /** @description Monthly recurring revenue of active and past_due subscriptions */
+                        /** @description The monthly recurring revenue per currency subscriptions run in, the shop’s first */
+                        mrr_by_currency: {
+                            currency: string;
+                            mrr_cents: number;
+                        }[];
+                        /** @description Monthly recurring revenue of active and past_due subscriptions in `currency` (the shop’s) */
                         mrr_cents: number;
                         testzeit: number;
                         zahlung_offen: number;
@@ -28020,6 +28025,13 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            /** @description Redirect (Location) to return_url?session_id=… */
+            303: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description RFC 9457 problem details */
             400: {
                 headers: {
@@ -28063,6 +28075,15 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description HTML page */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
                 };
             };
             /** @description RFC 9457 problem details */
@@ -28130,6 +28151,13 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            /** @description Redirect (Location) to return_url?session_id=… */
+            303: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description RFC 9457 problem details */
             400: {
                 headers: {
@@ -28182,6 +28210,15 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description HTML page */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
                 };
             };
             /** @description RFC 9457 problem details */

@@ -85,8 +85,14 @@ export const Statistik = Type.Object({
   zahlung_offen: Type.Integer(),
   gekuendigt: Type.Integer(),
   beendet: Type.Integer(),
-  mrr_cents: Type.Integer({ description: 'Monthly recurring revenue of active and past_due subscriptions' }),
+  mrr_cents: Type.Integer({
+    description: 'Monthly recurring revenue of active and past_due subscriptions in `currency` (the shop’s)',
+  }),
   currency: Type.String(),
+  mrr_by_currency: Type.Array(
+    Type.Object({ currency: Type.String(), mrr_cents: Type.Integer() }, { additionalProperties: false }),
+    { description: 'The monthly recurring revenue per currency subscriptions run in, the shop’s first' },
+  ),
 });
 
 export const KuendigenBody = Body({

@@ -105,7 +105,8 @@ export async function aboDetail(ctx: Ctx, id: string) {
 
 /**
  * Counts per list filter and the monthly recurring revenue of the paying subscriptions (active
- * and past_due; trials pay nothing yet) in the shop's currency, rounded once at the end.
+ * and past_due; trials pay nothing yet): `mrr_cents` in the shop's currency, `mrr_by_currency` in
+ * each currency subscriptions run in (the shop's first), each rounded once at the end.
  */
 export async function statistics(ctx: Ctx, test: AboFilters['test'] = 'alle') {
   const currency = await shopCurrency(ctx);
@@ -123,19 +124,29 @@ export async function statistics(ctx: Ctx, test: AboFilters['test'] = 'alle') {
   const paying = await ctx.db
     .select()
     .from(abos)
-    .where(and(where, inStatuses(['active', 'past_due']), eq(abos.currency, currency)));
-  const mrr = paying.reduce(
-    (sum, a) => sum + monthlyShare(amountFor(a, a.currentPeriodStart), a.intervalUnit, a.intervalCount),
-    0,
-  );
+    .where(and(where, inStatuses(['active', 'past_due'])));
+  // per currency (subscriptions keep the currency they were sold in; the shop's default channel
+  // may have changed since), each rounded once at the end
+  const perCurrency = new Map<string, number>([[currency, 0]]);
+  for (const a of paying) {
+    const share = monthlyShare(amountFor(a, a.currentPeriodStart), a.intervalUnit, a.intervalCount);
+    perCurrency.set(a.currency, (perCurrency.get(a.currency) ?? 0) + share);
+  }
+  const byCurrency = [...perCurrency]
+    .map(([c, m]) => ({ currency: c, mrr_cents: Math.floor(m + 0.5) }))
+    .filter((r) => r.currency === currency || r.mrr_cents > 0)
+    .sort((x, y) =>
+      x.currency === currency ? -1 : y.currency === currency ? 1 : x.currency.localeCompare(y.currency),
+    );
   return {
     laufend: Number(counts?.laufend ?? 0),
     testzeit: Number(counts?.testzeit ?? 0),
     zahlung_offen: Number(counts?.zahlung_offen ?? 0),
     gekuendigt: Number(counts?.gekuendigt ?? 0),
     beendet: Number(counts?.beendet ?? 0),
-    mrr_cents: Math.floor(mrr + 0.5),
+    mrr_cents: byCurrency[0]?.mrr_cents ?? 0,
     currency,
+    mrr_by_currency: byCurrency,
   };
 }
 

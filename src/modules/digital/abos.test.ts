@@ -734,9 +734,28 @@ describe('admin reads', () => {
       beendet: s.count((r) => r.status === 'canceled'),
       mrr_cents: s.mrr(() => true),
       currency: 'EUR',
+      mrr_by_currency: [{ currency: 'EUR', mrr_cents: s.mrr(() => true) }],
     });
     const real = await call(t.app, 'GET', '/api/admin/digital/abos/statistik', { token, query: { test: 'nein' } });
     expect(real.data.mrr_cents).toBe(s.mrr((r) => !r.isTest));
+
+    // subscriptions sold in another currency count in their own currency, never in the shop's
+    await db().execute(sql`INSERT INTO abos (id, shop_id, plan_id, product_id, channel_id, customer_email, status,
+        cancel_at_period_end, billing_anchor, period_index, current_period_start, current_period_end, price_cents,
+        currency, interval_unit, interval_count, is_test, provider, manage_token_hash, created_at, updated_at)
+        SELECT id || '_usd', shop_id, plan_id, product_id, channel_id, customer_email, 'active', false, billing_anchor,
+          period_index, current_period_start, current_period_end, 999, 'USD', 'month', 1, false, provider,
+          manage_token_hash || '_usd', created_at, updated_at
+        FROM abos WHERE shop_id = ${own.shopId} AND id IN ('abo_seed0000', 'abo_seed0001')`);
+    const mixed = await call(t.app, 'GET', '/api/admin/digital/abos/statistik', { token });
+    expect(mixed.data).toMatchObject({
+      mrr_cents: s.mrr(() => true),
+      currency: 'EUR',
+      mrr_by_currency: [
+        { currency: 'EUR', mrr_cents: s.mrr(() => true) },
+        { currency: 'USD', mrr_cents: 1998 },
+      ],
+    });
   });
 
   it('the detail returns {abo, bestellungen} of this subscription only', async () => {
