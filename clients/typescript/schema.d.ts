@@ -9105,6 +9105,10 @@ export interface operations {
                                 tax_number: string | null;
                                 vat_id: string | null;
                             } | null;
+                            /** @description Subscription payments: last day of the billed period (inclusive, BT-74) */
+                            service_period_end: string | null;
+                            /** @description Subscription payments: first day of the billed period (Leistungszeitraum, BT-73) */
+                            service_period_start: string | null;
                             status: "draft" | "final";
                             tax_breakdown: {
                                 gross_cents: number;
@@ -9281,6 +9285,10 @@ export interface operations {
                             tax_number: string | null;
                             vat_id: string | null;
                         } | null;
+                        /** @description Subscription payments: last day of the billed period (inclusive, BT-74) */
+                        service_period_end: string | null;
+                        /** @description Subscription payments: first day of the billed period (Leistungszeitraum, BT-73) */
+                        service_period_start: string | null;
                         status: "draft" | "final";
                         tax_breakdown: {
                             gross_cents: number;
@@ -9546,6 +9554,10 @@ export interface operations {
                             tax_number: string | null;
                             vat_id: string | null;
                         } | null;
+                        /** @description Subscription payments: last day of the billed period (inclusive, BT-74) */
+                        service_period_end: string | null;
+                        /** @description Subscription payments: first day of the billed period (Leistungszeitraum, BT-73) */
+                        service_period_start: string | null;
                         status: "draft" | "final";
                         tax_breakdown: {
                             gross_cents: number;
@@ -10094,6 +10106,16 @@ export interface operations {
                             paid_at: string | null;
                             payment_provider: string | null;
                             requires_shipping: boolean;
+                            /**
+                             * Format: date-time
+                             * @description End of the billed period (exclusive: the next one starts here)
+                             */
+                            service_period_end: string | null;
+                            /**
+                             * Format: date-time
+                             * @description A subscription payment: start of the billed period (its invoice states the service period)
+                             */
+                            service_period_start: string | null;
                             shipping_address: {
                                 city: string;
                                 company?: string | null;
@@ -11973,7 +11995,12 @@ export interface operations {
                             /** Format: date-time */
                             sent_at: string | null;
                             sent_to: string | null;
+                            /** @description The day the order was paid (or placed); the delivery date (BT-72) of a document without a service period */
                             service_date: string;
+                            /** @description Subscription payments: last day of the billed period (inclusive, BT-74) */
+                            service_period_end: string | null;
+                            /** @description Subscription payments: first day of the billed period (Leistungszeitraum, BT-73) */
+                            service_period_start: string | null;
                             status: "draft" | "final" | "partially_credited" | "credited";
                             tax_breakdown: {
                                 gross_cents: number;
@@ -12160,7 +12187,12 @@ export interface operations {
                         /** Format: date-time */
                         sent_at: string | null;
                         sent_to: string | null;
+                        /** @description The day the order was paid (or placed); the delivery date (BT-72) of a document without a service period */
                         service_date: string;
+                        /** @description Subscription payments: last day of the billed period (inclusive, BT-74) */
+                        service_period_end: string | null;
+                        /** @description Subscription payments: first day of the billed period (Leistungszeitraum, BT-73) */
+                        service_period_start: string | null;
                         status: "draft" | "final" | "partially_credited" | "credited";
                         tax_breakdown: {
                             gross_cents: number;
@@ -12457,7 +12489,12 @@ export interface operations {
                         /** Format: date-time */
                         sent_at: string | null;
                         sent_to: string | null;
+                        /** @description The day the order was paid (or placed); the delivery date (BT-72) of a document without a service period */
                         service_date: string;
+                        /** @description Subscription payments: last day of the billed period (inclusive, BT-74) */
+                        service_period_end: string | null;
+                        /** @description Subscription payments: first day of the billed period (Leistungszeitraum, BT-73) */
+                        service_period_start: string | null;
                         status: "draft" | "final" | "partially_credited" | "credited";
                         tax_breakdown: {
                             gross_cents: number;
@@ -12645,6 +12682,10 @@ export interface operations {
                             tax_number: string | null;
                             vat_id: string | null;
                         } | null;
+                        /** @description Subscription payments: last day of the billed period (inclusive, BT-74) */
+                        service_period_end: string | null;
+                        /** @description Subscription payments: first day of the billed period (Leistungszeitraum, BT-73) */
+                        service_period_start: string | null;
                         status: "draft" | "final";
                         tax_breakdown: {
                             gross_cents: number;
@@ -12828,7 +12869,12 @@ export interface operations {
                         /** Format: date-time */
                         sent_at: string | null;
                         sent_to: string | null;
+                        /** @description The day the order was paid (or placed); the delivery date (BT-72) of a document without a service period */
                         service_date: string;
+                        /** @description Subscription payments: last day of the billed period (inclusive, BT-74) */
+                        service_period_end: string | null;
+                        /** @description Subscription payments: first day of the billed period (Leistungszeitraum, BT-73) */
+                        service_period_start: string | null;
                         status: "draft" | "final" | "partially_credited" | "credited";
                         tax_breakdown: {
                             gross_cents: number;
@@ -13124,7 +13170,12 @@ export interface operations {
                             /** Format: date-time */
                             sent_at: string | null;
                             sent_to: string | null;
+                            /** @description The day the order was paid (or placed); the delivery date (BT-72) of a document without a service period */
                             service_date: string;
+                            /** @description Subscription payments: last day of the billed period (inclusive, BT-74) */
+                            service_period_end: string | null;
+                            /** @description Subscription payments: first day of the billed period (Leistungszeitraum, BT-73) */
+                            service_period_start: string | null;
                             status: "draft" | "final" | "partially_credited" | "credited";
                             tax_breakdown: {
                                 gross_cents: number;
@@ -13373,6 +13424,16 @@ export interface operations {
                             paid_at: string | null;
                             payment_provider: string | null;
                             requires_shipping: boolean;
+                            /**
+                             * Format: date-time
+                             * @description End of the billed period (exclusive: the next one starts here)
+                             */
+                            service_period_end: string | null;
+                            /**
+                             * Format: date-time
+                             * @description A subscription payment: start of the billed period (its invoice states the service period)
+                             */
+                            service_period_start: string | null;
                             shipping_address: {
                                 city: string;
                                 company?: string | null;
@@ -13554,6 +13615,16 @@ export interface operations {
                             paid_at: string | null;
                             payment_provider: string | null;
                             requires_shipping: boolean;
+                            /**
+                             * Format: date-time
+                             * @description End of the billed period (exclusive: the next one starts here)
+                             */
+                            service_period_end: string | null;
+                            /**
+                             * Format: date-time
+                             * @description A subscription payment: start of the billed period (its invoice states the service period)
+                             */
+                            service_period_start: string | null;
                             shipping_address: {
                                 city: string;
                                 company?: string | null;
@@ -13709,6 +13780,16 @@ export interface operations {
                         paid_at: string | null;
                         payment_provider: string | null;
                         requires_shipping: boolean;
+                        /**
+                         * Format: date-time
+                         * @description End of the billed period (exclusive: the next one starts here)
+                         */
+                        service_period_end: string | null;
+                        /**
+                         * Format: date-time
+                         * @description A subscription payment: start of the billed period (its invoice states the service period)
+                         */
+                        service_period_start: string | null;
                         shipping_address: {
                             city: string;
                             company?: string | null;
@@ -13863,6 +13944,16 @@ export interface operations {
                         paid_at: string | null;
                         payment_provider: string | null;
                         requires_shipping: boolean;
+                        /**
+                         * Format: date-time
+                         * @description End of the billed period (exclusive: the next one starts here)
+                         */
+                        service_period_end: string | null;
+                        /**
+                         * Format: date-time
+                         * @description A subscription payment: start of the billed period (its invoice states the service period)
+                         */
+                        service_period_start: string | null;
                         shipping_address: {
                             city: string;
                             company?: string | null;
@@ -14335,6 +14426,16 @@ export interface operations {
                         paid_at: string | null;
                         payment_provider: string | null;
                         requires_shipping: boolean;
+                        /**
+                         * Format: date-time
+                         * @description End of the billed period (exclusive: the next one starts here)
+                         */
+                        service_period_end: string | null;
+                        /**
+                         * Format: date-time
+                         * @description A subscription payment: start of the billed period (its invoice states the service period)
+                         */
+                        service_period_start: string | null;
                         shipping_address: {
                             city: string;
                             company?: string | null;
@@ -14762,7 +14863,12 @@ export interface operations {
                         /** Format: date-time */
                         sent_at: string | null;
                         sent_to: string | null;
+                        /** @description The day the order was paid (or placed); the delivery date (BT-72) of a document without a service period */
                         service_date: string;
+                        /** @description Subscription payments: last day of the billed period (inclusive, BT-74) */
+                        service_period_end: string | null;
+                        /** @description Subscription payments: first day of the billed period (Leistungszeitraum, BT-73) */
+                        service_period_start: string | null;
                         status: "draft" | "final" | "partially_credited" | "credited";
                         tax_breakdown: {
                             gross_cents: number;
@@ -23050,6 +23156,16 @@ export interface operations {
                             paid_at: string | null;
                             payment_provider: string | null;
                             requires_shipping: boolean;
+                            /**
+                             * Format: date-time
+                             * @description End of the billed period (exclusive: the next one starts here)
+                             */
+                            service_period_end: string | null;
+                            /**
+                             * Format: date-time
+                             * @description A subscription payment: start of the billed period (its invoice states the service period)
+                             */
+                            service_period_start: string | null;
                             shipping_address: {
                                 city: string;
                                 company?: string | null;
@@ -28020,6 +28136,13 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            /** @description Redirect (Location) to return_url?session_id=… */
+            303: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description RFC 9457 problem details */
             400: {
                 headers: {
@@ -28063,6 +28186,15 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description HTML page */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
                 };
             };
             /** @description RFC 9457 problem details */
@@ -28130,6 +28262,13 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            /** @description Redirect (Location) to return_url?session_id=… */
+            303: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description RFC 9457 problem details */
             400: {
                 headers: {
@@ -28182,6 +28321,15 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description HTML page */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
                 };
             };
             /** @description RFC 9457 problem details */
