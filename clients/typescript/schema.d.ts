@@ -9105,6 +9105,10 @@ export interface operations {
                                 tax_number: string | null;
                                 vat_id: string | null;
                             } | null;
+                            /** @description Subscription payments: last day of the billed period (inclusive, BT-74) */
+                            service_period_end: string | null;
+                            /** @description Subscription payments: first day of the billed period (Leistungszeitraum, BT-73) */
+                            service_period_start: string | null;
                             status: "draft" | "final";
                             tax_breakdown: {
                                 gross_cents: number;
@@ -9281,6 +9285,10 @@ export interface operations {
                             tax_number: string | null;
                             vat_id: string | null;
                         } | null;
+                        /** @description Subscription payments: last day of the billed period (inclusive, BT-74) */
+                        service_period_end: string | null;
+                        /** @description Subscription payments: first day of the billed period (Leistungszeitraum, BT-73) */
+                        service_period_start: string | null;
                         status: "draft" | "final";
                         tax_breakdown: {
                             gross_cents: number;
@@ -9546,6 +9554,10 @@ export interface operations {
                             tax_number: string | null;
                             vat_id: string | null;
                         } | null;
+                        /** @description Subscription payments: last day of the billed period (inclusive, BT-74) */
+                        service_period_end: string | null;
+                        /** @description Subscription payments: first day of the billed period (Leistungszeitraum, BT-73) */
+                        service_period_start: string | null;
                         status: "draft" | "final";
                         tax_breakdown: {
                             gross_cents: number;
@@ -10094,6 +10106,16 @@ export interface operations {
                             paid_at: string | null;
                             payment_provider: string | null;
                             requires_shipping: boolean;
+                            /**
+                             * Format: date-time
+                             * @description End of the billed period (exclusive: the next one starts here)
+                             */
+                            service_period_end: string | null;
+                            /**
+                             * Format: date-time
+                             * @description A subscription payment: start of the billed period (its invoice states the service period)
+                             */
+                            service_period_start: string | null;
                             shipping_address: {
                                 city: string;
                                 company?: string | null;
@@ -11978,7 +12000,12 @@ export interface operations {
                             /** Format: date-time */
                             sent_at: string | null;
                             sent_to: string | null;
+                            /** @description The day the order was paid (or placed); the delivery date (BT-72) of a document without a service period */
                             service_date: string;
+                            /** @description Subscription payments: last day of the billed period (inclusive, BT-74) */
+                            service_period_end: string | null;
+                            /** @description Subscription payments: first day of the billed period (Leistungszeitraum, BT-73) */
+                            service_period_start: string | null;
                             status: "draft" | "final" | "partially_credited" | "credited";
                             tax_breakdown: {
                                 gross_cents: number;
@@ -12165,7 +12192,12 @@ export interface operations {
                         /** Format: date-time */
                         sent_at: string | null;
                         sent_to: string | null;
+                        /** @description The day the order was paid (or placed); the delivery date (BT-72) of a document without a service period */
                         service_date: string;
+                        /** @description Subscription payments: last day of the billed period (inclusive, BT-74) */
+                        service_period_end: string | null;
+                        /** @description Subscription payments: first day of the billed period (Leistungszeitraum, BT-73) */
+                        service_period_start: string | null;
                         status: "draft" | "final" | "partially_credited" | "credited";
                         tax_breakdown: {
                             gross_cents: number;
@@ -12462,7 +12494,12 @@ export interface operations {
                         /** Format: date-time */
                         sent_at: string | null;
                         sent_to: string | null;
+                        /** @description The day the order was paid (or placed); the delivery date (BT-72) of a document without a service period */
                         service_date: string;
+                        /** @description Subscription payments: last day of the billed period (inclusive, BT-74) */
+                        service_period_end: string | null;
+                        /** @description Subscription payments: first day of the billed period (Leistungszeitraum, BT-73) */
+                        service_period_start: string | null;
                         status: "draft" | "final" | "partially_credited" | "credited";
                         tax_breakdown: {
                             gross_cents: number;
@@ -12650,6 +12687,10 @@ export interface operations {
                             tax_number: string | null;
                             vat_id: string | null;
                         } | null;
+                        /** @description Subscription payments: last day of the billed period (inclusive, BT-74) */
+                        service_period_end: string | null;
+                        /** @description Subscription payments: first day of the billed period (Leistungszeitraum, BT-73) */
+                        service_period_start: string | null;
                         status: "draft" | "final";
                         tax_breakdown: {
                             gross_cents: number;
@@ -12833,7 +12874,12 @@ export interface operations {
                         /** Format: date-time */
                         sent_at: string | null;
                         sent_to: string | null;
+                        /** @description The day the order was paid (or placed); the delivery date (BT-72) of a document without a service period */
                         service_date: string;
+                        /** @description Subscription payments: last day of the billed period (inclusive, BT-74) */
+                        service_period_end: string | null;
+                        /** @description Subscription payments: first day of the billed period (Leistungszeitraum, BT-73) */
+                        service_period_start: string | null;
                         status: "draft" | "final" | "partially_credited" | "credited";
                         tax_breakdown: {
                             gross_cents: number;
@@ -13129,7 +13175,12 @@ export interface operations {
                             /** Format: date-time */
                             sent_at: string | null;
                             sent_to: string | null;
+                            /** @description The day the order was paid (or placed); the delivery date (BT-72) of a document without a service period */
                             service_date: string;
+                            /** @description Subscription payments: last day of the billed period (inclusive, BT-74) */
+                            service_period_end: string | null;
+                            /** @description Subscription payments: first day of the billed period (Leistungszeitraum, BT-73) */
+                            service_period_start: string | null;
                             status: "draft" | "final" | "partially_credited" | "credited";
                             tax_breakdown: {
                                 gross_cents: number;
@@ -13378,6 +13429,16 @@ export interface operations {
                             paid_at: string | null;
                             payment_provider: string | null;
                             requires_shipping: boolean;
+                            /**
+                             * Format: date-time
+                             * @description End of the billed period (exclusive: the next one starts here)
+                             */
+                            service_period_end: string | null;
+                            /**
+                             * Format: date-time
+                             * @description A subscription payment: start of the billed period (its invoice states the service period)
+                             */
+                            service_period_start: string | null;
                             shipping_address: {
                                 city: string;
                                 company?: string | null;
@@ -13559,6 +13620,16 @@ export interface operations {
                             paid_at: string | null;
                             payment_provider: string | null;
                             requires_shipping: boolean;
+                            /**
+                             * Format: date-time
+                             * @description End of the billed period (exclusive: the next one starts here)
+                             */
+                            service_period_end: string | null;
+                            /**
+                             * Format: date-time
+                             * @description A subscription payment: start of the billed period (its invoice states the service period)
+                             */
+                            service_period_start: string | null;
                             shipping_address: {
                                 city: string;
                                 company?: string | null;
@@ -13714,6 +13785,16 @@ export interface operations {
                         paid_at: string | null;
                         payment_provider: string | null;
                         requires_shipping: boolean;
+                        /**
+                         * Format: date-time
+                         * @description End of the billed period (exclusive: the next one starts here)
+                         */
+                        service_period_end: string | null;
+                        /**
+                         * Format: date-time
+                         * @description A subscription payment: start of the billed period (its invoice states the service period)
+                         */
+                        service_period_start: string | null;
                         shipping_address: {
                             city: string;
                             company?: string | null;
@@ -13868,6 +13949,16 @@ export interface operations {
                         paid_at: string | null;
                         payment_provider: string | null;
                         requires_shipping: boolean;
+                        /**
+                         * Format: date-time
+                         * @description End of the billed period (exclusive: the next one starts here)
+                         */
+                        service_period_end: string | null;
+                        /**
+                         * Format: date-time
+                         * @description A subscription payment: start of the billed period (its invoice states the service period)
+                         */
+                        service_period_start: string | null;
                         shipping_address: {
                             city: string;
                             company?: string | null;
@@ -14340,6 +14431,16 @@ export interface operations {
                         paid_at: string | null;
                         payment_provider: string | null;
                         requires_shipping: boolean;
+                        /**
+                         * Format: date-time
+                         * @description End of the billed period (exclusive: the next one starts here)
+                         */
+                        service_period_end: string | null;
+                        /**
+                         * Format: date-time
+                         * @description A subscription payment: start of the billed period (its invoice states the service period)
+                         */
+                        service_period_start: string | null;
                         shipping_address: {
                             city: string;
                             company?: string | null;
@@ -14767,7 +14868,12 @@ export interface operations {
                         /** Format: date-time */
                         sent_at: string | null;
                         sent_to: string | null;
+                        /** @description The day the order was paid (or placed); the delivery date (BT-72) of a document without a service period */
                         service_date: string;
+                        /** @description Subscription payments: last day of the billed period (inclusive, BT-74) */
+                        service_period_end: string | null;
+                        /** @description Subscription payments: first day of the billed period (Leistungszeitraum, BT-73) */
+                        service_period_start: string | null;
                         status: "draft" | "final" | "partially_credited" | "credited";
                         tax_breakdown: {
                             gross_cents: number;
@@ -23055,6 +23161,16 @@ export interface operations {
                             paid_at: string | null;
                             payment_provider: string | null;
                             requires_shipping: boolean;
+                            /**
+                             * Format: date-time
+                             * @description End of the billed period (exclusive: the next one starts here)
+                             */
+                            service_period_end: string | null;
+                            /**
+                             * Format: date-time
+                             * @description A subscription payment: start of the billed period (its invoice states the service period)
+                             */
+                            service_period_start: string | null;
                             shipping_address: {
                                 city: string;
                                 company?: string | null;

@@ -128,6 +128,8 @@ export async function paymentTax(ctx: Ctx, a: AboRow): Promise<{ rate: number; c
 /**
  * The paid order of one period. `paymentNumber` (1 = first) is unique per subscription
  * (orders_subscription_payment_uq), so a period can never be billed twice, whatever runs twice.
+ * The order records the period it pays (`period`, else the abo's current period), which its
+ * invoice states as the service period (docs/finance.md).
  */
 export async function createAboOrder(
   ctx: TxCtx,
@@ -138,6 +140,7 @@ export async function createAboOrder(
     now: Date;
     checkoutSessionId?: string | null;
     paymentRef: string;
+    period?: { start: Date; end: Date };
   },
 ): Promise<OrderRow> {
   const [info] = await query<{
@@ -157,6 +160,7 @@ export async function createAboOrder(
   const { rate, category } = await paymentTax(ctx, a);
   const tax = taxFromGross(opts.amountCents, rate);
   const name = info ? `${info.name} (${info.plan_name})` : 'Abo';
+  const period = opts.period ?? { start: a.currentPeriodStart, end: a.currentPeriodEnd };
   return createOrder(ctx, {
     channelId: a.channelId,
     checkoutSessionId: opts.checkoutSessionId ?? null,
@@ -201,6 +205,7 @@ export async function createAboOrder(
     affiliateCode: a.affiliateCode,
     subscriptionId: a.id,
     subscriptionPaymentNumber: opts.paymentNumber,
+    servicePeriod: period.end > period.start ? period : null,
     isTest: a.isTest,
     paymentProvider: a.provider,
     paymentRef: opts.paymentRef,

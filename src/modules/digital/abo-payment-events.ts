@@ -200,6 +200,8 @@ async function onInvoicePaid(tx: Tx, event: PaymentEvent, c: EventContext): Prom
     paymentNumber: paid.paymentsCount,
     now: c.now,
     paymentRef: inv.id,
+    // the invoice line's period (the abo's when Stripe sent none): an ended abo keeps its last period
+    period: { start, end },
   });
   if (a.status !== 'active' && !ended) await emitAbo(ctx, paid, 'abo.aktiv', c.now);
   await emitAbo(ctx, paid, 'abo.bezahlt', c.now, {

@@ -24,6 +24,7 @@ import { sha256 } from '../../platform/crypto.js';
 import { query } from '../../platform/db/tx.js';
 import { enqueue } from '../../platform/jobs/queue.js';
 import { Worker } from '../../platform/jobs/worker.js';
+import { SELLER } from '../finance/finance.fixtures.js';
 import { DUE_JOB, processDue } from './renewals.js';
 
 // ---- a local receiver of the shop's signed events ----
@@ -902,5 +903,75 @@ describe('events and idempotent renewals', () => {
       db().execute(sql`UPDATE orders SET subscription_payment_number = 1
                        WHERE subscription_id = ${abo.id} AND subscription_payment_number = 2`),
     ).rejects.toThrow();
+  });
+});
+
+describe('the billed period of every payment (Leistungszeitraum, docs/finance.md)', () => {
+  it('first and renewal orders carry the period they pay; the invoice and its credit note state it (JSON, UBL, CII)', async () => {
+    // the clock to the 1st of next month, 10:00 UTC: periods from the 1st to the last day of a month
+    const now = t.app.deps.clock.now();
+    const target = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1, 10);
+    await advance(Math.ceil((target - now.getTime()) / 1000));
+    const day = (offsetMonths: number, d: number) =>
+      new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1 + offsetMonths, d)).toISOString().slice(0, 10);
+    await call(t.app, 'PUT', '/api/admin/settings/company', { token: owner, body: SELLER });
+
+    const p = await plan({ name: 'Monatlich', price_cents: 1190 });
+    const { abo } = await subscribe(p.id, email('period'));
+    await advance(31 * DAY);
+    const d = await detail(abo.id);
+    expect(d.bestellungen).toHaveLength(2);
+    const [first, renewal] = d.bestellungen as Record<string, any>[];
+    // the first order pays the first period, the renewal the second (end exclusive, as the abo states it)
+    expect(first).toMatchObject({ service_period_start: abo.current_period_start });
+    expect(first?.service_period_end).toBe(renewal?.service_period_start);
+    expect(renewal?.service_period_end).toBe(d.abo.current_period_end);
+    expect(new Date(first?.service_period_start).getUTCDate()).toBe(1);
+    expect(new Date(renewal?.service_period_start).getUTCMonth()).toBe((now.getUTCMonth() + 2) % 12);
+    const read = await call(t.app, 'GET', `/api/admin/orders/${renewal?.id}`, { token: owner });
+    expect(read.data.order).toMatchObject({
+      service_period_start: renewal?.service_period_start,
+      service_period_end: renewal?.service_period_end,
+    });
+
+    // the invoices: days in the shop's time zone (Europe/Berlin), the last day inclusive
+    const invoiceOf = async (orderId: string) => {
+      const draft = await call(t.app, 'POST', `/api/admin/orders/${orderId}/invoice`, {
+        token: owner,
+        body: { is_business: true },
+      });
+      expect(draft.statusCode, draft.body).toBe(201);
+      const fin = await call(t.app, 'POST', `/api/admin/invoices/${draft.data.id}/finalize`, { token: owner });
+      expect(fin.statusCode, fin.body).toBe(200);
+      return fin.data;
+    };
+    const inv1 = await invoiceOf(first?.id);
+    expect(inv1).toMatchObject({ service_period_start: day(0, 1), service_period_end: day(1, 0) });
+    const inv2 = await invoiceOf(renewal?.id);
+    expect(inv2).toMatchObject({ service_period_start: day(1, 1), service_period_end: day(2, 0) });
+
+    const get = (url: string) => call(t.app, 'GET', url, { token: owner });
+    const ubl = (await get(`/api/admin/invoices/${inv2.id}/xrechnung`)).body;
+    const compact = (xml: string) => xml.replace(/>\s+</g, '><');
+    expect(compact(ubl)).toContain(
+      `<cac:InvoicePeriod><cbc:StartDate>${day(1, 1)}</cbc:StartDate><cbc:EndDate>${day(2, 0)}</cbc:EndDate></cac:InvoicePeriod>`,
+    );
+    // BT-72 would say the service was completed on the payment day: the period replaces it
+    expect(ubl).not.toContain('ActualDeliveryDate');
+    const cii = compact((await get(`/api/admin/invoices/${inv2.id}/xrechnung?syntax=cii`)).body);
+    const ymd = (iso: string) => iso.replaceAll('-', '');
+    expect(cii).toContain(
+      `<ram:BillingSpecifiedPeriod><ram:StartDateTime><udt:DateTimeString format="102">${ymd(day(1, 1))}</udt:DateTimeString></ram:StartDateTime><ram:EndDateTime><udt:DateTimeString format="102">${ymd(day(2, 0))}</udt:DateTimeString></ram:EndDateTime></ram:BillingSpecifiedPeriod>`,
+    );
+    expect(cii).toContain('<ram:ApplicableHeaderTradeDelivery/>');
+
+    // a credit note of it states the same period
+    const cn = await call(t.app, 'POST', `/api/admin/invoices/${inv2.id}/credit-note`, { token: owner, body: {} });
+    expect(cn.statusCode, cn.body).toBe(201);
+    expect(cn.data).toMatchObject({ service_period_start: day(1, 1), service_period_end: day(2, 0) });
+    const cnFinal = await call(t.app, 'POST', `/api/admin/credit-notes/${cn.data.id}/finalize`, { token: owner });
+    expect(cnFinal.statusCode, cnFinal.body).toBe(200);
+    const cnUbl = compact((await get(`/api/admin/credit-notes/${cn.data.id}/xrechnung`)).body);
+    expect(cnUbl).toContain(`<cac:InvoicePeriod><cbc:StartDate>${day(1, 1)}</cbc:StartDate>`);
   });
 });

@@ -242,7 +242,14 @@ const ordersOf = async (id: string) =>
   (await call(t.app, 'GET', `/api/admin/digital/abos/${id}`, { token: shop.ownerToken })).data.bestellungen as {
     id: string;
     total_cents: number;
+    service_period_start: string | null;
+    service_period_end: string | null;
   }[];
+/** The billed period of an order, as Stripe's unix seconds. */
+const periodOf = (o: { service_period_start: string | null; service_period_end: string | null } | undefined) => [
+  Date.parse(String(o?.service_period_start)) / 1000,
+  Date.parse(String(o?.service_period_end)) / 1000,
+];
 const events = async (id: string) =>
   (
     await query<{ type: string }>(
@@ -315,6 +322,10 @@ describe('stripe subscriptions', () => {
     expect(await ordersOf(abo.id)).toHaveLength(1);
     await post('invoice.paid', invoice('in_sub_paid_2', 'sub_paid', { amount_paid: 1990 }));
     expect((await ordersOf(abo.id)).map((o) => o.total_cents)).toEqual([995, 1990]);
+    // the first order pays the subscription's first period, a renewal the period of its invoice line
+    const [first, second] = await ordersOf(abo.id);
+    expect(periodOf(first)).toEqual([NOW, NOW + MONTH]);
+    expect(periodOf(second)).toEqual([NOW + MONTH, NOW + 2 * MONTH]);
 
     await post(
       'invoice.payment_failed',
@@ -669,6 +680,7 @@ describe('stripe subscriptions', () => {
     );
     expect(await aboOf('trialinvoice@kunde.test')).toMatchObject({ status: 'active', payments_count: 1 });
     expect((await ordersOf(abo.id)).map((o) => o.total_cents)).toEqual([1990]);
+    expect(periodOf((await ordersOf(abo.id))[0])).toEqual([NOW + 7 * 86400, NOW + 7 * 86400 + MONTH]);
   });
 
   it('an invoice paid late for an unpaid or ended subscription answers 200 and records the money as an order', async () => {
@@ -703,10 +715,28 @@ describe('stripe subscriptions', () => {
     // ended at Stripe, then an invoice of it paid: the money has its order, the subscription stays ended
     await post('customer.subscription.deleted', { ...subs.get('sub_unpaid'), status: 'canceled', ended_at: NOW });
     expect(await aboOf('late-unpaid@kunde.test')).toMatchObject({ status: 'canceled' });
-    const late = await post('invoice.paid', invoice('in_sub_unpaid_3', 'sub_unpaid', { amount_paid: 1990 }));
+    const late = await post(
+      'invoice.paid',
+      invoice('in_sub_unpaid_3', 'sub_unpaid', {
+        amount_paid: 1990,
+        lines: { object: 'list', data: [{ period: { start: NOW + 2 * MONTH, end: NOW + 3 * MONTH } }] },
+      }),
+    );
     expect(late.statusCode).toBe(200);
     expect(await aboOf('late-unpaid@kunde.test')).toMatchObject({ status: 'canceled' });
     expect((await ordersOf(abo.id)).map((o) => o.total_cents)).toEqual([995, 1990, 1990]);
+    // the ended subscription keeps its period; the late order records the one its invoice line bills
+    expect(periodOf((await ordersOf(abo.id))[2])).toEqual([NOW + 2 * MONTH, NOW + 3 * MONTH]);
+    // an invoice without a line period: the subscription's period it pays
+    await post(
+      'invoice.paid',
+      invoice('in_sub_unpaid_4', 'sub_unpaid', { amount_paid: 1990, lines: { object: 'list', data: [] } }),
+    );
+    const aboNow = await aboOf('late-unpaid@kunde.test');
+    expect((await ordersOf(abo.id))[3]).toMatchObject({
+      service_period_start: aboNow.current_period_start,
+      service_period_end: aboNow.current_period_end,
+    });
     expect(await events(abo.id)).toEqual([
       'checkout.completed',
       'abo.aktiv',
@@ -715,6 +745,7 @@ describe('stripe subscriptions', () => {
       'abo.aktiv',
       'abo.bezahlt',
       'abo.beendet',
+      'abo.bezahlt',
       'abo.bezahlt',
     ]);
   });

@@ -35,7 +35,7 @@ import {
 import { assertEinvoiceReady } from './einvoice.js';
 import type * as Schemas from './finance.schemas.js';
 import { creditNotes, type DocLine, invoices } from './finance.tables.js';
-import { type InvoiceRow, lockInvoice } from './invoices.service.js';
+import { type InvoiceRow, lockInvoice, servicePeriodContent } from './invoices.service.js';
 import { localDate, nextDocumentNumber } from './numbering.js';
 import { assertSellerComplete, loadSettings, sellerSnapshot } from './settings.service.js';
 
@@ -50,6 +50,8 @@ export function creditNoteOut(row: CreditNoteRow) {
     status: row.status,
     number: row.number,
     issue_date: row.issueDate,
+    service_period_start: row.servicePeriodStart,
+    service_period_end: row.servicePeriodEnd,
     currency: row.currency,
     is_business: row.isBusiness,
     reason: row.reason,
@@ -69,6 +71,7 @@ export function creditNoteContent(row: CreditNoteRow, orderNumber: string) {
     issue_date: row.issueDate,
     invoice_number: row.invoiceNumber,
     invoice_issue_date: row.invoiceIssueDate,
+    ...servicePeriodContent(row),
     order_number: orderNumber,
     currency: row.currency,
     is_business: row.isBusiness,
@@ -241,6 +244,8 @@ export async function createCreditNote(ctx: Ctx, invoiceId: string, body: Credit
         status: 'draft',
         invoiceNumber: inv.number as string,
         invoiceIssueDate: inv.issueDate as string,
+        servicePeriodStart: inv.servicePeriodStart,
+        servicePeriodEnd: inv.servicePeriodEnd,
         currency: inv.currency,
         isBusiness: inv.isBusiness,
         reason: body.reason ?? null,

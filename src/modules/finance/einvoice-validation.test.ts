@@ -202,7 +202,7 @@ function perKind(out: string): Record<string, { files: number; fatal: number }> 
 }
 
 describe.skipIf(missing.length > 0 && !CI)('e-invoices pass the official validators', () => {
-  it('B2B DE, two rates, shipping, AE, K, G, O, a business subscription (AE) and credit notes (full, lines, amount): 0 fatal findings', async () => {
+  it('B2B DE, two rates, shipping, AE, K, G, O, a business subscription (AE, service period) and credit notes (full, lines, amount, of the subscription invoice): 0 fatal findings', async () => {
     expect(missing, 'the validator and Java are required with CI=true').toEqual([]);
     const { course, ebook, cheese } = f.products;
     const b2b = await invoice(DE_COMPANY, [{ product_id: course, quantity: 1 }], 'Bestellung per Telefon.');
@@ -228,10 +228,23 @@ describe.skipIf(missing.length > 0 && !CI)('e-invoices pass the official validat
     expect(b2b.lines[0]).toMatchObject({ tax_rate: 0.19, tax_category: 'S', tax_exemption_reason: null });
     expect(aboAe.lines[0]).toMatchObject({ tax_rate: 0, tax_category: 'AE', tax_exemption_reason: EXEMPTION_TEXT.AE });
     expect(aboAe.buyer).toMatchObject({ vat_id: 'ATU12345678', company: 'Wiener Handel GmbH' });
+    // the subscription payment's billed period (BG-14): the order's period as days in Europe/Berlin, the end inclusive
+    const aboOrder = (await call(t.app, 'GET', `/api/admin/orders/${aboAe.order_id}`, { token: f.owner })).data.order;
+    const berlin = (iso: string, days = 0) =>
+      new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Berlin' }).format(
+        new Date(Date.parse(iso) + days * 86_400_000),
+      );
+    expect(aboAe).toMatchObject({
+      service_period_start: berlin(aboOrder.service_period_start),
+      service_period_end: berlin(aboOrder.service_period_end, -1),
+    });
+    expect(b2b).toMatchObject({ service_period_start: null, service_period_end: null });
 
     const full = await creditNote(twoRates.id, { reason: 'Rücksendung der gesamten Bestellung.' });
     const byLines = await creditNote(shipped.id, { lines: [{ position: 1, quantity: 1 }], reason: 'Ein Käse fehlte.' });
     const byAmount = await creditNote(k.id, { amount_cents: 500, reason: 'Preisnachlass wegen Verspätung.' });
+    const aboCredit = await creditNote(aboAe.id, { amount_cents: 1000, reason: 'Kulanz für den ersten Monat.' });
+    expect(aboCredit).toMatchObject({ service_period_start: aboAe.service_period_start });
 
     const docs: [string, string][] = [
       ['b2b-de', `/api/admin/invoices/${b2b.id}`],
@@ -245,6 +258,7 @@ describe.skipIf(missing.length > 0 && !CI)('e-invoices pass the official validat
       ['credit-full', `/api/admin/credit-notes/${full.id}`],
       ['credit-lines', `/api/admin/credit-notes/${byLines.id}`],
       ['credit-amount', `/api/admin/credit-notes/${byAmount.id}`],
+      ['credit-abo', `/api/admin/credit-notes/${aboCredit.id}`],
     ];
     for (const [kind, path] of docs) await save(kind, path);
 
@@ -260,6 +274,19 @@ describe.skipIf(missing.length > 0 && !CI)('e-invoices pass the official validat
     const aboPdf = await pdfText(join(dir, 'abo-ae.zugferd.pdf'));
     expect(aboPdf).toContain(EXEMPTION_TEXT.AE);
     expect(aboPdf).toContain('USt-IdNr. des Leistungsempfängers: ATU12345678');
+    // the service period replaces the delivery date; a one-time order keeps its Leistungsdatum
+    const german = (d: string) => d.split('-').reverse().join('.');
+    // (pdftotext reads the label column of the meta block before its values)
+    const period = `${german(aboAe.service_period_start)} – ${german(aboAe.service_period_end)}`;
+    expect(aboPdf).toMatch(/Rechnungsdatum Leistungszeitraum Bestellung/);
+    expect(aboPdf).toContain(period);
+    expect(aboPdf).not.toContain('Leistungsdatum');
+    const creditPdf = await pdfText(join(dir, 'credit-abo.zugferd.pdf'));
+    expect(creditPdf).toMatch(/Zur Rechnung Leistungszeitraum Bestellung/);
+    expect(creditPdf).toContain(period);
+    const b2bPdf = await pdfText(join(dir, 'b2b-de.zugferd.pdf'));
+    expect(b2bPdf).toMatch(/Rechnungsdatum Leistungsdatum Bestellung/);
+    expect(b2bPdf).not.toContain('Leistungszeitraum');
 
     const { code, out } = await runValidator();
     const last = out.trim().split('\n').pop() ?? '';

@@ -17,6 +17,9 @@ export interface DocContent {
   issue_date: string | null;
   due_date?: string | null;
   service_date?: string | null;
+  /** BG-14 (BT-73/BT-74), present only on documents of a subscription payment: days, both inclusive. */
+  service_period_start?: string;
+  service_period_end?: string;
   order_number: string;
   currency: string;
   is_business: boolean;
@@ -153,6 +156,13 @@ function lineOf(l: DocLine, currency: string): Invoice['ubl:Invoice']['cac:Invoi
   };
 }
 
+/** The service period (BG-14) of a document that has one. */
+export function servicePeriodOf(doc: DocContent): { start: string; end: string } | null {
+  return doc.service_period_start && doc.service_period_end
+    ? { start: doc.service_period_start, end: doc.service_period_end }
+    : null;
+}
+
 /** A document with lines "not subject to VAT" (category O). */
 const notSubjectToVat = (doc: DocContent) => doc.lines.some((l) => categoryOf(l) === 'O');
 
@@ -169,6 +179,8 @@ export function toInternal(doc: DocContent): Invoice {
   const notSubject = notSubjectToVat(doc);
   const buyerVatId = notSubject ? null : b.vat_id;
   const ship = b.delivery_address ?? null;
+  const period = servicePeriodOf(doc);
+  const deliveryDate = period ? null : doc.service_date;
   const sellerTax: { 'cbc:CompanyID': string; 'cac:TaxScheme': { 'cbc:ID': string } }[] = [];
   if (s.vat_id && !notSubject) sellerTax.push({ 'cbc:CompanyID': s.vat_id, 'cac:TaxScheme': { 'cbc:ID': 'VAT' } });
   if (s.tax_number) sellerTax.push({ 'cbc:CompanyID': s.tax_number, 'cac:TaxScheme': { 'cbc:ID': 'FC' } });
@@ -182,6 +194,8 @@ export function toInternal(doc: DocContent): Invoice {
       'cbc:DocumentCurrencyCode': cur,
       // BT-10 is mandatory in XRechnung; without a Leitweg-ID the order number identifies the purchase
       'cbc:BuyerReference': doc.buyer_reference || doc.order_number,
+      // BG-14: a subscription payment's billed period is the time of supply (§ 14 (4) Nr. 6 UStG)
+      ...(period ? { 'cac:InvoicePeriod': { 'cbc:StartDate': period.start, 'cbc:EndDate': period.end } } : {}),
       'cac:OrderReference': { 'cbc:ID': doc.order_number },
       ...(doc.type === 'credit_note' && doc.invoice_number
         ? {
@@ -240,12 +254,14 @@ export function toInternal(doc: DocContent): Invoice {
           'cac:Contact': { 'cbc:ElectronicMail': b.email },
         },
       },
-      // BT-72 (CII needs ApplicableHeaderTradeDelivery, which this fills)
-      // and BG-15, the deliver-to address of shipped goods (BT-80 for intra-community supplies, BR-IC-12)
-      ...(doc.service_date || ship
+      // BT-72 (CII needs ApplicableHeaderTradeDelivery, which this fills; patchCii adds it empty
+      // otherwise) and BG-15, the deliver-to address of shipped goods (BT-80 for intra-community
+      // supplies, BR-IC-12). With a service period (BG-14) the payment day is no delivery date: BT-72
+      // would say the service was completed on the period's first day, so it is left out.
+      ...(deliveryDate || ship
         ? {
             'cac:Delivery': {
-              ...(doc.service_date ? { 'cbc:ActualDeliveryDate': doc.service_date } : {}),
+              ...(deliveryDate ? { 'cbc:ActualDeliveryDate': deliveryDate } : {}),
               ...(ship
                 ? {
                     'cac:DeliveryLocation': {
@@ -341,13 +357,20 @@ function insertInOrder(parent: CiiNode, key: string, value: unknown, before: str
  * The thin post-processing step for what @e-invoice-eu/core 2.3.4 does not write into CII (and
  * so into the Factur-X XML): BT-13 (BuyerOrderReferencedDocument, masked out of its Factur-X
  * EN 16931 mapping) and BT-25/26 (InvoiceReferencedDocument; its mapping reads the UBL
- * BillingReference one level too high). Runs on the library's CII tree before it is rendered.
+ * BillingReference one level too high); and an empty ApplicableHeaderTradeDelivery, which CII
+ * requires, when the document has neither BT-72 nor BG-15 (a subscription payment's invoice states
+ * its service period instead). Runs on the library's CII tree before it is rendered.
  */
 export function patchCii(cii: CiiNode, doc: DocContent): void {
   const tx = (cii['rsm:CrossIndustryInvoice'] as CiiNode | undefined)?.['rsm:SupplyChainTradeTransaction'] as
     | CiiNode
     | undefined;
   if (!tx) return;
+  // mandatory in CII (CII D16B and Factur-X XSD), also without BT-72 and BG-15 (a service period)
+  insertInOrder(tx, 'ram:ApplicableHeaderTradeDelivery', {}, [
+    'ram:IncludedSupplyChainTradeLineItem',
+    'ram:ApplicableHeaderTradeAgreement',
+  ]);
   const agreement = tx['ram:ApplicableHeaderTradeAgreement'] as CiiNode | undefined;
   const seller = agreement?.['ram:SellerTradeParty'] as CiiNode | undefined;
   if (seller && notSubjectToVat(doc) && doc.seller?.tax_number) {

@@ -150,6 +150,16 @@ const documentBody = {
   total_cents: Type.Integer(),
 };
 
+/** BG-14, the service period of a subscription payment (YYYY-MM-DD, both days inclusive); null otherwise. */
+const servicePeriod = {
+  service_period_start: Nullable(
+    Type.String({ description: 'Subscription payments: first day of the billed period (Leistungszeitraum, BT-73)' }),
+  ),
+  service_period_end: Nullable(
+    Type.String({ description: 'Subscription payments: last day of the billed period (inclusive, BT-74)' }),
+  ),
+};
+
 export const Invoice = Type.Object({
   id: Type.String(),
   order_id: Type.String(),
@@ -158,7 +168,11 @@ export const Invoice = Type.Object({
   number: Nullable(Type.String()),
   issue_date: Nullable(Type.String()),
   due_date: Nullable(Type.String()),
-  service_date: Type.String(),
+  service_date: Type.String({
+    description:
+      'The day the order was paid (or placed); the delivery date (BT-72) of a document without a service period',
+  }),
+  ...servicePeriod,
   currency: Type.String(),
   is_business: Type.Boolean({ description: 'Business buyer: e-invoices (XRechnung, ZUGFeRD) are available' }),
   buyer_reference: Nullable(Type.String()),
@@ -185,6 +199,7 @@ export const CreditNote = Type.Object({
   status: Type.Union(CREDIT_NOTE_STATUSES.map((s) => Type.Literal(s))),
   number: Nullable(Type.String()),
   issue_date: Nullable(Type.String()),
+  ...servicePeriod,
   currency: Type.String(),
   is_business: Type.Boolean(),
   reason: Nullable(Type.String()),

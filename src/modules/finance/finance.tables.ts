@@ -123,6 +123,12 @@ export const invoices = pgTable(
     dueDate: text('due_date'),
     /** The delivery / service date (BT-72): the day the order was paid or placed. */
     serviceDate: text('service_date').notNull(),
+    /**
+     * The service period (BG-14: BT-73/BT-74, "Leistungszeitraum"), YYYY-MM-DD in the shop's time
+     * zone, both days inclusive: a subscription payment's billed period; null otherwise.
+     */
+    servicePeriodStart: text('service_period_start'),
+    servicePeriodEnd: text('service_period_end'),
     currency: text('currency').notNull(),
     isBusiness: boolean('is_business').notNull(),
     buyerReference: text('buyer_reference'),
@@ -166,6 +172,9 @@ export const creditNotes = pgTable(
     /** The credited invoice's number and date, printed on the credit note (BT-25/BT-26). */
     invoiceNumber: text('invoice_number').notNull(),
     invoiceIssueDate: text('invoice_issue_date').notNull(),
+    /** The credited invoice's service period (BG-14), copied at creation; null when it has none. */
+    servicePeriodStart: text('service_period_start'),
+    servicePeriodEnd: text('service_period_end'),
     currency: text('currency').notNull(),
     isBusiness: boolean('is_business').notNull(),
     reason: text('reason'),

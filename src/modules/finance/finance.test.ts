@@ -400,6 +400,9 @@ describe('e-invoices', () => {
     expect(tags(xml, 'cbc:EndpointID')).toEqual([SELLER.email, b2b.buyer.email]); // BT-34, BT-49
     expect(one(xml, 'cbc:PaymentMeansCode')).toBe('58'); // BT-81 (BR-DE-1)
     expect(one(xml, 'cbc:ActualDeliveryDate')).toBe(b2b.service_date); // BT-72
+    // a one-time order has no service period (BG-14): only subscription payments state one
+    expect(b2b).toMatchObject({ service_period_start: null, service_period_end: null });
+    expect(xml).not.toContain('InvoicePeriod');
     expect(tags(xml, 'cbc:ID')).toContain('DE89370400440532013000'); // BT-84 (BR-DE-23)
     // totals: BT-106 = Σ BT-131, BT-112 = BT-109 + BT-110, BT-115 = BT-112 − BT-113
     const lineNets = tags(xml, 'cbc:LineExtensionAmount').map(Number);

@@ -45,6 +45,8 @@ export function invoiceOut(row: InvoiceRow) {
     issue_date: row.issueDate,
     due_date: row.dueDate,
     service_date: row.serviceDate,
+    service_period_start: row.servicePeriodStart,
+    service_period_end: row.servicePeriodEnd,
     currency: row.currency,
     is_business: row.isBusiness,
     buyer_reference: row.buyerReference,
@@ -72,6 +74,7 @@ export function invoiceContent(row: InvoiceRow) {
     issue_date: row.issueDate,
     due_date: row.dueDate,
     service_date: row.serviceDate,
+    ...servicePeriodContent(row),
     order_number: row.orderNumber,
     currency: row.currency,
     is_business: row.isBusiness,
@@ -81,6 +84,27 @@ export function invoiceContent(row: InvoiceRow) {
     paid_cents: row.paidCents,
     footer: row.footer,
   };
+}
+
+/** The service period of a document's content, only when it has one (the content of others stays as it was). */
+export function servicePeriodContent(row: { servicePeriodStart: string | null; servicePeriodEnd: string | null }) {
+  return row.servicePeriodStart && row.servicePeriodEnd
+    ? { service_period_start: row.servicePeriodStart, service_period_end: row.servicePeriodEnd }
+    : {};
+}
+
+/**
+ * A subscription payment's billed period as days in the shop's time zone, both inclusive: the
+ * order's end is the next period's start, so the last day is the one before it.
+ */
+function servicePeriodDays(
+  o: { servicePeriodStart: Date | null; servicePeriodEnd: Date | null },
+  timeZone: string,
+): { start: string; end: string } | null {
+  if (!o.servicePeriodStart || !o.servicePeriodEnd) return null;
+  const start = localDate(o.servicePeriodStart, timeZone);
+  const endDay = localDate(o.servicePeriodEnd, timeZone);
+  return { start, end: endDay > start ? addDays(endDay, -1) : start };
 }
 
 /** The shipping line's rate: the one that gives the stored shipping tax (the standard rate at checkout). */
@@ -153,6 +177,7 @@ export async function createInvoice(ctx: Ctx, orderId: string, body: InvoiceCrea
   const totals = sums(docLines);
   const now = ctx.clock.now();
   const settings = await loadSettings(ctx);
+  const period = servicePeriodDays(o, settings.timeZone);
   const id = newId('invoice');
   try {
     const [row] = await ctx.db
@@ -164,6 +189,8 @@ export async function createInvoice(ctx: Ctx, orderId: string, body: InvoiceCrea
         orderNumber: o.number,
         status: 'draft',
         serviceDate: localDate(o.paidAt ?? o.createdAt, settings.timeZone),
+        servicePeriodStart: period?.start ?? null,
+        servicePeriodEnd: period?.end ?? null,
         currency: o.currency,
         isBusiness: body.is_business ?? Boolean(buyer.vat_id || buyer.company),
         buyerReference: body.buyer_reference ?? null,

@@ -14,7 +14,7 @@ import {
 } from '../../platform/pdf.js';
 
 import { categoryOf, decimal, percent, withTaxCategory } from './documents.js';
-import type { DocContent } from './einvoice.js';
+import { type DocContent, servicePeriodOf } from './einvoice.js';
 
 export interface RenderInput {
   doc: DocContent;
@@ -87,8 +87,13 @@ export function renderPdf({ doc, draft, stamp }: RenderInput): Promise<Buffer> {
     [`${title}snummer`, draft ? '(wird bei Finalisierung vergeben)' : (doc.number ?? '')],
     [`${title}sdatum`, draft ? '—' : germanDate(doc.issue_date)],
   ];
+  // a subscription payment's billed period is the time of supply (§ 14 (4) Nr. 6 UStG), on the credit note too
+  const period = servicePeriodOf(doc);
   if (credit) {
     meta.push(['Zur Rechnung', `${doc.invoice_number ?? ''} vom ${germanDate(doc.invoice_issue_date)}`]);
+    if (period) meta.push(['Leistungszeitraum', `${germanDate(period.start)} – ${germanDate(period.end)}`]);
+  } else if (period) {
+    meta.push(['Leistungszeitraum', `${germanDate(period.start)} – ${germanDate(period.end)}`]);
   } else {
     meta.push(['Leistungsdatum', germanDate(doc.service_date)]);
   }

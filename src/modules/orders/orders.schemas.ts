@@ -62,6 +62,15 @@ const orderFields = {
   widerruf_verzicht_at: Nullable(Timestamp),
   affiliate_code: Nullable(Type.String()),
   subscription_id: Nullable(Type.String()),
+  service_period_start: Nullable(
+    Type.String({
+      format: 'date-time',
+      description: 'A subscription payment: start of the billed period (its invoice states the service period)',
+    }),
+  ),
+  service_period_end: Nullable(
+    Type.String({ format: 'date-time', description: 'End of the billed period (exclusive: the next one starts here)' }),
+  ),
   is_test: Type.Boolean(),
   payment_provider: Nullable(Type.String()),
   confirmed_at: Nullable(Timestamp),

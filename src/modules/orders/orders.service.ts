@@ -57,6 +57,8 @@ export interface NewOrder {
   affiliateCode: string | null;
   subscriptionId?: string | null;
   subscriptionPaymentNumber?: number | null;
+  /** A subscription payment's billed period (start inclusive, end exclusive). */
+  servicePeriod?: { start: Date; end: Date } | null;
   isTest: boolean;
   paymentProvider: string | null;
   paymentRef: string | null;
@@ -100,6 +102,8 @@ export async function createOrder(ctx: TxCtx, o: NewOrder): Promise<OrderRow> {
       affiliateCode: o.affiliateCode,
       subscriptionId: o.subscriptionId ?? null,
       subscriptionPaymentNumber: o.subscriptionPaymentNumber ?? null,
+      servicePeriodStart: o.servicePeriod?.start ?? null,
+      servicePeriodEnd: o.servicePeriod?.end ?? null,
       isTest: o.isTest,
       paymentProvider: o.paymentProvider,
       paymentRef: o.paymentRef,
@@ -198,6 +202,8 @@ export function orderOut(o: OrderRow) {
     widerruf_verzicht_at: isoOrNull(o.widerrufVerzichtAt),
     affiliate_code: o.affiliateCode,
     subscription_id: o.subscriptionId,
+    service_period_start: isoOrNull(o.servicePeriodStart),
+    service_period_end: isoOrNull(o.servicePeriodEnd),
     is_test: o.isTest,
     payment_provider: o.paymentProvider,
     confirmed_at: isoOrNull(o.confirmedAt),

@@ -100,6 +100,12 @@ export const orders = pgTable(
     subscriptionId: text('subscription_id'),
     /** Which paid order of its subscription this is (1 = first); null for one-time orders. */
     subscriptionPaymentNumber: integer('subscription_payment_number'),
+    /**
+     * The billed period of a subscription payment (the abo's period it pays: start inclusive, end
+     * exclusive, as the abo stores it); null for one-time orders and orders made before it.
+     */
+    servicePeriodStart: ts('service_period_start'),
+    servicePeriodEnd: ts('service_period_end'),
     isTest: boolean('is_test').notNull().default(false),
     paymentProvider: text('payment_provider'),
     paymentRef: text('payment_ref'),
