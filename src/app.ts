@@ -24,7 +24,7 @@ import {
   digitalModule,
   subscriptionsChannelDependency,
 } from './modules/digital/index.js';
-import { creditRefund, financeModule } from './modules/finance/index.js';
+import { creditCancelledOrder, creditRefund, financeModule } from './modules/finance/index.js';
 import { healthModule } from './modules/health/index.js';
 import {
   configureLoginThrottle,
@@ -134,6 +134,8 @@ function wireHooks(): void {
       // the listeners book in the event's transaction, for the event's shop
       'order.paid': [(t, e) => creditOrderEarnings({ db: t.db, shopId: e.shopId }, e.orderId, e.now)],
       'order.reversed': [(t, e) => reverseOrderEarnings({ db: t.db, shopId: e.shopId }, e.orderId, e.now)],
+      // the final invoice of an order cancelled unpaid is credited in full (finance)
+      'order.cancelledUnpaid': [creditCancelledOrder],
       'refund.uncredited': [
         (t, e) => reverseRefundedEarnings({ db: t.db, shopId: e.shopId }, e.orderId, e.refundId, e.now),
       ],

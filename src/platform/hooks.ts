@@ -23,6 +23,11 @@ export interface HookEvents {
   'order.paid': { shopId: string; orderId: string; now: Date };
   /** orders: a paid order was cancelled or fully refunded: everything it earned goes back. */
   'order.reversed': { shopId: string; orderId: string; now: Date };
+  /**
+   * orders: an order that was never paid was cancelled (by an admin, or its payment time ran
+   * out): what an invoice of it bills is void (finance credits a final invoice in full).
+   */
+  'order.cancelledUnpaid': { shopId: string; orderId: string; now: Date };
   /** orders: a refund succeeded and no credit note was written (the order had no final invoice). */
   'refund.uncredited': { shopId: string; orderId: string; refundId: string; now: Date };
   /** finance: a credit note of the order was finalized. */

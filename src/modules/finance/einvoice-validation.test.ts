@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, STORE_ORIGIN, type TestApp } from '../../../test/helpers/app.js';
 import type { ViesStub } from '../../../test/helpers/vies-stub.js';
 import { EXEMPTION_TEXT } from '../tax/index.js';
-import { BUSINESS, type FinanceShop, payOnPage, taxShop } from './finance.fixtures.js';
+import { BUSINESS, type FinanceShop, payOnPage, taxShop, unpaidOrder } from './finance.fixtures.js';
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 const VALIDATE = join(REPO, '..', 'shared', 'einvoice', 'validate.sh');
@@ -202,7 +202,7 @@ function perKind(out: string): Record<string, { files: number; fatal: number }> 
 }
 
 describe.skipIf(missing.length > 0 && !CI)('e-invoices pass the official validators', () => {
-  it('B2B DE, two rates, shipping, AE, K, G, O, a business subscription (AE, service period) and credit notes (full, lines, amount, of the subscription invoice): 0 fatal findings', async () => {
+  it('B2B DE, two rates, shipping, AE, K, G, O, a business subscription (AE, service period) and credit notes (full, lines, amount, of the subscription invoice, for a refund before the invoice, of a cancelled unpaid order): 0 fatal findings', async () => {
     expect(missing, 'the validator and Java are required with CI=true').toEqual([]);
     const { course, ebook, cheese } = f.products;
     const b2b = await invoice(DE_COMPANY, [{ product_id: course, quantity: 1 }], 'Bestellung per Telefon.');
@@ -245,6 +245,31 @@ describe.skipIf(missing.length > 0 && !CI)('e-invoices pass the official validat
     const byAmount = await creditNote(k.id, { amount_cents: 500, reason: 'Preisnachlass wegen Verspätung.' });
     const aboCredit = await creditNote(aboAe.id, { amount_cents: 1000, reason: 'Kulanz für den ersten Monat.' });
     expect(aboCredit).toMatchObject({ service_period_start: aboAe.service_period_start });
+    // an invoice issued after a refund: its finalization writes the refund's credit note
+    const refunded = await order(DE_COMPANY, [
+      { product_id: course, quantity: 1 },
+      { product_id: ebook, quantity: 2 },
+    ]);
+    const refund = await post(`/api/admin/orders/${refunded.orderId}/refunds`, {
+      amount_cents: 1000,
+      reason: 'Kulanz',
+    });
+    expect(refund.statusCode, refund.body).toBe(201);
+    const late = await post(`/api/admin/orders/${refunded.orderId}/invoice`, { is_business: true });
+    expect((await post(`/api/admin/invoices/${late.data.id}/finalize`)).statusCode).toBe(200);
+    const refundNote = (
+      await call(t.app, 'GET', `/api/admin/credit-notes?invoice_id=${late.data.id}`, { token: f.owner })
+    ).data.credit_notes[0];
+    expect(refundNote).toMatchObject({ status: 'final', total_cents: 1000 });
+    // an invoice-first order cancelled unpaid: the cancellation's credit note
+    const unpaid = await unpaidOrder(t, f, { billing: DE_COMPANY, items: [{ product_id: cheese, quantity: 2 }] });
+    const first = await post(`/api/admin/orders/${unpaid}/invoice`, { is_business: true });
+    expect((await post(`/api/admin/invoices/${first.data.id}/finalize`)).statusCode).toBe(200);
+    expect((await post(`/api/admin/orders/${unpaid}/cancel`)).statusCode).toBe(200);
+    const cancelNote = (
+      await call(t.app, 'GET', `/api/admin/credit-notes?invoice_id=${first.data.id}`, { token: f.owner })
+    ).data.credit_notes[0];
+    expect(cancelNote).toMatchObject({ status: 'final', reason: 'Stornierung der Bestellung' });
 
     const docs: [string, string][] = [
       ['b2b-de', `/api/admin/invoices/${b2b.id}`],
@@ -259,6 +284,8 @@ describe.skipIf(missing.length > 0 && !CI)('e-invoices pass the official validat
       ['credit-lines', `/api/admin/credit-notes/${byLines.id}`],
       ['credit-amount', `/api/admin/credit-notes/${byAmount.id}`],
       ['credit-abo', `/api/admin/credit-notes/${aboCredit.id}`],
+      ['credit-refund-before-invoice', `/api/admin/credit-notes/${refundNote.id}`],
+      ['credit-cancelled-unpaid', `/api/admin/credit-notes/${cancelNote.id}`],
     ];
     for (const [kind, path] of docs) await save(kind, path);
 

@@ -184,3 +184,44 @@ export async function finalInvoice(
 }
 
 export const BUSINESS = { company: 'Beispiel AG', vat_id: 'DE987654321' };
+
+/**
+ * An unpaid (`pending_payment`) order of the direct flow (invoice first), on a channel that allows
+ * unpaid orders for `ttlHours`; the channel is set back to refuse them afterwards.
+ */
+export async function unpaidOrder(t: TestApp, f: FinanceShop, o: OrderOptions & { ttlHours?: number } = {}) {
+  await ok(
+    await call(t.app, 'PATCH', `/api/admin/channels/${f.channel}`, {
+      token: f.owner,
+      body: { allow_unpaid_orders: true, pending_payment_ttl_hours: o.ttlHours ?? 24 },
+    }),
+  );
+  const items = o.items ?? [
+    { product_id: f.products.course, quantity: 1 },
+    { product_id: f.products.cheese, quantity: 2 },
+  ];
+  const physical = items.some((i) => i.product_id === f.products.cheese);
+  const res = await call(t.app, 'POST', '/api/store/checkout-sessions', {
+    token: f.shop.publishableKey,
+    headers: { origin: STORE_ORIGIN },
+    body: {
+      items,
+      customer: {
+        email: o.email ?? `unpaid-${Math.random().toString(36).slice(2, 8)}@mail.test`,
+        billing_address: { ...BILLING, ...(o.billing ?? {}) },
+      },
+      ...(physical ? { shipping_address: BILLING, shipping_method_id: f.shipping } : {}),
+      flow: 'direct',
+      widerruf_verzicht: true,
+      return_url: `${STORE_ORIGIN}/danke`,
+    },
+  });
+  await ok(
+    await call(t.app, 'PATCH', `/api/admin/channels/${f.channel}`, {
+      token: f.owner,
+      body: { allow_unpaid_orders: false, pending_payment_ttl_hours: 24 },
+    }),
+  );
+  const data = await ok(res, 201);
+  return data.order_id as string;
+}

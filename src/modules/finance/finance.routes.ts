@@ -8,6 +8,7 @@ import { manageMoney } from '../../platform/auth/presets.js';
 import { IdParams, pageOf } from '../../platform/http/schemas.js';
 import { deleteByIdRoute, type TypedApp } from '../../platform/http/typed-app.js';
 import * as acc from './accounting.service.js';
+import { finalizeInvoice } from './corrections.js';
 import * as cn from './credit-notes.service.js';
 import * as del from './delivery.service.js';
 import * as S from './finance.schemas.js';
@@ -139,7 +140,7 @@ export function financeRoutes(app: TypedApp): void {
         response: { 200: S.Invoice },
       },
     },
-    async (request) => inv.invoiceOut(await inv.finalizeInvoice(request.ctx, request.params.id)),
+    async (request) => inv.invoiceOut(await finalizeInvoice(request.ctx, request.params.id)),
   );
 
   app.post(

@@ -4,7 +4,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createShop, expectProblem, startApp, type TestApp } from '../../../test/helpers/app.js';
+import { call, createShop, expectProblem, PLATFORM_TOKEN, startApp, type TestApp } from '../../../test/helpers/app.js';
 import { query } from '../../platform/db/tx.js';
 import { taxFromGross } from '../../platform/money.js';
 import {
@@ -15,6 +15,7 @@ import {
   financeShop,
   paidOrder,
   SELLER,
+  unpaidOrder,
 } from './finance.fixtures.js';
 
 let t: TestApp;
@@ -232,20 +233,19 @@ describe('invoices', () => {
     expect((await post(`/api/admin/orders/${draft.order_id}/invoice`, {})).statusCode).toBe(201);
   });
 
-  it('a draft whose order was refunded meanwhile is not finalized (the refund got no credit note) and takes no number', async () => {
+  it('a draft whose order was refunded in full or cancelled meanwhile is not finalized and takes no number', async () => {
     const full = await draftInvoice(t, f, { items: [{ product_id: f.products.course, quantity: 1 }] });
-    const part = await draftInvoice(t, f, { items: [{ product_id: f.products.course, quantity: 1 }] });
     expect((await post(`/api/admin/orders/${full.order_id}/refunds`, { reason: 'Widerruf' })).data).toMatchObject({
       status: 'succeeded',
       credit_note_id: null,
     });
-    const partly = await post(`/api/admin/orders/${part.order_id}/refunds`, { amount_cents: 1000, reason: 'Kulanz' });
-    expect(partly.data).toMatchObject({ status: 'succeeded', credit_note_id: null });
+    const cancelled = await draftInvoice(t, f, { items: [{ product_id: f.products.course, quantity: 1 }] });
+    expect((await post(`/api/admin/orders/${cancelled.order_id}/cancel`)).statusCode).toBe(200);
     const seq = (n: string) => Number(n.split('-').pop());
     const before = await finalInvoice(t, f, { items: [{ product_id: f.products.ebook, quantity: 1 }] });
     for (const [draft, state] of [
       [full, 'refunded'],
-      [part, 'partially_refunded'],
+      [cancelled, 'cancelled'],
     ] as const) {
       const res = await post(`/api/admin/invoices/${draft.id}/finalize`);
       expectProblem(res, 409, 'order_not_invoiceable');
@@ -256,6 +256,67 @@ describe('invoices', () => {
     const after = await finalInvoice(t, f, { items: [{ product_id: f.products.ebook, quantity: 1 }] });
     expect(seq(after.number)).toBe(seq(before.number) + 1);
     expect((await call(t.app, 'DELETE', `/api/admin/invoices/${full.id}`, { token: f.owner })).statusCode).toBe(204);
+    // a fully refunded order is not invoiced afresh either
+    expectProblem(await post(`/api/admin/orders/${full.order_id}/invoice`, {}), 409, 'order_not_invoiceable');
+  });
+
+  it('a partially refunded order is invoiced in full; finalizing credits each earlier refund once, in the same numbers', async () => {
+    const orderId = await paidOrder(t, f);
+    const total = (await get(`/api/admin/orders/${orderId}`)).data.order.total_cents as number;
+    const r1 = await post(`/api/admin/orders/${orderId}/refunds`, { amount_cents: 1000, reason: 'Kulanz' });
+    const r2 = await post(`/api/admin/orders/${orderId}/refunds`, { amount_cents: 499, reason: 'Bruch' });
+    expect([r1.data.credit_note_id, r2.data.credit_note_id]).toEqual([null, null]);
+    expect((await get(`/api/admin/orders/${orderId}`)).data.order.status).toBe('partially_refunded');
+    const draft = await post(`/api/admin/orders/${orderId}/invoice`, {});
+    expect(draft.statusCode).toBe(201);
+    expect(draft.data).toMatchObject({ status: 'draft', total_cents: total, paid_cents: total, credited_cents: 0 });
+    const fin = await post(`/api/admin/invoices/${draft.data.id}/finalize`);
+    expect(fin.statusCode).toBe(200);
+    expect(fin.data).toMatchObject({
+      status: 'partially_credited',
+      number: expect.stringMatching(/^RE-/),
+      total_cents: total,
+      credited_cents: 1499,
+    });
+    const notes = (await get(`/api/admin/credit-notes?invoice_id=${draft.data.id}`)).data.credit_notes;
+    expect(notes).toHaveLength(2);
+    const byTotal = [...notes].sort(
+      (a: { total_cents: number }, b: { total_cents: number }) => b.total_cents - a.total_cents,
+    );
+    expect(byTotal.map((n: { status: string; total_cents: number }) => [n.status, n.total_cents])).toEqual([
+      ['final', 1000],
+      ['final', 499],
+    ]);
+    expect(byTotal[0].reason).toContain(r1.data.id);
+    expect(byTotal[1].reason).toContain(r2.data.id);
+    // each refund now names its credit note; the invoice minus its credit notes is what was kept paid
+    const refunds = (await get(`/api/admin/orders/${orderId}/refunds`)).data.refunds;
+    expect(refunds.map((r: { credit_note_id: string }) => r.credit_note_id)).toEqual([byTotal[0].id, byTotal[1].id]);
+    expect(fin.data.total_cents - fin.data.credited_cents).toBe(total - 1499);
+    // a later refund is credited by its own credit note, not again by anything else
+    const r3 = await post(`/api/admin/orders/${orderId}/refunds`, { amount_cents: 1, reason: 'Rest' });
+    expect(r3.data.credit_note_id).toMatch(/^cn_/);
+    const now = (await get(`/api/admin/invoices/${draft.data.id}`)).data;
+    expect(now).toMatchObject({ status: 'partially_credited', credited_cents: 1500 });
+    expect((await get(`/api/admin/credit-notes?invoice_id=${draft.data.id}`)).data.credit_notes).toHaveLength(3);
+  });
+
+  it('a refund that settles while the invoice is a draft is credited by the finalization, exactly once', async () => {
+    const draft = await draftInvoice(t, f);
+    const r = await post(`/api/admin/orders/${draft.order_id}/refunds`, { amount_cents: 2000, reason: 'Teilwiderruf' });
+    expect(r.data).toMatchObject({ status: 'succeeded', credit_note_id: null });
+    // the rest of the order ships: fulfilled again, still invoiceable, the refund still to credit
+    expect((await post(`/api/admin/orders/${draft.order_id}/fulfill`)).data.status).toBe('fulfilled');
+    const fin = await post(`/api/admin/invoices/${draft.id}/finalize`);
+    expect(fin.statusCode).toBe(200);
+    expect(fin.data).toMatchObject({ status: 'partially_credited', credited_cents: 2000 });
+    const notes = (await get(`/api/admin/credit-notes?invoice_id=${draft.id}`)).data.credit_notes;
+    expect(notes).toHaveLength(1);
+    expect(notes[0]).toMatchObject({ status: 'final', total_cents: 2000 });
+    expect((await get(`/api/admin/orders/${draft.order_id}/refunds`)).data.refunds[0].credit_note_id).toBe(notes[0].id);
+    // finalize again: 409, nothing credited twice
+    expectProblem(await post(`/api/admin/invoices/${draft.id}/finalize`), 409, 'already_final');
+    expect((await get(`/api/admin/invoices/${draft.id}`)).data.credited_cents).toBe(2000);
   });
 
   it('refuses to finalize without seller data (400 naming it) and consumes no number', async () => {
@@ -505,6 +566,97 @@ describe('e-invoices', () => {
     expect(cnRes.data.errors).toEqual([{ path: '/currency', message: 'is required for an EN 16931 e-invoice' }]);
     expect((await get(`/api/admin/credit-notes/${cn.id}`)).data).toMatchObject({ status: 'draft', number: null });
     expect((await get(`/api/admin/invoices/${inv.id}`)).data).toMatchObject({ status: 'final', credited_cents: 0 });
+  });
+});
+
+describe('cancelled orders', () => {
+  const invoiceOf = async (orderId: string) => {
+    const draft = await post(`/api/admin/orders/${orderId}/invoice`, {});
+    expect(draft.statusCode).toBe(201);
+    const fin = await post(`/api/admin/invoices/${draft.data.id}/finalize`);
+    expect(fin.statusCode).toBe(200);
+    return fin.data;
+  };
+  const notesOf = async (invoiceId: string) =>
+    (await get(`/api/admin/credit-notes?invoice_id=${invoiceId}`)).data.credit_notes as {
+      id: string;
+      status: string;
+      number: string | null;
+      total_cents: number;
+      tax_cents: number;
+      reason: string | null;
+    }[];
+
+  it('an unpaid order cancelled by the admin after its invoice: the invoice is credited in full, once', async () => {
+    const orderId = await unpaidOrder(t, f);
+    const inv = await invoiceOf(orderId);
+    expect(inv).toMatchObject({ status: 'final', paid_cents: 0, amount_due_cents: inv.total_cents });
+    // a draft made by hand is superseded by the cancellation's credit note
+    const draft = await post(`/api/admin/invoices/${inv.id}/credit-note`, { amount_cents: 100 });
+    expect(draft.statusCode).toBe(201);
+    expect((await post(`/api/admin/orders/${orderId}/cancel`)).data.status).toBe('cancelled');
+    const notes = await notesOf(inv.id);
+    expect(notes).toHaveLength(1);
+    expect(notes[0]).toMatchObject({
+      status: 'final',
+      number: expect.stringMatching(/^GS-/),
+      total_cents: inv.total_cents,
+      tax_cents: inv.tax_cents,
+      reason: 'Stornierung der Bestellung',
+    });
+    expectProblem(await get(`/api/admin/credit-notes/${draft.data.id}`), 404, 'not_found');
+    expect((await get(`/api/admin/invoices/${inv.id}`)).data).toMatchObject({
+      status: 'credited',
+      credited_cents: inv.total_cents,
+    });
+    // cancelled is final: nothing moves again
+    expectProblem(await post(`/api/admin/orders/${orderId}/cancel`), 409, 'invalid_state');
+    expect(await notesOf(inv.id)).toHaveLength(1);
+  });
+
+  it('an unpaid order whose payment time runs out: its invoice is credited for what is left', async () => {
+    const orderId = await unpaidOrder(t, f, { ttlHours: 1 });
+    const inv = await invoiceOf(orderId);
+    const part = await post(`/api/admin/invoices/${inv.id}/credit-note`, { amount_cents: 500, reason: 'Nachlass' });
+    expect((await post(`/api/admin/credit-notes/${part.data.id}/finalize`)).statusCode).toBe(200);
+    await call(t.app, 'POST', '/api/platform/clock/advance', { token: PLATFORM_TOKEN, body: { seconds: 2 * 3600 } });
+    expect((await get(`/api/admin/orders/${orderId}`)).data.order.status).toBe('cancelled');
+    const notes = await notesOf(inv.id);
+    expect(notes.map((n) => [n.status, n.total_cents, n.reason])).toEqual(
+      expect.arrayContaining([
+        ['final', 500, 'Nachlass'],
+        ['final', inv.total_cents - 500, 'Stornierung der Bestellung'],
+      ]),
+    );
+    expect(notes).toHaveLength(2);
+    expect((await get(`/api/admin/invoices/${inv.id}`)).data).toMatchObject({
+      status: 'credited',
+      credited_cents: inv.total_cents,
+    });
+  });
+
+  it('an unpaid order cancelled without an invoice, or with a draft only, gets no credit note', async () => {
+    const bare = await unpaidOrder(t, f);
+    expect((await post(`/api/admin/orders/${bare}/cancel`)).data.status).toBe('cancelled');
+    const withDraft = await unpaidOrder(t, f);
+    const draft = await post(`/api/admin/orders/${withDraft}/invoice`, {});
+    expect((await post(`/api/admin/orders/${withDraft}/cancel`)).data.status).toBe('cancelled');
+    expect(await notesOf(draft.data.id)).toEqual([]);
+    expectProblem(await post(`/api/admin/invoices/${draft.data.id}/finalize`), 409, 'order_not_invoiceable');
+  });
+
+  it('a paid order that is cancelled keeps its invoice until its refund credits it', async () => {
+    const inv = await finalInvoice(t, f);
+    expect((await post(`/api/admin/orders/${inv.order_id}/cancel`)).data.status).toBe('cancelled');
+    expect(await notesOf(inv.id)).toEqual([]);
+    expect((await get(`/api/admin/invoices/${inv.id}`)).data.status).toBe('final');
+    const r = await post(`/api/admin/orders/${inv.order_id}/refunds`, { reason: 'Storniert' });
+    expect(r.data).toMatchObject({ status: 'succeeded', amount_cents: inv.total_cents });
+    const notes = await notesOf(inv.id);
+    expect(notes).toHaveLength(1);
+    expect(notes[0]).toMatchObject({ id: r.data.credit_note_id, status: 'final', total_cents: inv.total_cents });
+    expect((await get(`/api/admin/invoices/${inv.id}`)).data).toMatchObject({ status: 'credited' });
+    expect((await get(`/api/admin/orders/${inv.order_id}`)).data.order.status).toBe('cancelled');
   });
 });
 

@@ -3,6 +3,7 @@ import type { Module } from '../../platform/module.js';
 import { SYNC_JOB, syncJob } from './accounting.service.js';
 import { financeRoutes } from './finance.routes.js';
 
+export { creditCancelledOrder } from './corrections.js';
 export { creditNoteLinesOfOrder, creditRefund } from './credit-notes.service.js';
 export { creditNoteNumberSql } from './finance.queries.js';
 

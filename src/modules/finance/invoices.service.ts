@@ -33,7 +33,12 @@ import { assertSellerComplete, loadSettings, sellerSnapshot } from './settings.s
 
 export type InvoiceRow = typeof invoices.$inferSelect;
 
-const INVOICEABLE = ['pending_payment', 'paid', 'fulfilled'];
+/**
+ * Orders that may be invoiced: a partially refunded order too (a business buyer is owed its
+ * invoice), for the whole order, its earlier refunds credited at finalization (corrections.ts).
+ * A refunded or cancelled order is not: nothing of the sale stands (docs/decisions.md).
+ */
+const INVOICEABLE = ['pending_payment', 'paid', 'fulfilled', 'partially_refunded'];
 
 export function invoiceOut(row: InvoiceRow) {
   return {
@@ -296,67 +301,67 @@ export function buyerProblems(buyer: BuyerData, business: boolean): FieldError[]
 }
 
 /**
- * Finalizes a draft: checks seller and buyer data (and, for a business buyer, every field an
- * EN 16931 e-invoice needs) before a number is taken, then assigns the next number in this
- * transaction, freezes the seller data and footer, and stores the content hash.
+ * Finalizes a draft in the caller's transaction `t`: checks seller and buyer data (and, for a
+ * business buyer, every field an EN 16931 e-invoice needs) before a number is taken, then assigns
+ * the next number, freezes the seller data and footer, and stores the content hash. The order
+ * stays locked until `t` ends. The route's `finalizeInvoice` (corrections.ts) also credits the
+ * refunds that settled before.
  */
-export async function finalizeInvoice(ctx: Ctx, id: string): Promise<InvoiceRow> {
-  return withTx(ctx, async (t) => {
-    const tx = t.db;
-    // the order is locked before the invoice, as a refund's settlement does (it credits final invoices only)
-    const peek = await getInvoice(t, id);
-    const orderStatus = await lockOrderStatus(t, peek.orderId);
-    const row = await lockInvoice(t, id);
-    const to = invoiceTransition(row.status, 'finalize');
-    if (orderStatus !== null && !INVOICEABLE.includes(orderStatus)) {
-      // a refund settled while this was a draft got no credit note: the invoice would show a sale that was given back
-      throw conflict(
-        'order_not_invoiceable',
-        `The order is ${orderStatus} now; an invoice for it would not show the refund. Delete this draft`,
-      );
-    }
-    const settings = await loadSettings(t);
-    assertSellerComplete(settings, row.isBusiness);
-    const buyerErrors = buyerProblems(row.buyer, row.isBusiness);
-    if (buyerErrors.length > 0) {
-      throw new AppError(
-        'buyer_data_missing',
-        `The buyer lacks ${buyerErrors.map((e) => e.path.split('/').pop()).join(', ')}; complete the draft with PATCH`,
-        buyerErrors,
-      );
-    }
-    const now = ctx.clock.now();
-    const issueDate = localDate(now, settings.timeZone);
-    const frozen: InvoiceRow = {
-      ...row,
+export async function finalizeInvoiceIn(t: TxCtx, id: string): Promise<InvoiceRow> {
+  const tx = t.db;
+  // the order is locked before the invoice, as a refund's settlement does (it credits final invoices only)
+  const peek = await getInvoice(t, id);
+  const orderStatus = await lockOrderStatus(t, peek.orderId);
+  const row = await lockInvoice(t, id);
+  const to = invoiceTransition(row.status, 'finalize');
+  if (orderStatus !== null && !INVOICEABLE.includes(orderStatus)) {
+    // refunded in full or cancelled while this was a draft: nothing of the sale stands
+    throw conflict(
+      'order_not_invoiceable',
+      `The order is ${orderStatus} now; it can no longer be invoiced. Delete this draft`,
+    );
+  }
+  const settings = await loadSettings(t);
+  assertSellerComplete(settings, row.isBusiness);
+  const buyerErrors = buyerProblems(row.buyer, row.isBusiness);
+  if (buyerErrors.length > 0) {
+    throw new AppError(
+      'buyer_data_missing',
+      `The buyer lacks ${buyerErrors.map((e) => e.path.split('/').pop()).join(', ')}; complete the draft with PATCH`,
+      buyerErrors,
+    );
+  }
+  const now = t.clock.now();
+  const issueDate = localDate(now, settings.timeZone);
+  const frozen: InvoiceRow = {
+    ...row,
+    status: to,
+    issueDate,
+    dueDate: row.paidCents >= row.totalCents ? null : addDays(issueDate, settings.paymentTermsDays),
+    seller: sellerSnapshot(settings),
+    footer: settings.invoiceFooter,
+    number: 'RE-CHECK',
+  };
+  if (row.isBusiness) assertEinvoiceReady(invoiceContent(frozen));
+  // every check passed: only now is a number taken
+  frozen.number = await nextDocumentNumber(t, 'invoice', settings.invoiceNumberFormat, issueDate);
+  const [updated] = await tx
+    .update(invoices)
+    .set({
       status: to,
+      number: frozen.number,
       issueDate,
-      dueDate: row.paidCents >= row.totalCents ? null : addDays(issueDate, settings.paymentTermsDays),
-      seller: sellerSnapshot(settings),
-      footer: settings.invoiceFooter,
-      number: 'RE-CHECK',
-    };
-    if (row.isBusiness) assertEinvoiceReady(invoiceContent(frozen));
-    // every check passed: only now is a number taken
-    frozen.number = await nextDocumentNumber(t, 'invoice', settings.invoiceNumberFormat, issueDate);
-    const [updated] = await tx
-      .update(invoices)
-      .set({
-        status: to,
-        number: frozen.number,
-        issueDate,
-        dueDate: frozen.dueDate,
-        seller: frozen.seller,
-        footer: frozen.footer,
-        contentHash: contentHash(invoiceContent(frozen)),
-        finalizedAt: now,
-        updatedAt: now,
-      })
-      .where(eq(invoices.id, id))
-      .returning();
-    await scheduleAccountingSync(t, row.orderId, now);
-    return updated as InvoiceRow;
-  });
+      dueDate: frozen.dueDate,
+      seller: frozen.seller,
+      footer: frozen.footer,
+      contentHash: contentHash(invoiceContent(frozen)),
+      finalizedAt: now,
+      updatedAt: now,
+    })
+    .where(eq(invoices.id, id))
+    .returning();
+  await scheduleAccountingSync(t, row.orderId, now);
+  return updated as InvoiceRow;
 }
 
 /** Records a sent e-mail (repeatable). */

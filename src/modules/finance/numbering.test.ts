@@ -134,6 +134,57 @@ describe('numbering', () => {
     await settings({ invoice_number_format: 'RE-{YYYY}-{NNNNN}', credit_note_number_format: 'GS-{YYYY}-{NNNNN}' });
   });
 
+  it('an invoice finalized after refunds takes its number and one credit-note number per refund, gapless', async () => {
+    const get = async (url: string) => (await call(t.app, 'GET', url, { token: f.owner })).data;
+    const post = (url: string, body?: unknown) => call(t.app, 'POST', url, { token: f.owner, body });
+    const seq = (n: string) => Number(n.split('-').pop());
+    const before = await get('/api/admin/credit-notes?limit=1');
+    const lastNote = seq(before.credit_notes[0].number);
+    const draft = await draftInvoice(t, f);
+    for (const amount of [300, 200]) {
+      expect(
+        (await post(`/api/admin/orders/${draft.order_id}/refunds`, { amount_cents: amount, reason: 'x' })).statusCode,
+      ).toBe(201);
+    }
+    const fin = await post(`/api/admin/invoices/${draft.id}/finalize`);
+    expect(fin.statusCode, fin.body).toBe(200);
+    expect(fin.data.number).toBe(`RE-${year()}-00104`);
+    const notes = (await get(`/api/admin/credit-notes?invoice_id=${draft.id}`)).credit_notes as {
+      number: string;
+      total_cents: number;
+      issue_date: string;
+    }[];
+    expect(notes.map((n) => [seq(n.number), n.total_cents]).sort()).toEqual([
+      [lastNote + 1, 300],
+      [lastNote + 2, 200],
+    ]);
+    for (const n of notes) expect(n.issue_date).toBe(fin.data.issue_date);
+  });
+
+  it('finalizations racing refunds: every refund is credited exactly once, by the finalization or by its own credit note', async () => {
+    const get = async (url: string) => (await call(t.app, 'GET', url, { token: f.owner })).data;
+    const drafts = await Promise.all(
+      Array.from({ length: 8 }, () => draftInvoice(t, f, { items: [{ product_id: f.products.course, quantity: 1 }] })),
+    );
+    await Promise.all(
+      drafts.flatMap((d) => [
+        call(t.app, 'POST', `/api/admin/invoices/${d.id}/finalize`, { token: f.owner }),
+        call(t.app, 'POST', `/api/admin/orders/${d.order_id}/refunds`, {
+          token: f.owner,
+          body: { amount_cents: 1000, reason: 'x' },
+        }),
+      ]),
+    );
+    for (const d of drafts) {
+      const inv = await get(`/api/admin/invoices/${d.id}`);
+      expect(inv).toMatchObject({ status: 'partially_credited', credited_cents: 1000 });
+      const notes = (await get(`/api/admin/credit-notes?invoice_id=${d.id}`)).credit_notes;
+      expect(notes).toHaveLength(1);
+      const [refund] = (await get(`/api/admin/orders/${d.order_id}/refunds`)).refunds;
+      expect(refund).toMatchObject({ status: 'succeeded', credit_note_id: notes[0].id });
+    }
+  });
+
   it('validates and renders formats', () => {
     expect(formatProblem('RE-{YYYY}-{NNNNN}')).toBeNull();
     expect(formatProblem('INV{NNNNNN}')).toBeNull();

@@ -19,8 +19,10 @@ export {
   orderNumbers,
   orderSoldBy,
   ordersSoldBy,
+  setRefundCreditNote,
   subscriptionOrders,
   subscriptionPaymentRecorded,
+  succeededRefunds,
 } from './orders.queries.js';
 export { AddressOut, lineItemFields, OrderDetail, OrderSummary, PricedLineOut } from './orders.schemas.js';
 export {

@@ -2,11 +2,11 @@
  * What other modules read (or claim) of the orders' tables, as functions of their own
  * (docs/ARCHITECTURE.md, "Cross-module table reads").
  */
-import { and, asc, desc, eq, inArray, isNotNull, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import type { TxCtx } from '../../platform/db/tx.js';
 import { query } from '../../platform/db/tx.js';
-import { orderLines, orders } from './orders.tables.js';
+import { orderLines, orders, refunds } from './orders.tables.js';
 
 type ShopCtx = Pick<Ctx, 'db' | 'shopId'>;
 
@@ -198,4 +198,39 @@ export async function lockOrderStatus(ctx: TxCtx, orderId: string): Promise<stri
     sql`SELECT status FROM orders WHERE shop_id = ${ctx.shopId} AND id = ${orderId} FOR UPDATE`,
   );
   return row?.status ?? null;
+}
+
+/**
+ * The order's succeeded refunds, oldest first (finance credits those that settled before the
+ * order's invoice was final when it finalizes it; call it with the order locked).
+ */
+export function succeededRefunds(ctx: ShopCtx, orderId: string) {
+  return ctx.db
+    .select({
+      id: refunds.id,
+      amountCents: refunds.amountCents,
+      reason: refunds.reason,
+      creditNoteId: refunds.creditNoteId,
+    })
+    .from(refunds)
+    .where(and(eq(refunds.shopId, ctx.shopId), eq(refunds.orderId, orderId), eq(refunds.status, 'succeeded')))
+    .orderBy(asc(refunds.createdAt), asc(refunds.id));
+}
+
+/**
+ * Records the credit note that credits a refund settled without one (the order had no final
+ * invoice then): from now on the credit note, not the refund, claws back its share of the
+ * partner earnings (`refundedWithoutCreditNote` no longer counts it). Only a refund without a
+ * credit note is changed.
+ */
+export async function setRefundCreditNote(
+  ctx: TxCtx,
+  refundId: string,
+  creditNoteId: string,
+  now: Date,
+): Promise<void> {
+  await ctx.db
+    .update(refunds)
+    .set({ creditNoteId, updatedAt: now })
+    .where(and(eq(refunds.shopId, ctx.shopId), eq(refunds.id, refundId), isNull(refunds.creditNoteId)));
 }

@@ -295,6 +295,11 @@ export async function transitionOrder(ctx: Ctx, id: string, to: OrderStatus) {
     if ((to === 'cancelled' || to === 'refunded') && row.status !== 'pending_payment') {
       await runHook(t, 'order.reversed', { shopId: ctx.shopId, orderId: id, now });
     }
+    // never paid: a final invoice of it is credited in full (finance); a paid order keeps its
+    // invoice while the money is held, and its refund's credit note corrects it
+    if (to === 'cancelled' && row.paidAt === null) {
+      await runHook(t, 'order.cancelledUnpaid', { shopId: ctx.shopId, orderId: id, now });
+    }
     return updated as OrderRow;
   });
 }
@@ -325,6 +330,7 @@ export async function expirePendingOrder(ctx: Ctx, orderId: string): Promise<boo
     if (!row || row.status !== 'pending_payment' || !row.expiresAt || row.expiresAt > now) return false;
     await releaseOrderStock(t, row);
     await tx.update(orders).set({ status: 'cancelled', updatedAt: now }).where(eq(orders.id, orderId));
+    await runHook(t, 'order.cancelledUnpaid', { shopId: ctx.shopId, orderId, now });
     return true;
   });
 }

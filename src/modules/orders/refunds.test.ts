@@ -43,6 +43,7 @@ const refundsOf = async (id: string) =>
     id: string;
     amount_cents: number;
     status: string;
+    credit_note_id: string | null;
   }[];
 const refundedEvents = async (orderId: string) =>
   query<{ data: Record<string, unknown> }>(
@@ -155,6 +156,27 @@ describe('refunds', () => {
     expect(res.statusCode).toBe(201);
     expect(res.data.credit_note_id).toBeNull();
     expect((await order(orderId)).status).toBe('partially_refunded');
+  });
+
+  it('a refund made before the invoice gets its credit note when the invoice is finalized, and no second one', async () => {
+    const orderId = await paidOrder(t, f);
+    const total = (await order(orderId)).total_cents;
+    const first = await refund(orderId, { amount_cents: 700, reason: 'Kulanz' });
+    expect(first.data.credit_note_id).toBeNull();
+    const draft = await call(t.app, 'POST', `/api/admin/orders/${orderId}/invoice`, { token: f.owner, body: {} });
+    expect(draft.statusCode, draft.body).toBe(201);
+    const fin = await call(t.app, 'POST', `/api/admin/invoices/${draft.data.id}/finalize`, { token: f.owner });
+    expect(fin.data).toMatchObject({ status: 'partially_credited', credited_cents: 700 });
+    const [linked] = await refundsOf(orderId);
+    expect(linked).toMatchObject({ id: first.data.id, credit_note_id: expect.stringMatching(/^cn_/) });
+    // the rest: its own credit note for its amount, the invoice credited in full, one event per refund
+    const rest = await refund(orderId, { reason: 'Rest' });
+    expect(rest.data).toMatchObject({ amount_cents: total - 700, credit_note_id: expect.stringMatching(/^cn_/) });
+    expect(rest.data.credit_note_id).not.toBe(linked?.credit_note_id);
+    const inv = await call(t.app, 'GET', `/api/admin/invoices/${draft.data.id}`, { token: f.owner });
+    expect(inv.data).toMatchObject({ status: 'credited', credited_cents: total });
+    expect((await order(orderId)).status).toBe('refunded');
+    expect((await refundedEvents(orderId)).map((e) => e.data.refunded_cents)).toEqual([700, total]);
   });
 
   it('a paid order that was cancelled can still give its money back; it stays cancelled', async () => {

@@ -199,6 +199,78 @@ describe('earnings of a paid order', () => {
     }
   });
 
+  it('refunds before the invoice claw back once: the credit notes the invoice gets for them take back nothing more', async () => {
+    const orderId = await paidOrder(t, f, { affiliate_code: 'PARTNER10' });
+    const total = (await call(t.app, 'GET', `/api/admin/orders/${orderId}`, { token: f.owner })).data.order
+      .total_cents as number;
+    const clawbacks = async () =>
+      Number(
+        (
+          await query<{ n: number }>(
+            db(),
+            sql`SELECT count(*)::int AS n FROM ledger_transactions WHERE order_id = ${orderId} AND kind = 'clawback'`,
+          )
+        )[0]?.n,
+      );
+    const expectShare = async (refunded: number) => {
+      const { vendor, affiliate } = await earningsOf(orderId);
+      expect(vendor.length + affiliate.length).toBe(4);
+      for (const e of [...vendor, ...affiliate]) {
+        expect(e.reversedCents).toBe(Math.round((e.amountCents * refunded) / total));
+      }
+    };
+    // refunded without an invoice: the refund claws back its share itself
+    expect(
+      (await post(`/api/admin/orders/${orderId}/refunds`, { amount_cents: 2000, reason: 'Teil' })).statusCode,
+    ).toBe(201);
+    const draft = await post(`/api/admin/orders/${orderId}/invoice`, {});
+    // one more while the invoice is a draft: still no credit note, still its own clawback
+    expect(
+      (await post(`/api/admin/orders/${orderId}/refunds`, { amount_cents: 1000, reason: 'Teil' })).statusCode,
+    ).toBe(201);
+    await expectShare(3000);
+    const booked = await clawbacks();
+    expect(booked).toBeGreaterThan(0);
+    // the invoice's finalization credits both refunds: not a cent more is clawed back
+    const fin = await post(`/api/admin/invoices/${draft.data.id}/finalize`);
+    expect(fin.data).toMatchObject({ status: 'partially_credited', credited_cents: 3000 });
+    await expectShare(3000);
+    expect(await clawbacks()).toBe(booked);
+    // a refund after the invoice claws back through its credit note, once
+    const late = await post(`/api/admin/orders/${orderId}/refunds`, { amount_cents: 1500, reason: 'Teil' });
+    expect(late.data.credit_note_id).toMatch(/^cn_/);
+    await expectShare(4500);
+    // the rest: everything is back, through the last credit note
+    expect((await post(`/api/admin/orders/${orderId}/refunds`, { reason: 'Rest' })).data.credit_note_id).toMatch(
+      /^cn_/,
+    );
+    await expectShare(total);
+    expect((await call(t.app, 'GET', `/api/admin/invoices/${draft.data.id}`, { token: f.owner })).data).toMatchObject({
+      status: 'credited',
+      credited_cents: total,
+    });
+    const all = await clawbacks();
+    // a paid, invoiced order that is cancelled: everything back at the cancellation; its refund's credit note takes nothing more
+    const inv = await finalInvoice(t, f, { affiliate_code: 'PARTNER10' });
+    expect((await post(`/api/admin/orders/${inv.order_id}/cancel`)).statusCode).toBe(200);
+    const cancelled = await earningsOf(inv.order_id);
+    for (const e of [...cancelled.vendor, ...cancelled.affiliate]) expect(e.reversedCents).toBe(e.amountCents);
+    const count = async () =>
+      (
+        await query<{ n: number }>(
+          db(),
+          sql`SELECT count(*)::int AS n FROM ledger_transactions WHERE order_id = ${inv.order_id} AND kind = 'clawback'`,
+        )
+      )[0]?.n;
+    const atCancel = await count();
+    expect((await post(`/api/admin/orders/${inv.order_id}/refunds`, { reason: 'Storno' })).data.credit_note_id).toMatch(
+      /^cn_/,
+    );
+    expect(await count()).toBe(atCancel);
+    expect(all).toBeGreaterThan(booked);
+    await assertBalancedLedger();
+  });
+
   it('an unknown or paused affiliate code earns nothing', async () => {
     await db().execute(sql`UPDATE affiliates SET status = 'paused' WHERE id = ${affiliateId}`);
     const paused = await paidOrder(t, f, { affiliate_code: 'PARTNER10' });
