@@ -55,11 +55,13 @@ async function tryClaim(db: Db, c: Claimed, hash: string): Promise<boolean> {
   return rows.length === 1;
 }
 
+/** Expired, or still running with a heartbeat too old: its process died. */
+const staleSql = sql`(expires_at < now() OR (state = 'running' AND heartbeat_at < now() - make_interval(secs => ${ABANDONED_SECONDS})))`;
+
 async function load(db: Db, c: Claimed): Promise<Row | undefined> {
   const rows = await query<Row>(
     db,
-    sql`SELECT request_hash, state, status_code, response_body, response_headers,
-               (expires_at < now() OR (state = 'running' AND heartbeat_at < now() - make_interval(secs => ${ABANDONED_SECONDS}))) AS stale
+    sql`SELECT request_hash, state, status_code, response_body, response_headers, ${staleSql} AS stale
         FROM idempotency_keys WHERE shop_id = ${c.shopId} AND principal = ${c.principal} AND key = ${c.key}`,
   );
   return rows[0];
@@ -110,8 +112,10 @@ export function registerIdempotency(app: FastifyInstance, db: Db): void {
       const row = await load(db, claimed);
       if (!row) continue;
       if (row.stale) {
+        // only while it is still stale: another waiter may have taken the key over meanwhile
         await db.execute(
-          sql`DELETE FROM idempotency_keys WHERE shop_id = ${claimed.shopId} AND principal = ${claimed.principal} AND key = ${key}`,
+          sql`DELETE FROM idempotency_keys WHERE shop_id = ${claimed.shopId} AND principal = ${claimed.principal} AND key = ${key}
+                AND ${staleSql}`,
         );
         continue;
       }
