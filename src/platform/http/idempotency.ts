@@ -142,8 +142,9 @@ export function registerIdempotency(app: FastifyInstance, db: Db): void {
     if (!claimed) return payload;
     request.idempotency = undefined;
     stopHeartbeat(request);
-    if (reply.statusCode >= 500 || typeof payload !== 'string') {
-      // Nothing was done (or we cannot tell): let a retry with the same key run again.
+    if (reply.statusCode >= 500 || reply.statusCode === 429 || typeof payload !== 'string') {
+      // Nothing was done (or we cannot tell), or a rate limit said "later": let a retry with the
+      // same key run again.
       await release(db, claimed);
       return payload;
     }
