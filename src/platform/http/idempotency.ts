@@ -32,6 +32,13 @@ declare module 'fastify' {
   interface FastifyRequest {
     idempotency?: Claimed;
   }
+  interface FastifyContextConfig {
+    /**
+     * `path`: a public route whose credential is the token in its path (the e-mailed subscription
+     * link) honours the key too, scoped to that path. Other public routes ignore the header.
+     */
+    idempotency?: 'path';
+  }
 }
 
 interface Row {
@@ -84,15 +91,19 @@ export function registerIdempotency(app: FastifyInstance, db: Db): void {
     if (request.method !== 'POST') return;
     const raw = request.headers['idempotency-key'];
     if (raw === undefined) return;
-    const auth = request.routeOptions.config.auth;
-    if (!auth || auth.accepts === 'public') return;
+    const { auth, idempotency } = request.routeOptions.config;
+    if (!auth) return;
+    const byPath = auth.accepts === 'public';
+    if (byPath && idempotency !== 'path') return;
     const key = Array.isArray(raw) ? raw[0] : raw;
     if (!key || key.length > 255) {
       throw new AppError('validation_failed', 'Idempotency-Key must be 1 to 255 characters', [
         { path: '/headers/idempotency-key', message: 'must be 1 to 255 characters' },
       ]);
     }
-    const claimed: Claimed = { shopId: request.ctx.shopId, principal: principalOf(request.ctx.actor), key };
+    // the path's token is the credential: stored only as a hash, like the token itself
+    const principal = byPath ? `path:${sha256(request.url.split('?')[0] ?? '')}` : principalOf(request.ctx.actor);
+    const claimed: Claimed = { shopId: request.ctx.shopId, principal, key };
     const hash = sha256(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`);
     const deadline = Date.now() + WAIT_MS;
     for (;;) {
