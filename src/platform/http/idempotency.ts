@@ -162,8 +162,11 @@ export function registerIdempotency(app: FastifyInstance, db: Db): void {
     const headers: Record<string, string> = {};
     const ct = reply.getHeader('content-type');
     if (typeof ct === 'string') headers['content-type'] = ct;
-    const location = reply.getHeader('location');
-    if (typeof location === 'string') headers.location = location;
+    // the headers that are part of the answer (a storefront reads the channel it got from x-channel-id)
+    for (const name of ['location', 'x-channel-id']) {
+      const value = reply.getHeader(name);
+      if (typeof value === 'string') headers[name] = value;
+    }
     await db.execute(
       sql`UPDATE idempotency_keys SET state = 'done', status_code = ${reply.statusCode}, response_body = ${payload},
                  response_headers = ${JSON.stringify(headers)}::jsonb
