@@ -135,7 +135,10 @@ export const ERROR_CODES = {
   email_taken: { status: 409, meaning: 'Another account has this e-mail' },
   name_taken: { status: 409, meaning: 'The name is used already' },
   vendor_exists: { status: 409, meaning: 'A vendor with this e-mail exists already' },
-  in_use: { status: 409, meaning: 'Products use the record; move them first' },
+  in_use: {
+    status: 409,
+    meaning: 'Other records use the record (products, subcategories, channels); change them first',
+  },
   last_owner: { status: 409, meaning: 'The last owner cannot be demoted or removed' },
   out_of_stock: { status: 409, meaning: 'Some items are not in stock' },
   session_expired: { status: 409, meaning: 'The checkout session has expired' },

@@ -311,7 +311,10 @@ export async function addCustomCountry(
   return countryOut(row as EffectiveCountryRow);
 }
 
-/** Deletes a shop-owned country and its assignments in every channel of the shop. */
+/**
+ * Deletes a shop-owned country and its assignments in every channel of the shop; 409 `in_use`
+ * while a channel has it as default country or as the only country of its selection.
+ */
 export async function deleteCustomCountry(ctx: Ctx, channelId: string, code: string) {
   await getChannel(ctx, channelId);
   await withTx(ctx.db, async (tx) => {
@@ -328,6 +331,32 @@ export async function deleteCustomCountry(ctx: Ctx, channelId: string, code: str
         );
       }
       throw notFound('Custom country');
+    }
+    // a channel must not be left with a country that no longer exists, nor with an empty
+    // selection (which would mean every country)
+    const homes = await query<{ name: string }>(
+      tx,
+      sql`SELECT name FROM channels WHERE shop_id = ${ctx.shopId} AND default_country = ${code} ORDER BY name`,
+    );
+    if (homes.length > 0) {
+      throw conflict(
+        'in_use',
+        `${code} is the default country of channel ${homes.map((c) => c.name).join(', ')}; choose another default country first`,
+      );
+    }
+    const onlyIn = await query<{ name: string }>(
+      tx,
+      sql`SELECT c.name FROM channel_countries cc JOIN channels c ON c.id = cc.channel_id AND c.shop_id = cc.shop_id
+          WHERE cc.shop_id = ${ctx.shopId} AND cc.code = ${code} AND cc.selected
+            AND NOT EXISTS (SELECT 1 FROM channel_countries o WHERE o.shop_id = cc.shop_id
+                              AND o.channel_id = cc.channel_id AND o.selected AND o.code <> ${code})
+          ORDER BY c.name`,
+    );
+    if (onlyIn.length > 0) {
+      throw conflict(
+        'in_use',
+        `${code} is the only country channel ${onlyIn.map((c) => c.name).join(', ')} sells to; select another country there first`,
+      );
     }
     await tx
       .delete(channelCountries)

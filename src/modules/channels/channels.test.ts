@@ -524,6 +524,39 @@ describe('countries and tax overrides', () => {
     expect(c2list.data.countries.map((c: { code: string }) => c.code)).toEqual(['DE']);
     expectProblem(await call(t.app, 'DELETE', `${url()}/custom/XK`, { token: owner }), 404, 'not_found');
   });
+
+  it('a custom country a channel still needs is not deleted (409 in_use): default country, only selected one', async () => {
+    const add = await call(t.app, 'POST', `${url()}/custom`, { token: owner, body: { code: 'XK', name: 'Kosovo' } });
+    expect(add.statusCode).toBe(201);
+    const del = () => call(t.app, 'DELETE', `${url()}/custom/XK`, { token: owner });
+    // the default country of another channel
+    const home = (await create({ name: 'Prishtina', default_country: 'XK', currency: 'EUR' })).data.id;
+    const refused = await del();
+    expectProblem(refused, 409, 'in_use');
+    expect(refused.data.detail).toContain('Prishtina');
+    const channel = await call(t.app, 'GET', `/api/admin/channels/${home}`, { token: owner });
+    expect(channel.data.default_country).toBe('XK');
+    expect(
+      (await call(t.app, 'GET', url(), { token: owner })).data.countries.map((c: { code: string }) => c.code),
+    ).toEqual(['AT', 'XK']);
+    await call(t.app, 'PATCH', `/api/admin/channels/${home}`, { token: owner, body: { default_country: 'AL' } });
+    // the only country a channel's selection holds (an empty selection would mean every country)
+    await call(t.app, 'PUT', `/api/admin/channels/${home}/countries`, {
+      token: owner,
+      body: { country_codes: ['XK'] },
+    });
+    expectProblem(await del(), 409, 'in_use');
+    const selection = await call(t.app, 'GET', `/api/admin/channels/${home}/countries`, { token: owner });
+    expect(selection.data).toMatchObject({ inherited: false, countries: [{ code: 'XK' }] });
+    await call(t.app, 'PUT', `/api/admin/channels/${home}/countries`, {
+      token: owner,
+      body: { country_codes: ['XK', 'AL'] },
+    });
+    // selected beside others: it goes from every selection
+    expect((await del()).statusCode).toBe(204);
+    const after = await call(t.app, 'GET', `/api/admin/channels/${home}/countries`, { token: owner });
+    expect(after.data.countries.map((c: { code: string }) => c.code)).toEqual(['AL']);
+  });
 });
 
 describe('payment methods', () => {

@@ -27,12 +27,17 @@ let lastUnit: string;
 const billing = { name: 'Erika Muster', line1: 'Hauptstr. 1', postal_code: '10115', city: 'Berlin', country: 'DE' };
 
 /** A hosted checkout session from one client address. */
-async function checkout(address: string, items: unknown[], app: App = t.app): Promise<Response> {
+async function checkout(
+  address: string,
+  items: unknown[],
+  app: App = t.app,
+  headers: Record<string, string> = {},
+): Promise<Response> {
   const req: InjectOptions = {
     method: 'POST',
     url: '/api/store/checkout-sessions',
     remoteAddress: address,
-    headers: { authorization: `Bearer ${shop.publishableKey}`, origin: STORE_ORIGIN },
+    headers: { authorization: `Bearer ${shop.publishableKey}`, origin: STORE_ORIGIN, ...headers },
     payload: {
       items,
       customer: { email: 'buyer@mail.test' },
@@ -184,6 +189,25 @@ describe('session creation limit per publishable key and client address', () => 
     expect(abo.headers['retry-after']).toBeDefined();
     // another client address has its own count
     expect((await checkout('203.0.113.8', items)).statusCode).not.toBe(429);
+  });
+
+  it('a refused request is not stored under its Idempotency-Key: the retry after the window runs', async () => {
+    const items = [{ product_id: lastUnit, quantity: 1 }];
+    const c = '203.0.113.10';
+    for (let i = 0; i < 3; i++) expect((await checkout(c, items)).statusCode).not.toBe(429);
+    const key = { 'idempotency-key': 'after-the-window' };
+    const refused = await checkout(c, items, t.app, key);
+    expectProblem(refused, 429, 'rate_limited');
+    // the window passes (windows follow the wall clock: its count is dropped instead)
+    await t.db.database.db.execute(sql`DELETE FROM rate_limits WHERE bucket LIKE ${`checkout-session:%:${c}`}`);
+    const retried = await checkout(c, items, t.app, key);
+    expect(retried.statusCode).not.toBe(429);
+    expect(retried.headers['idempotent-replayed']).toBeUndefined();
+    // and what it answered is what the key replays from now on
+    const again = await checkout(c, items, t.app, key);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.statusCode).toBe(retried.statusCode);
+    expect(again.body).toBe(retried.body);
   });
 
   it('counts exactly across concurrent requests and processes (the count commits asynchronously)', async () => {

@@ -87,6 +87,22 @@ describe('pricing and tax', () => {
     expect(taxFromGross(500, 0)).toBe(0);
   });
 
+  it('a retry with the same Idempotency-Key replays the first session, x-channel-id included', async () => {
+    const body = {
+      items: [{ product_id: P.course?.id, quantity: 1 }],
+      customer: { email: 'retry@mail.test', billing_address: billing },
+      return_url: RETURN,
+    };
+    const key = { 'idempotency-key': 'checkout-retry-1' };
+    const first = await store(body, key);
+    expect(first.statusCode).toBe(201);
+    const again = await store(body, key);
+    expect(again.statusCode).toBe(201);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body).toBe(first.body);
+    expect(again.headers['x-channel-id']).toBe(channel);
+  });
+
   it('prices a digital-only cart from the channel, with books and standard rates, and no shipping', async () => {
     const res = await store({
       items: [

@@ -637,6 +637,60 @@ describe('self-service', () => {
     expect(typesOf(abo.id).slice(-2)).toEqual(['abo.gekuendigt', 'abo.fortgesetzt']);
   });
 
+  it('token links honour Idempotency-Key (DESIGN §3): a retried kuendigen replays its 200, scoped to the link', async () => {
+    const mail = email('token-idem');
+    await subscribe(planId, mail);
+    const otherMail = email('token-idem-other');
+    const { abo: other } = await subscribe(planId, otherMail);
+    await drain();
+    const tokenOf = async (to: string) => {
+      const mails = await call(t.app, 'GET', '/api/admin/emails', { token: owner, query: { to } });
+      return /\/api\/checkout\/abo\/(\S+)/.exec(mails.data.emails[0].text)?.[1] as string;
+    };
+    const token = await tokenOf(mail);
+    const headers = { 'idempotency-key': 'link-retry' };
+    const first = await call(t.app, 'POST', `/api/checkout/abo/${token}/kuendigen`, {
+      headers,
+      body: { grund: 'zu teuer' },
+    });
+    expect(first.statusCode).toBe(200);
+    const retries = await Promise.all(
+      [1, 2, 3].map(() =>
+        call(t.app, 'POST', `/api/checkout/abo/${token}/kuendigen`, { headers, body: { grund: 'zu teuer' } }),
+      ),
+    );
+    for (const r of retries) {
+      expect(r.statusCode).toBe(200);
+      expect(r.headers['idempotent-replayed']).toBe('true');
+      expect(r.body).toBe(first.body);
+    }
+    expectProblem(
+      await call(t.app, 'POST', `/api/checkout/abo/${token}/kuendigen`, { headers, body: { grund: 'anders' } }),
+      409,
+      'idempotency_key_reused',
+    );
+    // without the key it is a new request: already scheduled
+    expectProblem(await call(t.app, 'POST', `/api/checkout/abo/${token}/kuendigen`), 409, 'invalid_state');
+    // another link with the same key is its own request, and gets its own answer
+    const otherToken = await tokenOf(otherMail);
+    const second = await call(t.app, 'POST', `/api/checkout/abo/${otherToken}/kuendigen`, {
+      headers,
+      body: { grund: 'zu teuer' },
+    });
+    expect(second.statusCode).toBe(200);
+    expect(second.headers['idempotent-replayed']).toBeUndefined();
+    expect(second.data.abo.id).toBe(other.id);
+    const resumed = await Promise.all(
+      [1, 2].map(() =>
+        call(t.app, 'POST', `/api/checkout/abo/${token}/fortsetzen`, { headers: { 'idempotency-key': 'link-resume' } }),
+      ),
+    );
+    expect(resumed.map((r) => r.statusCode)).toEqual([200, 200]);
+    expect(resumed[1]?.body).toBe(resumed[0]?.body);
+    await drain();
+    expect(typesOf(other.id).filter((x) => x === 'abo.gekuendigt')).toHaveLength(1);
+  });
+
   it('guessing tokens is rate-limited per client address (429 with Retry-After)', async () => {
     const guess = (i: number, ip: string) =>
       t.app.inject({ method: 'GET', url: `/api/checkout/abo/abolink_guess${i}`, remoteAddress: ip });

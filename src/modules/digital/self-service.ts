@@ -126,7 +126,7 @@ export function tokenAboRoutes(app: TypedApp, deps: AppDeps): void {
   app.post(
     '/api/checkout/abo/:token/kuendigen',
     {
-      config: publicRoute,
+      config: { ...publicRoute, idempotency: 'path' },
       preValidation: emptyBody,
       schema: {
         tags,
@@ -147,7 +147,7 @@ export function tokenAboRoutes(app: TypedApp, deps: AppDeps): void {
   app.post(
     '/api/checkout/abo/:token/fortsetzen',
     {
-      config: publicRoute,
+      config: { ...publicRoute, idempotency: 'path' },
       schema: {
         tags,
         summary: 'Withdraw a scheduled cancellation through the management link',

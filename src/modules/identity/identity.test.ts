@@ -214,6 +214,30 @@ describe('Idempotency-Key', () => {
     expect(await count()).toBe(before + 1);
   });
 
+  it('concurrent retries of a key abandoned by a killed process run the handler once', async () => {
+    for (let round = 0; round < 8; round++) {
+      const key = `abandoned-${round}`;
+      // what a process killed mid-request leaves behind: running, heartbeat long gone
+      await t.app.deps.database.db.execute(
+        sql`INSERT INTO idempotency_keys (shop_id, principal, key, request_hash, state, expires_at, heartbeat_at)
+            VALUES (${shop.shopId}, ${`admin:${shop.ownerId}`}, ${key}, 'hash', 'running',
+                    now() + interval '1 hour', now() - interval '1 hour')`,
+      );
+      const before = await count();
+      const opts = {
+        token: shop.ownerToken,
+        body: { name: key, scopes: ['catalog:read'] },
+        headers: { 'idempotency-key': key },
+      };
+      const results = await Promise.all(
+        Array.from({ length: 12 }, () => call(t.app, 'POST', '/api/admin/api-tokens', opts)),
+      );
+      expect(new Set(results.map((r) => r.statusCode))).toEqual(new Set([201]));
+      expect(new Set(results.map((r) => r.data.id)).size).toBe(1);
+      expect(await count()).toBe(before + 1);
+    }
+  });
+
   it('keys are per caller: another employee may use the same key', async () => {
     const admin = await employeeToken(t.app, shop, 'admin');
     const opts = { body: { name: 'mine', scopes: ['catalog:read'] }, headers: { 'idempotency-key': 'shared' } };

@@ -32,6 +32,13 @@ declare module 'fastify' {
   interface FastifyRequest {
     idempotency?: Claimed;
   }
+  interface FastifyContextConfig {
+    /**
+     * `path`: a public route whose credential is the token in its path (the e-mailed subscription
+     * link) honours the key too, scoped to that path. Other public routes ignore the header.
+     */
+    idempotency?: 'path';
+  }
 }
 
 interface Row {
@@ -55,11 +62,13 @@ async function tryClaim(db: Db, c: Claimed, hash: string): Promise<boolean> {
   return rows.length === 1;
 }
 
+/** Expired, or still running with a heartbeat too old: its process died. */
+const staleSql = sql`(expires_at < now() OR (state = 'running' AND heartbeat_at < now() - make_interval(secs => ${ABANDONED_SECONDS})))`;
+
 async function load(db: Db, c: Claimed): Promise<Row | undefined> {
   const rows = await query<Row>(
     db,
-    sql`SELECT request_hash, state, status_code, response_body, response_headers,
-               (expires_at < now() OR (state = 'running' AND heartbeat_at < now() - make_interval(secs => ${ABANDONED_SECONDS}))) AS stale
+    sql`SELECT request_hash, state, status_code, response_body, response_headers, ${staleSql} AS stale
         FROM idempotency_keys WHERE shop_id = ${c.shopId} AND principal = ${c.principal} AND key = ${c.key}`,
   );
   return rows[0];
@@ -82,15 +91,19 @@ export function registerIdempotency(app: FastifyInstance, db: Db): void {
     if (request.method !== 'POST') return;
     const raw = request.headers['idempotency-key'];
     if (raw === undefined) return;
-    const auth = request.routeOptions.config.auth;
-    if (!auth || auth.accepts === 'public') return;
+    const { auth, idempotency } = request.routeOptions.config;
+    if (!auth) return;
+    const byPath = auth.accepts === 'public';
+    if (byPath && idempotency !== 'path') return;
     const key = Array.isArray(raw) ? raw[0] : raw;
     if (!key || key.length > 255) {
       throw new AppError('validation_failed', 'Idempotency-Key must be 1 to 255 characters', [
         { path: '/headers/idempotency-key', message: 'must be 1 to 255 characters' },
       ]);
     }
-    const claimed: Claimed = { shopId: request.ctx.shopId, principal: principalOf(request.ctx.actor), key };
+    // the path's token is the credential: stored only as a hash, like the token itself
+    const principal = byPath ? `path:${sha256(request.url.split('?')[0] ?? '')}` : principalOf(request.ctx.actor);
+    const claimed: Claimed = { shopId: request.ctx.shopId, principal, key };
     const hash = sha256(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`);
     const deadline = Date.now() + WAIT_MS;
     for (;;) {
@@ -110,8 +123,10 @@ export function registerIdempotency(app: FastifyInstance, db: Db): void {
       const row = await load(db, claimed);
       if (!row) continue;
       if (row.stale) {
+        // only while it is still stale: another waiter may have taken the key over meanwhile
         await db.execute(
-          sql`DELETE FROM idempotency_keys WHERE shop_id = ${claimed.shopId} AND principal = ${claimed.principal} AND key = ${key}`,
+          sql`DELETE FROM idempotency_keys WHERE shop_id = ${claimed.shopId} AND principal = ${claimed.principal} AND key = ${key}
+                AND ${staleSql}`,
         );
         continue;
       }
@@ -138,16 +153,20 @@ export function registerIdempotency(app: FastifyInstance, db: Db): void {
     if (!claimed) return payload;
     request.idempotency = undefined;
     stopHeartbeat(request);
-    if (reply.statusCode >= 500 || typeof payload !== 'string') {
-      // Nothing was done (or we cannot tell): let a retry with the same key run again.
+    if (reply.statusCode >= 500 || reply.statusCode === 429 || typeof payload !== 'string') {
+      // Nothing was done (or we cannot tell), or a rate limit said "later": let a retry with the
+      // same key run again.
       await release(db, claimed);
       return payload;
     }
     const headers: Record<string, string> = {};
     const ct = reply.getHeader('content-type');
     if (typeof ct === 'string') headers['content-type'] = ct;
-    const location = reply.getHeader('location');
-    if (typeof location === 'string') headers.location = location;
+    // the headers that are part of the answer (a storefront reads the channel it got from x-channel-id)
+    for (const name of ['location', 'x-channel-id']) {
+      const value = reply.getHeader(name);
+      if (typeof value === 'string') headers[name] = value;
+    }
     await db.execute(
       sql`UPDATE idempotency_keys SET state = 'done', status_code = ${reply.statusCode}, response_body = ${payload},
                  response_headers = ${JSON.stringify(headers)}::jsonb
