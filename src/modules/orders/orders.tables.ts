@@ -190,11 +190,16 @@ export const refunds = pgTable(
     providerRef: text('provider_ref'),
     creditNoteId: text('credit_note_id'),
     failureReason: text('failure_reason'),
+    /** `principal|Idempotency-Key` of the request that claimed it: its retry finds this refund */
+    idempotencyKey: text('idempotency_key'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
   },
   (t) => [
     index('refunds_order_idx').on(t.shopId, t.orderId, t.createdAt),
+    uniqueIndex('refunds_idempotency_uq')
+      .on(t.shopId, t.orderId, t.idempotencyKey)
+      .where(sql`idempotency_key IS NOT NULL`),
     uniqueIndex('refunds_provider_ref_uq').on(t.provider, t.providerRef).where(sql`provider_ref IS NOT NULL`),
   ],
 );

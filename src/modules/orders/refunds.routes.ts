@@ -39,7 +39,9 @@ export function refundRoutes(app: TypedApp): void {
       },
     },
     async (request, reply) => {
-      const refund = await createRefund(request.ctx, request.params.id, request.body);
+      const claim = request.idempotency;
+      const key = claim ? `${claim.principal}|${claim.key}` : null;
+      const refund = await createRefund(request.ctx, request.params.id, request.body, key);
       return reply.code(201).send(refundOut(refund));
     },
   );

@@ -29,6 +29,8 @@ import { emitEvent } from '../webhooks/index.js';
 import { assertTransition, type OrderStatus } from './order-states.js';
 import { orders, type RefundRow, refunds } from './orders.tables.js';
 
+type OrderRow = typeof orders.$inferSelect;
+
 /**
  * Orders whose money may have been taken: only these can be refunded, and only when they were paid
  * (`paid_at`); a paid order that was cancelled keeps its money until it is refunded.
@@ -71,18 +73,31 @@ export async function listRefunds(ctx: Ctx, orderId: string): Promise<RefundRow[
     .orderBy(asc(refunds.createdAt), asc(refunds.id));
 }
 
-/** POST /api/admin/orders/:id/refunds: refunds all that is left, or `amount_cents` of it. */
+/**
+ * POST /api/admin/orders/:id/refunds: refunds all that is left, or `amount_cents` of it.
+ * `idempotencyKey` (`principal|key` of the request's Idempotency-Key): a retry of a request that
+ * died after its claim finds that refund and finishes it, instead of claiming and moving the money
+ * a second time once the stored response of the first never came.
+ */
 export async function createRefund(
   ctx: Ctx,
   orderId: string,
   input: { amount_cents?: number; reason: string },
+  idempotencyKey: string | null = null,
 ): Promise<RefundRow> {
   const provider = paymentProviderFor(ctx.config);
-  const { refund, order } = await claimRefund(ctx, provider, orderId, input);
-  // 2. and 3.
-  const { done, failure } = await moveAndSettle(ctx, provider, refund, order.paymentRef);
+  const { refund, order, prior } = await claimRefund(ctx, provider, orderId, input, idempotencyKey);
+  // 2. and 3. (a prior claim still pending without the provider's answer: as its job would)
+  let done = refund;
+  let failure = refund.failureReason;
+  if (!prior) ({ done, failure } = await moveAndSettle(ctx, provider, refund, order.paymentRef));
+  else if (refund.status === 'pending' && refund.providerRef === null)
+    done = (await resumeRefund(ctx, refund.id)) ?? refund;
   if (done.status === 'failed') {
-    throw new AppError('provider_error', `The payment provider refused the refund: ${failure ?? 'failed'}`);
+    throw new AppError(
+      'provider_error',
+      `The payment provider refused the refund: ${failure ?? done.failureReason ?? 'failed'}`,
+    );
   }
   return done;
 }
@@ -96,11 +111,33 @@ export async function claimRefund(
   provider: PaymentProvider,
   orderId: string,
   input: { amount_cents?: number; reason: string },
-) {
+  idempotencyKey: string | null = null,
+): Promise<{ refund: RefundRow; order: OrderRow; prior: boolean }> {
   const now = ctx.clock.now();
   return withTx(ctx, async (t) => {
     const tx = t.db;
     const order = await lockOwned(tx, orders, ctx.shopId, orderId, 'Order');
+    if (idempotencyKey !== null) {
+      const [prior] = await tx
+        .select()
+        .from(refunds)
+        .where(
+          and(
+            eq(refunds.shopId, ctx.shopId),
+            eq(refunds.orderId, order.id),
+            eq(refunds.idempotencyKey, idempotencyKey),
+          ),
+        );
+      if (prior) {
+        if (
+          (input.amount_cents !== undefined && input.amount_cents !== prior.amountCents) ||
+          input.reason !== prior.reason
+        ) {
+          throw new AppError('idempotency_key_reused', 'This Idempotency-Key claimed another refund of this order');
+        }
+        return { refund: prior, order, prior: true };
+      }
+    }
     if (!PAID_STATES.includes(order.status as OrderStatus) || order.paidAt === null) {
       throw new AppError('invalid_state', `An order in state ${order.status} was never paid; nothing to refund`);
     }
@@ -127,6 +164,7 @@ export async function claimRefund(
         status: 'pending',
         reason: input.reason,
         provider: viaProvider ? provider.name : 'manual',
+        idempotencyKey,
         createdAt: now,
         updatedAt: now,
       })
@@ -138,7 +176,7 @@ export async function claimRefund(
       { shop_id: ctx.shopId, refund_id: (row as RefundRow).id },
       { now, runAt: new Date(now.getTime() + RESUME_REFUND_AFTER_MS), shopId: ctx.shopId },
     );
-    return { refund: row as RefundRow, order };
+    return { refund: row as RefundRow, order, prior: false };
   });
 }
 

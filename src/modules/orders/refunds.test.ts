@@ -402,6 +402,51 @@ describe('a refund whose request died between its claim and its outcome', () => 
     expect((await order(inv.order_id)).status).toBe('refunded');
   });
 
+  it('a retry with the Idempotency-Key of the request that died finishes that refund, never a second one', async () => {
+    const inv = await finalInvoice(t, f);
+    const principal = `admin:${f.shop.ownerId}`;
+    const claimed = (
+      await claimRefund(
+        shopCtx(t.app, f.shop.shopId),
+        paymentProviderFor(t.config),
+        inv.order_id,
+        { amount_cents: 1500, reason: 'Abgebrochen' },
+        `${principal}|retry-1`,
+      )
+    ).refund.id;
+    // the process died before the provider answered and before the response was stored: the
+    // client retries with its key (the key's abandoned record has been taken over)
+    const retry = await refund(inv.order_id, { amount_cents: 1500, reason: 'Abgebrochen' }, { key: 'retry-1' });
+    expect(retry.statusCode, retry.body).toBe(201);
+    expect(retry.data).toMatchObject({ id: claimed, status: 'succeeded', amount_cents: 1500 });
+    expect(await refundsOf(inv.order_id)).toHaveLength(1);
+    expect(
+      (await refund(inv.order_id, { amount_cents: 1500, reason: 'Abgebrochen' }, { key: 'retry-1' })).data.id,
+    ).toBe(claimed);
+
+    // the same key with another amount claims nothing; the claim left behind is finished by its job
+    const other = (
+      await claimRefund(
+        shopCtx(t.app, f.shop.shopId),
+        paymentProviderFor(t.config),
+        inv.order_id,
+        { amount_cents: 700, reason: 'Zweiter' },
+        `${principal}|retry-2`,
+      )
+    ).refund.id;
+    expectProblem(
+      await refund(inv.order_id, { amount_cents: 800, reason: 'Zweiter' }, { key: 'retry-2' }),
+      409,
+      'idempotency_key_reused',
+    );
+    await advance(t, 16 * 60);
+    expect((await refundsOf(inv.order_id)).map((r) => [r.id, r.status, r.amount_cents])).toEqual([
+      [claimed, 'succeeded', 1500],
+      [other, 'succeeded', 700],
+    ]);
+    expect((await refundedEvents(inv.order_id)).map((e) => e.data.refund_id)).toEqual([claimed, other]);
+  });
+
   it('is left pending (never called again) when its job comes later than the provider replays requests', async () => {
     const inv = await finalInvoice(t, f);
     const refundId = await claimLeftBehind(inv.order_id, 700, 'Spät');
