@@ -100,3 +100,11 @@ export function decrypt(key: Buffer, sealed: string): string {
   decipher.setAuthTag(Buffer.from(tag, 'base64url'));
   return Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString('utf8');
 }
+
+/**
+ * The key encrypting `purpose`'s data at rest: MASTER_KEY, or without it (development only;
+ * production refuses to start without it) a fixed key derived from `purpose`.
+ */
+export function atRestKey(masterKey: Buffer | null, purpose: string): Buffer {
+  return masterKey ?? createHash('sha256').update(`commerce-service development key for ${purpose}`).digest();
+}

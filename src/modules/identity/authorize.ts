@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { normalizeOrigin } from '../../config.js';
 import { publicRoute } from '../../platform/auth/presets.js';
 import type { Actor, AuthSpec, CredentialKind, Ctx, EmployeeRole, Scope } from '../../platform/auth/types.js';
-import { safeEqual, sha256 } from '../../platform/crypto.js';
+import { atRestKey, safeEqual, sha256 } from '../../platform/crypto.js';
 import { BatchLoader } from '../../platform/db/batch.js';
 import type { Db } from '../../platform/db/client.js';
 import { prepared, query } from '../../platform/db/tx.js';
@@ -408,5 +408,5 @@ export function registerAuthorization(app: FastifyInstance, deps: AppDeps): void
     return reply.code(204).send();
   });
 
-  registerIdempotency(app, deps.database.db);
+  registerIdempotency(app, deps.database.db, atRestKey(deps.config.masterKey, 'stored idempotent answers'));
 }

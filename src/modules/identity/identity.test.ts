@@ -13,6 +13,7 @@ import {
   type TestApp,
 } from '../../../test/helpers/app.js';
 import { sha256 } from '../../platform/crypto.js';
+import { query } from '../../platform/db/tx.js';
 
 let t: TestApp;
 let shop: ShopFixture;
@@ -182,6 +183,28 @@ describe('Idempotency-Key', () => {
     expect(second.headers['idempotent-replayed']).toBe('true');
     expect(second.data).toEqual(first.data);
     expect(await count()).toBe(before + 1);
+    // the stored answer holds the token shown once: at rest it is encrypted, never the token itself
+    const [stored] = await query<{ response_body: string }>(
+      t.app.deps.database.db,
+      sql`SELECT response_body FROM idempotency_keys WHERE key = 'k-1' AND shop_id = ${shop.shopId}`,
+    );
+    expect(stored?.response_body).toMatch(/^v1\./);
+    expect(stored?.response_body).not.toContain(first.data.token);
+  });
+
+  it('replays an answer stored in plain before answers were encrypted', async () => {
+    const opts = {
+      token: shop.ownerToken,
+      body: { name: 'idem-plain', scopes: ['catalog:read'] },
+      headers: { 'idempotency-key': 'k-plain' },
+    };
+    const first = await call(t.app, 'POST', '/api/admin/api-tokens', opts);
+    await t.app.deps.database.db.execute(
+      sql`UPDATE idempotency_keys SET response_body = ${first.body} WHERE key = 'k-plain' AND shop_id = ${shop.shopId}`,
+    );
+    const again = await call(t.app, 'POST', '/api/admin/api-tokens', opts);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.data).toEqual(first.data);
   });
 
   it('answers 409 idempotency_key_reused for the same key with another body', async () => {

@@ -1,12 +1,14 @@
 /**
  * Idempotency-Key on POST (docs/ARCHITECTURE.md): the first response to a key is stored for 24 h per shop
  * and caller; the same key and body replays it, another body is 409, and a concurrent request
- * with the key waits for the first to finish instead of running the handler again.
+ * with the key waits for the first to finish instead of running the handler again. The stored
+ * answer is encrypted with MASTER_KEY: it may hold a secret shown once (a new API token, a session
+ * token, a webhook signing secret) that the database otherwise keeps only hashed or encrypted.
  */
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { principalOf } from '../auth/types.js';
-import { sha256 } from '../crypto.js';
+import { decrypt, encrypt, sha256 } from '../crypto.js';
 import type { Db } from '../db/client.js';
 import { query } from '../db/tx.js';
 import { AppError } from '../errors.js';
@@ -86,7 +88,21 @@ async function release(db: Db, c: Claimed): Promise<void> {
   );
 }
 
-export function registerIdempotency(app: FastifyInstance, db: Db): void {
+/** A stored answer: encrypted (`v1.…`), or plain from before answers were encrypted. */
+function storedBody(key: Buffer, body: string | null): string {
+  if (!body?.startsWith('v1.')) return body ?? '';
+  try {
+    return decrypt(key, body);
+  } catch {
+    throw new AppError(
+      'idempotency_key_reused',
+      'The stored answer of this Idempotency-Key cannot be read (the master key changed); use a new key',
+    );
+  }
+}
+
+/** `sealKey` encrypts the stored answers (platform/crypto `atRestKey`). */
+export function registerIdempotency(app: FastifyInstance, db: Db, sealKey: Buffer): void {
   app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
     if (request.method !== 'POST') return;
     const raw = request.headers['idempotency-key'];
@@ -137,9 +153,10 @@ export function registerIdempotency(app: FastifyInstance, db: Db): void {
         );
       }
       if (row.state === 'done') {
+        const body = storedBody(sealKey, row.response_body);
         reply.headers(row.response_headers ?? {});
         reply.header('idempotent-replayed', 'true');
-        return reply.code(row.status_code ?? 200).send(row.response_body ?? '');
+        return reply.code(row.status_code ?? 200).send(body);
       }
       if (Date.now() > deadline) {
         throw new AppError('idempotency_key_in_use', 'A request with this Idempotency-Key is still in progress');
@@ -168,7 +185,7 @@ export function registerIdempotency(app: FastifyInstance, db: Db): void {
       if (typeof value === 'string') headers[name] = value;
     }
     await db.execute(
-      sql`UPDATE idempotency_keys SET state = 'done', status_code = ${reply.statusCode}, response_body = ${payload},
+      sql`UPDATE idempotency_keys SET state = 'done', status_code = ${reply.statusCode}, response_body = ${encrypt(sealKey, payload)},
                  response_headers = ${JSON.stringify(headers)}::jsonb
           WHERE shop_id = ${claimed.shopId} AND principal = ${claimed.principal} AND key = ${claimed.key}`,
     );
