@@ -1,5 +1,8 @@
 /** The accounting-integration port (docs/ARCHITECTURE.md): what the finance module needs of a bookkeeping service. */
 
+/** EN 16931 VAT category codes (UNCL5305) a document's breakdown uses (docs/finance.md "Which tax applies"). */
+export type VatCategory = 'S' | 'Z' | 'K' | 'AE' | 'G' | 'O';
+
 /** A bookkeeping voucher for one final invoice or credit note (amounts gross, in cents). */
 export interface AccountingVoucher {
   kind: 'invoice' | 'credit_note';
@@ -13,8 +16,11 @@ export interface AccountingVoucher {
   currency: string;
   totalGrossCents: number;
   totalTaxCents: number;
-  /** One item per tax rate. */
-  items: { grossCents: number; taxCents: number; taxRate: number }[];
+  /**
+   * One item per VAT category and tax rate (the document's breakdown); `taxCategory` is the
+   * EN 16931 code (S, Z, K, AE, G, O) that decides the bookkeeping category.
+   */
+  items: { grossCents: number; taxCents: number; taxRate: number; taxCategory: VatCategory }[];
   remark: string;
 }
 

@@ -20,7 +20,7 @@ import { AppError, conflict } from '../../platform/errors.js';
 import { enqueue } from '../../platform/jobs/queue.js';
 import type { JobContext, JobHandler } from '../../platform/jobs/worker.js';
 import { getOrder } from '../orders/index.js';
-import type { DocumentRow, DocumentTable } from './documents.js';
+import { categoryOf, type DocumentRow, type DocumentTable } from './documents.js';
 import { accountingConnections, accountingSyncs, creditNotes, invoices, type TaxGroup } from './finance.tables.js';
 
 export const PROVIDER: AccountingProvider = 'lexware';
@@ -226,7 +226,12 @@ export async function cancelSync(ctx: Ctx, orderId: string) {
 }
 
 const items = (groups: TaxGroup[]) =>
-  groups.map((g) => ({ grossCents: g.gross_cents, taxCents: g.tax_cents, taxRate: g.tax_rate }));
+  groups.map((g) => ({
+    grossCents: g.gross_cents,
+    taxCents: g.tax_cents,
+    taxRate: g.tax_rate,
+    taxCategory: categoryOf(g),
+  }));
 
 /** The job: books every final document of the order that has no voucher yet, oldest first. */
 export function syncJob(config: Config): JobHandler {

@@ -108,6 +108,9 @@ export interface OrderOptions {
   billing?: Record<string, unknown>;
   email?: string;
   shipping?: boolean;
+  /** Where physical goods go (default the German BILLING address) and how (default the DHL method). */
+  shipping_address?: Record<string, unknown>;
+  shipping_method_id?: string;
   affiliate_code?: string;
 }
 
@@ -144,7 +147,9 @@ export async function paidOrder(t: TestApp, f: FinanceShop, o: OrderOptions = {}
     body: {
       items,
       customer: { email, billing_address: billing },
-      ...(physical ? { shipping_address: BILLING, shipping_method_id: f.shipping } : {}),
+      ...(physical
+        ? { shipping_address: o.shipping_address ?? BILLING, shipping_method_id: o.shipping_method_id ?? f.shipping }
+        : {}),
       return_url: `${STORE_ORIGIN}/danke`,
       ...(o.affiliate_code ? { affiliate_code: o.affiliate_code } : {}),
     },

@@ -5,6 +5,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createShop, expectProblem, PLATFORM_TOKEN, startApp, type TestApp } from '../../../test/helpers/app.js';
+import type { ViesStub } from '../../../test/helpers/vies-stub.js';
 import { query } from '../../platform/db/tx.js';
 import { taxFromGross } from '../../platform/money.js';
 import {
@@ -15,6 +16,7 @@ import {
   financeShop,
   paidOrder,
   SELLER,
+  taxShop,
   unpaidOrder,
 } from './finance.fixtures.js';
 
@@ -951,4 +953,57 @@ describe('invoice e-mail', () => {
     const res = await post(`/api/admin/invoices/${fin.id}/send-email`, {});
     expect(res.data.attachment.filename).toBe(`Rechnung-${fin.number}-zugferd.pdf`);
   });
+});
+
+describe('§ 14a UStG: the buyer VAT ID of intra-community supplies and reverse charge', () => {
+  let tt: TestApp;
+  let ff: FinanceShop;
+  let vies: ViesStub;
+  const AT_BIZ = {
+    name: 'Anna Huber',
+    company: 'Wiener Handel GmbH',
+    vat_id: 'ATU12345678',
+    line1: 'Kärntner Str. 1',
+    postal_code: '1010',
+    city: 'Wien',
+    country: 'AT',
+  };
+  beforeAll(async () => {
+    ({ t: tt, f: ff, vies } = await taxShop({ name: 'Welt', price_cents: 1190 }));
+  });
+  afterAll(async () => {
+    await tt?.close();
+    await vies?.close();
+  });
+
+  it.each([
+    ['K', 'cheese'],
+    ['AE', 'course'],
+  ] as const)(
+    'a %s invoice without the buyer VAT ID is refused before a number is taken',
+    async (category, product) => {
+      const draft = await draftInvoice(tt, ff, {
+        billing: AT_BIZ,
+        items: [{ product_id: ff.products[product], quantity: 1 }],
+        shipping_address: { ...AT_BIZ, vat_id: null },
+      });
+      expect(draft.lines[0]).toMatchObject({ tax_rate: 0, tax_category: category });
+      const patch = (body: unknown) =>
+        call(tt.app, 'PATCH', `/api/admin/invoices/${draft.id}`, { token: ff.owner, body });
+      // neither removing the ID from a business invoice nor declaring the buyer a consumer gets past it
+      expect((await patch({ buyer: { vat_id: null } })).statusCode).toBe(200);
+      for (const body of [{}, { is_business: false }]) {
+        await patch(body);
+        const res = await call(tt.app, 'POST', `/api/admin/invoices/${draft.id}/finalize`, { token: ff.owner });
+        expectProblem(res, 400, 'buyer_data_missing');
+        expect(res.data.errors).toContainEqual(expect.objectContaining({ path: '/buyer/vat_id' }));
+        const after = await call(tt.app, 'GET', `/api/admin/invoices/${draft.id}`, { token: ff.owner });
+        expect(after.data).toMatchObject({ status: 'draft', number: null });
+      }
+      await patch({ buyer: { vat_id: 'ATU 1234 5678' } });
+      const ok = await call(tt.app, 'POST', `/api/admin/invoices/${draft.id}/finalize`, { token: ff.owner });
+      expect(ok.statusCode, ok.body).toBe(200);
+      expect(ok.data.buyer.vat_id).toBe('ATU12345678');
+    },
+  );
 });

@@ -283,11 +283,15 @@ export async function deleteDraft(ctx: Ctx, id: string): Promise<void> {
   });
 }
 
-/** What a document needs of its buyer; a business buyer needs a full address (EN 16931 BR-DE-8/9). */
-export function buyerProblems(buyer: BuyerData, business: boolean): FieldError[] {
+/**
+ * What a document needs of its buyer; a business buyer needs a full address (EN 16931 BR-DE-8/9).
+ * An intra-community supply (K) or a reverse-charge service (AE) names the buyer's VAT ID on any
+ * invoice, e-invoice or not (§ 14a (1) and (3) UStG), whatever the business flag says.
+ */
+export function buyerProblems(buyer: BuyerData, business: boolean, lines: DocLine[] = []): FieldError[] {
   const errors: FieldError[] = [];
-  const need = (field: keyof BuyerData) => {
-    if (!buyer[field]) errors.push({ path: `/buyer/${field}`, message: 'is required to finalize' });
+  const need = (field: keyof BuyerData, message = 'is required to finalize') => {
+    if (!buyer[field]) errors.push({ path: `/buyer/${field}`, message });
   };
   if (!buyer.name && !buyer.company) need('name');
   need('country');
@@ -296,6 +300,9 @@ export function buyerProblems(buyer: BuyerData, business: boolean): FieldError[]
     need('postal_code');
     need('city');
     need('email');
+  }
+  if (lines.some((l) => l.tax_category === 'K' || l.tax_category === 'AE')) {
+    need('vat_id', 'is required to finalize an intra-community supply or reverse charge (§ 14a UStG)');
   }
   return errors;
 }
@@ -323,7 +330,7 @@ export async function finalizeInvoiceIn(t: TxCtx, id: string): Promise<InvoiceRo
   }
   const settings = await loadSettings(t);
   assertSellerComplete(settings, row.isBusiness);
-  const buyerErrors = buyerProblems(row.buyer, row.isBusiness);
+  const buyerErrors = buyerProblems(row.buyer, row.isBusiness, row.lines);
   if (buyerErrors.length > 0) {
     throw new AppError(
       'buyer_data_missing',

@@ -8,7 +8,8 @@ import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { call, createShop, expectProblem, startApp, type TestApp } from '../../../test/helpers/app.js';
-import { LexwareClient } from '../../adapters/accounting/lexware.js';
+import { startViesStub, type ViesStub } from '../../../test/helpers/vies-stub.js';
+import { LexwareClient, POSTING_CATEGORIES, REVENUE_CATEGORY_ID } from '../../adapters/accounting/lexware.js';
 import { AccountingError, type AccountingVoucher } from '../../adapters/accounting/port.js';
 import { query } from '../../platform/db/tx.js';
 import { type FinanceShop, finalInvoice, financeShop } from './finance.fixtures.js';
@@ -40,7 +41,55 @@ const stub = {
   fallback: { status: 200, body: null as unknown, headers: {} as Record<string, string> },
   vouchers: 0,
   booked: [] as Booked[],
+  /** The account's posting categories (GET /v1/posting-categories); a voucher item of another is refused. */
+  categories: [] as { id: string; name: string; type: string }[],
 };
+
+/** Posting categories as Lexware lists them: the revenue ones the sync uses, and an expense one. */
+const ACCOUNT_CATEGORIES = [
+  { id: 'cf03a2b0-f838-474f-ac5e-67adb9b830c7', name: 'Reise MA', type: 'outgo' },
+  { id: '8f8664a1-fd86-11e1-a21f-0800200c9a66', name: 'Einnahmen', type: 'income' },
+  ...Object.values(POSTING_CATEGORIES).map((c) => ({ ...c, type: 'income' })),
+].map((c) => ({
+  ...c,
+  contactRequired: false,
+  splitAllowed: true,
+  groupName: c.type === 'income' ? 'Einnahmen' : 'Reisen',
+}));
+stub.categories = [...ACCOUNT_CATEGORIES];
+
+interface Item {
+  amount: number;
+  taxAmount: number;
+  taxRatePercent: number;
+  categoryId: string;
+}
+
+/** Lexware's checks of a voucher's items: known revenue categories, one item per category and rate, totals. */
+function itemIssues(body: { voucherItems: Item[]; totalGrossAmount: number; totalTaxAmount: number }) {
+  const issues: { i18nKey: string; source: string; type: string }[] = [];
+  const keys = new Set<string>();
+  body.voucherItems.forEach((i, n) => {
+    if (!stub.categories.some((c) => c.id === i.categoryId && c.type === 'income')) {
+      issues.push({
+        i18nKey: 'invalid_reference_value',
+        source: `voucherItems[${n}].categoryId`,
+        type: 'validation_failure',
+      });
+    }
+    const key = `${i.categoryId}|${i.taxRatePercent}`;
+    if (keys.has(key)) issues.push({ i18nKey: 'duplicate', source: `voucherItems[${n}]`, type: 'validation_failure' });
+    keys.add(key);
+  });
+  const cents = (f: (i: Item) => number) => body.voucherItems.reduce((a, i) => a + Math.round(f(i) * 100), 0);
+  if (cents((i) => i.amount) !== Math.round(body.totalGrossAmount * 100)) {
+    issues.push({ i18nKey: 'invalid_value', source: 'totalGrossAmount', type: 'validation_failure' });
+  }
+  if (cents((i) => i.taxAmount) !== Math.round(body.totalTaxAmount * 100)) {
+    issues.push({ i18nKey: 'invalid_value', source: 'totalTaxAmount', type: 'validation_failure' });
+  }
+  return issues;
+}
 
 async function readBody(req: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
@@ -51,6 +100,8 @@ async function readBody(req: IncomingMessage): Promise<string> {
 let server: Server;
 let t: TestApp;
 let f: FinanceShop;
+let vies: ViesStub;
+let world: string;
 
 beforeAll(async () => {
   server = createServer(async (req, res) => {
@@ -94,10 +145,13 @@ beforeAll(async () => {
         number: 0,
       });
     }
+    if (req.method === 'GET' && req.url === '/v1/posting-categories') return send(200, stub.categories);
     if (req.method === 'POST' && req.url === '/v1/vouchers') {
       const next = stub.script.shift();
       if (next && !next.perform) return send(next.status, next.body, next.headers);
       const body = JSON.parse(raw) as { voucherNumber: string; type: string; totalGrossAmount: number };
+      const issues = itemIssues(JSON.parse(raw));
+      if (issues.length > 0) return send(406, { IssueList: issues });
       stub.vouchers++;
       const id = `voucher-${stub.vouchers}`;
       stub.booked.push({ id, number: body.voucherNumber, type: body.type, totalGrossAmount: body.totalGrossAmount });
@@ -108,11 +162,19 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const port = (server.address() as AddressInfo).port;
-  t = await startApp({ LEXWARE_API_URL: `http://127.0.0.1:${port}` });
+  vies = await startViesStub(['ATU12345678']);
+  t = await startApp({ LEXWARE_API_URL: `http://127.0.0.1:${port}`, VIES_API_URL: vies.url });
   f = await financeShop(t);
+  world = (
+    await call(t.app, 'POST', '/api/admin/shipping-methods', {
+      token: f.owner,
+      body: { name: 'Welt', price_cents: 1190, countries: ['CH', 'US'] },
+    })
+  ).data.id;
 });
 afterAll(async () => {
   await t.close();
+  await vies.close();
   await new Promise((r) => server.close(r));
 });
 beforeEach(() => {
@@ -204,6 +266,7 @@ describe('order sync', () => {
           amount: g.gross_cents / 100,
           taxAmount: g.tax_cents / 100,
           taxRatePercent: Math.round(g.tax_rate * 100),
+          categoryId: REVENUE_CATEGORY_ID,
         }),
       ),
     );
@@ -377,6 +440,170 @@ describe('order sync', () => {
   });
 });
 
+const AT_BIZ = {
+  name: 'Anna Huber',
+  company: 'Wiener Handel GmbH',
+  vat_id: 'ATU12345678',
+  line1: 'Kärntner Str. 1',
+  postal_code: '1010',
+  city: 'Wien',
+  country: 'AT',
+};
+const CH = { name: 'Urs Meier', line1: 'Bahnhofstr. 10', postal_code: '8001', city: 'Zürich', country: 'CH' };
+const US = { name: 'Jane Doe', line1: '1 Main St', postal_code: '10001', city: 'New York', country: 'US' };
+
+describe('posting categories', () => {
+  type Group = { gross_cents: number; tax_cents: number; tax_rate: number; tax_category: 'S' | 'K' | 'AE' | 'G' | 'O' };
+  /** The items a document's breakdown must be booked as: one per group, in its VAT category's posting category. */
+  const itemsOf = (groups: Group[]) =>
+    groups.map((g) => ({
+      amount: g.gross_cents / 100,
+      taxAmount: g.tax_cents / 100,
+      taxRatePercent: Math.round(g.tax_rate * 100),
+      categoryId: POSTING_CATEGORIES[g.tax_category].id,
+    }));
+  /** Books the invoice, then a full credit note of it; both vouchers' bodies. */
+  async function bookWithCreditNote(inv: { id: string; number: string; order_id: string }) {
+    await drain();
+    expect(await syncOf(inv.order_id)).toMatchObject({ status: 'synced', last_error: null });
+    const cn = (await post(`/api/admin/invoices/${inv.id}/credit-note`, { reason: 'Storno' })).data;
+    const fin = await post(`/api/admin/credit-notes/${cn.id}/finalize`);
+    expect(fin.statusCode, fin.body).toBe(200);
+    await drain();
+    expect(await syncOf(inv.order_id)).toMatchObject({ status: 'synced', last_error: null });
+    const [invoice] = postsFor(inv.number);
+    const [credit] = postsFor(fin.data.number);
+    return { invoice: invoice?.body, credit: credit?.body, creditNote: fin.data };
+  }
+
+  it('an EU business invoice books AE and K apart (reverse charge, intra-community supply), its credit note too', async () => {
+    const inv = await finalInvoice(t, f, {
+      billing: AT_BIZ,
+      items: [
+        { product_id: f.products.course, quantity: 1 },
+        { product_id: f.products.cheese, quantity: 2 },
+      ],
+      shipping_address: { ...AT_BIZ, vat_id: null },
+    });
+    expect(inv.tax_breakdown.map((g: Group) => g.tax_category)).toEqual(['AE', 'K']);
+    const { invoice, credit, creditNote } = await bookWithCreditNote(inv);
+    expect(invoice).toMatchObject({
+      type: 'salesinvoice',
+      totalTaxAmount: 0,
+      voucherItems: itemsOf(inv.tax_breakdown),
+    });
+    expect(invoice.voucherItems.map((i: Item) => i.categoryId)).toEqual([
+      '380a20cb-d04c-426e-b49c-84c22adfa362',
+      '9075a4e3-66de-4795-a016-3889feca0d20',
+    ]);
+    expect(credit).toMatchObject({ type: 'salescreditnote', voucherItems: itemsOf(creditNote.tax_breakdown) });
+    expect(credit.voucherItems.map((i: Item) => i.categoryId)).toEqual(
+      invoice.voucherItems.map((i: Item) => i.categoryId),
+    );
+  });
+
+  it('an export (G) and a service outside the EU (O) are booked in their own categories, their credit notes too', async () => {
+    const g = await finalInvoice(t, f, {
+      billing: CH,
+      items: [{ product_id: f.products.cheese, quantity: 2 }],
+      shipping_address: CH,
+      shipping_method_id: world,
+    });
+    expect(g.tax_breakdown.map((x: Group) => x.tax_category)).toEqual(['G']);
+    const booked = await bookWithCreditNote(g);
+    expect(booked.invoice.voucherItems).toEqual([
+      expect.objectContaining({ taxRatePercent: 0, categoryId: '93d24c20-ea84-424e-a731-5e1b78d1e6a9' }),
+    ]);
+    expect(booked.invoice.voucherItems).toEqual(itemsOf(g.tax_breakdown));
+    expect(booked.credit.voucherItems).toEqual(itemsOf(booked.creditNote.tax_breakdown));
+    const o = await finalInvoice(t, f, { billing: US, items: [{ product_id: f.products.course, quantity: 1 }] });
+    expect(o.tax_breakdown.map((x: Group) => x.tax_category)).toEqual(['O']);
+    const bookedO = await bookWithCreditNote(o);
+    expect(bookedO.invoice.voucherItems).toEqual([
+      expect.objectContaining({ taxRatePercent: 0, categoryId: 'ef5b1a6e-f690-4004-9a19-91276348894f' }),
+    ]);
+    expect(bookedO.credit.voucherItems).toEqual(itemsOf(bookedO.creditNote.tax_breakdown));
+  });
+
+  it('S and K in one voucher: one item per posting category and rate, invoice and credit note', async () => {
+    const client = new LexwareClient({
+      baseUrl: (t.app.deps.config as { lexwareApiUrl: string }).lexwareApiUrl,
+      apiKey: GOOD_KEY,
+    });
+    for (const kind of ['invoice', 'credit_note'] as const) {
+      const number = `SK-${kind}`;
+      const { id } = await client.createVoucher({
+        kind,
+        number,
+        date: '2025-03-01',
+        dueDate: null,
+        serviceDate: null,
+        currency: 'EUR',
+        totalGrossCents: 11900 + 1070 + 5000 + 2500,
+        totalTaxCents: 1900 + 70,
+        items: [
+          { grossCents: 11900, taxCents: 1900, taxRate: 0.19, taxCategory: 'S' },
+          { grossCents: 1070, taxCents: 70, taxRate: 0.07, taxCategory: 'S' },
+          { grossCents: 5000, taxCents: 0, taxRate: 0, taxCategory: 'K' },
+          { grossCents: 2500, taxCents: 0, taxRate: 0, taxCategory: 'K' },
+        ],
+        remark: 'test',
+      });
+      expect(id).toMatch(/^voucher-/);
+      expect(postsFor(number)[0]?.body).toMatchObject({
+        type: kind === 'invoice' ? 'salesinvoice' : 'salescreditnote',
+        voucherItems: [
+          { amount: 119, taxAmount: 19, taxRatePercent: 19, categoryId: REVENUE_CATEGORY_ID },
+          { amount: 10.7, taxAmount: 0.7, taxRatePercent: 7, categoryId: REVENUE_CATEGORY_ID },
+          { amount: 75, taxAmount: 0, taxRatePercent: 0, categoryId: '9075a4e3-66de-4795-a016-3889feca0d20' },
+        ],
+      });
+    }
+  });
+
+  it('a category Lexware refuses or does not offer fails the sync visibly (retry books it), never a 500', async () => {
+    const K = POSTING_CATEGORIES.K.id;
+    const listed = stub.categories;
+    try {
+      // listed, but Lexware refuses the item (406): failed with its error, nothing booked
+      stub.categories = listed.filter((c) => c.id !== K);
+      const inv = await finalInvoice(t, f, {
+        billing: AT_BIZ,
+        items: [{ product_id: f.products.cheese, quantity: 1 }],
+        shipping_address: { ...AT_BIZ, vat_id: null },
+      });
+      const categoryReads = () => stub.seen.filter((x) => x.url === '/v1/posting-categories').length;
+      await drain();
+      const failed = await call(t.app, 'GET', `/api/admin/orders/${inv.order_id}/lexware`, { token: f.owner });
+      expect(failed.statusCode).toBe(200);
+      expect(failed.data).toMatchObject({ status: 'failed', provider_id: null });
+      expect(failed.data.last_error).toMatch(/categoryId|posting category "Innergemeinschaftliche Lieferung"/);
+      expect(stub.booked.filter((b) => b.number === inv.number)).toHaveLength(0);
+      // the account does not offer it (the list is read again after a refusal): failed before any POST
+      stub.seen = [];
+      expect((await post(`/api/admin/orders/${inv.order_id}/lexware-retry`)).statusCode).toBe(200);
+      await drain();
+      const missing = await syncOf(inv.order_id);
+      expect(missing).toMatchObject({ status: 'failed', provider_id: null });
+      expect(missing.last_error).toContain(
+        `Lexware offers no revenue posting category "Innergemeinschaftliche Lieferung" (${K}) for VAT category K`,
+      );
+      expect(categoryReads()).toBe(1);
+      expect(postsFor(inv.number)).toHaveLength(0);
+      // enabled in Lexware: the retry reads the list again and books it in its category
+      stub.categories = listed;
+      stub.seen = [];
+      expect((await post(`/api/admin/orders/${inv.order_id}/lexware-retry`)).statusCode).toBe(200);
+      await drain();
+      expect(await syncOf(inv.order_id)).toMatchObject({ status: 'synced', last_error: null });
+      expect(categoryReads()).toBe(1);
+      expect(postsFor(inv.number)[0]?.body.voucherItems).toEqual([expect.objectContaining({ categoryId: K })]);
+    } finally {
+      stub.categories = listed;
+    }
+  });
+});
+
 describe('client', () => {
   it('a 200 whose body is not JSON is a retryable AccountingError, never a crash', async () => {
     let calls = 0;
@@ -460,7 +687,7 @@ describe('client', () => {
     currency: 'EUR',
     totalGrossCents,
     totalTaxCents: 0,
-    items: [{ grossCents: totalGrossCents, taxCents: 0, taxRate: 0 }],
+    items: [{ grossCents: totalGrossCents, taxCents: 0, taxRate: 0, taxCategory: 'G' }],
     remark: 'test',
   });
 
@@ -469,13 +696,14 @@ describe('client', () => {
     let performed = false;
     const answers = ['429', '503', 'timeout'];
     const client = new LexwareClient({
-      baseUrl: 'http://stub',
+      baseUrl: 'http://stub-retries',
       apiKey: GOOD_KEY,
       timeoutMs: 50,
       backoffMs: 1,
       attempts: 4,
       fetch: (async (url: string, init: RequestInit) => {
-        calls.push(`${init.method} ${url.replace('http://stub', '')}`);
+        calls.push(`${init.method} ${url.replace('http://stub-retries', '')}`);
+        if (url.endsWith('/v1/posting-categories')) return new Response(JSON.stringify(ACCOUNT_CATEGORIES));
         if (init.method === 'GET') {
           // `vouchers` is accepted as the list key as well
           const vouchers = performed
@@ -495,7 +723,17 @@ describe('client', () => {
     });
     expect(await client.createVoucher(voucher('GS 1/2', 1230))).toEqual({ id: 'v-1' });
     const lookup = `GET /v1/vouchers?voucherNumber=${encodeURIComponent('GS 1/2')}`;
-    expect(calls).toEqual([lookup, 'POST /v1/vouchers', 'POST /v1/vouchers', lookup, 'POST /v1/vouchers', lookup]);
+    // the posting categories are read once, before the first POST
+    const categories = 'GET /v1/posting-categories';
+    expect(calls).toEqual([
+      lookup,
+      categories,
+      'POST /v1/vouchers',
+      'POST /v1/vouchers',
+      lookup,
+      'POST /v1/vouchers',
+      lookup,
+    ]);
   });
 
   it('createVoucher: a voucher of another amount is a non-retryable error; a failed lookup never POSTs', async () => {
