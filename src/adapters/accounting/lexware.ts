@@ -14,11 +14,11 @@
  * performed, so the next attempt looks the number up first.
  *
  * Each voucher item is booked in the posting category of its VAT category (the UStVA reports
- * intra-community supplies, exports and services not taxable in Germany in their own lines), taken
- * from `GET /v1/posting-categories` (cached per account for an hour; read again when a category is
- * missing from the cached list or Lexware refused a voucher).
+ * intra-community supplies, exports and services not taxable in Germany in their own lines): the
+ * fixed category ids Lexware's API documentation lists for sales vouchers, the same in every
+ * account. A category Lexware refuses fails the sync with Lexware's own error (nothing is booked in
+ * a wrong category); the retry books it once the category is enabled.
  */
-import { createHash } from 'node:crypto';
 import {
   type AccountingClient,
   AccountingError,
@@ -31,9 +31,8 @@ import {
 export const REVENUE_CATEGORY_ID = '8f8664a8-fd86-11e1-a21f-0800200c9a66';
 
 /**
- * The revenue posting category of each VAT category: the fixed ids Lexware's API documentation lists
- * for `salesinvoice`/`salescreditnote` (docs/finance.md "Accounting integration"), found in the
- * account's `GET /v1/posting-categories` by id, else by name.
+ * The revenue posting category of each VAT category: the fixed ids Lexware's API documentation
+ * lists for `salesinvoice`/`salescreditnote` (docs/finance.md "Accounting integration").
  */
 export const POSTING_CATEGORIES: Record<VatCategory, { id: string; name: string }> = {
   S: { id: REVENUE_CATEGORY_ID, name: 'Warenverkäufe' },
@@ -43,17 +42,6 @@ export const POSTING_CATEGORIES: Record<VatCategory, { id: string; name: string 
   G: { id: '93d24c20-ea84-424e-a731-5e1b78d1e6a9', name: 'Ausfuhrlieferungen an Drittländer' },
   O: { id: 'ef5b1a6e-f690-4004-9a19-91276348894f', name: 'Dienstleistungen an Drittländer' },
 };
-
-/** An entry of `GET /v1/posting-categories` (the fields used here). */
-export interface PostingCategory {
-  id: string;
-  name: string;
-  type: string;
-}
-
-const CATEGORY_TTL_MS = 3_600_000;
-/** The posting categories per account (base URL and a hash of the key), with the time they were read. */
-const categoryCache = new Map<string, { at: number; list: PostingCategory[] }>();
 
 export interface LexwareOptions {
   baseUrl: string;
@@ -121,11 +109,9 @@ export class LexwareClient implements AccountingClient {
   private readonly attempts: number;
   private readonly backoffMs: number;
   private readonly doFetch: typeof fetch;
-  private readonly cacheKey: string;
 
   constructor(private readonly opts: LexwareOptions) {
     this.base = opts.baseUrl.replace(/\/+$/, '');
-    this.cacheKey = `${this.base} ${createHash('sha256').update(opts.apiKey).digest('hex')}`;
     this.timeoutMs = opts.timeoutMs ?? 10_000;
     this.attempts = Math.max(1, opts.attempts ?? 3);
     this.backoffMs = opts.backoffMs ?? 500;
@@ -250,7 +236,6 @@ export class LexwareClient implements AccountingClient {
         const id = await this.existingVoucher(v, type);
         if (id) return { id };
       }
-      // the categories are read only for a voucher that is not booked yet
       body ??= {
         type,
         voucherNumber: v.number,
@@ -262,7 +247,7 @@ export class LexwareClient implements AccountingClient {
         taxType: 'gross',
         useCollectiveContact: true,
         remark: v.remark,
-        voucherItems: await this.voucherItems(v),
+        voucherItems: voucherItems(v),
         voucherImages: [],
       };
       const r = await this.once<{ id?: string }>('POST', '/v1/vouchers', body);
@@ -271,8 +256,6 @@ export class LexwareClient implements AccountingClient {
         return { id: r.value.id };
       }
       last = r.error;
-      // a refused voucher (e.g. a category the account no longer offers): read the categories again next time
-      if (!last.retryable) categoryCache.delete(this.cacheKey);
       if (!last.retryable || attempt === this.attempts) break;
       // a 429 was not performed; anything else retryable may have been, so look again first
       lookUp = last.status !== 429;
@@ -280,65 +263,24 @@ export class LexwareClient implements AccountingClient {
     }
     throw last ?? new AccountingError('Lexware call failed', null, true);
   }
+}
 
-  /** The account's posting categories: cached for an hour, or read now (`fresh`). */
-  async postingCategories(fresh = false): Promise<{ list: PostingCategory[]; fresh: boolean }> {
-    const cached = categoryCache.get(this.cacheKey);
-    if (!fresh && cached && Date.now() - cached.at < CATEGORY_TTL_MS) return { list: cached.list, fresh: false };
-    const answer = await this.request<unknown>('GET', '/v1/posting-categories');
-    if (!Array.isArray(answer)) {
-      throw new AccountingError('Lexware answered GET /v1/posting-categories without a list', null, true);
-    }
-    const list = (answer as Partial<PostingCategory>[]).filter(
-      (c): c is PostingCategory =>
-        typeof c?.id === 'string' && typeof c.name === 'string' && typeof c.type === 'string',
-    );
-    categoryCache.set(this.cacheKey, { at: Date.now(), list });
-    return { list, fresh: true };
+/** The voucher's items, one per posting category and tax rate (amounts summed in cents). */
+function voucherItems(v: AccountingVoucher) {
+  const groups = new Map<string, { categoryId: string; rate: number; gross: number; tax: number }>();
+  for (const i of v.items) {
+    const categoryId = POSTING_CATEGORIES[i.taxCategory].id;
+    const rate = Math.round(i.taxRate * 100_000) / 1000;
+    const key = `${categoryId}|${rate}`;
+    const g = groups.get(key) ?? { categoryId, rate, gross: 0, tax: 0 };
+    g.gross += i.grossCents;
+    g.tax += i.taxCents;
+    groups.set(key, g);
   }
-
-  /** The revenue category id of a VAT category in `list`: the documented id, else the documented name; or null. */
-  private static categoryIn(list: PostingCategory[], vat: VatCategory): string | null {
-    const want = POSTING_CATEGORIES[vat];
-    const income = list.filter((c) => c.type === 'income');
-    const norm = (x: string) => x.replace(/\s+/g, '').toLowerCase();
-    return (income.find((c) => c.id === want.id) ?? income.find((c) => norm(c.name) === norm(want.name)))?.id ?? null;
-  }
-
-  /**
-   * The voucher's items, one per posting category and tax rate (amounts summed in cents), each in
-   * the category of its VAT category. A category the account does not offer is a non-retryable
-   * error naming it (nothing is booked in a wrong category).
-   */
-  private async voucherItems(v: AccountingVoucher) {
-    const needed = [...new Set(v.items.map((i) => i.taxCategory))];
-    let { list, fresh } = await this.postingCategories();
-    if (!fresh && needed.some((c) => !LexwareClient.categoryIn(list, c)))
-      ({ list } = await this.postingCategories(true));
-    const groups = new Map<string, { categoryId: string; rate: number; gross: number; tax: number }>();
-    for (const i of v.items) {
-      const categoryId = LexwareClient.categoryIn(list, i.taxCategory);
-      if (!categoryId) {
-        const want = POSTING_CATEGORIES[i.taxCategory];
-        throw new AccountingError(
-          `Lexware offers no revenue posting category "${want.name}" (${want.id}) for VAT category ` +
-            `${i.taxCategory} in this account; enable it in Lexware, then retry`,
-          null,
-          false,
-        );
-      }
-      const rate = Math.round(i.taxRate * 100_000) / 1000;
-      const key = `${categoryId}|${rate}`;
-      const g = groups.get(key) ?? { categoryId, rate, gross: 0, tax: 0 };
-      g.gross += i.grossCents;
-      g.tax += i.taxCents;
-      groups.set(key, g);
-    }
-    return [...groups.values()].map((g) => ({
-      amount: amount(g.gross),
-      taxAmount: amount(g.tax),
-      taxRatePercent: g.rate,
-      categoryId: g.categoryId,
-    }));
-  }
+  return [...groups.values()].map((g) => ({
+    amount: amount(g.gross),
+    taxAmount: amount(g.tax),
+    taxRatePercent: g.rate,
+    categoryId: g.categoryId,
+  }));
 }
