@@ -42,6 +42,7 @@ import {
 import {
   creditOrderEarnings,
   partnersModule,
+  restoreFailedRefundEarnings,
   reverseCreditNoteEarnings,
   reverseOrderEarnings,
   reverseRefundedEarnings,
@@ -138,6 +139,9 @@ function wireHooks(): void {
       'order.cancelledUnpaid': [creditCancelledOrder],
       'refund.uncredited': [
         (t, e) => reverseRefundedEarnings({ db: t.db, shopId: e.shopId }, e.orderId, e.refundId, e.now),
+      ],
+      'refund.failedAfterSuccess': [
+        (t, e) => restoreFailedRefundEarnings({ db: t.db, shopId: e.shopId }, e.orderId, e.refundId, e.now),
       ],
       'creditNote.finalized': [
         (t, e) => reverseCreditNoteEarnings({ db: t.db, shopId: e.shopId }, e.orderId, e.creditNoteId, e.now),

@@ -30,6 +30,11 @@ export interface HookEvents {
   'order.cancelledUnpaid': { shopId: string; orderId: string; now: Date };
   /** orders: a refund succeeded and no credit note was written (the order had no final invoice). */
   'refund.uncredited': { shopId: string; orderId: string; refundId: string; now: Date };
+  /**
+   * orders: a refund that had succeeded failed at the provider since (it is `failed` now, the
+   * order's state recomputed): what it clawed back is restored.
+   */
+  'refund.failedAfterSuccess': { shopId: string; orderId: string; refundId: string; now: Date };
   /** finance: a credit note of the order was finalized. */
   'creditNote.finalized': { shopId: string; orderId: string; creditNoteId: string; now: Date };
   /** identity: a customer proved their e-mail; the e-mail's guest purchases become the account's. */

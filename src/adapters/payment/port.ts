@@ -129,7 +129,14 @@ export type PaymentEvent = { id: string; type: string } & (
     }
   | {
       kind: 'refund.succeeded' | 'refund.failed';
-      refund: { ref: string; paymentRef: string | null; amountCents: number; refundId: string | null };
+      refund: {
+        ref: string;
+        paymentRef: string | null;
+        amountCents: number;
+        refundId: string | null;
+        /** Why the provider failed it (Stripe's `failure_reason`, e.g. `expired_or_canceled_card`), if it says. */
+        failureReason?: string | null;
+      };
     }
   | { kind: 'ignored' }
 );

@@ -298,6 +298,7 @@ export class StripePaymentProvider implements PaymentProvider {
             paymentRef: typeof r.payment_intent === 'string' ? r.payment_intent : (r.payment_intent?.id ?? null),
             amountCents: r.amount,
             refundId: r.metadata?.refund_id ?? null,
+            failureReason: failed ? (r.failure_reason ?? r.status) : null,
           },
         };
       }

@@ -24,6 +24,8 @@ const requests: { path: string; body: URLSearchParams; idempotencyKey: string | 
 const providerIds = new Map<string, string>();
 let refundsFail = false;
 let refundStatus = 'succeeded';
+/** Runs while Stripe is answering a refund request (an event that overtakes the answer). */
+let whileRefunding: ((refund: { id: string; refundId: string }) => Promise<void>) | null = null;
 let sessionsFail = 0;
 
 let t: TestApp;
@@ -70,10 +72,12 @@ beforeAll(async () => {
         res.end(JSON.stringify({ error: { type: 'invalid_request_error', message: 'refunds are down' } }));
         return;
       }
+      const refundRef = `re_${requests.length}`;
+      await whileRefunding?.({ id: refundRef, refundId: body.get('metadata[refund_id]') ?? '' });
       res.writeHead(200, { 'content-type': 'application/json', 'request-id': 'req_stub' });
       res.end(
         JSON.stringify({
-          id: `re_${requests.length}`,
+          id: refundRef,
           object: 'refund',
           status: refundStatus,
           amount: Number(body.get('amount')),
@@ -491,6 +495,126 @@ describe('stripe provider', () => {
     // the whole amount can be asked for again
     await pendingRefund();
     expect((await ordersOf(session.data.id))[0].status).toBe('paid');
+  });
+
+  it('a refund Stripe fails after it succeeded is failed, the order paid again, order.refund_failed sent once', async () => {
+    const session = await checkout();
+    const paid = signed(completedEvent('evt_paid_refund_fails_later', session.data.id));
+    await postWebhook(paid.payload, paid.header);
+    const [order] = await ordersOf(session.data.id);
+    const res = await call(t.app, 'POST', `/api/admin/orders/${order.id}/refunds`, {
+      token: shop.ownerToken,
+      body: { amount_cents: 4900, reason: 'Rückgabe' },
+    });
+    expect(res.data).toMatchObject({ status: 'succeeded', amount_cents: 4900 });
+    expect((await ordersOf(session.data.id))[0].status).toBe('partially_refunded');
+    const report = (eventId: string, type: string, status: string, extra: object = {}) =>
+      signed({
+        id: eventId,
+        object: 'event',
+        type,
+        data: {
+          object: {
+            id: 're_fails_later',
+            object: 'refund',
+            status,
+            amount: 4900,
+            payment_intent: `pi_${session.data.id}`,
+            metadata: { refund_id: res.data.id },
+            ...extra,
+          },
+        },
+      });
+    const failed = report('evt_refund_fails_later', 'refund.updated', 'failed', {
+      failure_reason: 'expired_or_canceled_card',
+    });
+    expect((await postWebhook(failed.payload, failed.header)).statusCode).toBe(200);
+    expect(await paymentEvent('evt_refund_fails_later')).toMatchObject({
+      status: 'processed',
+      reason: 'refund_failed_after_success',
+    });
+    const refundsNow = async () =>
+      (await call(t.app, 'GET', `/api/admin/orders/${order.id}/refunds`, { token: shop.ownerToken })).data.refunds;
+    expect(await refundsNow()).toMatchObject([{ id: res.data.id, status: 'failed' }]);
+    expect((await ordersOf(session.data.id))[0].status).toBe('paid');
+    // Stripe's refund.failed for the same change, a redelivery, and an older refund.updated
+    // (succeeded) delivered late change nothing
+    const alsoFailed = report('evt_refund_fails_later_2', 'refund.failed', 'failed');
+    const stale = report('evt_refund_stale_success', 'refund.updated', 'succeeded');
+    for (const e of [alsoFailed, failed, stale]) expect((await postWebhook(e.payload, e.header)).statusCode).toBe(200);
+    expect(await paymentEvent('evt_refund_fails_later_2')).toMatchObject({
+      status: 'ignored',
+      reason: 'refund_already_failed',
+    });
+    expect(await paymentEvent('evt_refund_stale_success')).toMatchObject({
+      status: 'ignored',
+      reason: 'refund_already_failed',
+    });
+    expect((await ordersOf(session.data.id))[0].status).toBe('paid');
+    const sent = await query<{ data: Record<string, unknown> }>(
+      t.app.deps.database.db,
+      sql`SELECT data FROM webhook_events WHERE type = 'order.refund_failed' AND data->>'order_id' = ${order.id}`,
+    );
+    expect(sent.map((e) => e.data)).toEqual([
+      expect.objectContaining({
+        refund_id: res.data.id,
+        amount_cents: 4900,
+        refunded_cents: 0,
+        status: 'paid',
+        failure_reason: expect.stringContaining('expired_or_canceled_card'),
+      }),
+    ]);
+    // all of it is refundable again
+    const again = await call(t.app, 'POST', `/api/admin/orders/${order.id}/refunds`, {
+      token: shop.ownerToken,
+      body: { reason: 'nochmal' },
+    });
+    expect(again.data).toMatchObject({ status: 'succeeded', amount_cents: 9800 });
+    expect((await ordersOf(session.data.id))[0].status).toBe('refunded');
+  });
+
+  it("a refund.failed that overtakes Stripe's answer fails the refund; the answer does not make it succeed", async () => {
+    const session = await checkout();
+    const paid = signed(completedEvent('evt_paid_refund_overtaken', session.data.id));
+    await postWebhook(paid.payload, paid.header);
+    const [order] = await ordersOf(session.data.id);
+    whileRefunding = async (r) => {
+      const e = signed({
+        id: 'evt_refund_overtakes',
+        object: 'event',
+        type: 'refund.failed',
+        data: {
+          object: {
+            id: r.id,
+            object: 'refund',
+            status: 'failed',
+            amount: 9800,
+            payment_intent: `pi_${session.data.id}`,
+            metadata: { refund_id: r.refundId },
+          },
+        },
+      });
+      expect((await postWebhook(e.payload, e.header)).statusCode).toBe(200);
+    };
+    try {
+      const res = await call(t.app, 'POST', `/api/admin/orders/${order.id}/refunds`, {
+        token: shop.ownerToken,
+        body: { reason: 'Storno' },
+      });
+      expectProblem(res, 502, 'provider_error');
+    } finally {
+      whileRefunding = null;
+    }
+    expect(await paymentEvent('evt_refund_overtakes')).toMatchObject({ status: 'processed', reason: 'refund_failed' });
+    const list = (await call(t.app, 'GET', `/api/admin/orders/${order.id}/refunds`, { token: shop.ownerToken })).data
+      .refunds;
+    expect(list).toMatchObject([{ status: 'failed', amount_cents: 9800 }]);
+    expect((await ordersOf(session.data.id))[0].status).toBe('paid');
+    const refunded = await query(
+      t.app.deps.database.db,
+      sql`SELECT 1 FROM webhook_events WHERE type IN ('order.refunded', 'order.refund_failed') AND data->>'order_id' = ${order.id}`,
+    );
+    expect(refunded).toHaveLength(0);
   });
 
   it('a checkout retried with its Idempotency-Key after a provider failure resumes the one session and reservation', async () => {

@@ -6,7 +6,7 @@
  *
  * | event            | here                                                                      |
  * | ---------------- | ------------------------------------------------------------------------- |
- * | session.paid (subscription) | the subscription (trialing/active); paid first invoice → order 1, abo.bezahlt |
+ * | session.paid (subscription) | the subscription (trialing/active); paid first invoice → order 1, abo.bezahlt; ended at the provider meanwhile with its first invoice paid → created, order 1, then canceled (abo.beendet) |
  * | invoice.paid     | one order per invoice (deduplicated by invoice id), period from the line, abo.bezahlt (abo.aktiv from trialing/past_due) |
  * | invoice.failed   | past_due, abo.zahlung_fehlgeschlagen (attempt, next retry); nothing for an invoice already paid |
  * | subscription.updated | Stripe's current subscription (the adapter retrieves it: events arrive in any order): cancel_at_period_end scheduled/withdrawn (abo.gekuendigt/abo.fortgesetzt), status unpaid, period |
@@ -124,13 +124,17 @@ async function onSessionPaid(tx: Tx, event: PaymentEvent, c: EventContext): Prom
   if (cs.status === 'complete') return { ...base, status: 'ignored', reason: 'already_complete' };
   const sub = event.subscription;
   if (!sub) return { ...base, status: 'rejected', reason: 'no_subscription' };
+  const invoice = sub.latestInvoice;
+  // ended at the provider before this completion arrived (a subscription leaving `incomplete`
+  // delivered after its cancellation) with its first invoice paid: the money gets its order, as
+  // an invoice paid after the end does; the subscription is created ended (DESIGN §6a)
+  const endedPaid = sub.status === 'canceled' && invoice?.status === 'paid' && invoice.amountPaidCents > 0;
   // incomplete: the provider completes it (a later event) or lets it expire
-  if (sub.status !== 'trialing' && sub.status !== 'active') {
+  if (sub.status !== 'trialing' && sub.status !== 'active' && !endedPaid) {
     return { ...base, status: 'ignored', reason: `subscription_${sub.status}` };
   }
   const ctx = eventCtx(tx, c, cs.shop_id);
   const tax = await stripeAboTax(ctx, cs, event.billing?.country ?? null);
-  const invoice = sub.latestInvoice;
   const { abo } = await completeAboSession(ctx, event.sessionId, {
     now: c.now,
     billing: tax.business && event.billing ? { ...event.billing, ...tax.business } : event.billing,
@@ -151,10 +155,25 @@ async function onSessionPaid(tx: Tx, event: PaymentEvent, c: EventContext): Prom
       periodStart: sub.periodStart ?? c.now,
       periodEnd: sub.periodEnd ?? c.now,
       trialEnd: sub.trialEnd,
-      paidAmount: sub.status === 'active' && invoice?.status === 'paid' ? invoice.amountPaidCents : null,
+      paidAmount: (sub.status === 'active' || endedPaid) && invoice?.status === 'paid' ? invoice.amountPaidCents : null,
     },
     publicUrl: c.deps.config.publicUrl,
   });
+  if (endedPaid && abo) {
+    const ended = await update(
+      ctx,
+      abo.id,
+      {
+        status: transition(abo.status, 'period_end_reached'),
+        endetAm: sub.endedAt ?? c.now,
+        cancelAtPeriodEnd: false,
+        nextRetryAt: null,
+      },
+      c.now,
+    );
+    await emitAbo(ctx, ended, 'abo.beendet', c.now);
+    return { ...base, status: 'processed', reason: `subscription_created_ended ${abo.id}` };
+  }
   return { ...base, status: 'processed', reason: `subscription_created ${abo?.id ?? ''}`.trim() };
 }
 

@@ -579,6 +579,42 @@ describe('stripe subscriptions', () => {
     expect(await events(abo.id)).toEqual(['checkout.completed', 'abo.aktiv', 'abo.bezahlt']);
   });
 
+  it('a subscription leaving incomplete delivered after it was cancelled at Stripe: its paid first invoice becomes the order of an ended subscription', async () => {
+    const p = await plan({});
+    const s = await startSession(p.id, 'stripe3ds-ended@kunde.test');
+    const session = { ...completed(s.data.id, 'sub_3ds_ended'), status: 'complete', payment_status: 'unpaid' };
+    checkoutBySubscription.set('sub_3ds_ended', session);
+    expect((await post('checkout.session.completed', session)).statusCode).toBe(200);
+    const paidFirst = { id: 'in_sub_3ds_ended_1', object: 'invoice', status: 'paid', amount_paid: 1990 };
+    // the buyer authenticated, then the subscription was cancelled at Stripe; its deletion and the
+    // first invoice arrive first (no subscription of ours yet), the update leaving incomplete last
+    const canceled = subscription('sub_3ds_ended', 'canceled', {
+      metadata: { checkout_session_id: s.data.id },
+      latest_invoice: paidFirst,
+      ended_at: NOW + 3600,
+    });
+    await post('customer.subscription.deleted', canceled);
+    await post('invoice.paid', invoice('in_sub_3ds_ended_1', 'sub_3ds_ended', { amount_paid: 1990 }));
+    expect(await aboOf('stripe3ds-ended@kunde.test')).toBeUndefined();
+    const active = {
+      ...canceled,
+      status: 'active',
+      ended_at: null,
+    };
+    const res = await send('customer.subscription.updated', active, '/api/webhooks/stripe', { status: 'incomplete' });
+    expect(res.statusCode).toBe(200);
+    const abo = await aboOf('stripe3ds-ended@kunde.test');
+    expect(abo).toMatchObject({ status: 'canceled', provider: 'stripe', payments_count: 1 });
+    expect(abo.endet_am).toBe(new Date((NOW + 3600) * 1000).toISOString());
+    expect((await ordersOf(abo.id)).map((o) => o.total_cents)).toEqual([1990]);
+    expect(await events(abo.id)).toEqual(['checkout.completed', 'abo.aktiv', 'abo.bezahlt', 'abo.beendet']);
+    // a redelivery of the transition, and the first invoice again: nothing more
+    await send('customer.subscription.updated', active, '/api/webhooks/stripe', { status: 'incomplete' });
+    await post('invoice.paid', invoice('in_sub_3ds_ended_1', 'sub_3ds_ended', { amount_paid: 1990 }));
+    expect(await ordersOf(abo.id)).toHaveLength(1);
+    expect(await aboOf('stripe3ds-ended@kunde.test')).toMatchObject({ status: 'canceled', payments_count: 1 });
+  });
+
   it('a subscription leaving incomplete whose Checkout Session is not the one stored for ours creates nothing', async () => {
     const p = await plan({});
     const s = await startSession(p.id, 'stripe3ds2@kunde.test');

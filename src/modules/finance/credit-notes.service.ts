@@ -359,10 +359,10 @@ export { assertCreditNoteAction };
 export async function creditNoteLinesOfOrder(
   ctx: Pick<Ctx, 'db' | 'shopId'>,
   orderId: string,
-): Promise<{ lines: DocLine[]; invoice_total: number | string }[]> {
-  return query<{ lines: DocLine[]; invoice_total: number | string }>(
+): Promise<{ id: string; lines: DocLine[]; invoice_total: number | string }[]> {
+  return query<{ id: string; lines: DocLine[]; invoice_total: number | string }>(
     ctx.db,
-    sql`SELECT cn.lines, i.total_cents AS invoice_total FROM credit_notes cn JOIN invoices i ON i.id = cn.invoice_id
+    sql`SELECT cn.id, cn.lines, i.total_cents AS invoice_total FROM credit_notes cn JOIN invoices i ON i.id = cn.invoice_id
         WHERE cn.shop_id = ${ctx.shopId} AND cn.order_id = ${orderId} AND cn.status <> 'draft'`,
   );
 }

@@ -36,7 +36,11 @@ export {
   orderOut,
 } from './orders.service.js';
 export type { Address, PricedLine } from './orders.tables.js';
-export { refundedWithoutCreditNote, refundPaymentEventHandler } from './refunds.service.js';
+export {
+  creditNotesOfFailedRefunds,
+  refundedWithoutCreditNote,
+  refundPaymentEventHandler,
+} from './refunds.service.js';
 // Orders lock a channel's currency and keep the channel from being deleted.
 export const ordersChannelDependency: ChannelDependency = {
   what: 'orders',

@@ -371,6 +371,22 @@ export async function refundedWithoutCreditNote(ctx: Pick<Ctx, 'db' | 'shopId'>,
   return Number(row?.total ?? 0);
 }
 
+/**
+ * The credit notes of the order's refunds that failed at the provider after they had succeeded:
+ * the money stayed with the shop, so they take nothing back from the partner earnings.
+ */
+export async function creditNotesOfFailedRefunds(
+  ctx: Pick<Ctx, 'db' | 'shopId'>,
+  orderId: string,
+): Promise<Set<string>> {
+  const rows = await query<{ credit_note_id: string }>(
+    ctx.db,
+    sql`SELECT credit_note_id FROM refunds
+        WHERE shop_id = ${ctx.shopId} AND order_id = ${orderId} AND status = 'failed' AND credit_note_id IS NOT NULL`,
+  );
+  return new Set(rows.map((r) => r.credit_note_id));
+}
+
 /** The provider's confirmation (or failure) of a refund that was pending. */
 async function onRefundEvent(tx: Tx, event: PaymentEvent, c: EventContext): Promise<EventOutcome | null> {
   if (event.kind !== 'refund.succeeded' && event.kind !== 'refund.failed') return null;
@@ -388,14 +404,128 @@ async function onRefundEvent(tx: Tx, event: PaymentEvent, c: EventContext): Prom
     );
   if (!row) return null;
   const out = { shopId: row.shopId, orderId: row.orderId, amountCents: row.amountCents, currency: row.currency };
+  const failure =
+    event.kind === 'refund.failed'
+      ? `the provider reported the refund as failed${event.refund.failureReason ? ` (${event.refund.failureReason})` : ''}`
+      : null;
+  // a refund that succeeded can still fail at the provider (e.g. the card was closed): the money
+  // did not reach the customer, so the refund is undone (failed is final at the provider)
+  if (row.status === 'succeeded' && event.kind === 'refund.failed') {
+    const undone = await failSucceededRefund(eventCtx(tx, c, row.shopId), row.id, {
+      providerRef: event.refund.ref,
+      failure: failure as string,
+      now: c.now,
+    });
+    return undone
+      ? { ...out, status: 'processed', reason: 'refund_failed_after_success' }
+      : { ...out, status: 'ignored', reason: 'refund_already_failed' };
+  }
   if (row.status !== 'pending') return { ...out, status: 'ignored', reason: `refund_already_${row.status}` };
   const done = await settleRefund(eventCtx(tx, c, row.shopId), row.id, {
     status: event.kind === 'refund.succeeded' ? 'succeeded' : 'failed',
     providerRef: event.refund.ref,
-    failure: event.kind === 'refund.failed' ? 'the provider reported the refund as failed' : null,
+    failure,
     now: c.now,
   });
   return { ...out, status: 'processed', reason: `refund_${done.status}` };
+}
+
+/**
+ * Undoes a refund that had succeeded and that the provider has failed since (docs/payments.md,
+ * "A refund that fails after it succeeded"), once, under the order's lock: the refund becomes
+ * `failed` with the provider's reason; the order's state follows the succeeded refunds that remain
+ * (a cancelled order stays cancelled); the amount is refundable again; the partner earnings it
+ * clawed back are restored (`refund.failedAfterSuccess`); `order.refund_failed` is sent and an
+ * error logged for the merchant. Its final credit note stays (GoBD: a final document is never
+ * changed or deleted); the merchant corrects it (docs/payments.md). False when already failed.
+ */
+async function failSucceededRefund(
+  ctx: TxCtx,
+  refundId: string,
+  o: { providerRef: string | null; failure: string; now: Date },
+): Promise<boolean> {
+  const tx = ctx.db;
+  const [peek] = await tx
+    .select()
+    .from(refunds)
+    .where(and(eq(refunds.id, refundId), eq(refunds.shopId, ctx.shopId)));
+  if (!peek) throw notFound('Refund');
+  const order = await lockOwned(tx, orders, ctx.shopId, peek.orderId, 'Order');
+  const [r] = await tx.select().from(refunds).where(eq(refunds.id, refundId)).for('update');
+  const refund = r as RefundRow;
+  if (refund.status !== 'succeeded') return false;
+  await tx
+    .update(refunds)
+    .set({
+      status: 'failed',
+      failureReason: o.failure,
+      providerRef: refund.providerRef ?? o.providerRef,
+      updatedAt: o.now,
+    })
+    .where(eq(refunds.id, refundId));
+  const [left] = await query<{ total: string | number }>(
+    tx,
+    sql`SELECT coalesce(sum(amount_cents), 0) AS total FROM refunds
+        WHERE order_id = ${order.id} AND status = 'succeeded'`,
+  );
+  const refundedTotal = Number(left?.total ?? 0);
+  // not a transition anyone may ask for (a refunded order is final for the routes): the provider
+  // took the refund back. A fulfilled order stays fulfilled; an order refunded or partially
+  // refunded before is partially refunded by what remains, or paid again without any
+  const status = order.status as OrderStatus;
+  const to: OrderStatus =
+    status === 'cancelled'
+      ? 'cancelled'
+      : refundedTotal >= order.totalCents
+        ? 'refunded'
+        : status === 'fulfilled'
+          ? 'fulfilled'
+          : refundedTotal > 0
+            ? 'partially_refunded'
+            : 'paid';
+  if (to !== status) {
+    await tx.update(orders).set({ status: to, updatedAt: o.now }).where(eq(orders.id, order.id));
+  }
+  // the clawback of the refund (directly, or through its credit note) is undone in the ledger
+  await runHook(ctx, 'refund.failedAfterSuccess', {
+    shopId: order.shopId,
+    orderId: order.id,
+    refundId: refund.id,
+    now: o.now,
+  });
+  ctx.log.error(
+    {
+      order_id: order.id,
+      order_number: order.number,
+      refund_id: refund.id,
+      amount_cents: refund.amountCents,
+      credit_note_id: refund.creditNoteId,
+      failure: o.failure,
+    },
+    refund.creditNoteId
+      ? 'a refund that had succeeded failed at the provider: the customer did not get the money; its credit note stands, refund again or invoice the amount anew'
+      : 'a refund that had succeeded failed at the provider: the customer did not get the money; refund again or settle it with the customer',
+  );
+  await emitEvent(ctx, {
+    type: 'order.refund_failed',
+    isTest: order.isTest,
+    orderingKey: `order:${order.id}`,
+    now: o.now,
+    data: {
+      order_id: order.id,
+      order_number: order.number,
+      refund_id: refund.id,
+      amount_cents: refund.amountCents,
+      refunded_cents: refundedTotal,
+      currency: refund.currency,
+      status: to,
+      reason: refund.reason,
+      failure_reason: o.failure,
+      credit_note_id: refund.creditNoteId,
+      is_test: order.isTest,
+    },
+  });
+  return true;
 }
 
 /** The refund events of the provider webhook (wired in app.ts into checkout's webhook route). */

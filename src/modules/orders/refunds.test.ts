@@ -13,6 +13,7 @@ import {
 } from '../../../test/helpers/app.js';
 import { paymentProviderFor } from '../../adapters/payment/index.js';
 import { query, withTx } from '../../platform/db/tx.js';
+import { applyPaymentEvent } from '../checkout/payment-webhook.js';
 import { BILLING, type FinanceShop, finalInvoice, financeShop, paidOrder } from '../finance/finance.fixtures.js';
 import { reverseRefundedEarnings } from '../partners/earnings.js';
 import { advance, expectLedgerMatches, newVendor, vendorProduct } from '../partners/vendors.fixtures.js';
@@ -470,5 +471,132 @@ describe('a refund whose request died between its claim and its outcome', () => 
     expect(await jobs()).toEqual([{ status: 'done' }]);
     expect(await refundedEvents(inv.order_id)).toHaveLength(1);
     expect(await refundsOf(inv.order_id)).toEqual([expect.objectContaining({ id: res.data.id, status: 'succeeded' })]);
+  });
+});
+
+describe('a refund that fails at the provider after it succeeded', () => {
+  let n = 0;
+  /** The provider's `refund.failed` for our refund (Stripe: `refund.updated` with status failed), as normalized. */
+  const providerFails = (refundId: string, eventId = `evt_refund_fails_${++n}`) =>
+    applyPaymentEvent(
+      t.app.deps.database.db,
+      {
+        id: eventId,
+        type: 'refund.updated',
+        kind: 'refund.failed',
+        refund: {
+          ref: `re_${refundId}`,
+          paymentRef: null,
+          amountCents: 0,
+          refundId,
+          failureReason: 'expired_or_canceled_card',
+        },
+      },
+      { provider: paymentProviderFor(t.config), now: new Date(), deps: t.app.deps, log: t.app.log },
+    );
+  const failedEvents = async (orderId: string) =>
+    query<{ data: Record<string, unknown> }>(
+      t.app.deps.database.db,
+      sql`SELECT data FROM webhook_events WHERE type = 'order.refund_failed' AND data->>'order_id' = ${orderId}`,
+    );
+  const earned = async (vendorId: string) =>
+    (await call(t.app, 'GET', `/api/admin/vendors/${vendorId}`, { token: f.owner })).data.balances[0]?.earned_cents ??
+    0;
+
+  it('is failed, the order paid again, the clawback restored once, order.refund_failed sent once', async () => {
+    const v = await newVendor(t, f, 'Karte geschlossen');
+    const product = await vendorProduct(t, f, v.id, { base_price_cents: 4321 });
+    const orderId = await paidOrder(t, f, { items: [{ product_id: product, quantity: 1 }] });
+    const total = (await order(orderId)).total_cents;
+    const before = await earned(v.id);
+    expect(before).toBeGreaterThan(0);
+    const res = await refund(orderId, { reason: 'Rückgabe' });
+    expect(res.data).toMatchObject({ status: 'succeeded', credit_note_id: null });
+    expect((await order(orderId)).status).toBe('refunded');
+    expect(await earned(v.id)).toBe(0);
+
+    const first = await providerFails(res.data.id);
+    expect(first.outcome).toMatchObject({ status: 'processed', reason: 'refund_failed_after_success' });
+    expect((await refundsOf(orderId)).map((r) => [r.id, r.status])).toEqual([[res.data.id, 'failed']]);
+    const [row] = await query<{ failure_reason: string }>(
+      t.app.deps.database.db,
+      sql`SELECT failure_reason FROM refunds WHERE id = ${res.data.id}`,
+    );
+    expect(row?.failure_reason).toContain('expired_or_canceled_card');
+    expect((await order(orderId)).status).toBe('paid');
+    expect(await earned(v.id)).toBe(before);
+    await expectLedgerMatches(t, f, v.id);
+    expect((await failedEvents(orderId)).map((e) => e.data)).toEqual([
+      expect.objectContaining({
+        refund_id: res.data.id,
+        amount_cents: total,
+        refunded_cents: 0,
+        status: 'paid',
+        failure_reason: expect.stringContaining('expired_or_canceled_card'),
+      }),
+    ]);
+
+    // a second report (another event id) and a redelivery change nothing
+    expect((await providerFails(res.data.id)).outcome).toMatchObject({
+      status: 'ignored',
+      reason: 'refund_already_failed',
+    });
+    expect((await providerFails(res.data.id, `evt_refund_fails_${n}`)).duplicate).toBe(true);
+    expect(await earned(v.id)).toBe(before);
+    expect(await failedEvents(orderId)).toHaveLength(1);
+
+    // the whole amount can be refunded again, and is clawed back again
+    const again = await refund(orderId, { reason: 'nochmal' });
+    expect(again.data).toMatchObject({ status: 'succeeded', amount_cents: total });
+    expect((await order(orderId)).status).toBe('refunded');
+    expect(await earned(v.id)).toBe(0);
+    await expectLedgerMatches(t, f, v.id);
+  });
+
+  it('of an invoiced order: its credit note stays final, the order is partially refunded by what remains, the earnings follow', async () => {
+    const v = await newVendor(t, f, 'Gutschrift bleibt');
+    const product = await vendorProduct(t, f, v.id, { base_price_cents: 10_000 });
+    const inv = await finalInvoice(t, f, { items: [{ product_id: product, quantity: 1 }] });
+    const before = await earned(v.id);
+    const a = await refund(inv.order_id, { amount_cents: 2000, reason: 'Teil A' });
+    const b = await refund(inv.order_id, { amount_cents: 3000, reason: 'Teil B' });
+    expect(b.data.credit_note_id).toMatch(/^cn_/);
+    const afterBoth = await earned(v.id);
+    expect(afterBoth).toBeLessThan(before);
+
+    expect((await providerFails(b.data.id)).outcome).toMatchObject({ reason: 'refund_failed_after_success' });
+    expect((await refundsOf(inv.order_id)).map((r) => [r.id, r.status, r.credit_note_id])).toEqual([
+      [a.data.id, 'succeeded', a.data.credit_note_id],
+      [b.data.id, 'failed', b.data.credit_note_id],
+    ]);
+    expect((await order(inv.order_id)).status).toBe('partially_refunded');
+    const cn = await call(t.app, 'GET', `/api/admin/credit-notes/${b.data.credit_note_id}`, { token: f.owner });
+    expect(cn.data).toMatchObject({ status: 'final', total_cents: 3000 });
+    // what remains clawed back is refund A's share
+    expect(Math.abs((await earned(v.id)) - Math.round(before * 0.8))).toBeLessThanOrEqual(1);
+    await expectLedgerMatches(t, f, v.id);
+
+    // A fails too: nothing stays clawed back, the order is paid again
+    await providerFails(a.data.id);
+    expect((await order(inv.order_id)).status).toBe('paid');
+    expect(await earned(v.id)).toBe(before);
+    await expectLedgerMatches(t, f, v.id);
+  });
+
+  it('of a cancelled order: the order stays cancelled and its earnings stay clawed back', async () => {
+    const v = await newVendor(t, f, 'Storniert');
+    const product = await vendorProduct(t, f, v.id, { base_price_cents: 2500 });
+    const orderId = await paidOrder(t, f, { items: [{ product_id: product, quantity: 1 }] });
+    expect(
+      (await call(t.app, 'POST', `/api/admin/orders/${orderId}/cancel`, { token: f.owner, body: {} })).statusCode,
+    ).toBe(200);
+    const res = await refund(orderId, { amount_cents: 1000, reason: 'Teil' });
+    expect(res.data.status).toBe('succeeded');
+    expect(await earned(v.id)).toBe(0);
+    await providerFails(res.data.id);
+    expect((await order(orderId)).status).toBe('cancelled');
+    expect((await refundsOf(orderId))[0]?.status).toBe('failed');
+    expect(await earned(v.id)).toBe(0);
+    expect((await failedEvents(orderId))[0]?.data).toMatchObject({ status: 'cancelled', refunded_cents: 0 });
   });
 });

@@ -32,7 +32,12 @@ import { newId } from '../../platform/ids.js';
 import { percentOf } from '../../platform/money.js';
 import { productCategories } from '../catalog/index.js';
 import { creditNoteLinesOfOrder } from '../finance/index.js';
-import { orderForEarnings, orderLinesForEarnings, refundedWithoutCreditNote } from '../orders/index.js';
+import {
+  creditNotesOfFailedRefunds,
+  orderForEarnings,
+  orderLinesForEarnings,
+  refundedWithoutCreditNote,
+} from '../orders/index.js';
 import { shopAboProvision } from '../shops/index.js';
 import { move, post, type ShopTx } from './ledger.js';
 import { type PartnerType, partnerEarnings, vendors } from './partners.tables.js';
@@ -212,6 +217,22 @@ export async function reverseRefundedEarnings(
 }
 
 /**
+ * Gives back what a refund that had succeeded and failed at the provider since clawed back (call
+ * it once the refund is `failed` and the order's state recomputed, in that transaction): the
+ * target no longer counts the refund, nor the credit note written for it, so every earning
+ * clawed back above it is restored by one reverse `clawback` entry (expense −R, pending or
+ * available +R). Idempotent: a second call finds every earning at its target.
+ */
+export async function restoreFailedRefundEarnings(
+  ctx: ShopTx,
+  orderId: string,
+  refundId: string,
+  now: Date,
+): Promise<void> {
+  await clawBack(ctx, orderId, null, now, refundId, true);
+}
+
+/**
  * Brings every earning of the order to its cumulative clawback target: the credited share (all
  * final credit notes of the order) plus the refunded share of what was paid (succeeded refunds
  * without a credit note), at most the earning; everything when the order was cancelled/refunded.
@@ -222,6 +243,7 @@ async function clawBack(
   creditNoteId: string | null,
   now: Date,
   refundId: string | null = null,
+  restore = false,
 ) {
   const { db: tx, shopId } = ctx;
   const earnings = await tx
@@ -251,8 +273,25 @@ async function clawBack(
       target = Math.min(e.amountCents, Math.round(e.amountCents * fraction + byRefunds));
     }
     const claw = target - (reversed.get(e.id) ?? 0);
-    if (claw <= 0) continue;
     const from = e.status === 'pending' ? 'pending' : 'available';
+    if (restore && claw < 0) {
+      // only a failed refund lowers the target: the earning gets back what it no longer owes
+      await post(ctx, {
+        partnerType: e.partnerType,
+        partnerId: e.partnerId,
+        currency: e.currency,
+        kind: 'clawback',
+        idemKey: `clawback:${e.id}:refund-failed:${refundId}:${target}`,
+        earningId: e.id,
+        orderId,
+        creditNoteId: null,
+        memo: `refund ${refundId} failed`,
+        occurredAt: now,
+        postings: move('expense', from, -claw),
+      });
+      continue;
+    }
+    if (claw <= 0) continue;
     const cause = creditNoteId ?? (refundId ? `refund:${refundId}` : 'order');
     await post(ctx, {
       partnerType: e.partnerType,
@@ -296,7 +335,9 @@ async function reversedSoFar(db: Db, earningIds: string[]): Promise<Map<string, 
  */
 async function creditedShare(ctx: ShopTx, orderId: string) {
   const lines = await orderLinesForEarnings(ctx, orderId);
-  const notes = await creditNoteLinesOfOrder(ctx, orderId);
+  // the credit note of a refund that failed after it succeeded takes nothing back (the shop kept the money)
+  const voided = await creditNotesOfFailedRefunds(ctx, orderId);
+  const notes = (await creditNoteLinesOfOrder(ctx, orderId)).filter((n) => !voided.has(n.id));
   const creditedNet = new Map<number, number>();
   let amountShare = 0;
   for (const n of notes) {

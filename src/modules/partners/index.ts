@@ -13,6 +13,7 @@ export {
   creditOrderEarnings,
   reverseCreditNoteEarnings,
   reverseOrderEarnings,
+  restoreFailedRefundEarnings,
   reverseRefundedEarnings,
 } from './earnings.js';
 export { vendorExists } from './vendors.service.js';
