@@ -236,6 +236,24 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     parseJson(request, body as string, done);
   });
   registerErrorHandling(app);
+  // Bodies are read as sent: a compressed one (Content-Encoding gzip, br …) is 415 (RFC 9110
+  // §15.5.16) instead of its bytes being parsed as JSON (400 malformed_json, or taken as is).
+  app.addHook('preParsing', (request, _reply, payload, done) => {
+    const coding = String(request.headers['content-encoding'] ?? '')
+      .split(',')
+      .map((c) => c.trim().toLowerCase())
+      .filter((c) => c !== '' && c !== 'identity');
+    const hasBody = request.headers['transfer-encoding'] !== undefined || Number(request.headers['content-length']) > 0;
+    if (coding.length > 0 && hasBody) {
+      return done(
+        new AppError(
+          'unsupported_media_type',
+          `Content-Encoding ${coding.join(', ')} is not supported; send the body uncompressed`,
+        ),
+      );
+    }
+    done(null, payload);
+  });
   app.addHook('onRoute', documentRoute);
   // Every reply, errors and 404 included, carries its request id and the security headers; set
   // on the reply at once (a synchronous hook: no promise, no middleware per request).

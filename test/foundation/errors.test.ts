@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { Type } from '@sinclair/typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../src/platform/errors.js';
@@ -104,6 +105,26 @@ describe('error contract (RFC 9457)', () => {
       headers: { 'content-type': 'text/plain' },
     });
     expectProblem(res, 415, 'unsupported_media_type');
+  });
+
+  it('answers a compressed body (Content-Encoding) with 415 instead of reading its bytes as JSON', async () => {
+    const body = JSON.stringify({ count: 1, name: 'ab', email: 'a@b.de' });
+    for (const coding of ['gzip', 'br', 'deflate', 'GZIP', 'identity, gzip']) {
+      const res = await call(t.app, 'POST', '/test/typed', {
+        body: coding === 'gzip' ? gzipSync(body) : body,
+        headers: { 'content-type': 'application/json', 'content-encoding': coding },
+      });
+      expectProblem(res, 415, 'unsupported_media_type');
+      expect(res.data.detail).toContain('Content-Encoding');
+    }
+    // identity is no coding; a request without a body is not refused for the header
+    const plain = await call(t.app, 'POST', '/test/typed', {
+      body,
+      headers: { 'content-type': 'application/json', 'content-encoding': 'identity' },
+    });
+    expect(plain.statusCode).toBe(200);
+    const none = await call(t.app, 'POST', '/test/no-body', { headers: { 'content-encoding': 'gzip' } });
+    expect(none.statusCode).toBe(200);
   });
 
   it('answers a body over 1 MB with 413', async () => {
