@@ -228,11 +228,12 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   // Bodies are JSON (and form posts of the hosted payment page); plain text is refused with 415.
   app.removeContentTypeParser('text/plain');
   // An empty body declared as JSON is no body (clients that send the header on every call, e.g.
-  // a DELETE or a POST …/fortsetzen); a route that needs a body still answers 400 for it.
+  // a DELETE or a POST …/fortsetzen), and so is one of JSON whitespace only (a lone newline some
+  // clients append); a route that needs a body still answers 400 for it.
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    if (body.length === 0) return done(null, undefined);
+    if (/^[ \t\n\r]*$/.test(body as string)) return done(null, undefined);
     parseJson(request, body as string, done);
   });
   registerErrorHandling(app);

@@ -92,6 +92,15 @@ describe('error contract (RFC 9457)', () => {
     expect(none.data).toEqual({ body: null });
     const needed = await call(t.app, 'POST', '/test/typed', { body: '', headers: json });
     expectProblem(needed, 400, 'validation_failed');
+    // JSON whitespace alone is no body either (a client that appends a newline)
+    for (const blank of ['\n', ' \r\n\t ']) {
+      const bare = await call(t.app, 'POST', '/test/no-body', { body: blank, headers: json });
+      expect(bare.statusCode).toBe(200);
+      expect(bare.data).toEqual({ body: null });
+      expectProblem(await call(t.app, 'POST', '/test/typed', { body: blank, headers: json }), 400, 'validation_failed');
+    }
+    // other blanks are not JSON whitespace
+    expectProblem(await call(t.app, 'POST', '/test/no-body', { body: '\u00a0', headers: json }), 400, 'malformed_json');
     // the parser is still the safe one: prototype poisoning is refused
     const poisoned = await call(t.app, 'POST', '/test/no-body', { body: '{"__proto__":{"x":1}}', headers: json });
     expectProblem(poisoned, 400, 'malformed_json');
