@@ -232,14 +232,33 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   // Bodies are JSON (and form posts of the hosted payment page); plain text is refused with 415.
   app.removeContentTypeParser('text/plain');
   // An empty body declared as JSON is no body (clients that send the header on every call, e.g.
-  // a DELETE or a POST …/fortsetzen); a route that needs a body still answers 400 for it.
+  // a DELETE or a POST …/fortsetzen), and so is one of JSON whitespace only (a lone newline some
+  // clients append); a route that needs a body still answers 400 for it.
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    if (body.length === 0) return done(null, undefined);
+    if (/^[ \t\n\r]*$/.test(body as string)) return done(null, undefined);
     parseJson(request, body as string, done);
   });
   registerErrorHandling(app);
+  // Bodies are read as sent: a compressed one (Content-Encoding gzip, br …) is 415 (RFC 9110
+  // §15.5.16) instead of its bytes being parsed as JSON (400 malformed_json, or taken as is).
+  app.addHook('preParsing', (request, _reply, payload, done) => {
+    const coding = String(request.headers['content-encoding'] ?? '')
+      .split(',')
+      .map((c) => c.trim().toLowerCase())
+      .filter((c) => c !== '' && c !== 'identity');
+    const hasBody = request.headers['transfer-encoding'] !== undefined || Number(request.headers['content-length']) > 0;
+    if (coding.length > 0 && hasBody) {
+      return done(
+        new AppError(
+          'unsupported_media_type',
+          `Content-Encoding ${coding.join(', ')} is not supported; send the body uncompressed`,
+        ),
+      );
+    }
+    done(null, payload);
+  });
   app.addHook('onRoute', documentRoute);
   // Every reply, errors and 404 included, carries its request id and the security headers; set
   // on the reply at once (a synchronous hook: no promise, no middleware per request).

@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { Type } from '@sinclair/typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../src/platform/errors.js';
@@ -91,6 +92,15 @@ describe('error contract (RFC 9457)', () => {
     expect(none.data).toEqual({ body: null });
     const needed = await call(t.app, 'POST', '/test/typed', { body: '', headers: json });
     expectProblem(needed, 400, 'validation_failed');
+    // JSON whitespace alone is no body either (a client that appends a newline)
+    for (const blank of ['\n', ' \r\n\t ']) {
+      const bare = await call(t.app, 'POST', '/test/no-body', { body: blank, headers: json });
+      expect(bare.statusCode).toBe(200);
+      expect(bare.data).toEqual({ body: null });
+      expectProblem(await call(t.app, 'POST', '/test/typed', { body: blank, headers: json }), 400, 'validation_failed');
+    }
+    // other blanks are not JSON whitespace
+    expectProblem(await call(t.app, 'POST', '/test/no-body', { body: '\u00a0', headers: json }), 400, 'malformed_json');
     // the parser is still the safe one: prototype poisoning is refused
     const poisoned = await call(t.app, 'POST', '/test/no-body', { body: '{"__proto__":{"x":1}}', headers: json });
     expectProblem(poisoned, 400, 'malformed_json');
@@ -104,6 +114,26 @@ describe('error contract (RFC 9457)', () => {
       headers: { 'content-type': 'text/plain' },
     });
     expectProblem(res, 415, 'unsupported_media_type');
+  });
+
+  it('answers a compressed body (Content-Encoding) with 415 instead of reading its bytes as JSON', async () => {
+    const body = JSON.stringify({ count: 1, name: 'ab', email: 'a@b.de' });
+    for (const coding of ['gzip', 'br', 'deflate', 'GZIP', 'identity, gzip']) {
+      const res = await call(t.app, 'POST', '/test/typed', {
+        body: coding === 'gzip' ? gzipSync(body) : body,
+        headers: { 'content-type': 'application/json', 'content-encoding': coding },
+      });
+      expectProblem(res, 415, 'unsupported_media_type');
+      expect(res.data.detail).toContain('Content-Encoding');
+    }
+    // identity is no coding; a request without a body is not refused for the header
+    const plain = await call(t.app, 'POST', '/test/typed', {
+      body,
+      headers: { 'content-type': 'application/json', 'content-encoding': 'identity' },
+    });
+    expect(plain.statusCode).toBe(200);
+    const none = await call(t.app, 'POST', '/test/no-body', { headers: { 'content-encoding': 'gzip' } });
+    expect(none.statusCode).toBe(200);
   });
 
   it('answers a body over 1 MB with 413', async () => {

@@ -51,7 +51,8 @@ export async function finalizeInvoice(ctx: Ctx, id: string): Promise<InvoiceRow>
  * by a final credit note, in the cancelling transaction. Unnumbered drafts of its credit notes
  * are deleted first: the cancellation credits all that final credit notes leave. When the company
  * data no longer allows finalizing (seller or e-invoice data missing), the credit note stays a
- * draft for the owner to finalize, as a refund's does; the cancellation is not held up.
+ * draft for the owner to finalize, as a refund's does; the cancellation is not held up. An invoice
+ * of 0 cents gets none (there is nothing to credit; it was 409 fully_credited, cancel impossible).
  */
 export async function creditCancelledOrder(ctx: TxCtx, e: { shopId: string; orderId: string }): Promise<void> {
   const [found] = await ctx.db
@@ -68,6 +69,8 @@ export async function creditCancelledOrder(ctx: TxCtx, e: { shopId: string; orde
     .limit(1);
   if (!found) return;
   const invoice = await lockInvoice(ctx, found.id);
+  // an invoice of 0 cents (a free order) has nothing to credit; a credit note of it is refused
+  if (invoice.totalCents <= 0) return;
   await ctx.db
     .delete(creditNotes)
     .where(

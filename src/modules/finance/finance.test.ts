@@ -647,6 +647,29 @@ describe('cancelled orders', () => {
     expectProblem(await post(`/api/admin/invoices/${draft.data.id}/finalize`), 409, 'order_not_invoiceable');
   });
 
+  it('an unpaid order of 0 cents with a final invoice can be cancelled, by the admin or its payment time: nothing to credit', async () => {
+    const free = await post('/api/products', { name: 'Gratis-Probe', status: 'published', is_digital: true });
+    expect(free.data.base_price_cents).toBe(0);
+    const listed = await call(t.app, 'PATCH', `/api/products/${free.data.id}/channels/${f.channel}`, {
+      token: f.owner,
+      body: { is_published: true },
+    });
+    expect(listed.statusCode).toBe(200);
+    const items = [{ product_id: free.data.id, quantity: 1 }];
+    const byAdmin = await unpaidOrder(t, f, { items });
+    const inv = await invoiceOf(byAdmin);
+    expect(inv).toMatchObject({ status: 'final', total_cents: 0 });
+    const res = await post(`/api/admin/orders/${byAdmin}/cancel`);
+    expect(res.statusCode).toBe(200);
+    expect(res.data.status).toBe('cancelled');
+    expect(await notesOf(inv.id)).toEqual([]);
+    const timedOut = await unpaidOrder(t, f, { items, ttlHours: 1 });
+    const inv2 = await invoiceOf(timedOut);
+    await call(t.app, 'POST', '/api/platform/clock/advance', { token: PLATFORM_TOKEN, body: { seconds: 2 * 3600 } });
+    expect((await get(`/api/admin/orders/${timedOut}`)).data.order.status).toBe('cancelled');
+    expect(await notesOf(inv2.id)).toEqual([]);
+  });
+
   it('a paid order that is cancelled keeps its invoice until its refund credits it', async () => {
     const inv = await finalInvoice(t, f);
     expect((await post(`/api/admin/orders/${inv.order_id}/cancel`)).data.status).toBe('cancelled');
