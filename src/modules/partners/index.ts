@@ -11,9 +11,9 @@ import { vendorRoutes } from './vendors.routes.js';
 
 export {
   creditOrderEarnings,
+  restoreFailedRefundEarnings,
   reverseCreditNoteEarnings,
   reverseOrderEarnings,
-  restoreFailedRefundEarnings,
   reverseRefundedEarnings,
 } from './earnings.js';
 export { vendorExists } from './vendors.service.js';
