@@ -4,13 +4,13 @@
  * invoice of an order cancelled without ever being paid is credited in full (§ 14c UStG: VAT
  * shown is owed until it is corrected).
  */
-import { and, desc, eq, inArray } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import { type TxCtx, withTx } from '../../platform/db/tx.js';
 import { AppError } from '../../platform/errors.js';
 import { setRefundCreditNote, succeededRefunds } from '../orders/index.js';
-import { createCreditNote, finalizeCreditNote } from './credit-notes.service.js';
-import { creditNotes, invoices } from './finance.tables.js';
+import { createCreditNote, finalInvoiceOfOrder, finalizeCreditNote } from './credit-notes.service.js';
+import { creditNotes } from './finance.tables.js';
 import { finalizeInvoiceIn, type InvoiceRow, lockInvoice } from './invoices.service.js';
 
 /**
@@ -55,18 +55,7 @@ export async function finalizeInvoice(ctx: Ctx, id: string): Promise<InvoiceRow>
  * of 0 cents gets none (there is nothing to credit; it was 409 fully_credited, cancel impossible).
  */
 export async function creditCancelledOrder(ctx: TxCtx, e: { shopId: string; orderId: string }): Promise<void> {
-  const [found] = await ctx.db
-    .select({ id: invoices.id })
-    .from(invoices)
-    .where(
-      and(
-        eq(invoices.shopId, e.shopId),
-        eq(invoices.orderId, e.orderId),
-        inArray(invoices.status, ['final', 'partially_credited']),
-      ),
-    )
-    .orderBy(desc(invoices.createdAt))
-    .limit(1);
+  const found = await finalInvoiceOfOrder(ctx, e.shopId, e.orderId);
   if (!found) return;
   const invoice = await lockInvoice(ctx, found.id);
   // an invoice of 0 cents (a free order) has nothing to credit; a credit note of it is refused

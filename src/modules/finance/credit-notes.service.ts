@@ -367,24 +367,34 @@ export async function creditNoteLinesOfOrder(
   );
 }
 
+/** The order's final invoice that can still be credited (`final`, `partially_credited`), newest first; or null. */
+export async function finalInvoiceOfOrder(
+  ctx: Pick<Ctx, 'db'>,
+  shopId: string,
+  orderId: string,
+): Promise<{ id: string } | null> {
+  const [invoice] = await ctx.db
+    .select({ id: invoices.id })
+    .from(invoices)
+    .where(
+      and(
+        eq(invoices.shopId, shopId),
+        eq(invoices.orderId, orderId),
+        inArray(invoices.status, ['final', 'partially_credited']),
+      ),
+    )
+    .orderBy(desc(invoices.createdAt))
+    .limit(1);
+  return invoice ?? null;
+}
+
 /**
  * The credit note for a succeeded refund, finalized at once, when the order has a final invoice
  * (the `creditRefund` port of orders' refunds); its id, else null. When the company data no longer
  * allows finalizing it (seller or e-invoice data missing), it stays a draft. `ctx.db` is the refund's transaction.
  */
 export async function creditRefund(ctx: Ctx, refund: SucceededRefund): Promise<string | null> {
-  const [invoice] = await ctx.db
-    .select({ id: invoices.id })
-    .from(invoices)
-    .where(
-      and(
-        eq(invoices.shopId, refund.shopId),
-        eq(invoices.orderId, refund.orderId),
-        inArray(invoices.status, ['final', 'partially_credited']),
-      ),
-    )
-    .orderBy(desc(invoices.createdAt))
-    .limit(1);
+  const invoice = await finalInvoiceOfOrder(ctx, refund.shopId, refund.orderId);
   if (!invoice) return null;
   // the money is back already: credit notes made by hand (drafts included) may cover part or all
   // of the invoice, so the refund credits what they leave, and nothing when they cover it all

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, STORE_ORIGIN, type TestApp } from '../../../test/helpers/app.js';
 import type { ViesStub } from '../../../test/helpers/vies-stub.js';
 import { EXEMPTION_TEXT } from '../tax/index.js';
-import { BUSINESS, type FinanceShop, payOnPage, taxShop, unpaidOrder } from './finance.fixtures.js';
+import { AT_COMPANY, BUSINESS, type FinanceShop, payOnPage, taxShop, unpaidOrder } from './finance.fixtures.js';
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 const VALIDATE = join(REPO, '..', 'shared', 'einvoice', 'validate.sh');
@@ -30,15 +30,6 @@ let vies: ViesStub;
 let dir: string;
 let worldShipping: string;
 
-const AT_COMPANY = {
-  name: 'Anna Huber',
-  company: 'Wiener Handel GmbH',
-  vat_id: 'ATU12345678',
-  line1: 'Kärntner Str. 1',
-  postal_code: '1010',
-  city: 'Wien',
-  country: 'AT',
-};
 const CH_COMPANY = {
   name: 'Urs Meier',
   company: 'Alpen AG',

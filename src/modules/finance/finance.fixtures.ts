@@ -190,6 +190,17 @@ export async function finalInvoice(
 
 export const BUSINESS = { company: 'Beispiel AG', vat_id: 'DE987654321' };
 
+/** A business in Austria with a VAT ID the VIES stubs of the finance tests accept. */
+export const AT_COMPANY = {
+  name: 'Anna Huber',
+  company: 'Wiener Handel GmbH',
+  vat_id: 'ATU12345678',
+  line1: 'Kärntner Str. 1',
+  postal_code: '1010',
+  city: 'Wien',
+  country: 'AT',
+};
+
 /**
  * An unpaid (`pending_payment`) order of the direct flow (invoice first), on a channel that allows
  * unpaid orders for `ttlHours`; the channel is set back to refuse them afterwards.

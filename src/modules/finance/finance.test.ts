@@ -9,6 +9,7 @@ import type { ViesStub } from '../../../test/helpers/vies-stub.js';
 import { query } from '../../platform/db/tx.js';
 import { taxFromGross } from '../../platform/money.js';
 import {
+  AT_COMPANY,
   BUSINESS,
   draftInvoice,
   type FinanceShop,
@@ -982,15 +983,6 @@ describe('§ 14a UStG: the buyer VAT ID of intra-community supplies and reverse 
   let tt: TestApp;
   let ff: FinanceShop;
   let vies: ViesStub;
-  const AT_BIZ = {
-    name: 'Anna Huber',
-    company: 'Wiener Handel GmbH',
-    vat_id: 'ATU12345678',
-    line1: 'Kärntner Str. 1',
-    postal_code: '1010',
-    city: 'Wien',
-    country: 'AT',
-  };
   beforeAll(async () => {
     ({ t: tt, f: ff, vies } = await taxShop({ name: 'Welt', price_cents: 1190 }));
   });
@@ -1006,9 +998,9 @@ describe('§ 14a UStG: the buyer VAT ID of intra-community supplies and reverse 
     'a %s invoice without the buyer VAT ID is refused before a number is taken',
     async (category, product) => {
       const draft = await draftInvoice(tt, ff, {
-        billing: AT_BIZ,
+        billing: AT_COMPANY,
         items: [{ product_id: ff.products[product], quantity: 1 }],
-        shipping_address: { ...AT_BIZ, vat_id: null },
+        shipping_address: { ...AT_COMPANY, vat_id: null },
       });
       expect(draft.lines[0]).toMatchObject({ tax_rate: 0, tax_category: category });
       const patch = (body: unknown) =>

@@ -12,7 +12,7 @@ import { startViesStub, type ViesStub } from '../../../test/helpers/vies-stub.js
 import { LexwareClient, POSTING_CATEGORIES, REVENUE_CATEGORY_ID } from '../../adapters/accounting/lexware.js';
 import { AccountingError, type AccountingVoucher } from '../../adapters/accounting/port.js';
 import { query } from '../../platform/db/tx.js';
-import { type FinanceShop, finalInvoice, financeShop } from './finance.fixtures.js';
+import { AT_COMPANY, type FinanceShop, finalInvoice, financeShop } from './finance.fixtures.js';
 
 const GOOD_KEY = 'lex-good-key-0123456789';
 
@@ -439,15 +439,6 @@ describe('order sync', () => {
   });
 });
 
-const AT_BIZ = {
-  name: 'Anna Huber',
-  company: 'Wiener Handel GmbH',
-  vat_id: 'ATU12345678',
-  line1: 'Kärntner Str. 1',
-  postal_code: '1010',
-  city: 'Wien',
-  country: 'AT',
-};
 const CH = { name: 'Urs Meier', line1: 'Bahnhofstr. 10', postal_code: '8001', city: 'Zürich', country: 'CH' };
 const US = { name: 'Jane Doe', line1: '1 Main St', postal_code: '10001', city: 'New York', country: 'US' };
 
@@ -477,12 +468,12 @@ describe('posting categories', () => {
 
   it('an EU business invoice books AE and K apart (reverse charge, intra-community supply), its credit note too', async () => {
     const inv = await finalInvoice(t, f, {
-      billing: AT_BIZ,
+      billing: AT_COMPANY,
       items: [
         { product_id: f.products.course, quantity: 1 },
         { product_id: f.products.cheese, quantity: 2 },
       ],
-      shipping_address: { ...AT_BIZ, vat_id: null },
+      shipping_address: { ...AT_COMPANY, vat_id: null },
     });
     expect(inv.tax_breakdown.map((g: Group) => g.tax_category)).toEqual(['AE', 'K']);
     const { invoice, credit, creditNote } = await bookWithCreditNote(inv);
@@ -567,9 +558,9 @@ describe('posting categories', () => {
       // not enabled in this account: Lexware refuses the item (406); failed with its error, nothing booked
       stub.categories = listed.filter((c) => c.id !== K);
       const inv = await finalInvoice(t, f, {
-        billing: AT_BIZ,
+        billing: AT_COMPANY,
         items: [{ product_id: f.products.cheese, quantity: 1 }],
-        shipping_address: { ...AT_BIZ, vat_id: null },
+        shipping_address: { ...AT_COMPANY, vat_id: null },
       });
       await drain();
       const failed = await call(t.app, 'GET', `/api/admin/orders/${inv.order_id}/lexware`, { token: f.owner });

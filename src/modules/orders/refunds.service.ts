@@ -340,24 +340,14 @@ async function settleRefund(
       now: o.now,
     });
   }
-  await emitEvent(ctx, {
-    type: 'order.refunded',
-    isTest: order.isTest,
-    orderingKey: `order:${order.id}`,
-    now: o.now,
-    data: {
-      order_id: order.id,
-      order_number: order.number,
-      refund_id: refund.id,
-      amount_cents: refund.amountCents,
-      refunded_cents: refundedTotal,
-      currency: refund.currency,
-      status: to,
-      reason: refund.reason,
+  await sendRefundEvent(
+    ctx,
+    'order.refunded',
+    { order, refund, refundedTotal, status: to, now: o.now },
+    {
       credit_note_id: creditNoteId,
-      is_test: order.isTest,
     },
-  });
+  );
   return row as RefundRow;
 }
 
@@ -506,26 +496,47 @@ async function failSucceededRefund(
       ? 'a refund that had succeeded failed at the provider: the customer did not get the money; its credit note stands, refund again or invoice the amount anew'
       : 'a refund that had succeeded failed at the provider: the customer did not get the money; refund again or settle it with the customer',
   );
+  await sendRefundEvent(
+    ctx,
+    'order.refund_failed',
+    { order, refund, refundedTotal, status: to, now: o.now },
+    {
+      failure_reason: o.failure,
+      credit_note_id: refund.creditNoteId,
+    },
+  );
+  return true;
+}
+
+/**
+ * `order.refunded` / `order.refund_failed` to the checkout webhook destination: the refund, the
+ * order's state and what it has refunded in all, and `extra` (the credit note, the failure).
+ */
+async function sendRefundEvent(
+  ctx: TxCtx,
+  type: 'order.refunded' | 'order.refund_failed',
+  e: { order: OrderRow; refund: RefundRow; refundedTotal: number; status: OrderStatus; now: Date },
+  extra: Record<string, string | null>,
+) {
+  const { order, refund } = e;
   await emitEvent(ctx, {
-    type: 'order.refund_failed',
+    type,
     isTest: order.isTest,
     orderingKey: `order:${order.id}`,
-    now: o.now,
+    now: e.now,
     data: {
       order_id: order.id,
       order_number: order.number,
       refund_id: refund.id,
       amount_cents: refund.amountCents,
-      refunded_cents: refundedTotal,
+      refunded_cents: e.refundedTotal,
       currency: refund.currency,
-      status: to,
+      status: e.status,
       reason: refund.reason,
-      failure_reason: o.failure,
-      credit_note_id: refund.creditNoteId,
+      ...extra,
       is_test: order.isTest,
     },
   });
-  return true;
 }
 
 /** The refund events of the provider webhook (wired in app.ts into checkout's webhook route). */
