@@ -29,6 +29,8 @@ export interface Config {
   /** Signing secret of the Stripe endpoint for subscription events (/api/webhooks/stripe/abos); default STRIPE_WEBHOOK_SECRET. */
   stripeAboWebhookSecret: string | null;
   stripeApiBase: string | null;
+  /** Stripe refund calls: milliseconds one attempt may take, and the SDK's retries (STRIPE_REFUND_TIMEOUT_MS, STRIPE_REFUND_MAX_NETWORK_RETRIES). */
+  stripeRefundCalls: { timeoutMs: number; maxNetworkRetries: number };
   smtpUrl: string | null;
   /** Sender of e-mails (MAIL_FROM); default no-reply@<PUBLIC_URL host>. */
   mailFrom: string;
@@ -238,6 +240,10 @@ export function loadConfig(env: Env = process.env): Config {
     stripeWebhookSecret: optional(env, 'STRIPE_WEBHOOK_SECRET'),
     stripeAboWebhookSecret: optional(env, 'STRIPE_ABO_WEBHOOK_SECRET') ?? optional(env, 'STRIPE_WEBHOOK_SECRET'),
     stripeApiBase: url(env, 'STRIPE_API_BASE', null, ['http:', 'https:']),
+    stripeRefundCalls: {
+      timeoutMs: integer(env, 'STRIPE_REFUND_TIMEOUT_MS', 20_000, 100, 120_000),
+      maxNetworkRetries: integer(env, 'STRIPE_REFUND_MAX_NETWORK_RETRIES', 2, 0, 5),
+    },
     smtpUrl: url(env, 'SMTP_URL', null, ['smtp:', 'smtps:']),
     mailFrom: optional(env, 'MAIL_FROM') ?? `no-reply@${new URL(publicUrl).hostname}`,
     lexwareApiUrl: url(env, 'LEXWARE_API_URL', 'https://api.lexware.io', ['http:', 'https:']) as string,

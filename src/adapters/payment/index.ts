@@ -23,6 +23,7 @@ export function createPaymentProvider(config: Config): PaymentProvider {
     return new StripePaymentProvider({
       secretKey: config.stripeSecretKey as string,
       apiBase: config.stripeApiBase,
+      refundCalls: config.stripeRefundCalls,
     });
   }
   return new TestPaymentProvider(config.publicUrl);

@@ -69,6 +69,20 @@ export interface RefundResult {
   status: 'pending' | 'succeeded' | 'failed';
 }
 
+/** Which refund `findRefund` looks for: the one made for our `refundId` on the payment `paymentRef`. */
+export interface RefundLookup {
+  paymentRef: string;
+  refundId: string;
+}
+
+/**
+ * The provider refused a refund and says so: no refund was made (Stripe: a 4xx answer such as a
+ * card or invalid-request error, not an idempotency conflict or a rate limit). `refund` throws it
+ * for a definitive refusal only; any other error of `refund` (a 5xx, a timeout, a reset
+ * connection) leaves open whether the money moved (docs/payments.md, "Refund states").
+ */
+export class RefundRefusedError extends Error {}
+
 /** A subscription as the provider reports it (webhooks). */
 export interface ProviderSubscription {
   ref: string;
@@ -94,7 +108,16 @@ export interface ProviderAddress {
  * A provider webhook, normalized. `id` is the provider's event id (the deduplication key with the
  * provider's name); `type` is the provider's own event type, kept for the payment-events list.
  */
-export type PaymentEvent = { id: string; type: string } & (
+export type PaymentEvent = {
+  id: string;
+  type: string;
+  /**
+   * When the provider created the event (Stripe: `created`), if it says. Whatever the event made
+   * us call at the provider was first called no earlier (the late-payment refund uses it to know
+   * whether an idempotent call may still be replayed).
+   */
+  createdAt?: Date | null;
+} & (
   | {
       kind: 'session.paid';
       /** Our checkout session id, as the provider echoes it (metadata / client reference). */
@@ -202,8 +225,19 @@ export interface PaymentProvider {
    * A declined charge is a result (`ok: false`), not an exception.
    */
   chargeRenewal(input: RenewalChargeInput): Promise<RenewalChargeResult>;
-  /** Moves money back to the buyer; idempotent on `refundId`. */
+  /**
+   * Moves money back to the buyer; idempotent on `refundId` (within the provider's replay window,
+   * Stripe: 24 hours). Throws RefundRefusedError when the provider definitively made no refund;
+   * any other error means the outcome is unknown (ask `findRefund`, never a fresh refund).
+   */
   refund(input: RefundInput): Promise<RefundResult>;
+  /**
+   * The refund made for our `refundId` as the provider has it now, found by what `refund` stores
+   * with it (Stripe: the metadata `refund_id` among the payment's refunds, which works for ever,
+   * unlike the idempotency key); null when the provider definitively has none. Throws when it
+   * cannot tell (the caller asks again later).
+   */
+  findRefund(input: RefundLookup): Promise<RefundResult | null>;
   /**
    * Verifies and normalizes one webhook delivery. `secrets` are the signing secrets the
    * endpoint accepts. Throws WebhookSignatureError when none matches.

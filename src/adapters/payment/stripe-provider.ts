@@ -12,6 +12,8 @@ import {
   type PaymentProvider,
   type ProviderSubscription,
   type RefundInput,
+  type RefundLookup,
+  RefundRefusedError,
   type RefundResult,
   type RenewalBilling,
   type RenewalChargeResult,
@@ -22,6 +24,8 @@ import {
 export interface StripeOptions {
   secretKey: string;
   apiBase: string | null;
+  /** Timeout of one attempt and the SDK's retries of the refund calls (default 20 s and 2). */
+  refundCalls?: { timeoutMs: number; maxNetworkRetries: number };
 }
 
 /** The SDK is loaded on first use: a shop without Stripe never pays for its memory. */
@@ -62,9 +66,14 @@ export class StripePaymentProvider implements PaymentProvider {
   readonly hasWebhooks = true;
   readonly renewalBilling = StripePaymentProvider.renewalBilling;
   readonly stripe: Stripe;
+  private readonly refundCalls: { timeout: number; maxNetworkRetries: number };
 
   constructor(opts: StripeOptions) {
     this.stripe = stripeClient(opts);
+    this.refundCalls = {
+      timeout: opts.refundCalls?.timeoutMs ?? 20_000,
+      maxNetworkRetries: opts.refundCalls?.maxNetworkRetries ?? 2,
+    };
     this.isTest = opts.secretKey.startsWith('sk_test_');
   }
 
@@ -173,7 +182,7 @@ export class StripePaymentProvider implements PaymentProvider {
   private async refundTarget(ref: string): Promise<{ charge: string } | { payment_intent: string }> {
     if (ref.startsWith('ch_')) return { charge: ref };
     if (!ref.startsWith('in_')) return { payment_intent: ref };
-    const payments = await this.stripe.invoicePayments.list({ invoice: ref, limit: 10 });
+    const payments = await this.stripe.invoicePayments.list({ invoice: ref, limit: 10 }, this.refundCalls);
     for (const p of payments.data) {
       if (p.status !== 'paid') continue;
       const pi = p.payment.payment_intent;
@@ -181,20 +190,39 @@ export class StripePaymentProvider implements PaymentProvider {
       const ch = p.payment.charge;
       if (ch) return { charge: typeof ch === 'string' ? ch : ch.id };
     }
-    throw new Error(`Stripe invoice ${ref} has no paid payment to refund`);
+    throw new RefundRefusedError(`Stripe invoice ${ref} has no paid payment to refund`);
   }
 
+  /**
+   * One refund, idempotent on our refund id for Stripe's 24 hours, and found for ever after by
+   * its metadata `refund_id` (findRefund). Only a definitive refusal throws RefundRefusedError;
+   * a 5xx (Stripe replays a stored 500 under the same key), a timeout, a reset connection, a
+   * rate limit or an idempotency conflict leave the outcome unknown and are thrown as they are.
+   */
   async refund(input: RefundInput): Promise<RefundResult> {
-    const refund = await this.stripe.refunds.create(
-      {
-        ...(await this.refundTarget(input.paymentRef)),
-        amount: input.amountCents,
-        metadata: { refund_id: input.refundId },
-      },
-      { idempotencyKey: `refund-${input.refundId}` },
-    );
-    const status = refund.status === 'succeeded' ? 'succeeded' : refund.status === 'failed' ? 'failed' : 'pending';
-    return { providerRef: refund.id, status };
+    try {
+      const refund = await this.stripe.refunds.create(
+        {
+          ...(await this.refundTarget(input.paymentRef)),
+          amount: input.amountCents,
+          metadata: { refund_id: input.refundId },
+        },
+        { idempotencyKey: `refund-${input.refundId}`, ...this.refundCalls },
+      );
+      return refundResultOf(refund);
+    } catch (err) {
+      if (isRefusal(err)) throw new RefundRefusedError((err as Error).message);
+      throw err;
+    }
+  }
+
+  /** The payment's refunds, all pages, matched on the metadata `refund_id` that `refund` stores. */
+  async findRefund(input: RefundLookup): Promise<RefundResult | null> {
+    const target = await this.refundTarget(input.paymentRef);
+    for await (const r of this.stripe.refunds.list({ ...target, limit: 100 }, this.refundCalls)) {
+      if (r.metadata?.refund_id === input.refundId) return refundResultOf(r);
+    }
+    return null;
   }
 
   async parseWebhook(
@@ -218,7 +246,7 @@ export class StripePaymentProvider implements PaymentProvider {
   }
 
   private async normalize(event: Stripe.Event): Promise<PaymentEvent> {
-    const base = { id: event.id, type: event.type };
+    const base = { id: event.id, type: event.type, createdAt: toDate(event.created) };
     switch (event.type) {
       case 'checkout.session.completed':
       case 'checkout.session.async_payment_succeeded': {
@@ -378,6 +406,26 @@ export class StripePaymentProvider implements PaymentProvider {
 }
 
 const toDate = (unix: number | null | undefined) => (unix ? new Date(unix * 1000) : null);
+
+function refundResultOf(refund: Stripe.Refund): RefundResult {
+  const status = refund.status === 'succeeded' ? 'succeeded' : refund.status === 'failed' ? 'failed' : 'pending';
+  return { providerRef: refund.id, status };
+}
+
+/**
+ * Whether a Stripe error says that no refund was made: a 4xx answer (a card or invalid-request
+ * error, a bad key or permission), except an idempotency conflict (409, or a 400
+ * `idempotency_error`) and a rate limit (429), after which a refund may exist. Our own refusal
+ * (RefundRefusedError: nothing to refund) too. Everything else (5xx, no answer) is unknown.
+ */
+function isRefusal(err: unknown): boolean {
+  if (err instanceof RefundRefusedError) return true;
+  const e = err as { type?: string; statusCode?: number };
+  if (e.type === 'StripeIdempotencyError' || e.type === 'StripeRateLimitError') return false;
+  if (e.type === 'StripeConnectionError' || e.type === 'StripeAPIError') return false;
+  const status = e.statusCode ?? 0;
+  return typeof e.type === 'string' && status >= 400 && status < 500 && status !== 409 && status !== 429;
+}
 
 function subscriptionOf(sub: Stripe.Subscription): ProviderSubscription {
   const item = sub.items?.data?.[0];

@@ -6,6 +6,7 @@ import type {
   PaymentEvent,
   PaymentProvider,
   RefundInput,
+  RefundLookup,
   RefundResult,
   RenewalBilling,
   RenewalChargeInput,
@@ -74,9 +75,22 @@ export class TestPaymentProvider implements PaymentProvider {
     };
   }
 
+  /** The refunds this process made (refund id → result): what `findRefund` knows. */
+  private readonly refunded = new Map<string, RefundResult>();
+
   /** Test money goes back at once. */
   async refund(input: RefundInput): Promise<RefundResult> {
-    return { providerRef: `test_re_${input.refundId}`, status: 'succeeded' };
+    const result: RefundResult = { providerRef: `test_re_${input.refundId}`, status: 'succeeded' };
+    this.refunded.set(input.refundId, result);
+    return result;
+  }
+
+  /**
+   * The refund this process made for `refundId`, or null. No money moves here: after a restart a
+   * refund is simply made again (as `test_re_<refund id>`, the same reference).
+   */
+  async findRefund(input: RefundLookup): Promise<RefundResult | null> {
+    return this.refunded.get(input.refundId) ?? null;
   }
 
   async parseWebhook(): Promise<PaymentEvent> {

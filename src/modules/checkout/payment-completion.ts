@@ -5,7 +5,8 @@
  * when its stock can still be reserved, and is refunded through the port otherwise).
  */
 import { eq } from 'drizzle-orm';
-import type { PaymentEvent } from '../../adapters/payment/port.js';
+import type { PaymentEvent, PaymentProvider, RefundInput, RefundResult } from '../../adapters/payment/port.js';
+import { RefundRefusedError } from '../../adapters/payment/port.js';
 import { type Tx, withTx } from '../../platform/db/tx.js';
 import { eventCtx } from '../../platform/hooks.js';
 import { reserveMany } from '../catalog/index.js';
@@ -76,15 +77,20 @@ export async function completeOrderFromEvent(
     });
   } catch (err) {
     if (!(err instanceof OutOfStock)) throw err;
-    // money must never stay captured without an order: give it back through the port; a
-    // provider failure throws, rolls back and the provider redelivers the event
-    const refund = await c.provider.refund({
-      paymentRef,
-      amountCents: session.totalCents,
-      currency: session.currency,
-      refundId: `late_${session.id}`,
-      reason: 'Checkout session expired and the items are no longer in stock',
-    });
+    // money must never stay captured without an order: give it back through the port, once
+    // (lateRefund); while that is not known to be done, this throws, rolls back and the provider
+    // redelivers the event
+    const refund = await lateRefund(
+      c.provider,
+      {
+        paymentRef,
+        amountCents: session.totalCents,
+        currency: session.currency,
+        refundId: `late_${session.id}`,
+        reason: 'Checkout session expired and the items are no longer in stock',
+      },
+      { eventCreatedAt: event.createdAt ?? null, now: c.now },
+    );
     return {
       ...base,
       status: 'refunded',
@@ -92,4 +98,40 @@ export async function completeOrderFromEvent(
     };
   }
   return complete('late_payment_order');
+}
+
+/**
+ * How long after an event a call it caused may still be repeated under the same idempotency key
+ * (Stripe replays for 24 hours; a margin for clocks and delivery delays).
+ */
+const REPLAY_WINDOW_MS = 20 * 3600_000;
+
+/**
+ * The late payment's refund, made once however often the event is delivered (docs/payments.md):
+ * - once the event is older than the provider replays requests, an earlier delivery may have
+ *   made the refund with an answer that was lost; the provider is asked for it (by our refund id)
+ *   first, and only a definitive "none" makes it, under the same idempotency key;
+ * - an unclear answer (5xx, timeout, reset) is not a failure: the provider is asked whether the
+ *   refund exists; when it cannot tell either, this throws and the event is delivered again;
+ * - a definitive refusal throws (nothing was refunded; the redelivery tries again).
+ */
+async function lateRefund(
+  provider: PaymentProvider,
+  input: RefundInput,
+  o: { eventCreatedAt: Date | null; now: Date },
+): Promise<RefundResult> {
+  const lookup = { paymentRef: input.paymentRef, refundId: input.refundId };
+  const created = o.eventCreatedAt ?? o.now;
+  if (o.now.getTime() - created.getTime() > REPLAY_WINDOW_MS) {
+    const found = await provider.findRefund(lookup);
+    if (found) return found;
+  }
+  try {
+    return await provider.refund(input);
+  } catch (err) {
+    if (err instanceof RefundRefusedError) throw err;
+    const found = await provider.findRefund(lookup).catch(() => null);
+    if (found) return found;
+    throw err;
+  }
 }

@@ -7,7 +7,12 @@ import type { ChannelDependency } from '../../platform/hooks.js';
 import type { Module } from '../../platform/module.js';
 import { orderRoutes } from './orders.routes.js';
 import { refundRoutes } from './refunds.routes.js';
-import { RESUME_REFUND_JOB, resumeRefund } from './refunds.service.js';
+import {
+  RESUME_REFUND_JOB,
+  RefundOutcomeUnknown,
+  resumeRefund,
+  resumeRefundRetryDelayMs,
+} from './refunds.service.js';
 
 export {
   claimGuestOrders,
@@ -59,10 +64,23 @@ export const ordersModule: Module = {
   },
   jobs(registry, deps) {
     registry.register(RESUME_REFUND_JOB, {
-      async run(payload, { db, clock, log }) {
+      async run(payload, { db, clock, log, job }) {
         const ctx = systemCtx({ db, clock, config: deps.config }, String(payload.shop_id), log);
-        await resumeRefund(ctx, String(payload.refund_id));
+        try {
+          await resumeRefund(ctx, String(payload.refund_id));
+        } catch (err) {
+          if (err instanceof RefundOutcomeUnknown && job.attempts >= job.max_attempts) {
+            // bounded: the refund stays pending (and counted); a late provider webhook still settles it
+            log.error(
+              { refund_id: payload.refund_id, err: err.message },
+              'the provider has not told for two days whether a refund was made; check it at the provider',
+            );
+          }
+          throw err;
+        }
       },
+      // while the provider cannot tell: again after 15 minutes, doubling to 6 hours
+      retryDelayMs: resumeRefundRetryDelayMs,
     });
   },
 };

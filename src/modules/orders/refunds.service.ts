@@ -6,10 +6,18 @@
  * earnings and books it in the accounting sync) — without one the refunded share of the partner
  * earnings is clawed back directly — and `order.refunded` is sent. The test provider
  * refunds at once; Stripe confirms by webhook (`refund.succeeded` / `refund.failed` events).
+ * Only a definitive refusal of the provider fails a refund; an error after which the money may
+ * have moved (5xx, timeout, reset) keeps it `pending`, counted against what is left, until the
+ * provider's webhook or the resume job (which asks the provider for it) knows its outcome.
  */
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { paymentProviderFor } from '../../adapters/payment/index.js';
-import type { PaymentEvent, PaymentProvider } from '../../adapters/payment/port.js';
+import {
+  type PaymentEvent,
+  type PaymentProvider,
+  RefundRefusedError,
+  type RefundResult,
+} from '../../adapters/payment/port.js';
 import type { Ctx } from '../../platform/auth/types.js';
 import { iso } from '../../platform/dates.js';
 import { lockOwned } from '../../platform/db/lock.js';
@@ -91,8 +99,16 @@ export async function createRefund(
   let done = refund;
   let failure = refund.failureReason;
   if (!prior) ({ done, failure } = await moveAndSettle(ctx, provider, refund, order.paymentRef));
-  else if (refund.status === 'pending' && refund.providerRef === null)
-    done = (await resumeRefund(ctx, refund.id)) ?? refund;
+  else if (refund.status === 'pending' && refund.providerRef === null) {
+    try {
+      done = (await resumeRefund(ctx, refund.id)) ?? refund;
+    } catch (err) {
+      // still unknown: the refund stays pending (and counted); its job keeps asking
+      if (!(err instanceof RefundOutcomeUnknown)) throw err;
+    }
+  }
+  // `pending` (201) covers a refund whose outcome the provider has not told yet, an unanswered
+  // call included: the admin is not invited to refund again (docs/decisions.md)
   if (done.status === 'failed') {
     throw new AppError(
       'provider_error',
@@ -174,7 +190,12 @@ export async function claimRefund(
       tx,
       RESUME_REFUND_JOB,
       { shop_id: ctx.shopId, refund_id: (row as RefundRow).id },
-      { now, runAt: new Date(now.getTime() + RESUME_REFUND_AFTER_MS), shopId: ctx.shopId },
+      {
+        now,
+        runAt: new Date(now.getTime() + RESUME_REFUND_AFTER_MS),
+        shopId: ctx.shopId,
+        maxAttempts: RESUME_REFUND_MAX_ATTEMPTS,
+      },
     );
     return { refund: row as RefundRow, order, prior: false };
   });
@@ -182,61 +203,86 @@ export async function claimRefund(
 
 /**
  * 2. the money, outside any transaction (the provider is idempotent on the refund id), unless the
- * refund is `manual`; 3. the outcome, in one transaction (`settleRefund`, applied once).
+ * refund is `manual`; 3. the outcome, in one transaction (`settleRefund`, applied once). Only a
+ * definitive refusal (RefundRefusedError, or no call possible at all) fails the refund; any other
+ * error leaves whether the money moved unknown: the refund stays `pending` (`unknown` says why)
+ * and the resume job asks the provider for it.
  */
 async function moveAndSettle(
   ctx: Ctx,
   provider: PaymentProvider,
   refund: RefundRow,
   paymentRef: string | null,
-): Promise<{ done: RefundRow; failure: string | null }> {
+): Promise<{ done: RefundRow; failure: string | null; unknown: string | null }> {
   let status: 'pending' | 'succeeded' | 'failed' = 'succeeded';
   let providerRef: string | null = null;
   let failure: string | null = null;
+  let unknown: string | null = null;
   if (refund.provider !== 'manual') {
-    try {
-      if (refund.provider !== provider.name) {
-        throw new Error(`the refund was made with ${refund.provider}, which is no longer the payment provider`);
-      }
-      if (!paymentRef) throw new Error('the order has no payment reference');
-      const r = await provider.refund({
-        paymentRef,
-        amountCents: refund.amountCents,
-        currency: refund.currency,
-        refundId: refund.id,
-        reason: refund.reason,
-      });
-      status = r.status;
-      providerRef = r.providerRef;
-    } catch (err) {
+    if (refund.provider !== provider.name) {
       status = 'failed';
-      failure = (err as Error).message;
+      failure = `the refund was made with ${refund.provider}, which is no longer the payment provider`;
+    } else if (!paymentRef) {
+      status = 'failed';
+      failure = 'the order has no payment reference';
+    } else {
+      try {
+        const r = await provider.refund({
+          paymentRef,
+          amountCents: refund.amountCents,
+          currency: refund.currency,
+          refundId: refund.id,
+          reason: refund.reason,
+        });
+        status = r.status;
+        providerRef = r.providerRef;
+        if (r.status === 'failed') failure = 'the provider reported the refund as failed';
+      } catch (err) {
+        if (err instanceof RefundRefusedError) {
+          status = 'failed';
+          failure = err.message;
+        } else {
+          // a 5xx, a timeout, a reset: the provider may have refunded; never failed on a guess
+          status = 'pending';
+          unknown = (err as Error).message || String(err);
+          ctx.log.warn(
+            { refund_id: refund.id, order_id: refund.orderId, err: unknown },
+            'the provider did not answer the refund clearly; it stays pending until the provider tells',
+          );
+        }
+      }
     }
   }
   const done = await withTx(ctx, (t) =>
     settleRefund(t, refund.id, { status, providerRef, failure, now: ctx.clock.now() }),
   );
-  return { done, failure };
+  return { done, failure, unknown };
 }
 
-/** The job that finishes a refund whose request died between its claim and its outcome. */
+/** The job that finishes a refund whose request died, or was not answered, before its outcome. */
 export const RESUME_REFUND_JOB = 'orders.resume_refund';
 
 /**
  * When it runs: after any request that is still moving the money has given up (Stripe's client
- * retries for a few minutes at most), and well within the day for which Stripe replays an
- * idempotent request instead of performing it again.
+ * retries for a minute at most), and, while the outcome stays unknown, again with a backoff
+ * (15 minutes doubling to 6 hours), RESUME_REFUND_MAX_ATTEMPTS times in all (about two days).
  */
 const RESUME_REFUND_AFTER_MS = 15 * 60_000;
+export const RESUME_REFUND_MAX_ATTEMPTS = 12;
+export const resumeRefundRetryDelayMs = (attempts: number) =>
+  Math.min(6 * 3600_000, RESUME_REFUND_AFTER_MS * 2 ** Math.max(0, attempts - 1));
 
-/** How long after the claim the provider call may still be repeated safely (Stripe: 24 hours). */
-const REPLAY_WINDOW_MS = 20 * 3600_000;
+/** The provider could not tell whether a refund was made (the job asks again later). */
+export class RefundOutcomeUnknown extends Error {}
 
 /**
  * Finishes a refund left `pending` without the provider's answer (the process died after the
- * claim): the same idempotent provider call and settlement as the request would have made. A
- * refund already settled, or pending at the provider with its reference stored (the provider's
- * webhook settles it), is left alone.
+ * claim, or the provider's answer was a 5xx, a timeout or a reset). The provider is asked first
+ * for the refund made under our refund id (`findRefund`, by the metadata it was made with, at
+ * any age): when it has one, that outcome is applied; when it definitively has none, the refund
+ * is made now, under the same idempotency key (the key of a call Stripe may still replay). Throws
+ * RefundOutcomeUnknown while the provider cannot tell. A refund already settled, or pending at
+ * the provider with its reference stored (the provider's webhook settles it), is left alone.
  */
 export async function resumeRefund(ctx: Ctx, refundId: string): Promise<RefundRow | null> {
   const [refund] = await ctx.db
@@ -244,21 +290,36 @@ export async function resumeRefund(ctx: Ctx, refundId: string): Promise<RefundRo
     .from(refunds)
     .where(and(eq(refunds.id, refundId), eq(refunds.shopId, ctx.shopId)));
   if (refund?.status !== 'pending' || refund.providerRef !== null) return null;
-  if (refund.provider !== 'manual' && ctx.clock.now().getTime() - refund.createdAt.getTime() > REPLAY_WINDOW_MS) {
-    // past the provider's idempotency window a second call could move the money twice: whether
-    // the first one did is for the merchant to check at the provider
-    ctx.log.error(
-      { refund_id: refund.id, order_id: refund.orderId },
-      'a refund left pending is older than the provider replays requests; check it at the provider',
-    );
-    return null;
-  }
   const [order] = await ctx.db
     .select({ paymentRef: orders.paymentRef })
     .from(orders)
     .where(and(eq(orders.id, refund.orderId), eq(orders.shopId, ctx.shopId)));
-  ctx.log.warn({ refund_id: refund.id, order_id: refund.orderId }, 'finishing a refund its request left pending');
-  const { done } = await moveAndSettle(ctx, paymentProviderFor(ctx.config), refund, order?.paymentRef ?? null);
+  const paymentRef = order?.paymentRef ?? null;
+  const provider = paymentProviderFor(ctx.config);
+  ctx.log.warn({ refund_id: refund.id, order_id: refund.orderId }, 'finishing a refund left pending');
+  if (refund.provider !== 'manual' && refund.provider === provider.name && paymentRef) {
+    let found: RefundResult | null;
+    try {
+      found = await provider.findRefund({ paymentRef, refundId: refund.id });
+    } catch (err) {
+      throw new RefundOutcomeUnknown(
+        `the provider could not tell whether refund ${refund.id} was made: ${(err as Error).message}`,
+      );
+    }
+    if (found) {
+      const outcome = found;
+      return withTx(ctx, (t) =>
+        settleRefund(t, refund.id, {
+          status: outcome.status,
+          providerRef: outcome.providerRef,
+          failure: outcome.status === 'failed' ? 'the provider reported the refund as failed' : null,
+          now: ctx.clock.now(),
+        }),
+      );
+    }
+  }
+  const { done, unknown } = await moveAndSettle(ctx, provider, refund, paymentRef);
+  if (unknown !== null) throw new RefundOutcomeUnknown(`refund ${refund.id}: ${unknown}`);
   return done;
 }
 
@@ -269,7 +330,14 @@ export async function resumeRefund(ctx: Ctx, refundId: string): Promise<RefundRo
 async function settleRefund(
   ctx: TxCtx,
   refundId: string,
-  o: { status: 'pending' | 'succeeded' | 'failed'; providerRef: string | null; failure: string | null; now: Date },
+  o: {
+    status: 'pending' | 'succeeded' | 'failed';
+    providerRef: string | null;
+    failure: string | null;
+    now: Date;
+    /** A `succeeded` from the provider for a refund we failed without its answer: applied (reconciled). */
+    reconcile?: boolean;
+  },
 ): Promise<RefundRow> {
   const tx = ctx.db;
   const [peek] = await tx
@@ -281,7 +349,14 @@ async function settleRefund(
   const order = await lockOwned(tx, orders, ctx.shopId, peek.orderId, 'Order');
   const [r] = await tx.select().from(refunds).where(eq(refunds.id, refundId)).for('update');
   const refund = r as RefundRow;
-  if (refund.status !== 'pending') return refund;
+  const reconciling = o.reconcile === true && o.status === 'succeeded' && failedWithoutProviderAnswer(refund);
+  if (refund.status !== 'pending' && !reconciling) return refund;
+  if (reconciling) {
+    ctx.log.warn(
+      { refund_id: refund.id, order_id: order.id, amount_cents: refund.amountCents, failure: refund.failureReason },
+      'the provider reports a refund held as failed as succeeded: it is settled now',
+    );
+  }
   if (o.status === 'pending') {
     const [row] = await tx
       .update(refunds)
@@ -309,12 +384,19 @@ async function settleRefund(
         WHERE order_id = ${order.id} AND (status = 'succeeded' OR id = ${refundId})`,
   );
   const refundedTotal = Number(succeeded?.total ?? 0);
-  // a cancelled order stays cancelled (cancelled after payment, or while its refund was pending)
+  // a cancelled order stays cancelled (cancelled after payment, or while its refund was pending);
+  // a refunded one stays refunded (only a reconciled refund can come after all was refunded)
   const to: OrderStatus =
     order.status === 'cancelled' ? 'cancelled' : refundedTotal >= order.totalCents ? 'refunded' : 'partially_refunded';
-  if (order.status !== 'cancelled') {
+  if (order.status !== 'cancelled' && order.status !== 'refunded') {
     assertTransition(order.status as OrderStatus, to);
     await tx.update(orders).set({ status: to, updatedAt: o.now }).where(eq(orders.id, order.id));
+  }
+  if (refundedTotal > order.totalCents) {
+    ctx.log.error(
+      { order_id: order.id, order_number: order.number, refund_id: refund.id, refunded_cents: refundedTotal },
+      'the refunds of this order exceed what was paid: the money went back more than once; settle the excess with the customer',
+    );
   }
   // finance writes the credit note when the order has a final invoice (platform/hooks.ts, creditRefund)
   const creditNoteId = await callPort('creditRefund')(ctx, {
@@ -326,7 +408,13 @@ async function settleRefund(
   });
   const [row] = await tx
     .update(refunds)
-    .set({ status: 'succeeded', providerRef: o.providerRef ?? refund.providerRef, creditNoteId, updatedAt: o.now })
+    .set({
+      status: 'succeeded',
+      providerRef: o.providerRef ?? refund.providerRef,
+      creditNoteId,
+      failureReason: null,
+      updatedAt: o.now,
+    })
     .where(eq(refunds.id, refundId))
     .returning();
   // the credit note claws back the partner earnings it credits (finalizeCreditNote); without an
@@ -377,6 +465,15 @@ export async function creditNotesOfFailedRefunds(
   return new Set(rows.map((r) => r.credit_note_id));
 }
 
+/**
+ * A refund failed by us, not by the provider: no provider reference was ever stored for it (the
+ * provider's own failure, at creation or later by webhook, always stores its refund's reference).
+ * Only such a refund can still turn out to have succeeded; a provider's failure is final.
+ */
+function failedWithoutProviderAnswer(r: RefundRow): boolean {
+  return r.status === 'failed' && r.providerRef === null && r.provider !== 'manual';
+}
+
 /** The provider's confirmation (or failure) of a refund that was pending. */
 async function onRefundEvent(tx: Tx, event: PaymentEvent, c: EventContext): Promise<EventOutcome | null> {
   if (event.kind !== 'refund.succeeded' && event.kind !== 'refund.failed') return null;
@@ -410,14 +507,24 @@ async function onRefundEvent(tx: Tx, event: PaymentEvent, c: EventContext): Prom
       ? { ...out, status: 'processed', reason: 'refund_failed_after_success' }
       : { ...out, status: 'ignored', reason: 'refund_already_failed' };
   }
-  if (row.status !== 'pending') return { ...out, status: 'ignored', reason: `refund_already_${row.status}` };
+  // a refund we failed without the provider's answer (before issue 26 any error failed it) that
+  // the provider reports as succeeded: the money went back, so it is settled now, once
+  const reconcile = row.status === 'failed' && event.kind === 'refund.succeeded' && failedWithoutProviderAnswer(row);
+  if (row.status !== 'pending' && !reconcile) {
+    return { ...out, status: 'ignored', reason: `refund_already_${row.status}` };
+  }
   const done = await settleRefund(eventCtx(tx, c, row.shopId), row.id, {
     status: event.kind === 'refund.succeeded' ? 'succeeded' : 'failed',
     providerRef: event.refund.ref,
     failure,
     now: c.now,
+    reconcile,
   });
-  return { ...out, status: 'processed', reason: `refund_${done.status}` };
+  return {
+    ...out,
+    status: 'processed',
+    reason: reconcile && done.status === 'succeeded' ? 'refund_reconciled' : `refund_${done.status}`,
+  };
 }
 
 /**
