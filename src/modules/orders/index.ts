@@ -7,12 +7,7 @@ import type { ChannelDependency } from '../../platform/hooks.js';
 import type { Module } from '../../platform/module.js';
 import { orderRoutes } from './orders.routes.js';
 import { refundRoutes } from './refunds.routes.js';
-import {
-  RESUME_REFUND_JOB,
-  RefundOutcomeUnknown,
-  resumeRefund,
-  resumeRefundRetryDelayMs,
-} from './refunds.service.js';
+import { RESUME_REFUND_JOB, RefundOutcomeUnknown, resumeRefund, resumeRefundRetryDelayMs } from './refunds.service.js';
 
 export {
   claimGuestOrders,
