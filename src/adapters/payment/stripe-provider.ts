@@ -153,8 +153,9 @@ export class StripePaymentProvider implements PaymentProvider {
         product_data: { name: plan.priceName, metadata: { plan_id: plan.id } },
         metadata: { plan_id: plan.id, shop_id: input.shopId },
       };
-      price = (await this.stripe.prices.create(params, { idempotencyKey: paramsKey('abo-price', input.sessionId, params) }))
-        .id;
+      price = (
+        await this.stripe.prices.create(params, { idempotencyKey: paramsKey('abo-price', input.sessionId, params) })
+      ).id;
     }
     let coupon = plan.providerCouponRef;
     if (!coupon && plan.introDiscountPercent && plan.introDiscountMonths) {
@@ -190,7 +191,12 @@ export class StripePaymentProvider implements PaymentProvider {
       { idempotencyKey: `abo-cs-create-${input.sessionId}` },
     );
     if (!session.url) throw new Error('Stripe returned a checkout session without a url');
-    return { url: session.url, providerRef: session.id, providerPriceRef: price, providerCouponRef: discounts ? coupon : null };
+    return {
+      url: session.url,
+      providerRef: session.id,
+      providerPriceRef: price,
+      providerCouponRef: discounts ? coupon : null,
+    };
   }
 
   async cancelSubscription(ref: string, when: 'now' | 'period_end'): Promise<void> {

@@ -1,6 +1,4 @@
 /** The Stripe adapter, run for real against a local stub of the Stripe endpoints it calls. */
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,12 +12,14 @@ import {
   startApp,
   type TestApp,
 } from '../../../test/helpers/app.js';
+import { type StripeStub, type StubRequest, startStripeStub } from '../../../test/helpers/stripe-stub.js';
+import { STRIPE_API_VERSION } from '../../adapters/payment/stripe-provider.js';
 import { query } from '../../platform/db/tx.js';
 
 const WEBHOOK_SECRET = 'whsec_test_stub_secret';
-let stub: Server;
-let stubUrl: string;
-const requests: { path: string; body: URLSearchParams; idempotencyKey: string | undefined }[] = [];
+let stub: StripeStub;
+/** Every request the stub received (stub.requests). */
+let requests: StubRequest[] = [];
 /** Our checkout session id → the stub's Checkout Session id. */
 const providerIds = new Map<string, string>();
 let refundsFail = false;
@@ -33,19 +33,8 @@ let shop: ShopFixture;
 let productId: string;
 let lastOne: string;
 
-const readBody = (req: IncomingMessage) =>
-  new Promise<string>((resolve) => {
-    let data = '';
-    req.on('data', (c) => {
-      data += String(c);
-    });
-    req.on('end', () => resolve(data));
-  });
-
 beforeAll(async () => {
-  stub = createServer(async (req, res) => {
-    const body = new URLSearchParams(await readBody(req));
-    requests.push({ path: req.url ?? '', body, idempotencyKey: req.headers['idempotency-key'] as string | undefined });
+  stub = await startStripeStub(async (req, res, body) => {
     if (req.method === 'POST' && req.url === '/v1/checkout/sessions' && sessionsFail > 0) {
       sessionsFail--;
       res.writeHead(400, { 'content-type': 'application/json' });
@@ -90,13 +79,12 @@ beforeAll(async () => {
     res.writeHead(404, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ error: { type: 'invalid_request_error', message: 'unknown' } }));
   });
-  await new Promise<void>((r) => stub.listen(0, '127.0.0.1', r));
-  stubUrl = `http://127.0.0.1:${(stub.address() as AddressInfo).port}`;
+  requests = stub.requests;
   t = await startApp({
     PAYMENT_PROVIDER: 'stripe',
     STRIPE_SECRET_KEY: 'sk_test_123',
     STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-    STRIPE_API_BASE: stubUrl,
+    STRIPE_API_BASE: stub.url,
   });
   shop = await createShop(t.app);
   // the shop's default channel (DE, EUR), made with the shop
@@ -131,7 +119,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await t.close();
-  await new Promise((r) => stub.close(r));
+  await stub.close();
 });
 
 async function checkout(product = productId, quantity = 2) {

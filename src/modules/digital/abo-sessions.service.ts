@@ -45,14 +45,7 @@ import { createAboOrder, emitAbo } from './abo-common.js';
 import type { AboSessionCreate } from './abo-sessions.schemas.js';
 import { transition } from './abo-states.js';
 import { addDays, addInterval, addMonths, firstCharge, intervalText, introPrice } from './billing.js';
-import {
-  type AboRow,
-  aboPlans,
-  aboProviderCoupons,
-  aboProviderPrices,
-  abos,
-  type PlanRow,
-} from './digital.tables.js';
+import { type AboRow, aboPlans, aboProviderCoupons, aboProviderPrices, abos, type PlanRow } from './digital.tables.js';
 import { scheduleDue } from './renewals.js';
 
 const SESSION_TTL_HOURS = 24;
