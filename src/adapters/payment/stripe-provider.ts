@@ -296,10 +296,11 @@ export class StripePaymentProvider implements PaymentProvider {
         // a past_due paid again, the subscription ended). It is applied as Stripe's current state,
         // retrieved now (a failed lookup answers 503 and Stripe retries). A deletion is final and
         // carries the ended subscription itself.
-        // (an event rendered in an API version before EVENT_SHAPES_SINCE has no item periods: the
-        // subscription is read from the API in ours)
+        // (a deletion rendered in an API version before EVENT_SHAPES_SINCE has no item periods:
+        // the subscription is read from the API in ours; a creation is not acted on)
         const current =
-          event.type === 'customer.subscription.updated' || predatesEventShapes(event.api_version)
+          event.type === 'customer.subscription.updated' ||
+          (event.type === 'customer.subscription.deleted' && predatesEventShapes(event.api_version))
             ? await this.currentSubscription(event.data.object)
             : event.data.object;
         return {
