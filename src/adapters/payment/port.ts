@@ -13,6 +13,11 @@ export interface HostedCheckoutInput {
   shippingCents: number;
   totalCents: number;
   returnUrl: string;
+  /**
+   * Our session's stored creation and expiry. The provider derives its own expiry from these, never
+   * from the time of the call: a retry under the same idempotency key sends the same request.
+   */
+  createdAt: Date;
   expiresAt: Date;
 }
 
@@ -27,11 +32,13 @@ export interface SubscriptionCheckoutInput {
   shopId: string;
   customerEmail: string;
   returnUrl: string;
+  /** Our session's stored creation and expiry (see HostedCheckoutInput). */
+  createdAt: Date;
   expiresAt: Date;
   plan: {
     id: string;
-    name: string;
-    productName: string;
+    /** The name the provider shows for the recurring price: the session line's name as stored. */
+    priceName: string;
     currency: string;
     /** The recurring amount to charge: the plan's gross price, or its net in a 0 % tax row (docs/finance.md). */
     priceCents: number;
@@ -40,16 +47,18 @@ export interface SubscriptionCheckoutInput {
     trialDays: number;
     introDiscountPercent: number | null;
     introDiscountMonths: number | null;
-    /** The provider's price object made for this plan version before, if any. */
+    /** The provider's price object made before for exactly these terms (amount, currency, interval, name), if any. */
     providerPriceRef: string | null;
-    /** Changes whenever price or interval change (the provider-side idempotency key uses it). */
-    version: number;
+    /** The provider's coupon made before for this plan's intro discount terms, if any. */
+    providerCouponRef: string | null;
   };
 }
 
 export interface HostedSubscriptionCheckout extends HostedCheckout {
-  /** The provider's price object for the plan (to store on the plan), or null. */
+  /** The provider's price object used (to store for these terms and reuse), or null. */
   providerPriceRef: string | null;
+  /** The provider's intro-discount coupon used (to store and reuse), or null. */
+  providerCouponRef: string | null;
 }
 
 export interface RefundInput {

@@ -2,6 +2,7 @@
  * The `stripe` provider: Checkout Sessions in hosted mode through the official SDK. The API
  * base is configurable (STRIPE_API_BASE) so tests run the real SDK against a local stub.
  */
+import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type Stripe from 'stripe';
 import {
@@ -28,6 +29,28 @@ export interface StripeOptions {
   refundCalls?: { timeoutMs: number; maxNetworkRetries: number };
 }
 
+/**
+ * The Stripe API version of every request (`Stripe-Version`) and the one the webhook endpoint must
+ * be created with (docs/payments.md): the version the installed SDK (stripe@23.1.0) is generated
+ * for, whose types `normalize` reads. Pinned here so that an SDK upgrade does not change it
+ * silently: the type is the SDK's `LatestApiVersion`, so an SDK with another version fails the
+ * type check until this constant (and the webhook endpoint) is moved on with it.
+ */
+export const STRIPE_API_VERSION: Stripe.LatestApiVersion = '2026-10-28.endive';
+
+/**
+ * The first API version whose event shapes `normalize` reads: `invoice.parent.subscription_details
+ * .subscription` and `subscription.items.data[0].current_period_*` (2025-03-31.basil). An invoice or
+ * subscription event rendered in an older version (an endpoint created with one) is read from the
+ * API instead (in STRIPE_API_VERSION), never as nulls.
+ */
+export const EVENT_SHAPES_SINCE = '2025-03-31.basil';
+
+/** Whether an event's `api_version` predates EVENT_SHAPES_SINCE (dates compare as text). */
+export function predatesEventShapes(apiVersion: string | null | undefined): boolean {
+  return !!apiVersion && apiVersion.slice(0, 10) < EVENT_SHAPES_SINCE.slice(0, 10);
+}
+
 /** The SDK is loaded on first use: a shop without Stripe never pays for its memory. */
 let StripeSdk: typeof Stripe | null = null;
 
@@ -35,6 +58,7 @@ export function stripeClient(opts: StripeOptions): Stripe {
   StripeSdk ??= createRequire(import.meta.url)('stripe') as typeof Stripe;
   const base = opts.apiBase ? new URL(opts.apiBase) : null;
   return new StripeSdk(opts.secretKey, {
+    apiVersion: STRIPE_API_VERSION,
     telemetry: false,
     maxNetworkRetries: 2,
     timeout: 20_000,
@@ -48,11 +72,26 @@ export function stripeClient(opts: StripeOptions): Stripe {
   });
 }
 
-/** Stripe accepts expiry between 30 minutes and 24 hours ahead. */
-function stripeExpiry(expiresAt: Date): number {
-  const now = Date.now();
-  const clamped = Math.min(Math.max(expiresAt.getTime(), now + 31 * 60_000), now + 23.9 * 3600_000);
+/**
+ * The `expires_at` of a Checkout Session, from our session's stored creation and expiry only, never
+ * from the time of the call: the retry of a lost answer, under the same idempotency key, sends the
+ * same value (Stripe answers 400 `idempotency_error` to changed parameters under one key). Stripe
+ * takes 30 minutes to 24 hours ahead of its receipt: at least 35 minutes after our creation
+ * (a retry up to 5 minutes later still meets the minimum should the first attempt never have
+ * reached Stripe; one that did is replayed whatever the time), at most 23.5 hours.
+ */
+export function stripeExpiry(createdAt: Date, expiresAt: Date): number {
+  const created = createdAt.getTime();
+  const clamped = Math.min(Math.max(expiresAt.getTime(), created + 35 * 60_000), created + 23.5 * 3600_000);
   return Math.floor(clamped / 1000);
+}
+
+/**
+ * An idempotency key that names every parameter of the request (a hash of them) within `scope`:
+ * requests that differ in anything never share a key.
+ */
+function paramsKey(prefix: string, scope: string, params: object): string {
+  return `${prefix}-${scope}-${createHash('sha256').update(JSON.stringify(params)).digest('hex').slice(0, 32)}`;
 }
 
 export class StripePaymentProvider implements PaymentProvider {
@@ -100,7 +139,7 @@ export class StripePaymentProvider implements PaymentProvider {
         cancel_url: input.returnUrl,
         client_reference_id: input.sessionId,
         metadata: { checkout_session_id: input.sessionId, shop_id: input.shopId },
-        expires_at: stripeExpiry(input.expiresAt),
+        expires_at: stripeExpiry(input.createdAt, input.expiresAt),
       },
       { idempotencyKey: `cs-create-${input.sessionId}` },
     );
@@ -110,34 +149,37 @@ export class StripePaymentProvider implements PaymentProvider {
 
   async createSubscriptionCheckout(input: SubscriptionCheckoutInput): Promise<HostedSubscriptionCheckout> {
     const { plan } = input;
-    const price =
-      plan.providerPriceRef ??
-      (
-        await this.stripe.prices.create(
-          {
-            currency: plan.currency.toLowerCase(),
-            unit_amount: plan.priceCents,
-            recurring: { interval: plan.intervalUnit, interval_count: plan.intervalCount },
-            product_data: { name: `${plan.productName} (${plan.name})`, metadata: { plan_id: plan.id } },
-            metadata: { plan_id: plan.id, shop_id: input.shopId },
-          },
-          // one Price per plan version and amount: a 0 % tax row charges the net amount
-          { idempotencyKey: `plan-price-${plan.id}-${plan.version}-${plan.priceCents}` },
-        )
+    // Price and coupon are made once per terms and stored by the caller (providerPriceRef,
+    // providerCouponRef). A creation's key is our session's plus a hash of all its parameters:
+    // the SDK's retries of a lost answer replay it, and a Stripe 500 (replayed for a day under its
+    // key) stays with the one session instead of failing every checkout of the plan for a day.
+    let price = plan.providerPriceRef;
+    if (!price) {
+      const params: Stripe.PriceCreateParams = {
+        currency: plan.currency.toLowerCase(),
+        unit_amount: plan.priceCents,
+        recurring: { interval: plan.intervalUnit, interval_count: plan.intervalCount },
+        product_data: { name: plan.priceName, metadata: { plan_id: plan.id } },
+        metadata: { plan_id: plan.id, shop_id: input.shopId },
+      };
+      price = (
+        await this.stripe.prices.create(params, { idempotencyKey: paramsKey('abo-price', input.sessionId, params) })
       ).id;
-    let discounts: Stripe.Checkout.SessionCreateParams.Discount[] | undefined;
-    if (plan.introDiscountPercent && plan.introDiscountMonths) {
-      const coupon = await this.stripe.coupons.create(
-        {
-          percent_off: plan.introDiscountPercent,
-          duration: 'repeating',
-          duration_in_months: plan.introDiscountMonths,
-          metadata: { plan_id: plan.id },
-        },
-        { idempotencyKey: `plan-coupon-${plan.id}-${plan.introDiscountPercent}-${plan.introDiscountMonths}` },
-      );
-      discounts = [{ coupon: coupon.id }];
     }
+    let coupon = plan.providerCouponRef;
+    if (!coupon && plan.introDiscountPercent && plan.introDiscountMonths) {
+      const params: Stripe.CouponCreateParams = {
+        percent_off: plan.introDiscountPercent,
+        duration: 'repeating',
+        duration_in_months: plan.introDiscountMonths,
+        metadata: { plan_id: plan.id },
+      };
+      coupon = (
+        await this.stripe.coupons.create(params, { idempotencyKey: paramsKey('abo-coupon', input.sessionId, params) })
+      ).id;
+    }
+    const discounts: Stripe.Checkout.SessionCreateParams.Discount[] | undefined =
+      coupon && plan.introDiscountPercent && plan.introDiscountMonths ? [{ coupon }] : undefined;
     const success = new URL(input.returnUrl);
     success.searchParams.set('session_id', input.sessionId);
     const metadata = { checkout_session_id: input.sessionId, shop_id: input.shopId, plan_id: plan.id };
@@ -153,12 +195,17 @@ export class StripePaymentProvider implements PaymentProvider {
         metadata,
         subscription_data: { metadata, ...(plan.trialDays > 0 ? { trial_period_days: plan.trialDays } : {}) },
         ...(discounts ? { discounts } : {}),
-        expires_at: stripeExpiry(input.expiresAt),
+        expires_at: stripeExpiry(input.createdAt, input.expiresAt),
       },
       { idempotencyKey: `abo-cs-create-${input.sessionId}` },
     );
     if (!session.url) throw new Error('Stripe returned a checkout session without a url');
-    return { url: session.url, providerRef: session.id, providerPriceRef: price };
+    return {
+      url: session.url,
+      providerRef: session.id,
+      providerPriceRef: price,
+      providerCouponRef: discounts ? coupon : null,
+    };
   }
 
   async cancelSubscription(ref: string, when: 'now' | 'period_end'): Promise<void> {
@@ -277,8 +324,11 @@ export class StripePaymentProvider implements PaymentProvider {
         // a past_due paid again, the subscription ended). It is applied as Stripe's current state,
         // retrieved now (a failed lookup answers 503 and Stripe retries). A deletion is final and
         // carries the ended subscription itself.
+        // (a deletion rendered in an API version before EVENT_SHAPES_SINCE has no item periods:
+        // the subscription is read from the API in ours; a creation is not acted on)
         const current =
-          event.type === 'customer.subscription.updated'
+          event.type === 'customer.subscription.updated' ||
+          (event.type === 'customer.subscription.deleted' && predatesEventShapes(event.api_version))
             ? await this.currentSubscription(event.data.object)
             : event.data.object;
         return {
@@ -294,7 +344,10 @@ export class StripePaymentProvider implements PaymentProvider {
       }
       case 'invoice.paid':
       case 'invoice.payment_failed': {
-        const inv = event.data.object;
+        // an invoice rendered before EVENT_SHAPES_SINCE has no `parent`: read it from the API in our version
+        const inv = predatesEventShapes(event.api_version)
+          ? await this.stripe.invoices.retrieve(event.data.object.id as string)
+          : event.data.object;
         const line = inv.lines?.data?.[0];
         const sub = inv.parent?.subscription_details?.subscription;
         return {

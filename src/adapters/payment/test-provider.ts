@@ -54,7 +54,12 @@ export class TestPaymentProvider implements PaymentProvider {
   }
 
   async createSubscriptionCheckout(input: SubscriptionCheckoutInput): Promise<HostedSubscriptionCheckout> {
-    return { url: `${this.publicUrl}/pay/${input.sessionId}`, providerRef: null, providerPriceRef: null };
+    return {
+      url: `${this.publicUrl}/pay/${input.sessionId}`,
+      providerRef: null,
+      providerPriceRef: null,
+      providerCouponRef: null,
+    };
   }
 
   /** The test provider's subscriptions are billed by the worker (modules/digital): nothing to tell. */

@@ -367,6 +367,8 @@ async function hostAtProvider(ctx: Ctx, session: CheckoutSessionRow, provider: P
       shippingCents: session.shippingCents,
       totalCents: session.totalCents,
       returnUrl: session.returnUrl,
+      // stored values only: a resumed session sends the provider the request it sent before
+      createdAt: session.createdAt,
       expiresAt: session.expiresAt,
     }),
   );

@@ -1,6 +1,4 @@
 /** The Stripe adapter, run for real against a local stub of the Stripe endpoints it calls. */
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,12 +12,14 @@ import {
   startApp,
   type TestApp,
 } from '../../../test/helpers/app.js';
+import { type StripeStub, type StubRequest, startStripeStub } from '../../../test/helpers/stripe-stub.js';
+import { EVENT_SHAPES_SINCE, STRIPE_API_VERSION } from '../../adapters/payment/stripe-provider.js';
 import { query } from '../../platform/db/tx.js';
 
 const WEBHOOK_SECRET = 'whsec_test_stub_secret';
-let stub: Server;
-let stubUrl: string;
-const requests: { path: string; body: URLSearchParams; idempotencyKey: string | undefined }[] = [];
+let stub: StripeStub;
+/** Every request the stub received (stub.requests). */
+let requests: StubRequest[] = [];
 /** Our checkout session id → the stub's Checkout Session id. */
 const providerIds = new Map<string, string>();
 let refundsFail = false;
@@ -33,19 +33,8 @@ let shop: ShopFixture;
 let productId: string;
 let lastOne: string;
 
-const readBody = (req: IncomingMessage) =>
-  new Promise<string>((resolve) => {
-    let data = '';
-    req.on('data', (c) => {
-      data += String(c);
-    });
-    req.on('end', () => resolve(data));
-  });
-
 beforeAll(async () => {
-  stub = createServer(async (req, res) => {
-    const body = new URLSearchParams(await readBody(req));
-    requests.push({ path: req.url ?? '', body, idempotencyKey: req.headers['idempotency-key'] as string | undefined });
+  stub = await startStripeStub(async (req, res, body) => {
     if (req.method === 'POST' && req.url === '/v1/checkout/sessions' && sessionsFail > 0) {
       sessionsFail--;
       res.writeHead(400, { 'content-type': 'application/json' });
@@ -90,13 +79,12 @@ beforeAll(async () => {
     res.writeHead(404, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ error: { type: 'invalid_request_error', message: 'unknown' } }));
   });
-  await new Promise<void>((r) => stub.listen(0, '127.0.0.1', r));
-  stubUrl = `http://127.0.0.1:${(stub.address() as AddressInfo).port}`;
+  requests = stub.requests;
   t = await startApp({
     PAYMENT_PROVIDER: 'stripe',
     STRIPE_SECRET_KEY: 'sk_test_123',
     STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-    STRIPE_API_BASE: stubUrl,
+    STRIPE_API_BASE: stub.url,
   });
   shop = await createShop(t.app);
   // the shop's default channel (DE, EUR), made with the shop
@@ -131,7 +119,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await t.close();
-  await new Promise((r) => stub.close(r));
+  await stub.close();
 });
 
 async function checkout(product = productId, quantity = 2) {
@@ -671,6 +659,58 @@ describe('stripe provider', () => {
       `cs-create-${retried.data.id}`,
       `cs-create-${retried.data.id}`,
     ]);
+  });
+
+  it('a checkout whose Stripe answer was lost, retried later with its Idempotency-Key, sends the same request: Stripe replays its one Checkout Session', async () => {
+    const attempt = () =>
+      call(t.app, 'POST', '/api/store/checkout-sessions', {
+        token: shop.publishableKey,
+        headers: { origin: STORE_ORIGIN, 'idempotency-key': 'checkout-lost-answer' },
+        body: {
+          items: [{ product_id: productId, quantity: 1 }],
+          customer: {
+            email: 'lost@mail.test',
+            billing_address: { name: 'A', line1: 'B 1', postal_code: '1', city: 'C', country: 'DE' },
+          },
+          return_url: `${STORE_ORIGIN}/done`,
+        },
+      });
+    // Stripe makes the Checkout Session, every answer (the SDK's retries too) is lost
+    stub.dropAnswers('/v1/checkout/sessions', Number.POSITIVE_INFINITY);
+    try {
+      expectProblem(await attempt(), 502, 'provider_error');
+    } finally {
+      stub.dropAnswers('/v1/checkout/sessions', 0);
+    }
+    // the client retries a while later (a request built from "now" would differ by then)
+    await new Promise((r) => setTimeout(r, 1100));
+    const retried = await attempt();
+    expect(retried.statusCode, retried.body).toBe(201);
+    const sent = requests.filter(
+      (r) => r.path === '/v1/checkout/sessions' && r.body.get('metadata[checkout_session_id]') === retried.data.id,
+    );
+    // made once, every later request identical and replayed
+    expect(sent.filter((r) => !r.replayed)).toHaveLength(1);
+    expect(sent.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(sent.map((r) => r.body.toString())).size).toBe(1);
+    expect(new Set(sent.map((r) => r.idempotencyKey))).toEqual(new Set([`cs-create-${retried.data.id}`]));
+    expect(retried.data.url).toBe(`https://checkout.stripe.test/c/pay/${providerIds.get(retried.data.id)}`);
+    // expires_at from the stored session: its reservation, at least Stripe's minimum after its creation
+    const [row] = await query<{ created_at: string | Date; expires_at: string | Date }>(
+      t.app.deps.database.db,
+      sql`SELECT created_at, expires_at FROM checkout_sessions WHERE id = ${retried.data.id}`,
+    );
+    const created = new Date(row?.created_at as string).getTime();
+    const expires = new Date(row?.expires_at as string).getTime();
+    expect(Number(sent[0]?.body.get('expires_at'))).toBe(Math.floor(Math.max(expires, created + 35 * 60_000) / 1000));
+  });
+
+  it('pins the Stripe API version: the SDK’s own, not older than the event shapes the handler reads, on every request', () => {
+    expect(STRIPE_API_VERSION).toBe(Stripe.API_VERSION);
+    expect(STRIPE_API_VERSION.slice(0, 10) >= EVENT_SHAPES_SINCE.slice(0, 10)).toBe(true);
+    expect(EVENT_SHAPES_SINCE).toBe('2025-03-31.basil');
+    expect(requests.length).toBeGreaterThan(0);
+    expect(new Set(requests.map((r) => r.stripeVersion))).toEqual(new Set([STRIPE_API_VERSION]));
   });
 
   it('records events it does not act on as ignored', async () => {

@@ -3,7 +3,7 @@
  * The add-on settings (erlaubt, aktiv, abo_provision, abo_provision_monate) live on `shops`.
  */
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, jsonb, numeric, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, numeric, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { cents, ts } from '../../platform/db/columns.js';
 import { products } from '../catalog/catalog.tables.js';
 import { channels } from '../channels/channels.tables.js';
@@ -32,14 +32,71 @@ export const aboPlans = pgTable(
     introDiscountPercent: integer('intro_discount_percent'),
     introDiscountMonths: integer('intro_discount_months'),
     isActive: boolean('is_active').notNull().default(true),
-    /** Stripe Price of the current price and interval; cleared when either changes (a new one is created). */
-    stripePriceId: text('stripe_price_id'),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
   (t) => [
     index('abo_plans_shop_idx').on(t.shopId, t.createdAt.desc(), t.id.desc()),
     index('abo_plans_product_idx').on(t.shopId, t.productId),
+  ],
+);
+
+/**
+ * The recurring price objects a provider made for a plan (Stripe Prices), one per set of terms they
+ * encode: amount (gross, or the net of a 0 % tax row), currency, interval and the name shown. Made
+ * once and reused by every later subscription checkout with the same terms (docs/payments.md,
+ * "Stripe calls"); test-mode and live objects are kept apart (`is_test`).
+ */
+export const aboProviderPrices = pgTable(
+  'abo_provider_prices',
+  {
+    shopId: shopRef(),
+    planId: text('plan_id')
+      .notNull()
+      .references(() => aboPlans.id, { onDelete: 'cascade' }),
+    provider: text('provider').notNull(),
+    isTest: boolean('is_test').notNull(),
+    currency: text('currency').notNull(),
+    amountCents: cents('amount_cents').notNull(),
+    intervalUnit: text('interval_unit').$type<IntervalUnit>().notNull(),
+    intervalCount: integer('interval_count').notNull(),
+    /** The name the provider shows (the session line's name: product and plan name as stored). */
+    name: text('name').notNull(),
+    /** The provider's id of the price (price_…). */
+    ref: text('ref').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({
+      name: 'abo_provider_prices_pk',
+      columns: [t.planId, t.provider, t.isTest, t.currency, t.amountCents, t.intervalUnit, t.intervalCount, t.name],
+    }),
+    index('abo_provider_prices_shop_idx').on(t.shopId),
+  ],
+);
+
+/** The intro-discount coupon a provider made for a plan, one per discount terms (percent, months). */
+export const aboProviderCoupons = pgTable(
+  'abo_provider_coupons',
+  {
+    shopId: shopRef(),
+    planId: text('plan_id')
+      .notNull()
+      .references(() => aboPlans.id, { onDelete: 'cascade' }),
+    provider: text('provider').notNull(),
+    isTest: boolean('is_test').notNull(),
+    percentOff: integer('percent_off').notNull(),
+    durationMonths: integer('duration_months').notNull(),
+    /** The provider's id of the coupon. */
+    ref: text('ref').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({
+      name: 'abo_provider_coupons_pk',
+      columns: [t.planId, t.provider, t.isTest, t.percentOff, t.durationMonths],
+    }),
+    index('abo_provider_coupons_shop_idx').on(t.shopId),
   ],
 );
 

@@ -122,7 +122,8 @@ export async function getPlan(ctx: Ctx, id: string): Promise<PlanRow> {
 /**
  * Changes a plan. The product cannot change (400). A new price or interval applies to new
  * subscriptions only — subscriptions copy price and interval when they start — so the response
- * carries `hinweis`; with Stripe the next checkout creates a new Price.
+ * carries `hinweis`; with Stripe the next checkout uses a Price of the new terms (made once and
+ * stored, docs/payments.md "Stripe calls").
  */
 export async function updatePlan(ctx: Ctx, id: string, input: PlanInput): Promise<{ plan: PlanRow; hinweis?: string }> {
   return withTx(ctx.db, async (tx) => {
@@ -149,7 +150,6 @@ export async function updatePlan(ctx: Ctx, id: string, input: PlanInput): Promis
           ? { introDiscountPercent: input.intro_discount_percent, introDiscountMonths: input.intro_discount_months }
           : {}),
         ...(input.is_active !== undefined ? { isActive: input.is_active } : {}),
-        ...(priceChanged || intervalChanged ? { stripePriceId: null } : {}),
         updatedAt: ctx.clock.now(),
       })
       .where(eq(aboPlans.id, id))

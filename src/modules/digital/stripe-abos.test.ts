@@ -1,6 +1,4 @@
 /** PAYMENT_PROVIDER=stripe: subscription checkout and the webhook-driven lifecycle against a local Stripe stub. */
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,15 +11,20 @@ import {
   startApp,
   type TestApp,
 } from '../../../test/helpers/app.js';
+import { type StripeStub, type StubRequest, startStripeStub } from '../../../test/helpers/stripe-stub.js';
 import { startViesStub, type ViesStub } from '../../../test/helpers/vies-stub.js';
+import { EVENT_SHAPES_SINCE, STRIPE_API_VERSION } from '../../adapters/payment/stripe-provider.js';
 import { query } from '../../platform/db/tx.js';
 import { taxFromGross } from '../../platform/money.js';
 import { EXEMPTION_TEXT, netOfGross } from '../tax/index.js';
 
 const WEBHOOK_SECRET = 'whsec_test_abo_stub';
-const requests: { method: string; path: string; body: URLSearchParams }[] = [];
+/** Every request the stub received (stub.requests). */
+let requests: StubRequest[] = [];
 const subs = new Map<string, Record<string, unknown>>();
-let stub: Server;
+/** Invoices as Stripe has them in our API version (GET /v1/invoices/:id). */
+const invoices = new Map<string, Record<string, unknown>>();
+let stub: StripeStub;
 let vies: ViesStub;
 let t: TestApp;
 let shop: ShopFixture;
@@ -31,15 +34,6 @@ let sessionCounter = 0;
 let stripeDown = false;
 const NOW = Math.floor(Date.now() / 1000);
 const MONTH = 30 * 86400;
-
-const readBody = (req: IncomingMessage) =>
-  new Promise<string>((resolve) => {
-    let data = '';
-    req.on('data', (c) => {
-      data += String(c);
-    });
-    req.on('end', () => resolve(data));
-  });
 
 function subscription(id: string, status: string, extra: Record<string, unknown> = {}) {
   const sub = {
@@ -70,10 +64,7 @@ function subscription(id: string, status: string, extra: Record<string, unknown>
 }
 
 beforeAll(async () => {
-  stub = createServer(async (req, res) => {
-    const body = new URLSearchParams(await readBody(req));
-    const path = (req.url ?? '').split('?')[0] as string;
-    requests.push({ method: req.method ?? '', path, body });
+  stub = await startStripeStub(async (req, res, body, path) => {
     const json = (o: unknown) => {
       res.writeHead(200, { 'content-type': 'application/json', 'request-id': 'req_stub' });
       res.end(JSON.stringify(o));
@@ -85,7 +76,10 @@ beforeAll(async () => {
     }
     if (req.method === 'POST' && path === '/v1/prices')
       return json({ id: `price_${requests.length}`, object: 'price' });
-    if (req.method === 'POST' && path === '/v1/coupons') return json({ id: 'coupon_intro', object: 'coupon' });
+    if (req.method === 'POST' && path === '/v1/coupons')
+      return json({ id: `coupon_${requests.length}`, object: 'coupon' });
+    const inv = /^\/v1\/invoices\/(\w+)$/.exec(path);
+    if (req.method === 'GET' && inv && invoices.has(inv[1] as string)) return json(invoices.get(inv[1] as string));
     if (req.method === 'POST' && path === '/v1/checkout/sessions') {
       const id = `cs_test_abo_${++sessionCounter}`;
       providerIds.set(body.get('metadata[checkout_session_id]') ?? '', id);
@@ -137,14 +131,14 @@ beforeAll(async () => {
     res.writeHead(404, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ error: { type: 'invalid_request_error', message: `unknown ${path}` } }));
   });
-  await new Promise<void>((r) => stub.listen(0, '127.0.0.1', r));
+  requests = stub.requests;
   vies = await startViesStub(['ATU12345678']);
   t = await startApp({
     VIES_API_URL: vies.url,
     PAYMENT_PROVIDER: 'stripe',
     STRIPE_SECRET_KEY: 'sk_test_abo',
     STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-    STRIPE_API_BASE: `http://127.0.0.1:${(stub.address() as AddressInfo).port}`,
+    STRIPE_API_BASE: stub.url,
   });
   shop = await createShop(t.app);
   await call(t.app, 'PUT', '/api/admin/digital/status', { token: shop.ownerToken, body: { aktiv: true } });
@@ -161,7 +155,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await t.close();
-  await new Promise((r) => stub.close(r));
+  await stub.close();
   await vies.close();
 });
 
@@ -271,7 +265,7 @@ describe('stripe subscriptions', () => {
     const cs = requests.filter((r) => r.path === '/v1/checkout/sessions').at(-1);
     expect(cs?.body.get('mode')).toBe('subscription');
     expect(cs?.body.get('line_items[0][price]')).toMatch(/^price_/);
-    expect(cs?.body.get('discounts[0][coupon]')).toBe('coupon_intro');
+    expect(cs?.body.get('discounts[0][coupon]')).toMatch(/^coupon_/);
     expect(cs?.body.get('metadata[checkout_session_id]')).toBe(res.data.id);
     // the Price is reused until price or interval change
     await startSession(p.id, 'stripe1b@kunde.test');
@@ -939,6 +933,129 @@ describe('stripe subscriptions', () => {
     await late('customer.subscription.updated', before);
     expect(await aboOf('ooo-ended@kunde.test')).toMatchObject({ status: 'canceled', cancel_at_period_end: false });
     expect(await events(abo.id)).toEqual(['checkout.completed', 'abo.aktiv', 'abo.bezahlt', 'abo.beendet']);
+  });
+
+  it('Price and coupon are made once per terms and reused after Stripe’s 24-hour key window; a renamed product gets its own Price, not idempotency_error', async () => {
+    const product = (
+      await call(t.app, 'POST', '/api/products', {
+        token: shop.ownerToken,
+        body: { name: 'Sprachkurs', is_digital: true, status: 'published' },
+      })
+    ).data.id;
+    const p = await plan({
+      product_id: product,
+      price_cents: 1190,
+      intro_discount_percent: 20,
+      intro_discount_months: 2,
+    });
+    const net = netOfGross(1190, 0.19);
+    // a consumer outside the EU: the 0 % row, Stripe charges the net price
+    const abroad = (email: string) =>
+      call(t.app, 'POST', '/api/store/abo-sessions', {
+        token: shop.publishableKey,
+        headers: { origin: STORE_ORIGIN },
+        body: { plan_id: p.id, return_url: `${STORE_ORIGIN}/ok`, customer_email: email, billing_country: 'US' },
+      });
+    /** What the stub made for this plan (replays of a stored answer make nothing). */
+    const made = (path: string) =>
+      requests.filter((r) => r.path === path && !r.replayed && r.body.get('metadata[plan_id]') === p.id);
+    const checkouts = () =>
+      requests.filter((r) => r.path === '/v1/checkout/sessions' && r.body.get('metadata[plan_id]') === p.id);
+
+    expect((await abroad('netto1@kunde.test')).statusCode).toBe(201);
+    expect(made('/v1/prices').map((r) => r.body.get('unit_amount'))).toEqual([String(net)]);
+    expect(made('/v1/coupons')).toHaveLength(1);
+    // a day later Stripe has forgotten every idempotency key: the stored Price and coupon are reused
+    stub.forgetKeys();
+    expect((await abroad('netto2@kunde.test')).statusCode).toBe(201);
+    expect(made('/v1/prices')).toHaveLength(1);
+    expect(made('/v1/coupons')).toHaveLength(1);
+    const [first, second] = checkouts();
+    expect(second?.body.get('line_items[0][price]')).toBe(first?.body.get('line_items[0][price]'));
+    expect(second?.body.get('discounts[0][coupon]')).toBe(first?.body.get('discounts[0][coupon]'));
+    expect(second?.body.get('discounts[0][coupon]')).toMatch(/^coupon_/);
+
+    // the product renamed within Stripe's window: a Price of the new name, the coupon stays
+    await call(t.app, 'PATCH', `/api/products/${product}`, {
+      token: shop.ownerToken,
+      body: { name: 'Sprachkurs Plus' },
+    });
+    const renamed = await abroad('netto3@kunde.test');
+    expect(renamed.statusCode, renamed.body).toBe(201);
+    expect(made('/v1/prices').map((r) => r.body.get('product_data[name]'))).toEqual([
+      'Sprachkurs (Stripe)',
+      'Sprachkurs Plus (Stripe)',
+    ]);
+    expect(made('/v1/coupons')).toHaveLength(1);
+    expect(checkouts().at(-1)?.body.get('line_items[0][price]')).toBe(
+      `price_${requests.indexOf(made('/v1/prices').at(-1) as StubRequest) + 1}`,
+    );
+    // and the one after it reuses that one
+    expect((await abroad('netto4@kunde.test')).statusCode).toBe(201);
+    expect(made('/v1/prices')).toHaveLength(2);
+  });
+
+  it('a subscription Checkout Session whose answer is lost is replayed by Stripe: the retry sends the same request, expiry from the stored session', async () => {
+    const p = await plan({ intro_discount_percent: 50, intro_discount_months: 1 });
+    stub.dropAnswers('/v1/checkout/sessions', 1);
+    const s = await startSession(p.id, 'lostanswer@kunde.test');
+    expect(s.statusCode, s.body).toBe(201);
+    const sent = requests.filter(
+      (r) => r.path === '/v1/checkout/sessions' && r.body.get('metadata[checkout_session_id]') === s.data.id,
+    );
+    expect(sent.map((r) => r.replayed)).toEqual([false, true]);
+    expect(sent[1]?.body.toString()).toBe(sent[0]?.body.toString());
+    expect(s.data.url).toBe(`https://checkout.stripe.test/c/pay/${providerIds.get(s.data.id)}`);
+    const [row] = await query<{ created_at: string | Date }>(
+      t.app.deps.database.db,
+      sql`SELECT created_at FROM checkout_sessions WHERE id = ${s.data.id}`,
+    );
+    // the session's 24 hours, within Stripe's limit: 23.5 hours after its stored creation
+    expect(Number(sent[0]?.body.get('expires_at'))).toBe(
+      Math.floor((new Date(row?.created_at as string).getTime() + 23.5 * 3600_000) / 1000),
+    );
+    expect(sent.map((r) => r.stripeVersion)).toEqual([STRIPE_API_VERSION, STRIPE_API_VERSION]);
+  });
+
+  it('an invoice event rendered in an API version before basil is read from the API in ours: the renewal is recorded', async () => {
+    const p = await plan({});
+    const s = await startSession(p.id, 'oldversion@kunde.test');
+    subscription('sub_oldver', 'active');
+    await post('checkout.session.completed', completed(s.data.id, 'sub_oldver'));
+    const abo = await aboOf('oldversion@kunde.test');
+    expect(abo).toMatchObject({ status: 'active', payments_count: 1 });
+    // Stripe's invoice in our version
+    invoices.set('in_oldver_2', invoice('in_oldver_2', 'sub_oldver', { amount_paid: 1990 }));
+    // the event as an endpoint made with 2024-06-20 gets it: no `parent`, the subscription at the top
+    const old = {
+      id: 'in_oldver_2',
+      object: 'invoice',
+      subscription: 'sub_oldver',
+      lines: { object: 'list', data: [{ period: { start: NOW + MONTH, end: NOW + 2 * MONTH } }] },
+      attempt_count: 1,
+      amount_due: 1990,
+      amount_paid: 1990,
+      next_payment_attempt: null,
+    };
+    expect('2024-06-20' < EVENT_SHAPES_SINCE).toBe(true);
+    const payload = JSON.stringify({
+      id: 'evt_abo_old_version',
+      object: 'event',
+      api_version: '2024-06-20',
+      type: 'invoice.paid',
+      data: { object: old },
+    });
+    const header = Stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET });
+    const res = await call(t.app, 'POST', '/api/webhooks/stripe', {
+      body: payload,
+      headers: { 'content-type': 'application/json', 'stripe-signature': header },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const orders = await ordersOf(abo.id);
+    expect(orders.map((o) => o.total_cents)).toHaveLength(2);
+    expect(orders.at(-1)?.total_cents).toBe(1990);
+    expect(periodOf(orders.at(-1))).toEqual([NOW + MONTH, NOW + 2 * MONTH]);
+    expect(requests.some((r) => r.method === 'GET' && r.path === '/v1/invoices/in_oldver_2')).toBe(true);
   });
 
   it('refuses a bad signature', async () => {
