@@ -12,8 +12,10 @@ import { RESUME_REFUND_JOB, resumeRefund } from './refunds.service.js';
 export {
   claimGuestOrders,
   lockOrderStatus,
+  orderChannelScope,
+  orderChannelSql,
   orderForEarnings,
-  orderInChannels,
+  orderInScope,
   orderLinesForEarnings,
   orderNumberSql,
   orderNumbers,
