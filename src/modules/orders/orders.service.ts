@@ -1,6 +1,6 @@
 /** Orders: created by checkout completion (and subscription renewals), read and moved by admins. */
 import type { Static } from '@sinclair/typebox';
-import { and, asc, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, type SQL, sql } from 'drizzle-orm';
 import { channelScope } from '../../platform/auth/channel-scope.js';
 import type { Ctx } from '../../platform/auth/types.js';
 import { iso, isoOrNull } from '../../platform/dates.js';
