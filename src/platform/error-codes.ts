@@ -84,6 +84,10 @@ export const ERROR_CODES = {
   token_blocked: { status: 403, meaning: 'API tokens cannot use this route' },
   role_denied: { status: 403, meaning: "The employee's role may not do this" },
   owner_only: { status: 403, meaning: 'Only the shop owner may do this' },
+  channel_restricted: {
+    status: 403,
+    meaning: 'The route covers every channel; an employee restricted to channels may not use it',
+  },
   origin_denied: { status: 403, meaning: 'The Origin is missing or not on the allowlist of the publishable key' },
   policy_denied: { status: 403, meaning: 'The write policy of the shop refuses this change' },
   addon_unavailable: { status: 403, meaning: 'The digital add-on is not available to this shop' },

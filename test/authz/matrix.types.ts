@@ -103,3 +103,12 @@ export interface MatrixSetup {
 export const ANY_EMPLOYEE: Credential[] = ['owner', 'admin', 'catalog_editor', 'viewer'];
 export const MANAGERS: Credential[] = ['owner', 'admin'];
 export const CATALOG_WRITERS: Credential[] = ['owner', 'admin', 'catalog_editor'];
+
+/**
+ * What routes over every channel at once (AuthSpec.allChannels: partners, the webhook endpoint and
+ * its log) answer a channel-restricted employee: 403 channel_restricted (docs/decisions.md).
+ */
+export const ALL_CHANNELS_ONLY: Partial<Record<DerivedCredential, CredentialExpectation>> = {
+  restricted_admin: { status: 403, code: 'channel_restricted' },
+  emptied_admin: { status: 403, code: 'channel_restricted' },
+};

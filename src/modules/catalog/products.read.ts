@@ -2,6 +2,7 @@
 
 import { and, asc, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { restrictedChannels } from '../../platform/auth/channel-scope.js';
 import type { Ctx } from '../../platform/auth/types.js';
 import type { Db } from '../../platform/db/client.js';
 import { prepared, query } from '../../platform/db/tx.js';
@@ -148,11 +149,6 @@ function refFilter(column: AnyPgColumn, mode: RefMode, name: string): SQL[] {
   return [mode === 'without' ? isNull(column) : eq(column, sql.placeholder(name))];
 }
 
-/** Channel ids the caller is restricted to (an empty list = no channel); null = the whole catalog. */
-function restrictedChannels(ctx: Ctx): string[] | null {
-  return ctx.actor?.kind === 'admin' && ctx.actor.channelRestricted ? ctx.actor.channelIds : null;
-}
-
 /**
  * Exact counts of the admin list, remembered per filter set and catalog version. The version
  * (storefront_versions, bumped by triggers in the transaction of every product, variant, image
@@ -280,7 +276,7 @@ export async function listProducts(ctx: Ctx, input: ProductListInput) {
   const limit = input.limit ?? 50;
   const offset = input.offset ?? 0;
   const terms = searchTerms(input.q);
-  const channels = restrictedChannels(ctx);
+  const channels = restrictedChannels(ctx.actor);
   const statements = listStatements(ctx, {
     terms: terms.length,
     status: input.status !== undefined,

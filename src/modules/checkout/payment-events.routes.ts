@@ -1,10 +1,13 @@
 /** `GET /api/admin/payment-events`: what each provider webhook did (rejected and refunded ones above all). */
 import { Type } from '@sinclair/typebox';
-import { and, count, desc, eq, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, type SQL, sql } from 'drizzle-orm';
+import { channelScope, isChannelRestricted } from '../../platform/auth/channel-scope.js';
 import { manageMoney } from '../../platform/auth/presets.js';
+import type { Ctx } from '../../platform/auth/types.js';
 import { iso } from '../../platform/dates.js';
 import { PageMeta, Pagination, pageOf } from '../../platform/http/schemas.js';
 import type { TypedApp } from '../../platform/http/typed-app.js';
+import { orderChannelSql } from '../orders/index.js';
 import { paymentEvents } from './checkout.tables.js';
 
 const STATUSES = ['processed', 'ignored', 'rejected', 'refunded'] as const;
@@ -28,6 +31,22 @@ const ListQuery = Type.Object(
   { additionalProperties: false },
 );
 
+/**
+ * A channel-restricted employee sees the events of orders and checkout sessions of their channels
+ * only (the order's channel, else the session's); an event tied to neither (an unknown session, a
+ * subscription's provider event without an order) belongs to no channel and is shown to
+ * unrestricted employees only (docs/decisions.md). Inside the query, so `count` stays exact.
+ */
+function paymentEventScope(ctx: Pick<Ctx, 'shopId' | 'actor'>): SQL | undefined {
+  if (!isChannelRestricted(ctx)) return undefined;
+  return channelScope(
+    ctx,
+    sql`COALESCE(${orderChannelSql(ctx.shopId, paymentEvents.orderId)},
+          (SELECT s.channel_id FROM checkout_sessions s
+            WHERE s.id = ${paymentEvents.checkoutSessionId} AND s.shop_id = ${ctx.shopId}))`,
+  );
+}
+
 export function paymentEventRoutes(app: TypedApp): void {
   app.get(
     '/api/admin/payment-events',
@@ -46,6 +65,7 @@ export function paymentEventRoutes(app: TypedApp): void {
       const db = request.ctx.db;
       const where: SQL | undefined = and(
         eq(paymentEvents.shopId, request.ctx.shopId),
+        paymentEventScope(request.ctx),
         q.status ? eq(paymentEvents.status, q.status) : undefined,
       );
       const rows = await db

@@ -3,6 +3,7 @@
  * and the order a paid period creates (with the commission hook: affiliate and payment number).
  */
 import { sql } from 'drizzle-orm';
+import { channelScope } from '../../platform/auth/channel-scope.js';
 import type { Ctx } from '../../platform/auth/types.js';
 import { iso, isoOrNull } from '../../platform/dates.js';
 import { lockOwned } from '../../platform/db/lock.js';
@@ -97,8 +98,9 @@ export async function emitAbo(
   });
 }
 
+/** The subscription locked; another shop's or, for a restricted employee, another channel's: 404. */
 export function lockAbo(ctx: TxCtx, id: string): Promise<AboRow> {
-  return lockOwned(ctx.db, abos, ctx.shopId, id, 'Subscription');
+  return lockOwned(ctx.db, abos, ctx.shopId, id, 'Subscription', channelScope(ctx, abos.channelId));
 }
 
 const isZeroRow = (c: string | null): c is 'K' | 'AE' | 'G' | 'O' => c === 'K' || c === 'AE' || c === 'G' || c === 'O';

@@ -4,6 +4,7 @@ import type { Static } from '@sinclair/typebox';
 import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
 import { paymentProviderFor } from '../../adapters/payment/index.js';
 import type { Config } from '../../config.js';
+import { channelScope } from '../../platform/auth/channel-scope.js';
 import type { Ctx } from '../../platform/auth/types.js';
 import { likeAnywhere, withTx } from '../../platform/db/tx.js';
 import { AppError, notFound, viaProvider } from '../../platform/errors.js';
@@ -67,10 +68,14 @@ function testCondition(test: AboFilters['test']): SQL | undefined {
   return undefined;
 }
 
-/** At most 500 subscriptions, newest first, and how many match in all. */
+/**
+ * At most 500 subscriptions, newest first, and how many match in all; a channel-restricted employee
+ * sees only those sold in their channels (channelScope: a subscription and its orders belong to its channel).
+ */
 export async function listAbos(ctx: Ctx, f: AboFilters): Promise<{ rows: AboRow[]; count: number }> {
   const conds: (SQL | undefined)[] = [
     eq(abos.shopId, ctx.shopId),
+    channelScope(ctx, abos.channelId),
     f.plan_id ? eq(abos.planId, f.plan_id) : undefined,
     testCondition(f.test),
     statusCondition(f.status ?? 'alle'),
@@ -87,11 +92,12 @@ export async function listAbos(ctx: Ctx, f: AboFilters): Promise<{ rows: AboRow[
   return { rows, count: Number(total[0]?.n ?? 0) };
 }
 
+/** One subscription of the shop; another shop's or, for a restricted employee, another channel's: 404. */
 export async function getAbo(ctx: Ctx, id: string): Promise<AboRow> {
   const [row] = await ctx.db
     .select()
     .from(abos)
-    .where(and(eq(abos.id, id), eq(abos.shopId, ctx.shopId)));
+    .where(and(eq(abos.id, id), eq(abos.shopId, ctx.shopId), channelScope(ctx, abos.channelId)));
   if (!row) throw notFound('Subscription');
   return row;
 }
@@ -110,7 +116,7 @@ export async function aboDetail(ctx: Ctx, id: string) {
  */
 export async function statistics(ctx: Ctx, test: AboFilters['test'] = 'alle') {
   const currency = await shopCurrency(ctx);
-  const where = and(eq(abos.shopId, ctx.shopId), testCondition(test));
+  const where = and(eq(abos.shopId, ctx.shopId), channelScope(ctx, abos.channelId), testCondition(test));
   const [counts] = await ctx.db
     .select({
       laufend: sql<number>`count(*) FILTER (WHERE ${statusCondition('laufend')})::int`,

@@ -263,13 +263,13 @@ export async function createCreditNote(ctx: Ctx, invoiceId: string, body: Credit
   });
 }
 
-export function getCreditNote(ctx: Pick<Ctx, 'db' | 'shopId'>, id: string): Promise<CreditNoteRow> {
+export function getCreditNote(ctx: Pick<Ctx, 'db' | 'shopId' | 'actor'>, id: string): Promise<CreditNoteRow> {
   return getDocument(ctx, creditNotes, id, 'Credit note');
 }
 
 export type CreditNoteFilters = Paged<Static<typeof Schemas.CreditNoteListQuery>>;
 
-export async function listCreditNotes(ctx: Pick<Ctx, 'db' | 'shopId'>, f: CreditNoteFilters) {
+export async function listCreditNotes(ctx: Pick<Ctx, 'db' | 'shopId' | 'actor'>, f: CreditNoteFilters) {
   const conds: SQL[] = [];
   if (f.invoice_id) conds.push(eq(creditNotes.invoiceId, f.invoice_id));
   if (f.q) {

@@ -10,6 +10,7 @@ import type { Ctx } from '../../platform/auth/types.js';
 import type { TxCtx } from '../../platform/db/tx.js';
 import { notFound } from '../../platform/errors.js';
 import { taxFromGross } from '../../platform/money.js';
+import { orderChannelScope } from '../orders/index.js';
 import { exemptionText, type TaxCategory } from '../tax/index.js';
 import type { creditNotes, DocLine, invoices, TaxGroup } from './finance.tables.js';
 
@@ -183,16 +184,22 @@ export function percent(rate: number): string {
 export type DocumentTable = typeof invoices | typeof creditNotes;
 export type DocumentRow<T extends DocumentTable> = T['$inferSelect'];
 
-/** The query of one document of the shop by id. */
-const documentById = (ctx: Pick<Ctx, 'db' | 'shopId'>, table: DocumentTable, id: string) =>
+/** What the document reads need of the context: the shop, and the caller for the channel restriction. */
+type DocCtx = Pick<Ctx, 'db' | 'shopId' | 'actor'>;
+
+/**
+ * The query of one document of the shop by id; for a channel-restricted employee only one of an
+ * order of their channels (orderChannelScope), so another channel's is not found (404).
+ */
+const documentById = (ctx: DocCtx, table: DocumentTable, id: string) =>
   ctx.db
     .select()
     .from(table)
-    .where(and(eq(table.id, id), eq(table.shopId, ctx.shopId)));
+    .where(and(eq(table.id, id), eq(table.shopId, ctx.shopId), orderChannelScope(ctx, table.orderId)));
 
-/** One document of the shop; missing or another shop's: 404 `${what} not found`. */
+/** One document of the shop; missing, another shop's or outside the caller's channels: 404 `${what} not found`. */
 export async function getDocument<T extends DocumentTable>(
-  ctx: Pick<Ctx, 'db' | 'shopId'>,
+  ctx: DocCtx,
   table: T,
   id: string,
   what: string,
@@ -227,16 +234,17 @@ export interface DocumentFilters {
 
 /**
  * A page of the shop's documents, newest first, and how many match in all: the common filters
- * (status, order, issue-date range) and the kind's own conditions (`more`).
+ * (status, order, issue-date range), the kind's own conditions (`more`) and the caller's channel
+ * restriction (only documents of orders of their channels; inside the query, so `count` is exact).
  */
 export async function listDocuments<T extends DocumentTable>(
-  ctx: Pick<Ctx, 'db' | 'shopId'>,
+  ctx: DocCtx,
   table: T,
   f: DocumentFilters,
   more: SQL[],
 ): Promise<{ rows: DocumentRow<T>[]; count: number }> {
   const { db } = ctx;
-  const conds: SQL[] = [eq(table.shopId, ctx.shopId)];
+  const conds: SQL[] = [eq(table.shopId, ctx.shopId), orderChannelScope(ctx, table.orderId)];
   // the two tables type their statuses apart; the filter is checked by the route's query schema
   if (f.status) conds.push(sql`${table.status} = ${f.status}`);
   if (f.order_id) conds.push(eq(table.orderId, f.order_id));

@@ -228,13 +228,13 @@ export function lockInvoice(ctx: TxCtx, id: string): Promise<InvoiceRow> {
   return lockDocument(ctx, invoices, id, 'Invoice');
 }
 
-export function getInvoice(ctx: Pick<Ctx, 'db' | 'shopId'>, id: string): Promise<InvoiceRow> {
+export function getInvoice(ctx: Pick<Ctx, 'db' | 'shopId' | 'actor'>, id: string): Promise<InvoiceRow> {
   return getDocument(ctx, invoices, id, 'Invoice');
 }
 
 export type InvoiceFilters = Paged<Static<typeof Schemas.InvoiceListQuery>>;
 
-export async function listInvoices(ctx: Pick<Ctx, 'db' | 'shopId'>, f: InvoiceFilters) {
+export async function listInvoices(ctx: Pick<Ctx, 'db' | 'shopId' | 'actor'>, f: InvoiceFilters) {
   const conds: SQL[] = [];
   if (f.created_from) conds.push(sql`${invoices.createdAt} >= ${f.created_from}::timestamptz`);
   if (f.created_to) conds.push(sql`${invoices.createdAt} < ${f.created_to}::timestamptz`);

@@ -16,7 +16,7 @@ import { AppError } from '../../platform/errors.js';
 import { registerIdempotency } from '../../platform/http/idempotency.js';
 import type { AppDeps } from '../../platform/module.js';
 import { catalogVersionOf, productListedInChannels } from '../catalog/index.js';
-import { orderInChannels } from '../orders/index.js';
+import { orderInScope } from '../orders/index.js';
 import { shopDigitalFlags } from '../shops/index.js';
 import { publishableKeys } from './identity.tables.js';
 import { findSession, SESSION_COOKIE, SESSION_PREFIX, type SessionKind } from './sessions.js';
@@ -269,6 +269,12 @@ async function authenticate(request: FastifyRequest, spec: AuthSpec, deps: AppDe
       if (spec.roles && !spec.roles.includes(actor.role)) {
         throw new AppError('role_denied', `Your role (${actor.role}) may not do this`);
       }
+      if (spec.allChannels && actor.channelRestricted) {
+        throw new AppError(
+          'channel_restricted',
+          'This covers every channel; an employee restricted to channels may not use it',
+        );
+      }
       break;
     case 'publishable':
       if (!actor.origin) throw new AppError('origin_denied', 'Storefront requests must send an Origin header');
@@ -334,8 +340,11 @@ function allowCors(reply: FastifyReply, origin: string): void {
 /**
  * An employee restricted to channels (docs/ARCHITECTURE.md) reaches one product only when it is listed in one
  * of their channels, writes listings only of their channels, and reaches one order only of their
- * channels; anything else is answered like a missing resource (404). Lists filter in their own
- * queries (products.read, orders). An empty restricted list allows no channel.
+ * channels (with everything under it: refunds, its invoice, its Lexware sync); anything else is
+ * answered like a missing resource (404). Lists, and reads of the other order-derived records
+ * (invoices, credit notes, subscriptions, payment events), filter in their own queries with
+ * `channelScope` / `orderChannelScope`. Routes over every channel at once (`AuthSpec.allChannels`)
+ * refuse a restricted employee with 403 channel_restricted above. An empty restricted list allows no channel.
  */
 async function enforceChannelRestriction(request: FastifyRequest, actor: Actor, db: Db): Promise<void> {
   if (actor.kind !== 'admin' || !actor.channelRestricted) return;
@@ -357,7 +366,8 @@ async function enforceChannelRestriction(request: FastifyRequest, actor: Actor, 
   const order = /^\/api\/admin\/orders\/:(id|orderId)(\/|$)/.exec(route);
   if (order) {
     const id = params[order[1] as string] ?? '';
-    const found = allowed.length > 0 && (await orderInChannels(shop, id, allowed));
+    // an empty list never reaches a query
+    const found = allowed.length > 0 && (await orderInScope({ ...shop, actor }, id));
     if (!found) throw new AppError('not_found', 'Order not found');
   }
 }

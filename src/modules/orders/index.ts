@@ -12,8 +12,10 @@ import { RESUME_REFUND_JOB, RefundOutcomeUnknown, resumeRefund, resumeRefundRetr
 export {
   claimGuestOrders,
   lockOrderStatus,
+  orderChannelScope,
+  orderChannelSql,
   orderForEarnings,
-  orderInChannels,
+  orderInScope,
   orderLinesForEarnings,
   orderNumberSql,
   orderNumbers,

@@ -2,7 +2,8 @@
  * What other modules read (or claim) of the orders' tables, as functions of their own
  * (docs/ARCHITECTURE.md, "Cross-module table reads").
  */
-import { and, asc, desc, eq, inArray, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, isNull, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
+import { channelScope, isChannelRestricted } from '../../platform/auth/channel-scope.js';
 import type { Ctx } from '../../platform/auth/types.js';
 import type { TxCtx } from '../../platform/db/tx.js';
 import { query } from '../../platform/db/tx.js';
@@ -10,18 +11,33 @@ import { orderLines, orders, refunds } from './orders.tables.js';
 
 type ShopCtx = Pick<Ctx, 'db' | 'shopId'>;
 
-/** Whether the order belongs to one of `channelIds` (a channel-restricted employee's reach). */
-export async function orderInChannels(ctx: ShopCtx, orderId: string, channelIds: string[]): Promise<boolean> {
-  if (channelIds.length === 0) return false;
+/**
+ * Whether the caller may reach the order under its channel restriction (channelScope): an order
+ * of another channel, or none, is false. The authorization hook's check of `/api/admin/orders/:id…`.
+ */
+export async function orderInScope(ctx: Pick<Ctx, 'db' | 'shopId' | 'actor'>, orderId: string): Promise<boolean> {
   const rows = await query(
     ctx.db,
-    sql`SELECT 1 FROM orders WHERE shop_id = ${ctx.shopId} AND id = ${orderId} AND channel_id IN (${sql.join(
-      channelIds.map((c) => sql`${c}`),
-      sql`, `,
-    )}) LIMIT 1`,
+    sql`SELECT 1 FROM orders WHERE shop_id = ${ctx.shopId} AND id = ${orderId}
+        AND ${channelScope(ctx, orders.channelId)} LIMIT 1`,
   );
   return rows.length > 0;
 }
+
+/**
+ * The channel restriction of a record that belongs to an order (invoices, credit notes, refunds,
+ * payment events, sync states: `orderId` its order-id column), as one condition for the reader's
+ * own statement: TRUE when the caller is not restricted, else the order's channel (a scalar
+ * subquery by primary key) is one of theirs. A record of no order is outside every restriction.
+ */
+export function orderChannelScope(ctx: Pick<Ctx, 'shopId' | 'actor'>, orderId: SQLWrapper): SQL {
+  if (!isChannelRestricted(ctx)) return sql`true`;
+  return channelScope(ctx, orderChannelSql(ctx.shopId, orderId));
+}
+
+/** The channel of the order `orderId` (a column of the caller's row) as a scalar subquery; NULL when there is none. */
+export const orderChannelSql = (shopId: string, orderId: SQLWrapper): SQL =>
+  sql`(SELECT o.channel_id FROM orders o WHERE o.id = ${orderId} AND o.shop_id = ${shopId})`;
 
 /** What partners' earnings need of an order, or null. */
 export async function orderForEarnings(ctx: ShopCtx, orderId: string) {

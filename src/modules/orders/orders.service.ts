@@ -1,6 +1,7 @@
 /** Orders: created by checkout completion (and subscription renewals), read and moved by admins. */
 import type { Static } from '@sinclair/typebox';
-import { and, asc, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, type SQL, sql } from 'drizzle-orm';
+import { channelScope } from '../../platform/auth/channel-scope.js';
 import type { Ctx } from '../../platform/auth/types.js';
 import { iso, isoOrNull } from '../../platform/dates.js';
 import { lockOwned } from '../../platform/db/lock.js';
@@ -226,24 +227,20 @@ export function orderDetailOut(o: OrderRow, lines: OrderLineRow[]) {
   };
 }
 
-/**
- * The admin list's query, and what the routes add: the customer of the customer's own list, and
- * an employee's channel restriction (only orders of these channels; empty = none).
- */
+/** The admin list's query, and what the customer's own list adds: the customer. */
 export type OrderFilters = Paged<Static<typeof OrderListQuery>> & {
   customer_id?: string;
-  restricted_to?: string[] | null;
 };
 
-/** Lists orders newest first with exact count. */
-export async function listOrders(ctx: Pick<Ctx, 'db' | 'shopId'>, f: OrderFilters) {
-  const conds: SQL[] = [eq(orders.shopId, ctx.shopId)];
+/**
+ * Lists orders newest first with exact count; a channel-restricted employee sees only orders of
+ * their channels (channelScope, inside the query).
+ */
+export async function listOrders(ctx: Pick<Ctx, 'db' | 'shopId' | 'actor'>, f: OrderFilters) {
+  const conds: SQL[] = [eq(orders.shopId, ctx.shopId), channelScope(ctx, orders.channelId)];
   if (f.status) conds.push(eq(orders.status, f.status));
   if (f.channel_id) conds.push(eq(orders.channelId, f.channel_id));
   if (f.customer_id) conds.push(eq(orders.customerId, f.customer_id));
-  if (f.restricted_to) {
-    conds.push(f.restricted_to.length > 0 ? inArray(orders.channelId, f.restricted_to) : sql`false`);
-  }
   if (f.created_from) conds.push(sql`${orders.createdAt} >= ${f.created_from}::timestamptz`);
   if (f.created_to) conds.push(sql`${orders.createdAt} < ${f.created_to}::timestamptz`);
   if (f.q) {

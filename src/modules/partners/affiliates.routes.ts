@@ -4,7 +4,7 @@
  * token with finance:read; every mutation (and the content admin) needs an owner or admin session
  * and refuses every token with 403 token_blocked.
  */
-import { manageMoney, readFinance } from '../../platform/auth/presets.js';
+import { manageMoneyAllChannels, readFinanceAllChannels } from '../../platform/auth/presets.js';
 import { IdParams, pageOf } from '../../platform/http/schemas.js';
 import { deleteByIdRoute, type TypedApp } from '../../platform/http/typed-app.js';
 import { affiliatePortalRoutes } from './affiliate-portal.js';
@@ -18,7 +18,7 @@ export function affiliateRoutes(app: TypedApp): void {
   app.get(
     '/api/admin/affiliates',
     {
-      config: readFinance,
+      config: readFinanceAllChannels,
       schema: {
         tags,
         summary: 'List affiliates, newest first (status, q over name/e-mail/code), with balances per currency',
@@ -46,7 +46,7 @@ export function affiliateRoutes(app: TypedApp): void {
   app.get(
     '/api/admin/affiliates/:id',
     {
-      config: readFinance,
+      config: readFinanceAllChannels,
       schema: {
         tags,
         summary: 'An affiliate with balances per currency and referral stats',
@@ -60,7 +60,7 @@ export function affiliateRoutes(app: TypedApp): void {
   app.post(
     '/api/admin/affiliates',
     {
-      config: manageMoney,
+      config: manageMoneyAllChannels,
       schema: {
         tags,
         summary: 'Create an affiliate (code generated from the name when absent; 409 code_taken / email_taken)',
@@ -78,7 +78,7 @@ export function affiliateRoutes(app: TypedApp): void {
   app.post(
     '/api/admin/affiliates/invite',
     {
-      config: manageMoney,
+      config: manageMoneyAllChannels,
       schema: {
         tags,
         summary:
@@ -98,7 +98,7 @@ export function affiliateRoutes(app: TypedApp): void {
   app.patch(
     '/api/admin/affiliates/:id',
     {
-      config: manageMoney,
+      config: manageMoneyAllChannels,
       schema: {
         tags,
         summary:
@@ -120,7 +120,7 @@ export function affiliateRoutes(app: TypedApp): void {
   app.get(
     '/api/admin/affiliate-earnings',
     {
-      config: readFinance,
+      config: readFinanceAllChannels,
       schema: {
         tags,
         summary: 'Affiliate earnings, newest first (affiliate_id, status, order_id, currency, earned from/to)',
@@ -139,7 +139,7 @@ export function affiliateRoutes(app: TypedApp): void {
   app.post(
     '/api/admin/affiliate-earnings/release',
     {
-      config: manageMoney,
+      config: manageMoneyAllChannels,
       preValidation: async (request) => {
         request.body ??= {};
       },
@@ -158,7 +158,7 @@ export function affiliateRoutes(app: TypedApp): void {
   app.get(
     '/api/admin/affiliate-content',
     {
-      config: manageMoney,
+      config: manageMoneyAllChannels,
       schema: {
         tags,
         summary: 'Promotional material for affiliates, newest first',
@@ -177,7 +177,7 @@ export function affiliateRoutes(app: TypedApp): void {
   app.post(
     '/api/admin/affiliate-content',
     {
-      config: manageMoney,
+      config: manageMoneyAllChannels,
       schema: {
         tags,
         summary: 'Publish material: link (url), banner (url and image_url) or text (body); URLs are https',
@@ -191,7 +191,7 @@ export function affiliateRoutes(app: TypedApp): void {
   deleteByIdRoute(
     app,
     '/api/admin/affiliate-content/:id',
-    { config: manageMoney, tags, summary: 'Remove published material' },
+    { config: manageMoneyAllChannels, tags, summary: 'Remove published material' },
     svc.deleteContent,
   );
 

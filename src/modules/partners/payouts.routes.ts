@@ -6,7 +6,12 @@
  */
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { affiliatePortal, manageMoney, readFinance, vendorPortal } from '../../platform/auth/presets.js';
+import {
+  affiliatePortal,
+  manageMoneyAllChannels,
+  readFinanceAllChannels,
+  vendorPortal,
+} from '../../platform/auth/presets.js';
 import { IdParams, pageOf } from '../../platform/http/schemas.js';
 import type { TypedApp } from '../../platform/http/typed-app.js';
 import type { PartnerType } from './partners.tables.js';
@@ -68,7 +73,7 @@ function transitionRoute(app: TypedApp, kind: 'vendor' | 'affiliate', t: Transit
   app.post(
     `/api/admin/${kind}-payouts/:id/${t.action}`,
     {
-      config: manageMoney,
+      config: manageMoneyAllChannels,
       schema: {
         tags: [`${kind} payouts`],
         summary: t.summary,
@@ -101,7 +106,7 @@ function payoutReads(
   kind: PartnerType,
   r: {
     base: string;
-    config: typeof manageMoney;
+    config: typeof manageMoneyAllChannels;
     tags: string[];
     own: boolean;
     listSummary: string;
@@ -157,7 +162,7 @@ function partnerSettingsRoutes(app: TypedApp): void {
   app.get(
     '/api/admin/settings/partners',
     {
-      config: manageMoney,
+      config: manageMoneyAllChannels,
       schema: {
         tags: ['partners'],
         summary: 'Partner settings: hold periods, minimum affiliate payout, referral link base',
@@ -170,7 +175,7 @@ function partnerSettingsRoutes(app: TypedApp): void {
   app.put(
     '/api/admin/settings/partners',
     {
-      config: manageMoney,
+      config: manageMoneyAllChannels,
       schema: {
         tags: ['partners'],
         summary: 'Set partner settings (partial: omitted fields keep their value)',
@@ -188,7 +193,7 @@ function adminPayoutRoutes(app: TypedApp): void {
   const vtags = ['vendor payouts'];
   payoutReads(app, 'vendor', {
     base: '/api/admin/vendor-payouts',
-    config: manageMoney,
+    config: manageMoneyAllChannels,
     tags: vtags,
     own: false,
     listSummary: 'List vendor payouts, newest first (vendor_id, status, currency); session only, every token refused',
@@ -199,7 +204,7 @@ function adminPayoutRoutes(app: TypedApp): void {
   app.post(
     '/api/admin/vendor-payouts',
     {
-      config: manageMoney,
+      config: manageMoneyAllChannels,
       schema: {
         tags: vtags,
         summary:
@@ -219,7 +224,7 @@ function adminPayoutRoutes(app: TypedApp): void {
   const atags = ['affiliate payouts'];
   payoutReads(app, 'affiliate', {
     base: '/api/admin/affiliate-payouts',
-    config: readFinance,
+    config: readFinanceAllChannels,
     tags: atags,
     own: false,
     listSummary: 'List affiliate payout requests, newest first (affiliate_id, status, currency)',
@@ -354,7 +359,7 @@ function statementRoutes(app: TypedApp): void {
   app.get(
     '/api/admin/vendor-statements',
     {
-      config: manageMoney,
+      config: manageMoneyAllChannels,
       schema: {
         tags: stags,
         summary: 'List vendor statements, newest first (vendor_id, status, period, currency)',
@@ -373,7 +378,7 @@ function statementRoutes(app: TypedApp): void {
   app.post(
     '/api/admin/vendor-statements',
     {
-      config: manageMoney,
+      config: manageMoneyAllChannels,
       schema: {
         tags: stags,
         summary:
@@ -392,7 +397,7 @@ function statementRoutes(app: TypedApp): void {
   app.get(
     '/api/admin/vendor-statements/:id',
     {
-      config: manageMoney,
+      config: manageMoneyAllChannels,
       schema: { tags: stags, summary: 'Read a statement', params: IdParams, response: { 200: S.Statement } },
     },
     async (request) => st.statementOut(await st.getStatement(request.ctx, request.params.id)),
@@ -401,7 +406,7 @@ function statementRoutes(app: TypedApp): void {
   app.post(
     '/api/admin/vendor-statements/:id/finalize',
     {
-      config: manageMoney,
+      config: manageMoneyAllChannels,
       schema: {
         tags: stags,
         summary:
@@ -416,7 +421,7 @@ function statementRoutes(app: TypedApp): void {
   app.get(
     '/api/admin/vendor-statements/:id/pdf',
     {
-      config: manageMoney,
+      config: manageMoneyAllChannels,
       schema: {
         tags: stags,
         summary: 'The statement PDF (drafts watermarked DRAFT)',

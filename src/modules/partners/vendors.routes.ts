@@ -4,7 +4,7 @@
  * every mutation needs an owner or admin session and refuses every token (token_blocked).
  * Payouts and statements live in payouts.routes.ts.
  */
-import { manageMoney, readFinance, vendorPortal } from '../../platform/auth/presets.js';
+import { manageMoneyAllChannels, readFinanceAllChannels, vendorPortal } from '../../platform/auth/presets.js';
 import { IdParams, pageOf } from '../../platform/http/schemas.js';
 import type { TypedApp } from '../../platform/http/typed-app.js';
 import { earningOut } from './earnings.js';
@@ -20,7 +20,7 @@ export function vendorRoutes(app: TypedApp): void {
   app.post(
     '/api/admin/vendors/invite',
     {
-      config: manageMoney,
+      config: manageMoneyAllChannels,
       schema: {
         tags,
         summary:
@@ -38,7 +38,7 @@ export function vendorRoutes(app: TypedApp): void {
   app.get(
     '/api/admin/vendors',
     {
-      config: readFinance,
+      config: readFinanceAllChannels,
       schema: {
         tags,
         summary: 'List vendors, newest first (status, q over name and e-mail), each with its balances',
@@ -56,7 +56,7 @@ export function vendorRoutes(app: TypedApp): void {
   app.get(
     '/api/admin/vendors/:id',
     {
-      config: readFinance,
+      config: readFinanceAllChannels,
       schema: {
         tags,
         summary: 'A vendor with balances, its commission rules in force and the rule history',
@@ -70,7 +70,7 @@ export function vendorRoutes(app: TypedApp): void {
   app.patch(
     '/api/admin/vendors/:id',
     {
-      config: manageMoney,
+      config: manageMoneyAllChannels,
       schema: {
         tags,
         summary: 'Rename, suspend (ends its portal sessions) or reactivate a vendor',
@@ -85,7 +85,7 @@ export function vendorRoutes(app: TypedApp): void {
   app.post(
     '/api/admin/vendors/:id/commission-rule',
     {
-      config: manageMoney,
+      config: manageMoneyAllChannels,
       schema: {
         tags,
         summary:
@@ -102,7 +102,7 @@ export function vendorRoutes(app: TypedApp): void {
   app.get(
     '/api/admin/vendor-earnings',
     {
-      config: readFinance,
+      config: readFinanceAllChannels,
       schema: {
         tags,
         summary: 'Vendor earnings, newest first (vendor, status, order, currency, earned from/to)',
@@ -119,7 +119,7 @@ export function vendorRoutes(app: TypedApp): void {
   app.post(
     '/api/admin/vendor-earnings/release',
     {
-      config: manageMoney,
+      config: manageMoneyAllChannels,
       schema: {
         tags,
         summary:
@@ -137,7 +137,7 @@ export function vendorRoutes(app: TypedApp): void {
   app.get(
     '/api/admin/vendor-analytics',
     {
-      config: readFinance,
+      config: readFinanceAllChannels,
       schema: {
         tags,
         summary:

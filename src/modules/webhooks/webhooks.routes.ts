@@ -1,5 +1,5 @@
 /** Routes of docs/webhooks.md: the shop's checkout webhook destination and its delivery log. */
-import { manageMoney } from '../../platform/auth/presets.js';
+import { manageMoneyAllChannels } from '../../platform/auth/presets.js';
 import { IdParams, pageOf } from '../../platform/http/schemas.js';
 import type { TypedApp } from '../../platform/http/typed-app.js';
 import * as S from './webhooks.schemas.js';
@@ -12,7 +12,7 @@ export function webhookRoutes(app: TypedApp): void {
   app.get(
     BASE,
     {
-      config: manageMoney,
+      config: manageMoneyAllChannels,
       schema: {
         tags,
         summary: "The shop's checkout webhook destination (404 when none is configured)",
@@ -25,7 +25,7 @@ export function webhookRoutes(app: TypedApp): void {
   app.put(
     BASE,
     {
-      config: manageMoney,
+      config: manageMoneyAllChannels,
       schema: {
         tags,
         summary: 'Set the destination URL; on creation (201) the response carries the signing secret, shown once',
@@ -42,7 +42,7 @@ export function webhookRoutes(app: TypedApp): void {
   app.post(
     `${BASE}/rotate-secret`,
     {
-      config: manageMoney,
+      config: manageMoneyAllChannels,
       schema: {
         tags,
         summary: 'Replace the signing secret; the old one is invalid at once (shown once)',
@@ -55,7 +55,7 @@ export function webhookRoutes(app: TypedApp): void {
   app.post(
     `${BASE}/test`,
     {
-      config: manageMoney,
+      config: manageMoneyAllChannels,
       schema: {
         tags,
         summary: 'Send a `webhook.test` event (is_test) to the destination',
@@ -71,7 +71,7 @@ export function webhookRoutes(app: TypedApp): void {
   app.get(
     `${BASE}/deliveries`,
     {
-      config: manageMoney,
+      config: manageMoneyAllChannels,
       schema: {
         tags,
         summary: 'The delivery log, newest first',
@@ -90,7 +90,7 @@ export function webhookRoutes(app: TypedApp): void {
   app.post(
     `${BASE}/deliveries/:id/retry`,
     {
-      config: manageMoney,
+      config: manageMoneyAllChannels,
       schema: {
         tags,
         summary: 'Send a delivery again now (a succeeded one too), with the same webhook-id and body (queued: 409)',

@@ -29,6 +29,14 @@ export const configureShop = preset({ accepts: ['admin'], roles: MANAGERS });
 export const manageMoney = preset({ accepts: ['admin'], roles: MANAGERS, tokenBlocked: true });
 /** Owner or admin, or an API token with finance:read: reading money and partners. */
 export const readFinance = preset({ accepts: ['admin', 'token'], scope: 'finance:read', roles: MANAGERS });
+/**
+ * `manageMoney` and `readFinance` over every channel at once, where a record cannot be narrowed to
+ * channels (partner balances, earnings, payouts and statements; the webhook endpoint and its
+ * delivery log): an employee restricted to channels is refused with 403 channel_restricted
+ * (docs/decisions.md "Channel restriction of order-derived records").
+ */
+export const manageMoneyAllChannels = preset({ ...manageMoney.auth, allChannels: true });
+export const readFinanceAllChannels = preset({ ...readFinance.auth, allChannels: true });
 
 /** Any employee, with the digital add-on available and active. */
 export const readDigital = preset({ accepts: ['admin'], gate: 'digital' });

@@ -38,6 +38,12 @@ export interface AuthSpec {
   roles?: EmployeeRole[];
   /** Only the shop owner. */
   ownerOnly?: boolean;
+  /**
+   * The route covers every channel at once and cannot be narrowed to some (partner balances and
+   * payouts, the webhook delivery log): an employee restricted to channels is refused with 403
+   * channel_restricted (docs/decisions.md "Channel restriction of order-derived records").
+   */
+  allChannels?: true;
   /** Refuse every API token with 403 token_blocked (financial mutations, accounting routes). */
   tokenBlocked?: boolean;
   /** Add-on gates and other per-route checks run after authentication. */

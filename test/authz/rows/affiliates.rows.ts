@@ -1,4 +1,4 @@
-import { MANAGERS, type MatrixRow } from '../matrix.types.js';
+import { ALL_CHANNELS_ONLY, MANAGERS, type MatrixRow } from '../matrix.types.js';
 
 /**
  * Affiliates (spec §4.7, §5): the listed reads (affiliates, one affiliate, affiliate earnings)
@@ -30,6 +30,7 @@ const read = (url: string, ok = 200): MatrixRow => ({
   allow: [...MANAGERS, 'tok_finance_read'],
   ok,
   codes: readCodes,
+  expect: ALL_CHANNELS_ONLY,
 });
 
 const manage = (method: MatrixRow['method'], url: string, ok: number, body?: unknown): MatrixRow => ({
@@ -38,6 +39,7 @@ const manage = (method: MatrixRow['method'], url: string, ok: number, body?: unk
   allow: MANAGERS,
   ok,
   codes: manageCodes,
+  expect: ALL_CHANNELS_ONLY,
   ...(body !== undefined ? { body } : {}),
 });
 

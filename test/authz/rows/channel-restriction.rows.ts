@@ -1,9 +1,11 @@
+import { SELLER } from '../../../src/modules/finance/finance.fixtures.js';
 import {
   ANY_EMPLOYEE,
   CATALOG_WRITERS,
   type Credential,
   type CredentialExpectation,
   MANAGERS,
+  type MatrixFixture,
   type MatrixRow,
   type MatrixSetup,
 } from '../matrix.types.js';
@@ -13,6 +15,9 @@ import {
  * shop's default channel A, `emptied_admin` to a channel that was deleted (no channel). Channel B
  * holds product pB and order oB; channel A holds pA and oA. Inside their channels restricted
  * employees act like any admin; outside, products and orders are hidden (lists) or missing (404).
+ * The same holds for every order-derived record (docs/decisions.md "Channel restriction of
+ * order-derived records"): invoices, credit notes, their PDFs and e-invoices, subscriptions,
+ * refunds, Lexware sync states and payment events (`moneyInTwoChannels`).
  */
 const READERS: Credential[] = [...ANY_EMPLOYEE, 'tok_catalog_read', 'tok_catalog_write'];
 const PRODUCT_WRITERS: Credential[] = [...CATALOG_WRITERS, 'tok_catalog_write'];
@@ -69,6 +74,126 @@ async function twoChannels(api: MatrixSetup): Promise<void> {
   }
   f.restrictionReady = 'yes';
 }
+
+/**
+ * On top of twoChannels (once): a final invoice with a final credit note on oA and on oB, a second
+ * paid order in B with a draft invoice, and a subscription in each channel, B's ended at once — so
+ * every write below is refused by the record's state (409) for an allowed admin and changes nothing.
+ */
+async function moneyInTwoChannels(api: MatrixSetup): Promise<void> {
+  await twoChannels(api);
+  const f = api.fixture.ids;
+  if (f.moneyReady) return;
+  const must = (res: { statusCode: number; data: any }, status: number, what: string) => {
+    if (res.statusCode !== status) throw new Error(`${what}: ${res.statusCode} ${JSON.stringify(res.data)}`);
+    return res.data;
+  };
+  must(await api.asOwner('PUT', '/api/admin/settings/company', SELLER), 200, 'company');
+  for (const key of ['A', 'B'] as const) {
+    const inv = must(await api.asOwner('POST', `/api/admin/orders/${f[`order${key}`]}/invoice`, {}), 201, 'invoice');
+    must(await api.asOwner('POST', `/api/admin/invoices/${inv.id}/finalize`), 200, 'finalize');
+    const cn = must(
+      await api.asOwner('POST', `/api/admin/invoices/${inv.id}/credit-note`, { amount_cents: 100 }),
+      201,
+      'credit note',
+    );
+    must(await api.asOwner('POST', `/api/admin/credit-notes/${cn.id}/finalize`), 200, 'credit note final');
+    f[`invoice${key}`] = inv.id;
+    f[`creditNote${key}`] = cn.id;
+  }
+  // a second order in B, its invoice a draft (send-email of a draft: 409)
+  const s = await api.call('POST', '/matrix-b/api/store/checkout-sessions', {
+    token: api.publishableKey,
+    headers: { origin: 'https://store.example' },
+    body: {
+      items: [{ product_id: f.productB, quantity: 1 }],
+      customer: { email: 'matrix-b2@mail.test', billing_address: BILLING },
+      return_url: 'https://store.example/danke',
+    },
+  });
+  must(s, 201, 'checkout B2');
+  must(
+    await api.call('POST', `/pay/${s.data.id}`, {
+      body: new URLSearchParams({ ...BILLING, card_number: '4242424242424242', widerruf_verzicht: 'on' }).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    }),
+    303,
+    'payment B2',
+  );
+  const b2 = must(await api.asOwner('GET', '/api/admin/orders?q=matrix-b2%40mail.test'), 200, 'order B2').orders[0];
+  f.draftInvoiceB = must(await api.asOwner('POST', `/api/admin/orders/${b2.id}/invoice`, {}), 201, 'draft B').id;
+  // subscriptions
+  must(await api.asOwner('PUT', '/api/admin/digital/status', { aktiv: true }), 200, 'digital');
+  for (const [key, prefix] of [
+    ['A', ''],
+    ['B', '/matrix-b'],
+  ] as const) {
+    const plan = must(
+      await api.asOwner('POST', '/api/admin/digital/plaene', {
+        product_id: f[`product${key}`],
+        name: `Matrix ${key}`,
+        price_cents: 990,
+        interval_unit: 'month',
+      }),
+      201,
+      'plan',
+    );
+    const email = `matrix-abo-${key.toLowerCase()}@mail.test`;
+    const session = must(
+      await api.call('POST', `${prefix}/api/store/abo-sessions`, {
+        token: api.publishableKey,
+        headers: { origin: 'https://store.example' },
+        body: { plan_id: plan.id, return_url: 'https://store.example/abo', customer_email: email },
+      }),
+      201,
+      'abo session',
+    );
+    must(
+      await api.call('POST', `/pay/${session.id}`, {
+        body: new URLSearchParams({ ...BILLING, card_number: '4242424242424242' }).toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      }),
+      303,
+      'abo payment',
+    );
+    const abos = must(await api.asOwner('GET', `/api/admin/digital/abos?q=${encodeURIComponent(email)}`), 200, 'abos');
+    f[`abo${key}`] = abos.abos[0].id;
+  }
+  must(await api.asOwner('POST', `/api/admin/digital/abos/${f.aboB}/kuendigen`, { sofort: true }), 200, 'end abo B');
+  f.moneyReady = 'yes';
+}
+
+/** A request of a manager on a record of channel B: `ok` for allowed admins, 404 for restricted ones. */
+const outsideB = (
+  method: MatrixRow['method'],
+  url: (f: MatrixFixture) => string,
+  ok: number,
+  body?: unknown,
+): MatrixRow => ({
+  method,
+  url,
+  setup: moneyInTwoChannels,
+  allow: MANAGERS,
+  ok,
+  ...(body !== undefined ? { body } : {}),
+  expect: { restricted_admin: missing(), emptied_admin: missing() },
+});
+/** The same on a record of channel A: only the employee restricted to no channel gets 404. */
+const insideA = (
+  method: MatrixRow['method'],
+  url: (f: MatrixFixture) => string,
+  ok: number,
+  body?: unknown,
+): MatrixRow => ({
+  method,
+  url,
+  setup: moneyInTwoChannels,
+  allow: MANAGERS,
+  ok,
+  ...(body !== undefined ? { body } : {}),
+  expect: { emptied_admin: missing() },
+});
+const listed = (list: { id: string }[] | undefined, id: string | undefined) => (list ?? []).some((x) => x.id === id);
 
 export const channelRestrictionRows: MatrixRow[] = [
   // product list: A's product only; nothing for the emptied restriction
@@ -191,5 +316,130 @@ export const channelRestrictionRows: MatrixRow[] = [
     allow: MANAGERS,
     ok: 400,
     expect: { restricted_admin: missing(), emptied_admin: missing() },
+  },
+  // ---- order-derived records (issue 26) ----
+  // invoices and credit notes: lists
+  {
+    method: 'GET',
+    url: '/api/admin/invoices',
+    setup: moneyInTwoChannels,
+    allow: MANAGERS,
+    expect: {
+      admin: { status: 200, body: (d, f) => listed(d.invoices, f.ids.invoiceA) && listed(d.invoices, f.ids.invoiceB) },
+      restricted_admin: {
+        status: 200,
+        body: (d, f) =>
+          listed(d.invoices, f.ids.invoiceA) &&
+          !listed(d.invoices, f.ids.invoiceB) &&
+          !listed(d.invoices, f.ids.draftInvoiceB) &&
+          d.count === d.invoices.length,
+      },
+      emptied_admin: { status: 200, body: (d) => d.count === 0 && d.invoices.length === 0 },
+    },
+  },
+  {
+    method: 'GET',
+    url: '/api/admin/credit-notes',
+    setup: moneyInTwoChannels,
+    allow: MANAGERS,
+    expect: {
+      admin: {
+        status: 200,
+        body: (d, f) => listed(d.credit_notes, f.ids.creditNoteA) && listed(d.credit_notes, f.ids.creditNoteB),
+      },
+      restricted_admin: {
+        status: 200,
+        body: (d, f) =>
+          listed(d.credit_notes, f.ids.creditNoteA) &&
+          !listed(d.credit_notes, f.ids.creditNoteB) &&
+          d.count === d.credit_notes.length,
+      },
+      emptied_admin: { status: 200, body: (d) => d.count === 0 && d.credit_notes.length === 0 },
+    },
+  },
+  // invoices: every route by id (the final invoice refuses changes: 409)
+  insideA('GET', (f) => `/api/admin/invoices/${f.ids.invoiceA}`, 200),
+  insideA('GET', (f) => `/api/admin/invoices/${f.ids.invoiceA}/pdf`, 200),
+  outsideB('GET', (f) => `/api/admin/invoices/${f.ids.invoiceB}`, 200),
+  outsideB('PATCH', (f) => `/api/admin/invoices/${f.ids.invoiceB}`, 409, { note: 'übernommen' }),
+  outsideB('DELETE', (f) => `/api/admin/invoices/${f.ids.invoiceB}`, 409),
+  outsideB('POST', (f) => `/api/admin/invoices/${f.ids.invoiceB}/finalize`, 409),
+  outsideB('POST', (f) => `/api/admin/invoices/${f.ids.draftInvoiceB}/send-email`, 409, {}),
+  outsideB('GET', (f) => `/api/admin/invoices/${f.ids.invoiceB}/pdf`, 200),
+  outsideB('GET', (f) => `/api/admin/invoices/${f.ids.invoiceB}/pdf?format=zugferd`, 409),
+  outsideB('GET', (f) => `/api/admin/invoices/${f.ids.invoiceB}/xrechnung`, 409),
+  outsideB('POST', (f) => `/api/admin/invoices/${f.ids.invoiceB}/credit-note`, 409, { amount_cents: 1_000_000_000 }),
+  // credit notes by id (final: 409 on changes)
+  insideA('GET', (f) => `/api/admin/credit-notes/${f.ids.creditNoteA}`, 200),
+  outsideB('GET', (f) => `/api/admin/credit-notes/${f.ids.creditNoteB}`, 200),
+  outsideB('DELETE', (f) => `/api/admin/credit-notes/${f.ids.creditNoteB}`, 409),
+  outsideB('POST', (f) => `/api/admin/credit-notes/${f.ids.creditNoteB}/finalize`, 409),
+  outsideB('GET', (f) => `/api/admin/credit-notes/${f.ids.creditNoteB}/pdf`, 200),
+  outsideB('GET', (f) => `/api/admin/credit-notes/${f.ids.creditNoteB}/xrechnung`, 409),
+  // the order's own money routes: invoice creation (one open invoice: 409), refunds, Lexware sync
+  outsideB('POST', (f) => `/api/admin/orders/${f.ids.orderB}/invoice`, 409, {}),
+  insideA('GET', (f) => `/api/admin/orders/${f.ids.orderA}/refunds`, 200),
+  outsideB('GET', (f) => `/api/admin/orders/${f.ids.orderB}/refunds`, 200),
+  insideA('GET', (f) => `/api/admin/orders/${f.ids.orderA}/lexware`, 200),
+  outsideB('GET', (f) => `/api/admin/orders/${f.ids.orderB}/lexware`, 200),
+  outsideB('POST', (f) => `/api/admin/orders/${f.ids.orderB}/lexware-retry`, 409),
+  outsideB('POST', (f) => `/api/admin/orders/${f.ids.orderB}/lexware-cancel`, 409),
+  // subscriptions: list, statistics, detail, kuendigen and fortsetzen (B's ended: 409)
+  {
+    method: 'GET',
+    url: '/api/admin/digital/abos',
+    setup: moneyInTwoChannels,
+    allow: ANY_EMPLOYEE,
+    expect: {
+      admin: { status: 200, body: (d, f) => listed(d.abos, f.ids.aboA) && listed(d.abos, f.ids.aboB) },
+      restricted_admin: {
+        status: 200,
+        body: (d, f) => listed(d.abos, f.ids.aboA) && !listed(d.abos, f.ids.aboB) && d.count === d.abos.length,
+      },
+      emptied_admin: { status: 200, body: (d) => d.count === 0 && d.abos.length === 0 },
+    },
+  },
+  {
+    method: 'GET',
+    url: '/api/admin/digital/abos/statistik',
+    setup: moneyInTwoChannels,
+    allow: ANY_EMPLOYEE,
+    expect: {
+      admin: { status: 200, body: (d) => d.laufend >= 1 && d.beendet >= 1 },
+      restricted_admin: { status: 200, body: (d) => d.laufend >= 1 && d.beendet === 0 },
+      emptied_admin: { status: 200, body: (d) => d.laufend === 0 && d.beendet === 0 && d.mrr_cents === 0 },
+    },
+  },
+  {
+    method: 'GET',
+    url: (f) => `/api/admin/digital/abos/${f.ids.aboA}`,
+    setup: moneyInTwoChannels,
+    allow: ANY_EMPLOYEE,
+    expect: { emptied_admin: missing() },
+  },
+  {
+    method: 'GET',
+    url: (f) => `/api/admin/digital/abos/${f.ids.aboB}`,
+    setup: moneyInTwoChannels,
+    allow: ANY_EMPLOYEE,
+    expect: { restricted_admin: missing(), emptied_admin: missing() },
+  },
+  outsideB('POST', (f) => `/api/admin/digital/abos/${f.ids.aboB}/kuendigen`, 409, {}),
+  outsideB('POST', (f) => `/api/admin/digital/abos/${f.ids.aboB}/fortsetzen`, 409),
+  // payment events: only those of orders and sessions of their channels
+  {
+    method: 'GET',
+    url: '/api/admin/payment-events',
+    setup: moneyInTwoChannels,
+    allow: MANAGERS,
+    expect: {
+      restricted_admin: {
+        status: 200,
+        body: (d, f) =>
+          d.count === d.payment_events.length &&
+          d.payment_events.every((e: { order_id: string | null }) => e.order_id !== f.ids.orderB),
+      },
+      emptied_admin: { status: 200, body: (d) => d.count === 0 && d.payment_events.length === 0 },
+    },
   },
 ];

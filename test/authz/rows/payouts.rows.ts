@@ -1,4 +1,4 @@
-import { MANAGERS, type MatrixRow } from '../matrix.types.js';
+import { ALL_CHANNELS_ONLY, MANAGERS, type MatrixRow } from '../matrix.types.js';
 
 /**
  * Partner settings, payouts and vendor statements (spec §4.7, §5). Session-only routes (every
@@ -33,6 +33,7 @@ const session = (method: MatrixRow['method'], url: string, ok: number, body?: un
   allow: MANAGERS,
   ok,
   codes: sessionCodes,
+  expect: ALL_CHANNELS_ONLY,
   ...(body !== undefined ? { body } : {}),
 });
 
@@ -42,6 +43,7 @@ const financeRead = (url: string, ok = 200): MatrixRow => ({
   allow: [...MANAGERS, 'tok_finance_read'],
   ok,
   codes: readCodes,
+  expect: ALL_CHANNELS_ONLY,
 });
 
 const portal = (
