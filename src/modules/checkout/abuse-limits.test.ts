@@ -351,6 +351,40 @@ describe('session creation limit per publishable key and client address', () => 
     expect(again.body).toBe(retried.body);
   });
 
+  it('behind a trusted proxy, every address of one IPv6 /64 counts as one client (checkout and abo sessions)', async () => {
+    const proxied = await buildApp({
+      config: { ...t.config, trustProxy: ['127.0.0.1'] },
+      database: t.db.database,
+      skipMigrations: true,
+      logger: false,
+    });
+    try {
+      const items = [{ product_id: lastUnit, quantity: 1 }];
+      const from = (ip: string) => ({ 'x-forwarded-for': ip });
+      for (let i = 1; i <= 3; i++) {
+        const res = await checkout('127.0.0.1', items, proxied, from(`2001:db8:5:6:${i}::${i}`));
+        expect(res.statusCode).not.toBe(429);
+      }
+      expectProblem(await checkout('127.0.0.1', items, proxied, from('2001:db8:5:6:ffff::9')), 429, 'rate_limited');
+      const abo = await proxied.inject({
+        method: 'POST',
+        url: '/api/store/abo-sessions',
+        remoteAddress: '127.0.0.1',
+        headers: {
+          authorization: `Bearer ${shop.publishableKey}`,
+          origin: STORE_ORIGIN,
+          ...from('2001:db8:5:6::abcd'),
+        },
+        payload: { plan_id: 'plan_unknown', customer_email: 'x@mail.test', return_url: `${STORE_ORIGIN}/danke` },
+      });
+      expect(abo.statusCode).toBe(429);
+      // the neighbouring /64 is another client
+      expect((await checkout('127.0.0.1', items, proxied, from('2001:db8:5:7::1'))).statusCode).not.toBe(429);
+    } finally {
+      await proxied.close();
+    }
+  });
+
   it('counts exactly across concurrent requests and processes (the count commits asynchronously)', async () => {
     const other = await buildApp({ config: t.config, database: t.db.database, skipMigrations: true, logger: false });
     try {
