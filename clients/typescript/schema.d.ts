@@ -15835,7 +15835,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The most units one checkout line may hold (default 20) */
+                        /** @description The most units of one product and variant a checkout may hold, summed over its lines (default 20) */
                         max_line_quantity: number;
                     };
                 };
@@ -15936,7 +15936,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The most units one checkout line may hold (default 20) */
+                        /** @description The most units of one product and variant a checkout may hold, summed over its lines (default 20) */
                         max_line_quantity: number;
                     };
                 };

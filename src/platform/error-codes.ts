@@ -48,7 +48,7 @@ export const ERROR_CODES = {
   product_immutable: { status: 400, meaning: 'The product of a plan cannot be changed' },
   product_invalid: { status: 400, meaning: 'The product is not a digital product of this shop' },
   product_unavailable: { status: 400, meaning: 'Some items cannot be bought in this channel' },
-  quantity_limit: { status: 400, meaning: 'A checkout line holds more units than allowed' },
+  quantity_limit: { status: 400, meaning: 'A checkout holds more units of one product or variant than allowed' },
   return_url_denied: { status: 400, meaning: 'return_url is not on an origin the publishable key allows' },
   shipping_method_unavailable: { status: 400, meaning: 'The shipping method does not serve this address' },
   shipping_required: { status: 400, meaning: 'Physical items need a shipping address and method' },

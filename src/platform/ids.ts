@@ -1,6 +1,7 @@
 /**
  * Prefixed, time-sortable ids (docs/ARCHITECTURE.md): `<prefix>_<10 chars time><16 chars random>` in
- * Crockford base32, so ids sort by creation time and carry 80 random bits.
+ * Crockford base32, so ids sort by creation time; each carries at least 64 fresh random bits
+ * (`idMaker`), so no id can be guessed from another.
  */
 import { randomBytes, randomFillSync } from 'node:crypto';
 
@@ -47,24 +48,20 @@ export const ID_PREFIXES = {
 
 export type IdKind = keyof typeof ID_PREFIXES;
 
-let lastTime = 0;
-let lastRandom: number[] = [];
-
 /**
  * Random bytes for ids, drawn from the CSPRNG 4 KiB at a time (as node:crypto's randomUUID
- * does): one call per 256 ids instead of one per id, which showed in the checkout's profile.
+ * does): one call per couple of hundred ids instead of one per id, which showed in the checkout's
+ * profile. The bytes handed out are never handed out again.
  */
-const pool = Buffer.alloc(4096);
+const pool = new Uint8Array(4096);
 let poolOffset = pool.length;
 
-function random16(): Buffer {
-  if (poolOffset + 16 > pool.length) {
+function poolByte(): number {
+  if (poolOffset === pool.length) {
     randomFillSync(pool);
     poolOffset = 0;
   }
-  const bytes = pool.subarray(poolOffset, poolOffset + 16);
-  poolOffset += 16;
-  return bytes;
+  return pool[poolOffset++] as number;
 }
 
 function encodeTime(ms: number): string {
@@ -77,30 +74,64 @@ function encodeTime(ms: number): string {
   return out;
 }
 
-/** 16 base32 digits; within one millisecond the value increments so ids stay monotonic. */
-function randomPart(now: number): string {
-  if (now === lastTime && lastRandom.length === 16) {
-    for (let i = 15; i >= 0; i--) {
-      const d = (lastRandom[i] as number) + 1;
-      if (d < 32) {
-        lastRandom[i] = d;
-        break;
-      }
-      lastRandom[i] = 0;
+const RANDOM_DIGITS = 16; // 80 bits
+const STEP_DIGITS = 13; // the increment within a millisecond: 64 bits (4 + 12 × 5)
+/** A clock step back up to this long keeps counting on from the last id (monotonic); a longer one starts afresh. */
+const MAX_BACKSTEP_MS = 1000;
+
+/**
+ * Makes ids' time and random parts: `<10 digits milliseconds><16 digits random>`, monotonic within
+ * the process (issue 26). The first id of a millisecond draws 79 random bits (the top bit clear, for
+ * headroom); every further id of that millisecond adds a fresh random step of 1 … 2^64 to the last
+ * one, so it sorts after it yet carries 64 new random bits: knowing one id does not tell the next,
+ * whatever its kind (they share the counter). Before, the step was 1 and a concurrent shopper's
+ * `cs_…` id was the previous id + 1. Should the 80 bits run out within one millisecond (more than
+ * 2^15 ids in it, at worst), the ids go on in the next millisecond. Exported for its test, which
+ * injects the clock and the random source.
+ */
+export function idMaker(now: () => number = Date.now, randomByte: () => number = poolByte) {
+  let lastTime = -1;
+  let timeDigits = '';
+  const digits: number[] = new Array(RANDOM_DIGITS).fill(0);
+
+  const fresh = (time: number) => {
+    for (let i = 0; i < RANDOM_DIGITS; i++) digits[i] = randomByte() & 31;
+    digits[0] = (digits[0] as number) & 15;
+    if (time !== lastTime) timeDigits = encodeTime(time);
+    lastTime = time;
+  };
+
+  /** Adds a random step in [1, 2^64]; false when the sum does not fit 80 bits (then `fresh` follows). */
+  const step = (): boolean => {
+    let carry = 1;
+    for (let i = RANDOM_DIGITS - 1; i >= 0; i--) {
+      const k = i - (RANDOM_DIGITS - STEP_DIGITS);
+      const add = k < 0 ? 0 : randomByte() & (k === 0 ? 15 : 31);
+      const d = (digits[i] as number) + add + carry;
+      digits[i] = d & 31;
+      carry = d >> 5;
     }
-  } else {
-    const bytes = random16();
-    lastRandom = Array.from(bytes, (b) => b & 31);
-    // keep headroom so the increment above practically never overflows
-    lastRandom[0] = (lastRandom[0] as number) & 15;
-    lastTime = now;
-  }
-  return lastRandom.map((d) => ALPHABET[d]).join('');
+    return carry === 0;
+  };
+
+  return (): string => {
+    const t = now();
+    if (lastTime >= 0 && t <= lastTime && lastTime - t <= MAX_BACKSTEP_MS) {
+      if (!step()) fresh(lastTime + 1);
+    } else {
+      fresh(t);
+    }
+    let out = timeDigits;
+    for (const d of digits) out += ALPHABET[d];
+    return out;
+  };
 }
 
+const nextIdBody = idMaker();
+
+/** `<prefix>_<26 digits>`: time-sortable (monotonic within the process), 64 or more fresh random bits each. */
 export function newId(kind: IdKind): string {
-  const now = Date.now();
-  return `${ID_PREFIXES[kind]}_${encodeTime(now)}${randomPart(now)}`;
+  return `${ID_PREFIXES[kind]}_${nextIdBody()}`;
 }
 
 /** A random secret with the given prefix: 32 bytes (256 bits), base64url. */

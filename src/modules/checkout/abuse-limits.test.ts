@@ -141,6 +141,147 @@ describe('per-line quantity maximum (shop setting, default 20)', () => {
   });
 });
 
+describe('the maximum is per product and variant, summed over the lines (issue 26)', () => {
+  /** A published product of the default channel; `variants` makes a product with two variants. */
+  async function product(body: Record<string, unknown>) {
+    const p = await call(t.app, 'POST', '/api/products', {
+      token: shop.ownerToken,
+      body: { status: 'published', base_price_cents: 100, track_stock: true, ...body },
+    });
+    expect(p.statusCode, p.body).toBe(201);
+    await call(t.app, 'PATCH', `/api/products/${p.data.id}/channels/${shop.defaultChannelId}`, {
+      token: shop.ownerToken,
+      body: { is_published: true },
+    });
+    return p.data as { id: string; variants: { id: string; sku: string }[] };
+  }
+  const stockOf = async (id: string) =>
+    (await call(t.app, 'GET', `/api/admin/products/${id}`, { token: shop.ownerToken })).data.product;
+
+  it('five lines of 20 of one product are 400 quantity_limit naming the lines past 20; nothing is held', async () => {
+    await call(t.app, 'PUT', '/api/admin/settings/checkout', {
+      token: shop.ownerToken,
+      body: { max_line_quantity: 20 },
+    });
+    const p = await product({ name: 'Hundert', stock_quantity: 100 });
+    const five = Array.from({ length: 5 }, () => ({ product_id: p.id, quantity: 20 }));
+    const over = await checkout('192.0.2.40', five);
+    expectProblem(over, 400, 'quantity_limit');
+    expect(over.data.errors.map((e: { path: string }) => e.path)).toEqual([
+      '/body/items/1/quantity',
+      '/body/items/2/quantity',
+      '/body/items/3/quantity',
+      '/body/items/4/quantity',
+    ]);
+    expect(over.data.errors[0].message).toContain('at most 20');
+    expect((await stockOf(p.id)).stock_quantity).toBe(100);
+    // 20 and 1 more on a second line is over too; the split that stays within 20 is a session
+    expectProblem(
+      await checkout('192.0.2.41', [
+        { product_id: p.id, quantity: 20 },
+        { product_id: p.id, quantity: 1 },
+      ]),
+      400,
+      'quantity_limit',
+    );
+    const twoLines = await checkout('192.0.2.43', [
+      { product_id: p.id, quantity: 12 },
+      { product_id: p.id, quantity: 8 },
+    ]);
+    expect(twoLines.statusCode, twoLines.body).toBe(201);
+    expect(twoLines.data.lines.map((l: { quantity: number }) => l.quantity)).toEqual([12, 8]);
+    // another product has its own 20
+    const q = await product({ name: 'Andere', stock_quantity: 100 });
+    const both = await checkout('192.0.2.44', [
+      { product_id: p.id, quantity: 20 },
+      { product_id: q.id, quantity: 20 },
+    ]);
+    expect(both.statusCode, both.body).toBe(201);
+  });
+
+  it('counts per variant; a line without variant_id counts with the default variant it buys', async () => {
+    const p = await product({
+      name: 'Hemd',
+      options: [{ name: 'Größe', values: ['S', 'M'] }],
+      variants: [
+        { sku: `HS-${Date.now()}`, option_values: { Größe: 'S' }, stock_quantity: 100 },
+        { sku: `HM-${Date.now()}`, option_values: { Größe: 'M' }, stock_quantity: 100 },
+      ],
+    });
+    const [s, m] = p.variants as unknown as [{ id: string }, { id: string }];
+    const perVariant = await checkout('192.0.2.45', [
+      { product_id: p.id, variant_id: s.id, quantity: 20 },
+      { product_id: p.id, variant_id: m.id, quantity: 20 },
+    ]);
+    expect(perVariant.statusCode, perVariant.body).toBe(201);
+    const sameVariant = await checkout('192.0.2.46', [
+      { product_id: p.id, variant_id: m.id, quantity: 15 },
+      { product_id: p.id, variant_id: m.id, quantity: 15 },
+    ]);
+    expectProblem(sameVariant, 400, 'quantity_limit');
+    expect(sameVariant.data.errors).toEqual([
+      {
+        path: '/body/items/1/quantity',
+        message: 'must be at most 20 units of this product and variant across all lines (30 with the lines before)',
+      },
+    ]);
+    // the product without variant_id is its default variant (the first): the same stock
+    const alias = await checkout('192.0.2.47', [
+      { product_id: p.id, quantity: 20 },
+      { product_id: p.id, variant_id: s.id, quantity: 20 },
+    ]);
+    expectProblem(alias, 400, 'quantity_limit');
+    expect(alias.data.errors.map((e: { path: string }) => e.path)).toEqual(['/body/items/1/quantity']);
+  });
+
+  it('the direct flow (an unpaid order) is limited the same way', async () => {
+    await call(t.app, 'PATCH', `/api/admin/channels/${shop.defaultChannelId}`, {
+      token: shop.ownerToken,
+      body: { allow_unpaid_orders: true },
+    });
+    try {
+      const p = await product({ name: 'Direkt', stock_quantity: 100 });
+      const direct = (items: unknown[], address: string) =>
+        t.app
+          .inject({
+            method: 'POST',
+            url: '/api/store/checkout-sessions',
+            remoteAddress: address,
+            headers: { authorization: `Bearer ${shop.publishableKey}`, origin: STORE_ORIGIN },
+            payload: {
+              items,
+              flow: 'direct',
+              customer: { email: 'buyer@mail.test', billing_address: billing },
+              shipping_address: billing,
+              shipping_method_id: shipping,
+              return_url: `${STORE_ORIGIN}/danke`,
+            },
+          })
+          .then((r) => Object.assign(r, { data: JSON.parse(r.body) }) as Response);
+      const over = await direct(
+        Array.from({ length: 5 }, () => ({ product_id: p.id, quantity: 20 })),
+        '192.0.2.48',
+      );
+      expectProblem(over, 400, 'quantity_limit');
+      expect((await stockOf(p.id)).stock_quantity).toBe(100);
+      const ok = await direct(
+        [
+          { product_id: p.id, quantity: 10 },
+          { product_id: p.id, quantity: 10 },
+        ],
+        '192.0.2.49',
+      );
+      expect(ok.statusCode, ok.body).toBe(201);
+      expect((await stockOf(p.id)).stock_quantity).toBe(80);
+    } finally {
+      await call(t.app, 'PATCH', `/api/admin/channels/${shop.defaultChannelId}`, {
+        token: shop.ownerToken,
+        body: { allow_unpaid_orders: false },
+      });
+    }
+  });
+});
+
 describe('the memoized maximum is exact', () => {
   it('a change written by another process (plain SQL, no cache of this one told) is seen by the next session', async () => {
     const p = await call(t.app, 'POST', '/api/products', {
@@ -208,6 +349,40 @@ describe('session creation limit per publishable key and client address', () => 
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.statusCode).toBe(retried.statusCode);
     expect(again.body).toBe(retried.body);
+  });
+
+  it('behind a trusted proxy, every address of one IPv6 /64 counts as one client (checkout and abo sessions)', async () => {
+    const proxied = await buildApp({
+      config: { ...t.config, trustProxy: ['127.0.0.1'] },
+      database: t.db.database,
+      skipMigrations: true,
+      logger: false,
+    });
+    try {
+      const items = [{ product_id: lastUnit, quantity: 1 }];
+      const from = (ip: string) => ({ 'x-forwarded-for': ip });
+      for (let i = 1; i <= 3; i++) {
+        const res = await checkout('127.0.0.1', items, proxied, from(`2001:db8:5:6:${i}::${i}`));
+        expect(res.statusCode).not.toBe(429);
+      }
+      expectProblem(await checkout('127.0.0.1', items, proxied, from('2001:db8:5:6:ffff::9')), 429, 'rate_limited');
+      const abo = await proxied.inject({
+        method: 'POST',
+        url: '/api/store/abo-sessions',
+        remoteAddress: '127.0.0.1',
+        headers: {
+          authorization: `Bearer ${shop.publishableKey}`,
+          origin: STORE_ORIGIN,
+          ...from('2001:db8:5:6::abcd'),
+        },
+        payload: { plan_id: 'plan_unknown', customer_email: 'x@mail.test', return_url: `${STORE_ORIGIN}/danke` },
+      });
+      expect(abo.statusCode).toBe(429);
+      // the neighbouring /64 is another client
+      expect((await checkout('127.0.0.1', items, proxied, from('2001:db8:5:7::1'))).statusCode).not.toBe(429);
+    } finally {
+      await proxied.close();
+    }
   });
 
   it('counts exactly across concurrent requests and processes (the count commits asynchronously)', async () => {

@@ -4,6 +4,7 @@
  * client from reserving a shop's stock away.
  */
 import type { Ctx } from '../../platform/auth/types.js';
+import { clientKey } from '../../platform/http/client-key.js';
 import { consume } from '../../platform/http/rate-limit.js';
 
 /** When a hosted checkout session created at `now` gives its stock back (CHECKOUT_RESERVATION_MINUTES). */
@@ -12,7 +13,8 @@ export function hostedReservationExpiry(ctx: Ctx, now: Date): Date {
 }
 
 /**
- * Counts one checkout or abo session creation per publishable key and client address, and
+ * Counts one checkout or abo session creation per publishable key and client address (an IPv6
+ * client by its /64: `clientKey`), and
  * refuses with 429 and Retry-After past CHECKOUT_SESSION_RATE_LIMIT a minute. Counted in the
  * database, so every process agrees. A headless storefront's server creates sessions for many
  * shoppers from one address, hence the generous default (120). Its statement commits
@@ -23,7 +25,7 @@ export async function limitSessionCreation(ctx: Ctx, clientAddress: string): Pro
   await consume(
     ctx.db,
     {
-      bucket: `checkout-session:${ctx.actor.keyId}:${clientAddress}`,
+      bucket: `checkout-session:${ctx.actor.keyId}:${clientKey(clientAddress)}`,
       max: ctx.config.checkoutSessionRateLimit,
       windowSeconds: 60,
     },

@@ -1,6 +1,6 @@
 /**
- * Checkout settings of a shop (issue 16): the most units one checkout line may hold, read by
- * session creation and set by the shop's managers.
+ * Checkout settings of a shop (issue 16): the most units of one product and variant a checkout
+ * may hold (summed over its lines, issue 26), read by session creation and set by the shop's managers.
  */
 import { Type } from '@sinclair/typebox';
 import { configureShop } from '../../platform/auth/presets.js';
@@ -12,7 +12,9 @@ import { catalogVersionOf, VersionedMemo } from '../../platform/versioned-memo.j
 import { setShopMaxLineQuantity, shopMaxLineQuantity } from '../shops/index.js';
 
 export const CheckoutSettingsSchema = Type.Object({
-  max_line_quantity: Type.Integer({ description: 'The most units one checkout line may hold (default 20)' }),
+  max_line_quantity: Type.Integer({
+    description: 'The most units of one product and variant a checkout may hold, summed over its lines (default 20)',
+  }),
 });
 
 const CheckoutSettingsBody = Body({
@@ -29,15 +31,48 @@ async function maxLineQuantity(ctx: Ctx): Promise<number> {
  */
 const maxLineQuantities = new VersionedMemo<number>();
 
-/** Refuses (400 `quantity_limit`, naming each line) a cart with a line above the shop's maximum. */
-export async function enforceLineQuantity(ctx: Ctx, items: { quantity: number }[]): Promise<void> {
-  const max = await maxLineQuantities.through(ctx.shopId, catalogVersionOf(ctx.actor), () => maxLineQuantity(ctx));
+/** A cart line as far as the maximum is concerned: what it buys and how many. */
+export interface QuantityLine {
+  product_id: string;
+  variant_id?: string | null;
+  quantity: number;
+}
+
+/**
+ * The lines that pass `max` units of one product and variant, counting every line of the cart
+ * (issue 26: five lines of 20 must not hold 100). A line is named once the running total of its
+ * product and variant, itself included, is above the maximum.
+ */
+export function linesOverMaximum(items: readonly QuantityLine[], max: number): FieldError[] {
+  const totals = new Map<string, number>();
   const errors: FieldError[] = [];
   items.forEach((item, i) => {
-    if (item.quantity > max) errors.push({ path: `/body/items/${i}/quantity`, message: `must be at most ${max}` });
+    const key = `${item.product_id}\u0000${item.variant_id ?? ''}`;
+    const total = (totals.get(key) ?? 0) + item.quantity;
+    totals.set(key, total);
+    if (total <= max) return;
+    errors.push({
+      path: `/body/items/${i}/quantity`,
+      message:
+        item.quantity > max
+          ? `must be at most ${max}`
+          : `must be at most ${max} units of this product and variant across all lines (${total} with the lines before)`,
+    });
   });
+  return errors;
+}
+
+/**
+ * Refuses (400 `quantity_limit`, naming each line over it) a cart holding more than the shop's
+ * maximum of one product and variant, summed over its lines. The route checks the items as sent;
+ * the service checks the priced lines again, where a line without `variant_id` has become the
+ * product's default variant (so `{product}` and `{product, default variant}` count together).
+ */
+export async function enforceLineQuantity(ctx: Ctx, items: readonly QuantityLine[]): Promise<void> {
+  const max = await maxLineQuantities.through(ctx.shopId, catalogVersionOf(ctx.actor), () => maxLineQuantity(ctx));
+  const errors = linesOverMaximum(items, max);
   if (errors.length > 0) {
-    throw new AppError('quantity_limit', `A checkout line may hold at most ${max} units`, errors);
+    throw new AppError('quantity_limit', `A checkout may hold at most ${max} units of one product and variant`, errors);
   }
 }
 

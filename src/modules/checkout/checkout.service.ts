@@ -22,6 +22,7 @@ import { emitEvent } from '../webhooks/index.js';
 import { hostedReservationExpiry } from './abuse-limits.js';
 import type { CheckoutCreate } from './checkout.schemas.js';
 import { type CheckoutSessionRow, checkoutSessions, type PricedLine } from './checkout.tables.js';
+import { enforceLineQuantity } from './checkout-settings.js';
 import { applyTax, destination, priceItems, taxContext, totals } from './pricing.js';
 import { assertSessionTransition, canTransition } from './session-states.js';
 
@@ -105,6 +106,8 @@ function refuseDiscountCode(input: CheckoutInput): void {
  */
 async function resolveCart(ctx: Ctx, channel: ResolvedChannel, input: CheckoutInput, flow: Flow) {
   const priced = await priceItems(ctx, channel.id, input.items);
+  // the route summed the items as sent; a line without variant_id is its product's default variant
+  await enforceLineQuantity(ctx, priced);
   const requiresShipping = priced.some((l) => !l.is_digital);
   const hasDigital = priced.some((l) => l.is_digital);
 

@@ -705,6 +705,19 @@ describe('self-service', () => {
     // another address is not affected
     expect((await guess(0, '10.9.9.10')).statusCode).toBe(404);
   });
+
+  it('guesses from many addresses of one IPv6 /64 count together', async () => {
+    const guess = (i: number, ip: string) =>
+      t.app.inject({ method: 'GET', url: `/api/checkout/abo/abolink_v6guess${i}`, remoteAddress: ip });
+    // start well inside a 10-minute window (fixed windows)
+    const left = 600_000 - (Date.now() % 600_000);
+    if (left < 15_000) await new Promise((r) => setTimeout(r, left + 50));
+    const statuses: number[] = [];
+    for (let i = 0; i < 61; i++) statuses.push((await guess(i, `2001:db8:99:1:${i.toString(16)}::1`)).statusCode);
+    expect(statuses.slice(0, 60).every((s) => s === 404)).toBe(true);
+    expect(statuses[60]).toBe(429);
+    expect((await guess(0, '2001:db8:99:2::1')).statusCode).toBe(404);
+  });
 });
 
 describe('admin reads', () => {

@@ -11,6 +11,7 @@ import { customerSession, publicRoute } from '../../platform/auth/presets.js';
 import { sha256 } from '../../platform/crypto.js';
 import { query } from '../../platform/db/tx.js';
 import { notFound } from '../../platform/errors.js';
+import { clientKey } from '../../platform/http/client-key.js';
 import { check, consume, type Limit } from '../../platform/http/rate-limit.js';
 import type { TypedApp } from '../../platform/http/typed-app.js';
 import type { AppDeps } from '../../platform/module.js';
@@ -22,10 +23,13 @@ import * as S from './abos.schemas.js';
 import { cancelAbo, customerAbos, getAbo, resumeAbo } from './abos.service.js';
 import { type AboRow, abos } from './digital.tables.js';
 
-/** 60 failed token lookups per client address per 10 minutes (tokens carry 256 random bits). */
+/** 60 failed token lookups per client address (an IPv6 client by its /64) per 10 minutes (tokens carry 256 random bits). */
 export const TOKEN_GUESS_LIMIT = { max: 60, windowSeconds: 600 };
 
-const guessLimit = (request: FastifyRequest): Limit => ({ bucket: `abo-token:${request.ip}`, ...TOKEN_GUESS_LIMIT });
+const guessLimit = (request: FastifyRequest): Limit => ({
+  bucket: `abo-token:${clientKey(request.ip)}`,
+  ...TOKEN_GUESS_LIMIT,
+});
 
 async function byToken(deps: AppDeps, request: FastifyRequest<{ Params: { token: string } }>): Promise<AboRow> {
   const db = deps.database.db;

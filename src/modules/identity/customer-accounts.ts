@@ -12,6 +12,7 @@ import type { Db } from '../../platform/db/client.js';
 import { query, type TxCtx, withTx } from '../../platform/db/tx.js';
 import { AppError } from '../../platform/errors.js';
 import { runHook } from '../../platform/hooks.js';
+import { clientKey } from '../../platform/http/client-key.js';
 import { consume } from '../../platform/http/rate-limit.js';
 import { shopName } from '../shops/index.js';
 import { findAccountToken, issueAccountToken, useAccountToken } from './account-tokens.js';
@@ -25,9 +26,14 @@ type CustomerRow = typeof customers.$inferSelect;
  * Per-address limit of the credential routes that need no password check (register, verify,
  * reset request and confirm, accept): generous, because a headless storefront's server calls them
  * for all its shoppers from one address; the bounded hashing queue is the defence against exhaustion.
+ * An IPv6 client counts by its /64 (`clientKey`).
  */
 export async function limitAccountCalls(ctx: Ctx, ip: string): Promise<void> {
-  await consume(ctx.db, { bucket: `account:ip:${ip}`, max: ctx.config.accountIpLimitPerMinute, windowSeconds: 60 });
+  await consume(ctx.db, {
+    bucket: `account:ip:${clientKey(ip)}`,
+    max: ctx.config.accountIpLimitPerMinute,
+    windowSeconds: 60,
+  });
 }
 
 /**

@@ -254,6 +254,80 @@ describe('TRUST_PROXY', () => {
     }
   });
 
+  it('IPv6 clients count by their /64 (X-Forwarded-For of many addresses in one /64), IPv4-mapped as IPv4', async () => {
+    const p = await startApp({ ...LIMITS, TRUST_PROXY: '127.0.0.1', ACCOUNT_IP_LIMIT_PER_MINUTE: '60' });
+    try {
+      const via = (xff: string) => ({ 'x-forwarded-for': xff });
+      const s = await createShop(p.app);
+      const creds = { email: s.ownerEmail, password: 'owner-password-1' };
+      // five failures of one account, each from another address of 2001:db8:77:1::/64
+      for (let i = 0; i < 5; i++) {
+        const res = await login(
+          p.app,
+          { ...creds, password: 'nope-nope' },
+          '127.0.0.1',
+          via(`2001:db8:77:1:${i}::${i + 1}`),
+        );
+        expect(res.statusCode).toBe(401);
+      }
+      expectProblem(
+        await login(p.app, creds, '127.0.0.1', via('2001:0db8:0077:0001:ffff:ffff:ffff:fffe')),
+        429,
+        'rate_limited',
+      );
+      // the next /64 is another client
+      expect((await login(p.app, creds, '127.0.0.1', via('2001:db8:77:2::1'))).statusCode).toBe(200);
+
+      // per address across accounts (LOGIN_IP_MAX_FAILURES 12), rotating through one /64
+      for (let i = 0; i < 12; i++) {
+        const res = await login(
+          p.app,
+          { email: `spray${i}@x.test`, password: 'whatever1' },
+          '127.0.0.1',
+          via(`2001:db8:77:3::${(i + 1).toString(16)}`),
+        );
+        expect(res.statusCode).toBe(401);
+      }
+      expectProblem(
+        await login(
+          p.app,
+          { email: 'spray99@x.test', password: 'whatever1' },
+          '127.0.0.1',
+          via('2001:db8:77:3:1:2:3:4'),
+        ),
+        429,
+        'rate_limited',
+      );
+
+      // an IPv4 client is the same client when it arrives IPv4-mapped
+      const m = await createShop(p.app);
+      const mapped = { email: m.ownerEmail, password: 'owner-password-1' };
+      for (let i = 0; i < 5; i++) {
+        const res = await login(p.app, { ...mapped, password: 'nope-nope' }, '127.0.0.1', via('::ffff:203.0.113.60'));
+        expect(res.statusCode).toBe(401);
+      }
+      expectProblem(await login(p.app, mapped, '127.0.0.1', via('203.0.113.60')), 429, 'rate_limited');
+
+      // the per-address limit of account calls (60 here) counts the /64 too
+      await awayFromWindowEdge(60, 15);
+      const reset = (xff: string, i: number) =>
+        p.app.inject({
+          method: 'POST',
+          url: '/api/customer/password-reset',
+          remoteAddress: '127.0.0.1',
+          headers: { authorization: `Bearer ${s.publishableKey}`, origin: STORE_ORIGIN, ...via(xff) },
+          payload: { email: `v6-${i}@mail.test` },
+        });
+      for (let i = 0; i < 60; i++) {
+        expect((await reset(`2001:db8:88:1:${i.toString(16)}::1`, i)).statusCode).toBe(202);
+      }
+      expect((await reset('2001:db8:88:1:beef::1', 60)).statusCode).toBe(429);
+      expect((await reset('2001:db8:88:2::1', 61)).statusCode).toBe(202);
+    } finally {
+      await p.close();
+    }
+  });
+
   it('a hop count trusts that many proxies', async () => {
     const p = await startApp({ ...LIMITS, TRUST_PROXY: '1' }, (app) => {
       app.get('/test/ip', { config: { auth: { accepts: 'public' } } }, async (request) => ({ ip: request.ip }));

@@ -1,12 +1,13 @@
 /**
  * Login throttling (docs/ARCHITECTURE.md). Only failed attempts count, in two fixed windows: per (account,
- * client IP) and per client IP. A failure slot is reserved in both windows BEFORE the password is
+ * client IP) and per client IP (an IPv6 client by its /64: `clientKey`). A failure slot is reserved in both windows BEFORE the password is
  * verified, so parallel guesses can never verify more passwords than the limit; a correct password
  * gives its slots back (a successful login never counts), a refused attempt gives them back too.
  * The owner of an account can still sign in from another address while one address is throttled.
  */
 import type { Config } from '../../config.js';
 import type { Ctx } from '../../platform/auth/types.js';
+import { clientKey } from '../../platform/http/client-key.js';
 import { release, reserve, tooMany } from '../../platform/http/rate-limit.js';
 
 let limits: Config['loginThrottle'] = {
@@ -33,13 +34,14 @@ export async function throttledVerify(
   ip: string,
   verify: () => Promise<boolean>,
 ): Promise<boolean> {
+  const client = clientKey(ip); // an IPv6 client by its /64
   const buckets = [
     {
-      bucket: `login:fail:${scope}:${email.toLowerCase()}:${ip}`,
+      bucket: `login:fail:${scope}:${email.toLowerCase()}:${client}`,
       max: limits.accountMaxFailures,
       windowSeconds: limits.accountWindowSeconds,
     },
-    { bucket: `login:fail:ip:${ip}`, max: limits.ipMaxFailures, windowSeconds: limits.ipWindowSeconds },
+    { bucket: `login:fail:ip:${client}`, max: limits.ipMaxFailures, windowSeconds: limits.ipWindowSeconds },
   ];
   const { db } = ctx;
   const taken: Array<{ bucket: string; start: Date }> = [];
