@@ -4,7 +4,7 @@ import { SYNC_JOB, syncJob } from './accounting.service.js';
 import { financeRoutes } from './finance.routes.js';
 
 export { creditCancelledOrder } from './corrections.js';
-export { creditNoteLinesOfOrder, creditRefund } from './credit-notes.service.js';
+export { creditNoteLinesOfOrder, creditRefund, previewRefundCredit } from './credit-notes.service.js';
 export { creditNoteNumberSql } from './finance.queries.js';
 
 export type { DocLine } from './finance.tables.js';

@@ -24,7 +24,15 @@ export {
   subscriptionPaymentRecorded,
   succeededRefunds,
 } from './orders.queries.js';
-export { AddressOut, lineItemFields, OrderDetail, OrderSummary, PricedLineOut } from './orders.schemas.js';
+export {
+  AddressOut,
+  lineItemFields,
+  OrderDetail,
+  OrderSummary,
+  PricedLineOut,
+  RefundAmountIn,
+  RefundLinesIn,
+} from './orders.schemas.js';
 export {
   createOrder,
   expirePendingOrder,
@@ -36,6 +44,7 @@ export {
   orderOut,
 } from './orders.service.js';
 export type { Address, PricedLine } from './orders.tables.js';
+export { planRefund, type RefundPlan } from './refund-plan.js';
 export {
   creditNotesOfFailedRefunds,
   refundedWithoutCreditNote,

@@ -127,3 +127,22 @@ export const OrderListQuery = Type.Object(
   },
   { additionalProperties: false },
 );
+
+/** A refund's amount (refunds and their preview). */
+export const RefundAmountIn = Type.Optional(
+  Type.Integer({ minimum: 1, maximum: 1_000_000_000_000, description: 'Default: all that is still refundable' }),
+);
+
+/** A refund by lines: order lines (`lines[].id` of the order) and how many units of each (refunds and their preview). */
+export const RefundLinesIn = Type.Optional(
+  Type.Array(
+    Type.Object(
+      {
+        line_id: Type.String({ minLength: 1, maxLength: 100 }),
+        quantity: Type.Integer({ minimum: 1, maximum: 1_000_000 }),
+      },
+      { additionalProperties: false },
+    ),
+    { minItems: 1, maxItems: 500 },
+  ),
+);
