@@ -10,6 +10,13 @@ import { refundRoutes } from './refunds.routes.js';
 import { RESUME_REFUND_JOB, resumeRefund } from './refunds.service.js';
 
 export {
+  FAILED_REFUND_DAYS,
+  orderInChannelsSql,
+  orderOverviewCounts,
+  orderTimelineFacts,
+  revenueSince,
+} from './admin.queries.js';
+export {
   claimGuestOrders,
   lockOrderStatus,
   orderForEarnings,

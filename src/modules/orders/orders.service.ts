@@ -363,7 +363,10 @@ export async function expirePendingOrder(ctx: Ctx, orderId: string): Promise<boo
       .for('update');
     if (!row || row.status !== 'pending_payment' || !row.expiresAt || row.expiresAt > now) return false;
     await releaseOrderStock(t, row);
-    await tx.update(orders).set({ status: 'cancelled', cancelledAt: now, updatedAt: now }).where(eq(orders.id, orderId));
+    await tx
+      .update(orders)
+      .set({ status: 'cancelled', cancelledAt: now, updatedAt: now })
+      .where(eq(orders.id, orderId));
     await runHook(t, 'order.cancelledUnpaid', { shopId: ctx.shopId, orderId, now });
     return true;
   });

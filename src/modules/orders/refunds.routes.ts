@@ -2,8 +2,8 @@
 import { Type } from '@sinclair/typebox';
 import { manageMoney } from '../../platform/auth/presets.js';
 import { Body } from '../../platform/http/schemas.js';
-import { RefundAmountIn, RefundLinesIn } from './orders.schemas.js';
 import type { TypedApp } from '../../platform/http/typed-app.js';
+import { RefundAmountIn, RefundLinesIn } from './orders.schemas.js';
 import { createRefund, listRefunds, refundOut } from './refunds.service.js';
 
 const tags = ['orders'];

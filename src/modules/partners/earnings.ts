@@ -314,14 +314,17 @@ export interface ClawbackWhatIf {
  * most the earning; everything when the order was cancelled/refunded. `whatIf` adds a change not
  * made yet (the refund preview); the clawback itself and the preview compute with this one function.
  */
-async function clawbackTargets(ctx: Pick<Ctx, 'db' | 'shopId'>, orderId: string, earnings: EarningRow[], whatIf?: ClawbackWhatIf) {
+async function clawbackTargets(
+  ctx: Pick<Ctx, 'db' | 'shopId'>,
+  orderId: string,
+  earnings: EarningRow[],
+  whatIf?: ClawbackWhatIf,
+) {
   const order = await orderForEarnings(ctx, orderId);
   const status = whatIf?.status ?? order?.status;
   const reversedAll = status ? ['cancelled', 'refunded'].includes(status) : false;
   const share = reversedAll ? null : await creditedShare(ctx, orderId, whatIf?.creditNote ?? null);
-  const refunded = reversedAll
-    ? null
-    : (await refundedWithoutCreditNote(ctx, orderId)) + (whatIf?.refundedCents ?? 0);
+  const refunded = reversedAll ? null : (await refundedWithoutCreditNote(ctx, orderId)) + (whatIf?.refundedCents ?? 0);
   const paid = Number(order?.totalCents ?? 0);
   const targets = new Map<string, number>();
   for (const e of earnings) {
