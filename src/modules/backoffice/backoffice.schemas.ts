@@ -57,8 +57,11 @@ const Tile = Nullable(
 const Revenue = Type.Array(
   Type.Object({
     currency: Type.String(),
-    paid_cents: Type.Integer({ description: 'Totals of orders paid in the period (test orders left out)' }),
-    refunded_cents: Type.Integer({ description: 'Refunds of such orders that succeeded, made in the period' }),
+    is_test: Type.Boolean({
+      description: 'Test-mode orders (test provider or Stripe test keys), apart from live ones',
+    }),
+    paid_cents: Type.Integer({ description: 'Totals of orders paid in the period' }),
+    refunded_cents: Type.Integer({ description: 'Refunds that succeeded, made in the period' }),
     net_cents: Type.Integer({ description: 'paid_cents − refunded_cents' }),
   }),
 );

@@ -64,35 +64,43 @@ export async function orderOverviewCounts(
   };
 }
 
+/** Revenue of one currency in a period, live or test (docs/decisions.md "Revenue on the overview"). */
+export interface RevenueRow {
+  currency: string;
+  is_test: boolean;
+  paid_cents: number;
+  refunded_cents: number;
+  net_cents: number;
+}
+
 /**
  * Revenue per currency since each of `since` (docs/decisions.md "Revenue on the overview"): the
- * totals of orders paid in the period (paid_at; test orders left out) less the refunds of such
- * orders that succeeded, counted when they were made (created_at). Statuses do not matter: a
- * paid order that was cancelled still had its money until it was refunded.
+ * totals of orders paid in the period (paid_at) less the succeeded refunds made in the period
+ * (created_at), whenever their order was paid; test-mode orders apart (`is_test`). Statuses do not
+ * matter: a paid order that was cancelled still had its money until it was refunded.
  */
 export async function revenueSince(
   ctx: ShopCtx,
   o: { channels: string[] | null; since: Record<string, Date> },
-): Promise<Record<string, { currency: string; paid_cents: number; refunded_cents: number; net_cents: number }[]>> {
+): Promise<Record<string, RevenueRow[]>> {
   const shop = ctx.shopId;
   const ch = inChannels('o', o.channels);
-  const out: Record<string, { currency: string; paid_cents: number; refunded_cents: number; net_cents: number }[]> = {};
+  const out: Record<string, RevenueRow[]> = {};
   for (const [key, since] of Object.entries(o.since)) {
     const from = since.toISOString();
-    const rows = await query<{ currency: string; paid: number | string; refunded: number | string }>(
+    const rows = await query<{ currency: string; is_test: boolean; paid: number | string; refunded: number | string }>(
       ctx.db,
-      sql`SELECT currency, sum(paid)::bigint AS paid, sum(refunded)::bigint AS refunded FROM (
-            SELECT o.currency, o.total_cents AS paid, 0 AS refunded FROM orders o
-              WHERE o.shop_id = ${shop} AND o.paid_at IS NOT NULL AND o.paid_at >= ${from}::timestamptz
-                AND NOT o.is_test AND ${ch}
+      sql`SELECT currency, is_test, sum(paid)::bigint AS paid, sum(refunded)::bigint AS refunded FROM (
+            SELECT o.currency, o.is_test, o.total_cents AS paid, 0 AS refunded FROM orders o
+              WHERE o.shop_id = ${shop} AND o.paid_at IS NOT NULL AND o.paid_at >= ${from}::timestamptz AND ${ch}
             UNION ALL
-            SELECT r.currency, 0, r.amount_cents FROM refunds r JOIN orders o ON o.id = r.order_id
-              WHERE r.shop_id = ${shop} AND r.status = 'succeeded' AND r.created_at >= ${from}::timestamptz
-                AND NOT o.is_test AND ${ch}
-          ) x GROUP BY currency ORDER BY currency`,
+            SELECT r.currency, o.is_test, 0, r.amount_cents FROM refunds r JOIN orders o ON o.id = r.order_id
+              WHERE r.shop_id = ${shop} AND r.status = 'succeeded' AND r.created_at >= ${from}::timestamptz AND ${ch}
+          ) x GROUP BY currency, is_test ORDER BY is_test, currency`,
     );
     out[key] = rows.map((r) => ({
       currency: r.currency,
+      is_test: r.is_test === true || String(r.is_test) === 't' || String(r.is_test) === 'true',
       paid_cents: Number(r.paid),
       refunded_cents: Number(r.refunded),
       net_cents: Number(r.paid) - Number(r.refunded),
