@@ -192,4 +192,35 @@ export const channelRestrictionRows: MatrixRow[] = [
     ok: 400,
     expect: { restricted_admin: missing(), emptied_admin: missing() },
   },
+  // the back office's order reads (issue 27): timeline and refund preview only of their channels
+  {
+    method: 'GET',
+    url: (f) => `/api/admin/orders/${f.ids.orderB}/timeline`,
+    setup: twoChannels,
+    allow: ANY_EMPLOYEE,
+    expect: { restricted_admin: missing(), emptied_admin: missing() },
+  },
+  {
+    method: 'POST',
+    url: (f) => `/api/admin/orders/${f.ids.orderB}/refunds/preview`,
+    body: { amount_cents: 0 },
+    setup: twoChannels,
+    allow: MANAGERS,
+    ok: 400,
+    expect: { restricted_admin: missing(), emptied_admin: missing() },
+  },
+  // the overview counts only the employee's channels (orderB is paid in channel B only)
+  {
+    method: 'GET',
+    url: '/api/admin/overview',
+    setup: twoChannels,
+    allow: ANY_EMPLOYEE,
+    expect: {
+      admin: { status: 200, body: (d) => d.tiles.orders_paid_unfulfilled.count >= 2 },
+      emptied_admin: {
+        status: 200,
+        body: (d) => d.tiles.orders_paid_unfulfilled.count === 0 && d.tiles.webhooks_dead === null,
+      },
+    },
+  },
 ];
