@@ -216,7 +216,12 @@ export const channelRestrictionRows: MatrixRow[] = [
     setup: twoChannels,
     allow: ANY_EMPLOYEE,
     expect: {
-      admin: { status: 200, body: (d) => d.tiles.orders_paid_unfulfilled.count >= 2 },
+      admin: { status: 200, body: (d) => d.tiles.orders_paid_unfulfilled.count >= 2 && d.tiles.webhooks_dead !== null },
+      // channel A's paid order, not B's; shop-wide tiles hidden
+      restricted_admin: {
+        status: 200,
+        body: (d) => d.tiles.orders_paid_unfulfilled.count >= 1 && d.tiles.webhooks_dead === null,
+      },
       emptied_admin: {
         status: 200,
         body: (d) => d.tiles.orders_paid_unfulfilled.count === 0 && d.tiles.webhooks_dead === null,
