@@ -8,6 +8,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { mailModule } from './adapters/mail/index.js';
 import type { Config } from './config.js';
+import { backofficeModule } from './modules/backoffice/index.js';
 import { catalogModule, listingsChannelDependency } from './modules/catalog/index.js';
 import { channelsModule } from './modules/channels/index.js';
 import {
@@ -122,6 +123,7 @@ const MODULES: Module[] = [
   digitalModule,
   digitalCheckoutModule,
   partnersModule,
+  backofficeModule,
 ];
 
 /**

@@ -1199,8 +1199,42 @@ export interface paths {
         /** The refunds of an order, oldest first */
         get: operations["listOrdersRefunds"];
         put?: never;
-        /** Refund a paid order, all that is left or amount_cents of it (409 refund_exceeds_paid, 409 invalid_state when never paid) */
+        /** Refund a paid order: all that is left, amount_cents of it, or order lines and quantities (409 refund_exceeds_paid, 409 invalid_state when never paid) */
         post: operations["refundsOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/orders/{id}/refunds/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** What a refund would do (amount, provider, credit note with its lines and tax, partner clawback); writes nothing */
+        post: operations["createOrdersRefundsPreview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/orders/{id}/timeline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What happened to an order, oldest first: states, refunds, invoices, accounting, webhooks, provider events */
+        get: operations["listOrdersTimeline"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1218,6 +1252,23 @@ export interface paths {
         put?: never;
         /** Create a draft invoice from an order (one open invoice per order: 409 invoice_exists) */
         post: operations["createInvoiceFromOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/overview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Heute: what needs doing (counts, each with the list it opens) and the revenue of today and this month per currency */
+        get: operations["listOverview"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1309,6 +1360,42 @@ export interface paths {
         head?: never;
         /** Rename a key or change its allowed origins */
         patch: operations["updatePublishableKey"];
+        trace?: never;
+    };
+    "/api/admin/saved-views": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signed-in employee's saved views of a list, oldest first */
+        get: operations["listSavedViews"];
+        put?: never;
+        /** Save a view of a list for the signed-in employee (409 name_taken, 409 saved_view_limit at 50 per list) */
+        post: operations["createSavedView"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/saved-views/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a saved view (another employee's view: 404) */
+        delete: operations["deleteSavedView"];
+        options?: never;
+        head?: never;
+        /** Rename a saved view or change its query (another employee's view: 404) */
+        patch: operations["updateSavedView"];
         trace?: never;
     };
     "/api/admin/settings/checkout": {
@@ -2857,7 +2944,7 @@ export interface components {
              * @description Stable snake_case code; `x-error-codes` at the root of this document gives its status and meaning
              * @enum {string}
              */
-            code: "validation_failed" | "malformed_json" | "invalid_content_length" | "bad_request" | "billing_country_required" | "buyer_data_missing" | "seller_data_missing" | "einvoice_data_missing" | "country_not_served" | "currency_required" | "direct_flow_unavailable" | "discount_unsupported" | "prefill_unsupported" | "express_unsupported" | "invalid_parent" | "invite_invalid" | "token_invalid" | "period_not_started" | "plan_inactive" | "product_immutable" | "product_invalid" | "product_unavailable" | "quantity_limit" | "return_url_denied" | "shipping_method_unavailable" | "shipping_required" | "shop_required" | "signature_invalid" | "unknown_category" | "unknown_vendor" | "vat_id_invalid" | "widerruf_verzicht_required" | "unauthenticated" | "invalid_credential" | "invalid_credentials" | "customer_session_invalid" | "credential_denied" | "scope_denied" | "token_blocked" | "role_denied" | "owner_only" | "channel_restricted" | "origin_denied" | "policy_denied" | "addon_unavailable" | "addon_inactive" | "account_locked" | "vendor_inactive" | "affiliate_blocked" | "not_found" | "channel_not_found" | "plan_not_found" | "invalid_state" | "already_active" | "already_final" | "document_final" | "credit_note_not_final" | "invoice_not_final" | "invoice_exists" | "order_not_invoiceable" | "fully_credited" | "nothing_to_credit" | "credit_exceeds_invoice" | "refund_exceeds_paid" | "einvoice_not_applicable" | "statement_final" | "period_open" | "below_minimum" | "insufficient_balance" | "payout_open" | "not_releasable" | "channel_in_use" | "channel_inactive" | "default_channel" | "currency_locked" | "country_exists" | "shared_country" | "domain_taken" | "path_prefix_taken" | "slug_taken" | "sku_taken" | "code_taken" | "email_taken" | "name_taken" | "vendor_exists" | "in_use" | "last_owner" | "out_of_stock" | "session_expired" | "customer_email_mismatch" | "lexware_not_connected" | "credential_unreadable" | "idempotency_key_in_use" | "idempotency_key_reused" | "body_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "einvoice_failed" | "provider_error" | "busy" | "database_unavailable" | "migrations_pending" | "event_not_applied";
+            code: "validation_failed" | "malformed_json" | "invalid_content_length" | "bad_request" | "billing_country_required" | "buyer_data_missing" | "seller_data_missing" | "einvoice_data_missing" | "country_not_served" | "currency_required" | "direct_flow_unavailable" | "discount_unsupported" | "prefill_unsupported" | "express_unsupported" | "invalid_parent" | "invite_invalid" | "token_invalid" | "period_not_started" | "plan_inactive" | "product_immutable" | "product_invalid" | "product_unavailable" | "quantity_limit" | "return_url_denied" | "shipping_method_unavailable" | "shipping_required" | "shop_required" | "signature_invalid" | "unknown_category" | "unknown_vendor" | "vat_id_invalid" | "widerruf_verzicht_required" | "unauthenticated" | "invalid_credential" | "invalid_credentials" | "customer_session_invalid" | "credential_denied" | "scope_denied" | "token_blocked" | "role_denied" | "owner_only" | "channel_restricted" | "origin_denied" | "policy_denied" | "addon_unavailable" | "addon_inactive" | "account_locked" | "vendor_inactive" | "affiliate_blocked" | "not_found" | "channel_not_found" | "plan_not_found" | "invalid_state" | "already_active" | "already_final" | "document_final" | "credit_note_not_final" | "invoice_not_final" | "invoice_exists" | "order_not_invoiceable" | "fully_credited" | "nothing_to_credit" | "credit_exceeds_invoice" | "refund_exceeds_paid" | "einvoice_not_applicable" | "statement_final" | "period_open" | "below_minimum" | "insufficient_balance" | "payout_open" | "not_releasable" | "channel_in_use" | "channel_inactive" | "default_channel" | "currency_locked" | "country_exists" | "shared_country" | "domain_taken" | "path_prefix_taken" | "slug_taken" | "sku_taken" | "code_taken" | "email_taken" | "name_taken" | "saved_view_limit" | "vendor_exists" | "in_use" | "last_owner" | "out_of_stock" | "session_expired" | "customer_email_mismatch" | "lexware_not_connected" | "credential_unreadable" | "idempotency_key_in_use" | "idempotency_key_reused" | "body_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "einvoice_failed" | "provider_error" | "busy" | "database_unavailable" | "migrations_pending" | "event_not_applied";
             detail: string;
             errors?: {
                 message: string;
@@ -13375,12 +13462,18 @@ export interface operations {
         parameters: {
             query?: {
                 channel_id?: string;
+                /** @description Created at or after (inclusive): a date (YYYY-MM-DD, midnight UTC) or an RFC 3339 time */
                 created_from?: string;
+                /** @description Created before (exclusive): a date (YYYY-MM-DD, midnight UTC) or an RFC 3339 time */
                 created_to?: string;
                 limit?: number;
                 offset?: number;
-                /** @description Order number or part of the e-mail */
+                /** @description true: the order was paid (paid_at set, refunds included); false: never paid */
+                paid?: boolean;
+                /** @description The order number (exactly, a leading # ignored), or part of the customer e-mail or the billing name (case-insensitive) */
                 q?: string;
+                /** @description A field, descending with a leading -; ties by id */
+                sort?: "-created_at" | "created_at" | "-total_cents" | "total_cents" | "-number" | "number";
                 status?: "pending_payment" | "paid" | "fulfilled" | "cancelled" | "partially_refunded" | "refunded";
             };
             header?: never;
@@ -14663,11 +14756,16 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description amount_cents or lines (not both; neither: all that is still refundable). Lines: the amount is their gross, and the credit note credits those lines */
         requestBody: {
             content: {
                 "application/json": {
                     /** @description Default: all that is still refundable */
                     amount_cents?: number;
+                    lines?: {
+                        line_id: string;
+                        quantity: number;
+                    }[];
                     reason: string;
                 };
             };
@@ -14689,6 +14787,267 @@ export interface operations {
                         order_id: string;
                         reason: string;
                         status: "pending" | "succeeded" | "failed";
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createOrdersRefundsPreview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description As the refund: amount_cents or lines (not both; neither: all that is left) */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Default: all that is still refundable */
+                    amount_cents?: number;
+                    lines?: {
+                        line_id: string;
+                        quantity: number;
+                    }[];
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        amount_cents: number;
+                        credit_note: {
+                            lines: {
+                                gross_cents: number;
+                                /** @description The invoice line it credits; null for an amount credit */
+                                invoice_position: number | null;
+                                name: string;
+                                net_cents: number;
+                                quantity: number;
+                                tax_category: string;
+                                tax_cents: number;
+                                tax_exemption_reason: string | null;
+                                tax_rate: number;
+                            }[];
+                            net_cents: number;
+                            tax_cents: number;
+                            total_cents: number;
+                        } | null;
+                        currency: string;
+                        lines: {
+                            /** @description This refund's gross for the line (0 when not refunded by lines) */
+                            amount_cents: number;
+                            line_id: string;
+                            name: string;
+                            position: number;
+                            quantity: number;
+                            /** @description Given back by this refund */
+                            refund_quantity: number;
+                            /** @description Left after this refund */
+                            refundable_quantity: number;
+                            /** @description Given back by earlier refunds by lines */
+                            refunded_quantity: number;
+                        }[];
+                        partner_clawback: {
+                            amount_cents: number;
+                            name: string;
+                            partner_id: string;
+                            partner_type: "vendor" | "affiliate";
+                        }[];
+                        /** @description manual: paid outside the provider; the merchant pays it back, the refund is recorded as done */
+                        provider: "stripe" | "test" | "manual";
+                        refundable_after: number;
+                        refundable_before: number;
+                        /** @description The order state once the refund succeeded */
+                        resulting_status: string;
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listOrdersTimeline: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Oldest first */
+                        events: {
+                            amount_cents?: number | null;
+                            /** Format: date-time */
+                            at: string;
+                            /** @description A short English text; the admin may show its own per kind */
+                            detail: string;
+                            kind: "created" | "paid" | "fulfilled" | "cancelled" | "refund_pending" | "refunded" | "refund_failed" | "invoice_draft" | "invoiced" | "invoice_credited" | "credit_note" | "email_sent" | "accounting_synced" | "accounting_failed" | "accounting_pending" | "webhook_sent" | "webhook_failed" | "webhook_pending" | "payment_event";
+                            ref: {
+                                id: string;
+                                type: "order" | "refund" | "invoice" | "credit_note" | "accounting_sync" | "webhook_delivery" | "payment_event";
+                            } | null;
+                        }[];
                     };
                 };
             };
@@ -14888,6 +15247,221 @@ export interface operations {
                         total_cents: number;
                         /** Format: date-time */
                         updated_at: string;
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listOverview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        now: string;
+                        revenue: {
+                            month: {
+                                currency: string;
+                                /** @description Test-mode orders (test provider or Stripe test keys), apart from live ones */
+                                is_test: boolean;
+                                /** @description paid_cents − refunded_cents */
+                                net_cents: number;
+                                /** @description Totals of orders paid in the period */
+                                paid_cents: number;
+                                /** @description Refunds that succeeded, made in the period */
+                                refunded_cents: number;
+                            }[];
+                            /** Format: date-time */
+                            month_from: string;
+                            today: {
+                                currency: string;
+                                /** @description Test-mode orders (test provider or Stripe test keys), apart from live ones */
+                                is_test: boolean;
+                                /** @description paid_cents − refunded_cents */
+                                net_cents: number;
+                                /** @description Totals of orders paid in the period */
+                                paid_cents: number;
+                                /** @description Refunds that succeeded, made in the period */
+                                refunded_cents: number;
+                            }[];
+                            /** Format: date-time */
+                            today_from: string;
+                        } | null;
+                        tiles: {
+                            accounting_failed: {
+                                count: number;
+                                link: {
+                                    /** @description The API list this tile counts */
+                                    path: string;
+                                    /** @description Its filter as query parameters */
+                                    query: {
+                                        [key: string]: string;
+                                    };
+                                } | null;
+                            } | null;
+                            emails_failed: {
+                                count: number;
+                                link: {
+                                    /** @description The API list this tile counts */
+                                    path: string;
+                                    /** @description Its filter as query parameters */
+                                    query: {
+                                        [key: string]: string;
+                                    };
+                                } | null;
+                            } | null;
+                            invoices_draft: {
+                                count: number;
+                                link: {
+                                    /** @description The API list this tile counts */
+                                    path: string;
+                                    /** @description Its filter as query parameters */
+                                    query: {
+                                        [key: string]: string;
+                                    };
+                                } | null;
+                            } | null;
+                            orders_paid_unfulfilled: {
+                                count: number;
+                                link: {
+                                    /** @description The API list this tile counts */
+                                    path: string;
+                                    /** @description Its filter as query parameters */
+                                    query: {
+                                        [key: string]: string;
+                                    };
+                                } | null;
+                            } | null;
+                            orders_unpaid_due_soon: {
+                                count: number;
+                                link: {
+                                    /** @description The API list this tile counts */
+                                    path: string;
+                                    /** @description Its filter as query parameters */
+                                    query: {
+                                        [key: string]: string;
+                                    };
+                                } | null;
+                            } | null;
+                            refunds_failed: {
+                                count: number;
+                                link: {
+                                    /** @description The API list this tile counts */
+                                    path: string;
+                                    /** @description Its filter as query parameters */
+                                    query: {
+                                        [key: string]: string;
+                                    };
+                                } | null;
+                            } | null;
+                            refunds_pending: {
+                                count: number;
+                                link: {
+                                    /** @description The API list this tile counts */
+                                    path: string;
+                                    /** @description Its filter as query parameters */
+                                    query: {
+                                        [key: string]: string;
+                                    };
+                                } | null;
+                            } | null;
+                            webhooks_dead: {
+                                count: number;
+                                link: {
+                                    /** @description The API list this tile counts */
+                                    path: string;
+                                    /** @description Its filter as query parameters */
+                                    query: {
+                                        [key: string]: string;
+                                    };
+                                } | null;
+                            } | null;
+                        };
+                        /** @description The shop time zone the day and month start in */
+                        time_zone: string;
                     };
                 };
             };
@@ -15742,6 +16316,430 @@ export interface operations {
                         id: string;
                         key: string;
                         name: string;
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listSavedViews: {
+        parameters: {
+            query: {
+                /** @description The list the view belongs to */
+                resource: "orders" | "products" | "invoices" | "abos" | "customers";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        views: {
+                            /** Format: date-time */
+                            created_at: string;
+                            id: string;
+                            name: string;
+                            query: string;
+                            /** @description The list the view belongs to */
+                            resource: "orders" | "products" | "invoices" | "abos" | "customers";
+                            /** Format: date-time */
+                            updated_at: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createSavedView: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @description The list's URL search params (filters, sort, page size), without the leading ?; e.g. status=paid&sort=-created_at */
+                    query: string;
+                    /** @description The list the view belongs to */
+                    resource: "orders" | "products" | "invoices" | "abos" | "customers";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        created_at: string;
+                        id: string;
+                        name: string;
+                        query: string;
+                        /** @description The list the view belongs to */
+                        resource: "orders" | "products" | "invoices" | "abos" | "customers";
+                        /** Format: date-time */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteSavedView: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updateSavedView: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description At least one of name and query */
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /** @description The list's URL search params (filters, sort, page size), without the leading ?; e.g. status=paid&sort=-created_at */
+                    query?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        created_at: string;
+                        id: string;
+                        name: string;
+                        query: string;
+                        /** @description The list the view belongs to */
+                        resource: "orders" | "products" | "invoices" | "abos" | "customers";
+                        /** Format: date-time */
+                        updated_at: string;
                     };
                 };
             };

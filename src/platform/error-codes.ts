@@ -138,6 +138,7 @@ export const ERROR_CODES = {
   code_taken: { status: 409, meaning: 'Another affiliate has this code' },
   email_taken: { status: 409, meaning: 'Another account has this e-mail' },
   name_taken: { status: 409, meaning: 'The name is used already' },
+  saved_view_limit: { status: 409, meaning: 'The employee has the most saved views of this list allowed' },
   vendor_exists: { status: 409, meaning: 'A vendor with this e-mail exists already' },
   in_use: {
     status: 409,

@@ -52,6 +52,8 @@ export interface SucceededRefund {
   refundId: string;
   amountCents: number;
   reason: string;
+  /** A refund by lines: the order lines (by position, = the invoice's) and quantities it gives back. */
+  lines?: { position: number; quantity: number }[] | null;
 }
 
 /** Ports, by name: one implementation each. */

@@ -44,6 +44,7 @@ export const ID_PREFIXES = {
   commissionRule: 'vrule',
   affiliateContent: 'acnt',
   shippingMethod: 'ship',
+  savedView: 'view',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -11,6 +11,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.js';
 import { configureShop } from '../../platform/auth/presets.js';
 import { iso, isoOrNull } from '../../platform/dates.js';
+import type { Db } from '../../platform/db/client.js';
 import type { TxCtx } from '../../platform/db/tx.js';
 import { Nullable, PageMeta, Pagination, pageOf, Timestamp } from '../../platform/http/schemas.js';
 import { newId } from '../../platform/ids.js';
@@ -22,6 +23,21 @@ import type { Attachment, Mailer } from './port.js';
 import { SmtpMailer } from './smtp.js';
 
 export type { Attachment, Mailer, OutgoingMail } from './port.js';
+
+/** E-mails of the shop made since `since` that failed after their last attempt (the back office's overview). */
+export async function failedEmailCount(ctx: { db: Db; shopId: string }, since: Date): Promise<number> {
+  const [row] = await ctx.db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(emails)
+    .where(
+      and(
+        eq(emails.shopId, ctx.shopId),
+        eq(emails.status, 'failed'),
+        sql`${emails.createdAt} >= ${since.toISOString()}::timestamptz`,
+      ),
+    );
+  return Number(row?.n ?? 0);
+}
 
 export const MAIL_JOB = 'mail.send';
 

@@ -1,4 +1,5 @@
 /** The mail outbox (docs/ARCHITECTURE.md): every e-mail the service sends is stored here first. */
+import { sql } from 'drizzle-orm';
 import { index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { shopRef } from '../../modules/shops/shops.tables.js';
 
@@ -20,7 +21,11 @@ export const emails = pgTable(
     sentAt: timestamp('sent_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('emails_shop_created_idx').on(t.shopId, t.createdAt.desc(), t.id.desc())],
+  (t) => [
+    index('emails_shop_created_idx').on(t.shopId, t.createdAt.desc(), t.id.desc()),
+    /** The overview's count of failed e-mails. */
+    index('emails_shop_failed_idx').on(t.shopId, t.createdAt).where(sql`status = 'failed'`),
+  ],
 );
 
 export type EmailRow = typeof emails.$inferSelect;

@@ -4,7 +4,7 @@
  */
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
-import type { TxCtx } from '../../platform/db/tx.js';
+import { query, type TxCtx } from '../../platform/db/tx.js';
 import type { Address } from '../orders/index.js';
 import { type CheckoutSessionRow, checkoutSessions } from './checkout.tables.js';
 
@@ -68,3 +68,21 @@ export const lockedAboSessionSql = (sessionId: string): SQL =>
   sql`(SELECT s.id, s.shop_id, s.channel_id, s.kind, s.status, s.provider, s.provider_ref, s.currency,
               s.subscription_id, s.abo_tax, s.plan_id
        FROM checkout_sessions s WHERE s.id = ${sessionId} AND s.kind = 'abo' FOR UPDATE)`;
+
+/** The provider events recorded for the order, oldest first (its timeline; raw timestamps: `pgDate`). */
+export async function paymentEventsOfOrder(ctx: ShopCtx, orderId: string) {
+  return query<{
+    provider: string;
+    event_id: string;
+    type: string;
+    status: string;
+    reason: string | null;
+    amount_cents: number | string | null;
+    currency: string | null;
+    received_at: string;
+  }>(
+    ctx.db,
+    sql`SELECT provider, event_id, type, status, reason, amount_cents, currency, received_at FROM payment_events
+        WHERE shop_id = ${ctx.shopId} AND order_id = ${orderId} ORDER BY received_at, event_id`,
+  );
+}

@@ -121,6 +121,8 @@ export const paymentEvents = pgTable(
   (t) => [
     primaryKey({ columns: [t.provider, t.eventId] }),
     index('payment_events_shop_status_idx').on(t.shopId, t.status, t.receivedAt),
+    /** One order's events: the admin's order timeline. */
+    index('payment_events_order_idx').on(t.shopId, t.orderId).where(sql`order_id IS NOT NULL`),
   ],
 );
 

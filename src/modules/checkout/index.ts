@@ -21,6 +21,7 @@ export {
   lockedAboSessionSql,
   lockSession,
   type NewAboSession,
+  paymentEventsOfOrder,
   setSessionProviderRef,
 } from './checkout.queries.js';
 export { channelFor } from './checkout.routes.js';

@@ -177,6 +177,59 @@ function amountCredit(inv: InvoiceRow, credited: Credited, amount: number): DocL
   return out;
 }
 
+/**
+ * The lines a credit note of `inv` would have, given the credit notes it has (`notes`, drafts and
+ * final): by lines and quantities, by an amount split over the tax rates, or in full. Pure: the
+ * create route, a refund's credit note and the refund preview all plan with it, so what the
+ * preview shows is what is written. Throws the problems the create route answers.
+ */
+export function planCreditLines(inv: InvoiceRow, notes: CreditNoteRow[], body: CreditNoteCreate): DocLine[] {
+  if (inv.status === 'credited') throw conflict('fully_credited', 'The invoice is already fully credited');
+  assertInvoiceAction(inv.status, 'credit');
+  const credited = creditedSoFar(notes);
+  const left = inv.totalCents - credited.total;
+  if (left <= 0) {
+    throw conflict('fully_credited', 'Credit notes (final or draft) already cover the whole invoice');
+  }
+  let lines: DocLine[];
+  if (body.lines !== undefined) {
+    lines = linesCredit(inv, credited, body.lines);
+  } else if (body.amount_cents !== undefined) {
+    if (body.amount_cents > left) {
+      throw new AppError(
+        'credit_exceeds_invoice',
+        `At most ${left} cents of the invoice are left to credit (asked for ${body.amount_cents})`,
+        [{ path: '/body/amount_cents', message: `at most ${left}` }],
+      );
+    }
+    lines = amountCredit(inv, credited, body.amount_cents);
+  } else if (!credited.amountBased) {
+    // full credit: every line's remaining quantity
+    const rest = inv.lines
+      .map((l) => ({
+        position: l.position,
+        quantity: l.quantity - (credited.byPosition.get(l.position)?.quantity ?? 0),
+      }))
+      .filter((w) => w.quantity > 0);
+    lines = linesCredit(inv, credited, rest);
+  } else {
+    lines = amountCredit(inv, credited, left);
+  }
+  const totals = sums(lines);
+  if (totals.total_cents <= 0) throw conflict('nothing_to_credit', 'The credit note would credit nothing');
+  if (credited.total + totals.total_cents > inv.totalCents) {
+    throw exceeds('The credit notes of this invoice would exceed its total');
+  }
+  for (const g of taxGroups(lines)) {
+    const invGroup = inv.taxGroups.find((x) => taxKey(x) === taxKey(g));
+    const done = credited.byRate.get(taxKey(g))?.gross ?? 0;
+    if (!invGroup || done + g.gross_cents > invGroup.gross_cents) {
+      throw exceeds(`The credit notes would exceed the invoice's amount at ${percent(g.tax_rate)} % VAT`);
+    }
+  }
+  return lines;
+}
+
 export async function createCreditNote(ctx: Ctx, invoiceId: string, body: CreditNoteCreate): Promise<CreditNoteRow> {
   if (body.lines !== undefined && body.amount_cents !== undefined) {
     throw new AppError('validation_failed', 'Credit either lines or an amount, not both', [
@@ -186,53 +239,12 @@ export async function createCreditNote(ctx: Ctx, invoiceId: string, body: Credit
   return withTx(ctx, async (t) => {
     const tx = t.db;
     const inv = await lockInvoice(t, invoiceId);
-    if (inv.status === 'credited') throw conflict('fully_credited', 'The invoice is already fully credited');
-    assertInvoiceAction(inv.status, 'credit');
     const notes = await tx
       .select()
       .from(creditNotes)
       .where(and(eq(creditNotes.shopId, ctx.shopId), eq(creditNotes.invoiceId, inv.id)));
-    const credited = creditedSoFar(notes);
-    const left = inv.totalCents - credited.total;
-    if (left <= 0) {
-      throw conflict('fully_credited', 'Credit notes (final or draft) already cover the whole invoice');
-    }
-    let lines: DocLine[];
-    if (body.lines !== undefined) {
-      lines = linesCredit(inv, credited, body.lines);
-    } else if (body.amount_cents !== undefined) {
-      if (body.amount_cents > left) {
-        throw new AppError(
-          'credit_exceeds_invoice',
-          `At most ${left} cents of the invoice are left to credit (asked for ${body.amount_cents})`,
-          [{ path: '/body/amount_cents', message: `at most ${left}` }],
-        );
-      }
-      lines = amountCredit(inv, credited, body.amount_cents);
-    } else if (!credited.amountBased) {
-      // full credit: every line's remaining quantity
-      const rest = inv.lines
-        .map((l) => ({
-          position: l.position,
-          quantity: l.quantity - (credited.byPosition.get(l.position)?.quantity ?? 0),
-        }))
-        .filter((w) => w.quantity > 0);
-      lines = linesCredit(inv, credited, rest);
-    } else {
-      lines = amountCredit(inv, credited, left);
-    }
+    const lines = planCreditLines(inv, notes, body);
     const totals = sums(lines);
-    if (totals.total_cents <= 0) throw conflict('nothing_to_credit', 'The credit note would credit nothing');
-    if (credited.total + totals.total_cents > inv.totalCents) {
-      throw exceeds('The credit notes of this invoice would exceed its total');
-    }
-    for (const g of taxGroups(lines)) {
-      const invGroup = inv.taxGroups.find((x) => taxKey(x) === taxKey(g));
-      const done = credited.byRate.get(taxKey(g))?.gross ?? 0;
-      if (!invGroup || done + g.gross_cents > invGroup.gross_cents) {
-        throw exceeds(`The credit notes would exceed the invoice's amount at ${percent(g.tax_rate)} % VAT`);
-      }
-    }
     const now = ctx.clock.now();
     const [row] = await tx
       .insert(creditNotes)
@@ -389,6 +401,50 @@ export async function finalInvoiceOfOrder(
 }
 
 /**
+ * What the credit note of a refund credits (`refund`: its amount and, for a refund by lines, the
+ * order lines = invoice positions and quantities), given the invoice and its credit notes; null
+ * when they cover the invoice already. Lines when they can still be credited, else the amount
+ * (at most what is left). Pure: `creditRefund` writes it, the refund preview shows it.
+ */
+export function planRefundCredit(
+  inv: InvoiceRow,
+  notes: CreditNoteRow[],
+  refund: Pick<SucceededRefund, 'amountCents' | 'lines' | 'reason' | 'refundId'>,
+): { body: CreditNoteCreate; lines: DocLine[] } | null {
+  const left = inv.totalCents - creditedSoFar(notes).total;
+  if (left <= 0) return null;
+  const reason = `Erstattung ${refund.refundId}: ${refund.reason}`;
+  if (refund.lines && refund.lines.length > 0) {
+    const body = { lines: refund.lines.map((l) => ({ position: l.position, quantity: l.quantity })), reason };
+    try {
+      return { body, lines: planCreditLines(inv, notes, body) };
+    } catch (err) {
+      // credit notes made by hand took these lines already: the refund credits its amount instead
+      if (!(err instanceof AppError)) throw err;
+    }
+  }
+  const body = { amount_cents: Math.min(refund.amountCents, left), reason };
+  return { body, lines: planCreditLines(inv, notes, body) };
+}
+
+/** The credit note a refund of the order would get now (the refund preview); null without a creditable final invoice. */
+export async function previewRefundCredit(
+  ctx: Pick<Ctx, 'db' | 'shopId' | 'actor'>,
+  orderId: string,
+  refund: Pick<SucceededRefund, 'amountCents' | 'lines' | 'reason'>,
+): Promise<{ lines: DocLine[]; invoiceTotalCents: number } | null> {
+  const invoice = await finalInvoiceOfOrder(ctx, ctx.shopId, orderId);
+  if (!invoice) return null;
+  const inv = await getDocument(ctx, invoices, invoice.id, 'Invoice');
+  const notes = await ctx.db
+    .select()
+    .from(creditNotes)
+    .where(and(eq(creditNotes.shopId, ctx.shopId), eq(creditNotes.invoiceId, inv.id)));
+  const plan = planRefundCredit(inv, notes, { ...refund, refundId: 'preview' });
+  return plan ? { lines: plan.lines, invoiceTotalCents: inv.totalCents } : null;
+}
+
+/**
  * The credit note for a succeeded refund, finalized at once, when the order has a final invoice
  * (the `creditRefund` port of orders' refunds); its id, else null. When the company data no longer
  * allows finalizing it (seller or e-invoice data missing), it stays a draft. `ctx.db` is the refund's transaction.
@@ -403,12 +459,9 @@ export async function creditRefund(ctx: Ctx, refund: SucceededRefund): Promise<s
     .select()
     .from(creditNotes)
     .where(and(eq(creditNotes.shopId, refund.shopId), eq(creditNotes.invoiceId, inv.id)));
-  const left = inv.totalCents - creditedSoFar(notes).total;
-  if (left <= 0) return null;
-  const note = await createCreditNote(ctx, invoice.id, {
-    amount_cents: Math.min(refund.amountCents, left),
-    reason: `Erstattung ${refund.refundId}: ${refund.reason}`,
-  });
+  const plan = planRefundCredit(inv, notes, refund);
+  if (!plan) return null;
+  const note = await createCreditNote(ctx, invoice.id, plan.body);
   try {
     const final = await finalizeCreditNote(ctx, note.id);
     return final.id;

@@ -4,8 +4,8 @@ import { SYNC_JOB, syncJob } from './accounting.service.js';
 import { financeRoutes } from './finance.routes.js';
 
 export { creditCancelledOrder } from './corrections.js';
-export { creditNoteLinesOfOrder, creditRefund } from './credit-notes.service.js';
-export { creditNoteNumberSql } from './finance.queries.js';
+export { creditNoteLinesOfOrder, creditRefund, previewRefundCredit } from './credit-notes.service.js';
+export { creditNoteNumberSql, financeOverviewCounts, financeTimelineFacts } from './finance.queries.js';
 
 export type { DocLine } from './finance.tables.js';
 export { loadSettings } from './settings.service.js';

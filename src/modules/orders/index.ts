@@ -10,6 +10,13 @@ import { refundRoutes } from './refunds.routes.js';
 import { RESUME_REFUND_JOB, RefundOutcomeUnknown, resumeRefund, resumeRefundRetryDelayMs } from './refunds.service.js';
 
 export {
+  FAILED_REFUND_DAYS,
+  orderInChannelsSql,
+  orderOverviewCounts,
+  orderTimelineFacts,
+  revenueSince,
+} from './admin.queries.js';
+export {
   claimGuestOrders,
   lockOrderStatus,
   orderChannelScope,
@@ -26,7 +33,15 @@ export {
   subscriptionPaymentRecorded,
   succeededRefunds,
 } from './orders.queries.js';
-export { AddressOut, lineItemFields, OrderDetail, OrderSummary, PricedLineOut } from './orders.schemas.js';
+export {
+  AddressOut,
+  lineItemFields,
+  OrderDetail,
+  OrderSummary,
+  PricedLineOut,
+  RefundAmountIn,
+  RefundLinesIn,
+} from './orders.schemas.js';
 export {
   createOrder,
   expirePendingOrder,
@@ -38,6 +53,7 @@ export {
   orderOut,
 } from './orders.service.js';
 export type { Address, PricedLine } from './orders.tables.js';
+export { planRefund, type RefundPlan } from './refund-plan.js';
 export {
   creditNotesOfFailedRefunds,
   refundedWithoutCreditNote,

@@ -90,15 +90,59 @@ export const OrderDetail = Type.Object({
   ),
 });
 
+/** The sort orders of the admin order list: a field, descending with a leading `-`. */
+export const ORDER_SORTS = ['-created_at', 'created_at', '-total_cents', 'total_cents', '-number', 'number'] as const;
+
+/** A day (YYYY-MM-DD, midnight UTC) or an RFC 3339 time. */
+const DayOrTime = (description: string) =>
+  Type.Union([Type.String({ format: 'date', pattern: '^[1-9][0-9]{3}-' }), Timestamp], {
+    description: `${description}: a date (YYYY-MM-DD, midnight UTC) or an RFC 3339 time`,
+  });
+
 /** The admin order list's query. */
 export const OrderListQuery = Type.Object(
   {
     status: Type.Optional(Type.Union(ORDER_STATUSES.map((s) => Type.Literal(s)))),
-    channel_id: Type.Optional(Type.String({ maxLength: 64 })),
-    q: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Order number or part of the e-mail' })),
-    created_from: Type.Optional(Timestamp),
-    created_to: Type.Optional(Timestamp),
+    channel_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+    q: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description:
+          'The order number (exactly, a leading # ignored), or part of the customer e-mail or the billing name (case-insensitive)',
+      }),
+    ),
+    created_from: Type.Optional(DayOrTime('Created at or after (inclusive)')),
+    created_to: Type.Optional(DayOrTime('Created before (exclusive)')),
+    paid: Type.Optional(
+      Type.Boolean({ description: 'true: the order was paid (paid_at set, refunds included); false: never paid' }),
+    ),
+    sort: Type.Optional(
+      Type.Union(
+        ORDER_SORTS.map((s) => Type.Literal(s)),
+        { default: '-created_at', description: 'A field, descending with a leading -; ties by id' },
+      ),
+    ),
     ...Pagination,
   },
   { additionalProperties: false },
+);
+
+/** A refund's amount (refunds and their preview). */
+export const RefundAmountIn = Type.Optional(
+  Type.Integer({ minimum: 1, maximum: 1_000_000_000_000, description: 'Default: all that is still refundable' }),
+);
+
+/** A refund by lines: order lines (`lines[].id` of the order) and how many units of each (refunds and their preview). */
+export const RefundLinesIn = Type.Optional(
+  Type.Array(
+    Type.Object(
+      {
+        line_id: Type.String({ minLength: 1, maxLength: 100 }),
+        quantity: Type.Integer({ minimum: 1, maximum: 1_000_000 }),
+      },
+      { additionalProperties: false },
+    ),
+    { minItems: 1, maxItems: 500 },
+  ),
 );

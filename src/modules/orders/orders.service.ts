@@ -1,12 +1,12 @@
 /** Orders: created by checkout completion (and subscription renewals), read and moved by admins. */
 import type { Static } from '@sinclair/typebox';
-import { and, asc, desc, eq, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
 import { channelScope } from '../../platform/auth/channel-scope.js';
 import type { Ctx } from '../../platform/auth/types.js';
 import { iso, isoOrNull } from '../../platform/dates.js';
 import { lockOwned } from '../../platform/db/lock.js';
 import { likeAnywhere, query, type TxCtx, withTx } from '../../platform/db/tx.js';
-import { notFound } from '../../platform/errors.js';
+import { AppError, notFound } from '../../platform/errors.js';
 import { runHook } from '../../platform/hooks.js';
 import type { Paged } from '../../platform/http/schemas.js';
 import { newId } from '../../platform/ids.js';
@@ -233,19 +233,47 @@ export type OrderFilters = Paged<Static<typeof OrderListQuery>> & {
 };
 
 /**
- * Lists orders newest first with exact count; a channel-restricted employee sees only orders of
- * their channels (channelScope, inside the query).
+ * What the admin list's `q` searches besides the number: the customer e-mail and the billing name,
+ * lowered, as one text. The trigram index `orders_shop_search_idx` (shop_id first, btree_gin) is
+ * on exactly this expression: a change here needs a migration of that index.
+ */
+export const orderSearchText = sql`lower(${orders.customerEmail} || ' ' || coalesce(${orders.billingAddress}->>'name', ''))`;
+
+const ORDER_SORT_SQL: Record<NonNullable<OrderFilters['sort']>, SQL[]> = {
+  '-created_at': [desc(orders.createdAt), desc(orders.id)],
+  created_at: [asc(orders.createdAt), asc(orders.id)],
+  '-total_cents': [desc(orders.totalCents), desc(orders.id)],
+  total_cents: [asc(orders.totalCents), asc(orders.id)],
+  // numbers are decimal counters: shorter is smaller (orders_shop_number_idx)
+  '-number': [sql`length(${orders.number}) DESC`, desc(orders.number)],
+  number: [sql`length(${orders.number})`, asc(orders.number)],
+};
+
+/** A list bound: a date is midnight UTC of that day. */
+const boundOf = (v: string) => (/^\d{4}-\d{2}-\d{2}$/.test(v) ? `${v}T00:00:00Z` : v);
+
+/**
+ * Lists orders (newest first unless `sort` says otherwise) with exact count; a channel-restricted
+ * employee sees only orders of their channels (channelScope, inside the query).
  */
 export async function listOrders(ctx: Pick<Ctx, 'db' | 'shopId' | 'actor'>, f: OrderFilters) {
+  if (f.created_from && f.created_to && Date.parse(boundOf(f.created_from)) > Date.parse(boundOf(f.created_to))) {
+    throw new AppError('validation_failed', 'created_to must not be before created_from', [
+      { path: '/query/created_to', message: 'must not be before created_from' },
+    ]);
+  }
   const conds: SQL[] = [eq(orders.shopId, ctx.shopId), channelScope(ctx, orders.channelId)];
   if (f.status) conds.push(eq(orders.status, f.status));
   if (f.channel_id) conds.push(eq(orders.channelId, f.channel_id));
   if (f.customer_id) conds.push(eq(orders.customerId, f.customer_id));
-  if (f.created_from) conds.push(sql`${orders.createdAt} >= ${f.created_from}::timestamptz`);
-  if (f.created_to) conds.push(sql`${orders.createdAt} < ${f.created_to}::timestamptz`);
+  if (f.created_from) conds.push(sql`${orders.createdAt} >= ${boundOf(f.created_from)}::timestamptz`);
+  if (f.created_to) conds.push(sql`${orders.createdAt} < ${boundOf(f.created_to)}::timestamptz`);
+  if (f.paid !== undefined) conds.push(f.paid ? isNotNull(orders.paidAt) : isNull(orders.paidAt));
   if (f.q) {
-    const like = likeAnywhere(f.q);
-    conds.push(sql`(${orders.number} = ${f.q} OR ${orders.customerEmail} ILIKE ${like})`);
+    const q = f.q.trim();
+    const number = q.replace(/^#/, '');
+    const like = likeAnywhere(q);
+    conds.push(sql`(${orders.number} = ${number} OR ${orderSearchText} LIKE lower(${like}))`);
   }
   const where = and(...conds);
   const [rows, total] = await Promise.all([
@@ -253,7 +281,7 @@ export async function listOrders(ctx: Pick<Ctx, 'db' | 'shopId' | 'actor'>, f: O
       .select()
       .from(orders)
       .where(where)
-      .orderBy(desc(orders.createdAt), desc(orders.id))
+      .orderBy(...ORDER_SORT_SQL[f.sort ?? '-created_at'])
       .limit(f.limit)
       .offset(f.offset),
     ctx.db.select({ n: sql<number>`count(*)::int` }).from(orders).where(where),
@@ -285,7 +313,13 @@ export async function transitionOrder(ctx: Ctx, id: string, to: OrderStatus) {
     if (to === 'cancelled' && row.status === 'pending_payment') await releaseOrderStock(t, row);
     const [updated] = await tx
       .update(orders)
-      .set({ status: to, updatedAt: now, ...(to === 'paid' ? { paidAt: now, expiresAt: null } : {}) })
+      .set({
+        status: to,
+        updatedAt: now,
+        ...(to === 'paid' ? { paidAt: now, expiresAt: null } : {}),
+        ...(to === 'fulfilled' ? { fulfilledAt: now } : {}),
+        ...(to === 'cancelled' ? { cancelledAt: now } : {}),
+      })
       .where(eq(orders.id, id))
       .returning();
     if (to === 'paid') await runHook(t, 'order.paid', { shopId: ctx.shopId, orderId: id, now });
@@ -326,7 +360,10 @@ export async function expirePendingOrder(ctx: Ctx, orderId: string): Promise<boo
       .for('update');
     if (!row || row.status !== 'pending_payment' || !row.expiresAt || row.expiresAt > now) return false;
     await releaseOrderStock(t, row);
-    await tx.update(orders).set({ status: 'cancelled', updatedAt: now }).where(eq(orders.id, orderId));
+    await tx
+      .update(orders)
+      .set({ status: 'cancelled', cancelledAt: now, updatedAt: now })
+      .where(eq(orders.id, orderId));
     await runHook(t, 'order.cancelledUnpaid', { shopId: ctx.shopId, orderId, now });
     return true;
   });

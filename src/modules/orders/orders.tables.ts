@@ -110,6 +110,9 @@ export const orders = pgTable(
     paymentProvider: text('payment_provider'),
     paymentRef: text('payment_ref'),
     paidAt: ts('paid_at'),
+    /** When it was marked fulfilled, and cancelled (the timeline; null on orders moved before these existed). */
+    fulfilledAt: ts('fulfilled_at'),
+    cancelledAt: ts('cancelled_at'),
     expiresAt: ts('expires_at'),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
@@ -127,6 +130,11 @@ export const orders = pgTable(
       .on(t.shopId, t.subscriptionId, t.subscriptionPaymentNumber)
       .where(sql`subscription_id IS NOT NULL`),
     index('orders_pending_expiry_idx').on(t.expiresAt).where(sql`status = 'pending_payment'`),
+    // the admin list's sorts and the overview's revenue (the trigram search index on e-mail and
+    // billing name is the custom migration orders_search: drizzle cannot express it)
+    index('orders_shop_total_idx').on(t.shopId, t.totalCents, t.id),
+    index('orders_shop_number_idx').on(t.shopId, sql`length(${t.number})`, t.number),
+    index('orders_shop_paid_idx').on(t.shopId, t.paidAt).where(sql`paid_at IS NOT NULL`),
   ],
 );
 
@@ -172,6 +180,15 @@ export const shopCounters = pgTable(
   (t) => [uniqueIndex('shop_counters_pk').on(t.shopId, t.name)],
 );
 
+/** One order line a refund gives back: its quantity and the gross amount computed for it. */
+export interface RefundLine {
+  line_id: string;
+  /** The order line's position (= the invoice line's position: finance credits it by that). */
+  position: number;
+  quantity: number;
+  amount_cents: number;
+}
+
 /** Money given back for an order (docs/payments.md): pending at the provider, then succeeded or failed. */
 export const refunds = pgTable(
   'refunds',
@@ -192,11 +209,15 @@ export const refunds = pgTable(
     failureReason: text('failure_reason'),
     /** `principal|Idempotency-Key` of the request that claimed it: its retry finds this refund */
     idempotencyKey: text('idempotency_key'),
+    /** A refund by lines: the order lines and quantities it gives back (refund-plan.ts); null for an amount. */
+    lines: jsonb('lines').$type<RefundLine[]>(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
   },
   (t) => [
     index('refunds_order_idx').on(t.shopId, t.orderId, t.createdAt),
+    // the overview's counts (pending, failed) and refunded amounts per period
+    index('refunds_shop_status_idx').on(t.shopId, t.status, t.createdAt),
     uniqueIndex('refunds_idempotency_uq')
       .on(t.shopId, t.orderId, t.idempotencyKey)
       .where(sql`idempotency_key IS NOT NULL`),

@@ -3,16 +3,22 @@ import { Type } from '@sinclair/typebox';
 import { manageMoney } from '../../platform/auth/presets.js';
 import { Body } from '../../platform/http/schemas.js';
 import type { TypedApp } from '../../platform/http/typed-app.js';
+import { RefundAmountIn, RefundLinesIn } from './orders.schemas.js';
 import { createRefund, listRefunds, refundOut } from './refunds.service.js';
 
 const tags = ['orders'];
 const Params = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
-const RefundCreate = Body({
-  amount_cents: Type.Optional(
-    Type.Integer({ minimum: 1, maximum: 1_000_000_000_000, description: 'Default: all that is still refundable' }),
-  ),
-  reason: Type.String({ minLength: 1, maxLength: 500 }),
-});
+const RefundCreate = Body(
+  {
+    amount_cents: RefundAmountIn,
+    lines: RefundLinesIn,
+    reason: Type.String({ minLength: 1, maxLength: 500 }),
+  },
+  {
+    description:
+      'amount_cents or lines (not both; neither: all that is still refundable). Lines: the amount is their gross, and the credit note credits those lines',
+  },
+);
 const RefundOut = Type.Object({
   id: Type.String(),
   order_id: Type.String(),
@@ -32,7 +38,7 @@ export function refundRoutes(app: TypedApp): void {
       schema: {
         tags,
         summary:
-          'Refund a paid order, all that is left or amount_cents of it (409 refund_exceeds_paid, 409 invalid_state when never paid)',
+          'Refund a paid order: all that is left, amount_cents of it, or order lines and quantities (409 refund_exceeds_paid, 409 invalid_state when never paid)',
         params: Params,
         body: RefundCreate,
         response: { 201: RefundOut },

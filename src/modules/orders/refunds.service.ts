@@ -36,14 +36,17 @@ import { enqueue } from '../../platform/jobs/queue.js';
 import { emitEvent } from '../webhooks/index.js';
 import { assertTransition, type OrderStatus } from './order-states.js';
 import { orders, type RefundRow, refunds } from './orders.tables.js';
+import { planRefund, type RefundAsk } from './refund-plan.js';
 
 type OrderRow = typeof orders.$inferSelect;
 
-/**
- * Orders whose money may have been taken: only these can be refunded, and only when they were paid
- * (`paid_at`); a paid order that was cancelled keeps its money until it is refunded.
- */
-const PAID_STATES: OrderStatus[] = ['paid', 'fulfilled', 'partially_refunded', 'refunded', 'cancelled'];
+/** A refund's request: an amount, or order lines and quantities, or neither (all that is left); and why. */
+export type RefundInput = RefundAsk & { reason: string };
+
+/** Whether a retry names the same lines as the refund its key claimed (none on both sides for an amount). */
+const sameLines = (asked: RefundAsk['lines'], stored: RefundRow['lines']) =>
+  JSON.stringify((asked ?? []).map((l) => [l.line_id, l.quantity])) ===
+  JSON.stringify((stored ?? []).map((l) => [l.line_id, l.quantity]));
 
 export function refundOut(r: RefundRow) {
   return {
@@ -56,16 +59,6 @@ export function refundOut(r: RefundRow) {
     credit_note_id: r.creditNoteId,
     created_at: iso(r.createdAt),
   };
-}
-
-/** What pending and succeeded refunds of the order take already. */
-async function refundedSoFar(ctx: Ctx, orderId: string): Promise<number> {
-  const [row] = await query<{ total: string | number }>(
-    ctx.db,
-    sql`SELECT coalesce(sum(amount_cents), 0) AS total FROM refunds
-        WHERE order_id = ${orderId} AND status IN ('pending', 'succeeded')`,
-  );
-  return Number(row?.total ?? 0);
 }
 
 export async function listRefunds(ctx: Ctx, orderId: string): Promise<RefundRow[]> {
@@ -90,7 +83,7 @@ export async function listRefunds(ctx: Ctx, orderId: string): Promise<RefundRow[
 export async function createRefund(
   ctx: Ctx,
   orderId: string,
-  input: { amount_cents?: number; reason: string },
+  input: RefundInput,
   idempotencyKey: string | null = null,
 ): Promise<RefundRow> {
   const provider = paymentProviderFor(ctx.config);
@@ -126,7 +119,7 @@ export async function claimRefund(
   ctx: Ctx,
   provider: PaymentProvider,
   orderId: string,
-  input: { amount_cents?: number; reason: string },
+  input: RefundInput,
   idempotencyKey: string | null = null,
 ): Promise<{ refund: RefundRow; order: OrderRow; prior: boolean }> {
   const now = ctx.clock.now();
@@ -147,6 +140,7 @@ export async function claimRefund(
       if (prior) {
         if (
           (input.amount_cents !== undefined && input.amount_cents !== prior.amountCents) ||
+          !sameLines(input.lines, prior.lines) ||
           input.reason !== prior.reason
         ) {
           throw new AppError('idempotency_key_reused', 'This Idempotency-Key claimed another refund of this order');
@@ -154,33 +148,23 @@ export async function claimRefund(
         return { refund: prior, order, prior: true };
       }
     }
-    if (!PAID_STATES.includes(order.status as OrderStatus) || order.paidAt === null) {
-      throw new AppError('invalid_state', `An order in state ${order.status} was never paid; nothing to refund`);
-    }
-    const left = order.totalCents - (await refundedSoFar(t, order.id));
-    const amount = input.amount_cents ?? left;
-    if (amount > left || amount <= 0) {
-      throw new AppError(
-        'refund_exceeds_paid',
-        `At most ${left} cents of this order are left to refund (asked for ${amount})`,
-        [{ path: '/body/amount_cents', message: `at most ${left}` }],
-      );
-    }
-    // money paid outside the provider (e.g. a bank transfer recorded with mark-paid) goes back the
-    // same way: the refund is recorded as done by the merchant
-    const viaProvider = order.paymentRef !== null && order.paymentProvider === provider.name;
+    // the amount (given, all that is left, or the gross of lines), what is left and the provider:
+    // refund-plan.ts, which the refund preview shows. Money paid outside the provider (e.g. a bank
+    // transfer recorded with mark-paid) goes back the same way: the refund is recorded as manual
+    const plan = await planRefund(t, order, input, provider.name);
     const [row] = await tx
       .insert(refunds)
       .values({
         id: newId('refund'),
         shopId: ctx.shopId,
         orderId: order.id,
-        amountCents: amount,
+        amountCents: plan.amountCents,
         currency: order.currency,
         status: 'pending',
         reason: input.reason,
-        provider: viaProvider ? provider.name : 'manual',
+        provider: plan.provider,
         idempotencyKey,
+        lines: plan.lines,
         createdAt: now,
         updatedAt: now,
       })
@@ -405,6 +389,7 @@ async function settleRefund(
     refundId: refund.id,
     amountCents: refund.amountCents,
     reason: refund.reason,
+    lines: refund.lines?.map((l) => ({ position: l.position, quantity: l.quantity })) ?? null,
   });
   const [row] = await tx
     .update(refunds)

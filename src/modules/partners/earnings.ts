@@ -31,7 +31,7 @@ import type { Paged } from '../../platform/http/schemas.js';
 import { newId } from '../../platform/ids.js';
 import { percentOf } from '../../platform/money.js';
 import { productCategories } from '../catalog/index.js';
-import { creditNoteLinesOfOrder } from '../finance/index.js';
+import { creditNoteLinesOfOrder, type DocLine } from '../finance/index.js';
 import {
   creditNotesOfFailedRefunds,
   orderForEarnings,
@@ -253,25 +253,14 @@ async function clawBack(
     .orderBy(asc(partnerEarnings.id))
     .for('update');
   if (earnings.length === 0) return;
-  const order = await orderForEarnings(ctx, orderId);
-  const reversedAll = order ? ['cancelled', 'refunded'].includes(order.status) : false;
-  const share = reversedAll ? null : await creditedShare(ctx, orderId);
-  const refunded = reversedAll ? null : await refundedWithoutCreditNote({ db: tx, shopId }, orderId);
-  const paid = Number(order?.totalCents ?? 0);
+  const { order, targets } = await clawbackTargets(ctx, orderId, earnings);
   const reversed = await reversedSoFar(
     tx,
     earnings.map((e) => e.id),
   );
   for (const e of earnings) {
     if (e.amountCents <= 0) continue;
-    let target = e.amountCents;
-    if (share) {
-      const fraction = e.orderLineId ? (share.byLine.get(e.orderLineId) ?? 0) : share.order;
-      // integer product first: without credit notes the target is exactly
-      // round(earning × refunded ÷ paid), and refunded = paid gives the whole earning
-      const byRefunds = refunded && paid > 0 ? (e.amountCents * Math.min(refunded, paid)) / paid : 0;
-      target = Math.min(e.amountCents, Math.round(e.amountCents * fraction + byRefunds));
-    }
+    const target = targets.get(e.id) as number;
     const claw = target - (reversed.get(e.id) ?? 0);
     const from = e.status === 'pending' ? 'pending' : 'available';
     if (restore && claw < 0) {
@@ -309,6 +298,99 @@ async function clawBack(
   }
 }
 
+/**
+ * A change not made yet, for the refund preview: the order's state after it, and either a refund
+ * without a credit note (`refundedCents`) or the lines of the credit note it writes.
+ */
+export interface ClawbackWhatIf {
+  status: string;
+  refundedCents?: number;
+  creditNote?: { lines: DocLine[]; invoiceTotalCents: number } | null;
+}
+
+/**
+ * Each earning's cumulative clawback target: the credited share (all final credit notes of the
+ * order) plus the refunded share of what was paid (succeeded refunds without a credit note), at
+ * most the earning; everything when the order was cancelled/refunded. `whatIf` adds a change not
+ * made yet (the refund preview); the clawback itself and the preview compute with this one function.
+ */
+async function clawbackTargets(
+  ctx: Pick<Ctx, 'db' | 'shopId'>,
+  orderId: string,
+  earnings: EarningRow[],
+  whatIf?: ClawbackWhatIf,
+) {
+  const order = await orderForEarnings(ctx, orderId);
+  const status = whatIf?.status ?? order?.status;
+  const reversedAll = status ? ['cancelled', 'refunded'].includes(status) : false;
+  const share = reversedAll ? null : await creditedShare(ctx, orderId, whatIf?.creditNote ?? null);
+  const refunded = reversedAll ? null : (await refundedWithoutCreditNote(ctx, orderId)) + (whatIf?.refundedCents ?? 0);
+  const paid = Number(order?.totalCents ?? 0);
+  const targets = new Map<string, number>();
+  for (const e of earnings) {
+    let target = e.amountCents;
+    if (share) {
+      const fraction = e.orderLineId ? (share.byLine.get(e.orderLineId) ?? 0) : share.order;
+      // integer product first: without credit notes the target is exactly
+      // round(earning × refunded ÷ paid), and refunded = paid gives the whole earning
+      const byRefunds = refunded && paid > 0 ? (e.amountCents * Math.min(refunded, paid)) / paid : 0;
+      target = Math.min(e.amountCents, Math.round(e.amountCents * fraction + byRefunds));
+    }
+    targets.set(e.id, target);
+  }
+  return { order, targets };
+}
+
+/**
+ * What a refund not made yet would claw back from each partner of the order (the refund
+ * preview): per earning, its target with the change (`clawbackTargets`) less what was clawed back
+ * so far, summed per partner. Reads only.
+ */
+export async function previewRefundClawback(
+  ctx: Pick<Ctx, 'db' | 'shopId'>,
+  orderId: string,
+  whatIf: ClawbackWhatIf,
+): Promise<{ partner_type: PartnerType; partner_id: string; name: string; amount_cents: number }[]> {
+  const earnings = await ctx.db
+    .select()
+    .from(partnerEarnings)
+    .where(and(eq(partnerEarnings.shopId, ctx.shopId), eq(partnerEarnings.orderId, orderId)))
+    .orderBy(asc(partnerEarnings.id));
+  if (earnings.length === 0) return [];
+  const { targets } = await clawbackTargets(ctx, orderId, earnings, whatIf);
+  const reversed = await reversedSoFar(
+    ctx.db,
+    earnings.map((e) => e.id),
+  );
+  const by = new Map<string, { partner_type: PartnerType; partner_id: string; amount_cents: number }>();
+  for (const e of earnings) {
+    if (e.amountCents <= 0) continue;
+    const claw = (targets.get(e.id) as number) - (reversed.get(e.id) ?? 0);
+    if (claw <= 0) continue;
+    const key = `${e.partnerType}:${e.partnerId}`;
+    const p = by.get(key) ?? { partner_type: e.partnerType as PartnerType, partner_id: e.partnerId, amount_cents: 0 };
+    p.amount_cents += claw;
+    by.set(key, p);
+  }
+  if (by.size === 0) return [];
+  const names = await query<{ id: string; name: string }>(
+    ctx.db,
+    sql`SELECT id, name FROM vendors WHERE shop_id = ${ctx.shopId}
+          AND id IN (${sql.join(
+            [...by.values()].map((p) => sql`${p.partner_id}`),
+            sql`, `,
+          )})
+        UNION ALL
+        SELECT id, name FROM affiliates WHERE shop_id = ${ctx.shopId}
+          AND id IN (${sql.join(
+            [...by.values()].map((p) => sql`${p.partner_id}`),
+            sql`, `,
+          )})`,
+  );
+  const nameOf = new Map(names.map((n) => [n.id, n.name]));
+  return [...by.values()].map((p) => ({ ...p, name: nameOf.get(p.partner_id) ?? p.partner_id }));
+}
+
 /** Clawed back so far per earning (the expense side of its clawback entries). */
 async function reversedSoFar(db: Db, earningIds: string[]): Promise<Map<string, number>> {
   const out = new Map<string, number>();
@@ -333,11 +415,17 @@ async function reversedSoFar(db: Db, earningIds: string[]): Promise<Map<string, 
  * notes: line credits by invoice position (invoice item n = order line n), amount credits
  * spread over every line by the share of the invoice total they credit.
  */
-async function creditedShare(ctx: ShopTx, orderId: string) {
+async function creditedShare(
+  ctx: Pick<Ctx, 'db' | 'shopId'>,
+  orderId: string,
+  extra: { lines: DocLine[]; invoiceTotalCents: number } | null = null,
+) {
   const lines = await orderLinesForEarnings(ctx, orderId);
   // the credit note of a refund that failed after it succeeded takes nothing back (the shop kept the money)
   const voided = await creditNotesOfFailedRefunds(ctx, orderId);
   const notes = (await creditNoteLinesOfOrder(ctx, orderId)).filter((n) => !voided.has(n.id));
+  // the refund preview: the credit note the refund would write, as if final
+  if (extra) notes.push({ id: 'preview', lines: extra.lines, invoice_total: extra.invoiceTotalCents });
   const creditedNet = new Map<number, number>();
   let amountShare = 0;
   for (const n of notes) {

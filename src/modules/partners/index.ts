@@ -10,7 +10,9 @@ import { payoutRoutes } from './payouts.routes.js';
 import { vendorRoutes } from './vendors.routes.js';
 
 export {
+  type ClawbackWhatIf,
   creditOrderEarnings,
+  previewRefundClawback,
   restoreFailedRefundEarnings,
   reverseCreditNoteEarnings,
   reverseOrderEarnings,

@@ -3,6 +3,7 @@ import type { Module } from '../../platform/module.js';
 import { webhookRoutes } from './webhooks.routes.js';
 import { DELIVER_JOB, deliveryJob } from './webhooks.service.js';
 
+export { deadDeliveryCount, eventsOfOrderingKeys } from './webhooks.queries.js';
 export { type EmitInput, emitEvent } from './webhooks.service.js';
 
 export const webhooksModule: Module = {

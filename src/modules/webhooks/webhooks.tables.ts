@@ -31,6 +31,8 @@ export const webhookEvents = pgTable(
   },
   (t) => [
     index('webhook_events_shop_idx').on(t.shopId, t.createdAt),
+    /** One order's (or subscription's) events: the admin's order timeline. */
+    index('webhook_events_ordering_idx').on(t.shopId, t.orderingKey, t.createdAt).where(sql`ordering_key IS NOT NULL`),
     /** Retention (platform/jobs/maintenance.ts): the oldest events first. */
     index('webhook_events_created_idx').on(t.createdAt),
   ],
@@ -62,6 +64,8 @@ export const webhookDeliveries = pgTable(
   (t) => [
     index('webhook_deliveries_shop_idx').on(t.shopId, t.createdAt.desc(), t.id.desc()),
     index('webhook_deliveries_event_idx').on(t.eventId),
+    /** The overview's count of dead deliveries. */
+    index('webhook_deliveries_dead_idx').on(t.shopId, t.updatedAt).where(sql`status = 'dead'`),
     /** Retention (platform/jobs/maintenance.ts): finished deliveries, oldest last change first. */
     index('webhook_deliveries_finished_idx').on(t.updatedAt).where(sql`status IN ('succeeded', 'dead')`),
   ],

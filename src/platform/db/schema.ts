@@ -1,5 +1,6 @@
 /** Every table of the service, for Drizzle's typed queries and drizzle-kit. */
 export * from '../../adapters/mail/mail.tables.js';
+export * from '../../modules/backoffice/backoffice.tables.js';
 export * from '../../modules/catalog/catalog.tables.js';
 export * from '../../modules/catalog/catalog-version.tables.js';
 export * from '../../modules/channels/channels.tables.js';

@@ -442,4 +442,40 @@ export const channelRestrictionRows: MatrixRow[] = [
       emptied_admin: { status: 200, body: (d) => d.count === 0 && d.payment_events.length === 0 },
     },
   },
+  // the back office's order reads (issue 27): timeline and refund preview only of their channels
+  {
+    method: 'GET',
+    url: (f) => `/api/admin/orders/${f.ids.orderB}/timeline`,
+    setup: twoChannels,
+    allow: ANY_EMPLOYEE,
+    expect: { restricted_admin: missing(), emptied_admin: missing() },
+  },
+  {
+    method: 'POST',
+    url: (f) => `/api/admin/orders/${f.ids.orderB}/refunds/preview`,
+    body: { amount_cents: 0 },
+    setup: twoChannels,
+    allow: MANAGERS,
+    ok: 400,
+    expect: { restricted_admin: missing(), emptied_admin: missing() },
+  },
+  // the overview counts only the employee's channels (orderB is paid in channel B only)
+  {
+    method: 'GET',
+    url: '/api/admin/overview',
+    setup: twoChannels,
+    allow: ANY_EMPLOYEE,
+    expect: {
+      admin: { status: 200, body: (d) => d.tiles.orders_paid_unfulfilled.count >= 2 && d.tiles.webhooks_dead !== null },
+      // channel A's paid order, not B's; shop-wide tiles hidden
+      restricted_admin: {
+        status: 200,
+        body: (d) => d.tiles.orders_paid_unfulfilled.count >= 1 && d.tiles.webhooks_dead === null,
+      },
+      emptied_admin: {
+        status: 200,
+        body: (d) => d.tiles.orders_paid_unfulfilled.count === 0 && d.tiles.webhooks_dead === null,
+      },
+    },
+  },
 ];

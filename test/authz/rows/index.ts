@@ -1,6 +1,7 @@
 /** Every module's matrix rows. A new module adds its file here. */
 import type { MatrixRow } from '../matrix.types.js';
 import { affiliatesRows } from './affiliates.rows.js';
+import { backofficeRows } from './backoffice.rows.js';
 import { catalogRows } from './catalog.rows.js';
 import { channelRestrictionRows } from './channel-restriction.rows.js';
 import { channelRows } from './channels.rows.js';
@@ -31,6 +32,7 @@ export const ALL_ROWS: { module: string; rows: MatrixRow[] }[] = [
   { module: 'affiliates', rows: affiliatesRows },
   { module: 'payouts', rows: payoutsRows },
   { module: 'checkout-settings', rows: checkoutSettingsRows },
+  { module: 'backoffice', rows: backofficeRows },
   // last: its setup adds a second channel, products and orders to the matrix shop
   { module: 'channel-restriction', rows: channelRestrictionRows },
 ];
