@@ -114,12 +114,13 @@ async function mailAccountToken(
   const token = await issueAccountToken(ctx, { shopId: ctx.shopId, subject: 'customer', subjectId: row.id, purpose });
   const name = await shopNameOr(ctx);
   await queueEmail(
-    { db: ctx.db, shopId: ctx.shopId },
+    { db: ctx.db, shopId: ctx.shopId, config: ctx.config },
     {
       kind: mail.kind,
       to: row.email,
       subject: mail.subject(name),
       text: mail.lines(name, token).join('\n'),
+      secrets: [token],
       now: ctx.clock.now(),
     },
   );
@@ -138,12 +139,44 @@ export async function sendVerificationEmail(ctx: TxCtx, row: CustomerRow): Promi
       `${storefrontBase(ctx)}/account/verify-email?token=${encodeURIComponent(token)}`,
       '',
       `Der Link ist 72 Stunden gültig. Token: ${token}`,
+      '',
+      'Wenn Sie sich nicht selbst registriert haben, öffnen Sie den Link nicht und ignorieren Sie diese E-Mail.',
     ],
   });
 }
 
-/** POST /api/customer/verify-email: ends the token, marks the e-mail verified, claims guest purchases. */
-export async function verifyCustomerEmail(ctx: Ctx, token: string): Promise<CustomerRow> {
+/**
+ * Queues the e-mail to the owner of an existing account whose address someone tried to register
+ * again (the registration itself answers as for a new address). It carries no token: the owner
+ * signs in, or sets a new password through the reset (which also verifies the address).
+ */
+export async function sendRegistrationAttemptEmail(ctx: TxCtx, row: CustomerRow): Promise<void> {
+  const name = await shopNameOr(ctx);
+  await queueEmail(ctx, {
+    kind: 'customer_register_attempt',
+    to: row.email,
+    subject: `Registrierung mit Ihrer E-Mail-Adresse bei ${name}`,
+    text: [
+      'Guten Tag,',
+      '',
+      `jemand hat versucht, mit Ihrer E-Mail-Adresse ein Kundenkonto bei ${name} anzulegen. Sie haben dort bereits ein Konto.`,
+      '',
+      'Waren Sie das, melden Sie sich mit Ihrem Passwort an. Haben Sie es vergessen, legen Sie ein neues fest:',
+      `${storefrontBase(ctx)}/account/reset-password`,
+      '',
+      'Waren Sie es nicht, ignorieren Sie diese E-Mail: Ihr Konto bleibt unverändert.',
+    ].join('\n'),
+    now: ctx.clock.now(),
+  });
+}
+
+/**
+ * POST /api/customer/verify-email: ends the token, marks the e-mail verified, claims guest
+ * purchases, ends every earlier session of the account (one made before verification, e.g. by
+ * whoever registered the address, must not inherit the guest history) and signs the verifying
+ * browser in with a new session.
+ */
+export async function verifyCustomerEmail(ctx: Ctx, token: string) {
   const found = await findAccountToken(ctx, 'customer', 'verify_email', token, ctx.shopId);
   return withTx(ctx, async (t) => {
     await useAccountToken(t, found.id);
@@ -153,7 +186,10 @@ export async function verifyCustomerEmail(ctx: Ctx, token: string): Promise<Cust
       .where(and(eq(customers.id, found.subjectId), eq(customers.shopId, ctx.shopId)))
       .for('update');
     if (!row) throw new AppError('token_invalid', 'The link is unknown, used or expired');
-    return row.emailVerified ? row : markVerified(t, row);
+    const customer = row.emailVerified ? row : await markVerified(t, row);
+    await revokeSessionsOf(t, 'customer', row.id);
+    const session = await createSession(t, { shopId: ctx.shopId, kind: 'customer', subjectId: row.id });
+    return { customer, session };
   });
 }
 
