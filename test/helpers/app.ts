@@ -2,6 +2,7 @@
  * Builds the real app on a fresh database for a test file, and small helpers to call it over
  * HTTP (Fastify's inject) with each kind of credential.
  */
+import type { Writable } from 'node:stream';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { type App, buildApp } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/config.js';
@@ -21,6 +22,8 @@ export interface TestApp {
 export async function startApp(
   env: Record<string, string> = {},
   extend?: Parameters<typeof buildApp>[0]['extend'],
+  /** Where the app's log lines go (at LOG_LEVEL, default info), for tests that read the log. */
+  logStream?: Writable,
 ): Promise<TestApp> {
   const db = await freshDatabase();
   const config = loadConfig({
@@ -38,7 +41,11 @@ export async function startApp(
     config,
     database: db.database,
     skipMigrations: true,
-    logger: env.LOG_LEVEL ? { level: env.LOG_LEVEL } : false,
+    logger: logStream
+      ? { level: env.LOG_LEVEL ?? 'info', stream: logStream }
+      : env.LOG_LEVEL
+        ? { level: env.LOG_LEVEL }
+        : false,
     extend,
   });
   return {
@@ -166,7 +173,7 @@ export async function customerToken(app: App, shop: ShopFixture, opts: { email?:
   const verified = await call(app, 'POST', '/api/customer/verify-email', {
     token: shop.publishableKey,
     headers: { origin: STORE_ORIGIN },
-    body: { token },
+    body: { token, password: 'customer-pass-1' },
   });
   if (verified.statusCode !== 200) throw new Error(`customer verification failed: ${verified.body}`);
   return verified.data.token;

@@ -14,7 +14,7 @@ import { AppError } from '../../platform/errors.js';
 import { runHook } from '../../platform/hooks.js';
 import { consume } from '../../platform/http/rate-limit.js';
 import { shopName } from '../shops/index.js';
-import { findAccountToken, issueAccountToken, useAccountToken } from './account-tokens.js';
+import { findAccountToken, issueAccountToken, tokenInvalid, useAccountToken } from './account-tokens.js';
 import { customers } from './identity.tables.js';
 import { throttledVerify } from './login-throttle.js';
 import { createSession, revokeSessionsOf } from './sessions.js';
@@ -134,7 +134,7 @@ export async function sendVerificationEmail(ctx: TxCtx, row: CustomerRow): Promi
     lines: (name, token) => [
       `Willkommen bei ${name}!`,
       '',
-      'Bitte bestätigen Sie Ihre E-Mail-Adresse über diesen Link:',
+      'Bitte bestätigen Sie Ihre E-Mail-Adresse über diesen Link (mit dem Passwort, das Sie bei der Registrierung gewählt haben):',
       '',
       `${storefrontBase(ctx)}/account/verify-email?token=${encodeURIComponent(token)}`,
       '',
@@ -171,13 +171,29 @@ export async function sendRegistrationAttemptEmail(ctx: TxCtx, row: CustomerRow)
 }
 
 /**
- * POST /api/customer/verify-email: ends the token, marks the e-mail verified, claims guest
- * purchases, ends every earlier session of the account (one made before verification, e.g. by
- * whoever registered the address, must not inherit the guest history) and signs the verifying
- * browser in with a new session.
+ * POST /api/customer/verify-email {token, password}: the verifier proves the mailbox (token) and
+ * the account's password, so an address someone else registered (with their password) cannot be
+ * verified into their account by its owner's click. Ends the token, marks the e-mail verified,
+ * claims guest purchases, ends every earlier session of the account (none made before
+ * verification inherits the guest history) and signs the verifying browser in with a new session.
  */
-export async function verifyCustomerEmail(ctx: Ctx, token: string) {
+export async function verifyCustomerEmail(ctx: Ctx, ip: string, token: string, password: string) {
   const found = await findAccountToken(ctx, 'customer', 'verify_email', token, ctx.shopId);
+  const [account] = await ctx.db
+    .select()
+    .from(customers)
+    .where(and(eq(customers.id, found.subjectId), eq(customers.shopId, ctx.shopId)));
+  if (!account) throw tokenInvalid();
+  // the password, under the login throttle: a wrong one leaves the token usable
+  const hash = account.passwordHash;
+  const ok = await throttledVerify(ctx, `customer:${ctx.shopId}`, account.email, ip, async () =>
+    hash ? verifyPassword(hash, password) : false,
+  );
+  if (!ok) {
+    throw AppError.withStatus('invalid_credentials', 400, 'The password is wrong', [
+      { path: '/body/password', message: 'is wrong' },
+    ]);
+  }
   return withTx(ctx, async (t) => {
     await useAccountToken(t, found.id);
     const [row] = await t.db
@@ -185,7 +201,8 @@ export async function verifyCustomerEmail(ctx: Ctx, token: string) {
       .from(customers)
       .where(and(eq(customers.id, found.subjectId), eq(customers.shopId, ctx.shopId)))
       .for('update');
-    if (!row) throw new AppError('token_invalid', 'The link is unknown, used or expired');
+    // the password checked is still the account's (not changed by a reset meanwhile)
+    if (!row || row.passwordHash !== hash) throw tokenInvalid();
     const customer = row.emailVerified ? row : await markVerified(t, row);
     await revokeSessionsOf(t, 'customer', row.id);
     const session = await createSession(t, { shopId: ctx.shopId, kind: 'customer', subjectId: row.id });

@@ -323,14 +323,15 @@ export function identityRoutes(app: TypedApp, deps: AppDeps): void {
       schema: {
         tags: ctags,
         summary:
-          'Verify the e-mail of a customer account with the token of the verification e-mail (one use): every earlier session of the account ends and a new one is returned',
-        body: S.TokenBody,
+          "Verify the e-mail of a customer account with the token of the verification e-mail (one use) and the account's password: every earlier session of the account ends and a new one is returned",
+        body: S.VerifyEmailBody,
         response: { 200: S.CustomerSessionResponse },
       },
     },
     async (request, reply) => {
       await accounts.limitAccountCalls(request.ctx, request.ip);
-      const { customer, session } = await accounts.verifyCustomerEmail(request.ctx, request.body.token);
+      const body = request.body;
+      const { customer, session } = await accounts.verifyCustomerEmail(request.ctx, request.ip, body.token, body.password);
       setSessionCookie(reply, deps, 'customer', session.token, session.expiresAt);
       return { token: session.token, expires_at: iso(session.expiresAt), customer: svc.customerOut(customer) };
     },

@@ -540,7 +540,7 @@ describe('customer accounts', () => {
     const verified = await call(t.app, 'POST', '/api/customer/verify-email', {
       token: shop.publishableKey,
       headers,
-      body: { token: verifyToken },
+      body: { token: verifyToken, password: 'customer-pass' },
     });
     expect(verified.statusCode, verified.body).toBe(200);
     expect(verified.data.token).toMatch(/^csess_/);

@@ -158,7 +158,7 @@ describe('login throttling', () => {
     const verified = await call(t.app, 'POST', '/api/customer/verify-email', {
       token: shop.publishableKey,
       headers: { origin: STORE_ORIGIN },
-      body: { token: await mailedToken(t.app, shop, email, 'customer_verify_email') },
+      body: { token: await mailedToken(t.app, shop, email, 'customer_verify_email'), password: 'customer-pass-1' },
     });
     expect(verified.statusCode).toBe(200);
     const url = '/api/customer/login';
