@@ -331,7 +331,12 @@ export function identityRoutes(app: TypedApp, deps: AppDeps): void {
     async (request, reply) => {
       await accounts.limitAccountCalls(request.ctx, request.ip);
       const body = request.body;
-      const { customer, session } = await accounts.verifyCustomerEmail(request.ctx, request.ip, body.token, body.password);
+      const { customer, session } = await accounts.verifyCustomerEmail(
+        request.ctx,
+        request.ip,
+        body.token,
+        body.password,
+      );
       setSessionCookie(reply, deps, 'customer', session.token, session.expiresAt);
       return { token: session.token, expires_at: iso(session.expiresAt), customer: svc.customerOut(customer) };
     },
