@@ -269,6 +269,22 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     reply.header('x-request-id', request.id);
     done();
   });
+  // A form body is read only by the routes that declare it (`consumes`: the hosted payment page,
+  // the invitation page); every other route takes JSON, so a cross-site HTML form (which cannot
+  // send application/json without a CORS preflight) reaches none of them: no login CSRF.
+  app.addHook('onRequest', (request, _reply, done) => {
+    const type = String(request.headers['content-type'] ?? '')
+      .split(';')[0]
+      ?.trim()
+      .toLowerCase();
+    if (type === 'application/x-www-form-urlencoded' && request.routeOptions.url !== undefined) {
+      const consumes = (request.routeOptions.schema as { consumes?: string[] } | undefined)?.consumes ?? [];
+      if (!consumes.includes(type)) {
+        return done(new AppError('unsupported_media_type', 'Send the request body as application/json'));
+      }
+    }
+    done();
+  });
   if (config.clock === 'simulated') {
     // Simulated time lives in the database so that every process agrees on it.
     app.addHook('onRequest', async () => clock.refresh(database.db));

@@ -886,7 +886,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The mail outbox: e-mails the shop sent, newest first */
+        /**
+         * The mail outbox: e-mails the shop sent, newest first
+         * @description Owner or admin, not restricted to channels (the outbox holds the buyers of every channel). Tokens and management links are shown as [redacted]; only in outbox-only development mode (no SMTP_URL, not production) does the unrestricted owner see the full text.
+         */
         get: operations["listEmails"];
         put?: never;
         post?: never;
@@ -2185,7 +2188,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Sign in as a customer */
+        /** Sign in as a customer (an account signs in once its e-mail is verified) */
         post: operations["customerLogin"];
         delete?: never;
         options?: never;
@@ -2304,7 +2307,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a customer account in the shop of the publishable key; a verification e-mail is sent, and guest purchases of the e-mail show only after verification */
+        /**
+         * Register a customer account in the shop of the publishable key: 202 whether or not the address has an account
+         * @description A new address gets an unverified account and a verification e-mail, whose link (POST /api/customer/verify-email) verifies the address and signs in; until then the account cannot sign in. An address that has an account gets an e-mail telling its owner that someone tried, and nothing changes. Both answer alike (docs/decisions.md). Guest purchases of the e-mail show only after verification.
+         */
         post: operations["registerCustomer"];
         delete?: never;
         options?: never;
@@ -2321,7 +2327,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Verify the e-mail of a customer account with the token of the verification e-mail (one use) */
+        /** Verify the e-mail of a customer account with the token of the verification e-mail (one use) and the account's password: every earlier session of the account ends and a new one is returned */
         post: operations["createCustomerVerifyEmail"];
         delete?: never;
         options?: never;
@@ -24619,24 +24625,14 @@ export interface operations {
         };
         responses: {
             /** @description Default Response */
-            201: {
+            202: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        customer: {
-                            /** Format: date-time */
-                            created_at: string;
-                            email: string;
-                            /** @description Guest orders and subscriptions of this e-mail show in the account only once it is verified */
-                            email_verified: boolean;
-                            id: string;
-                            name: string | null;
-                        };
-                        /** Format: date-time */
-                        expires_at: string;
-                        token: string;
+                        /** @enum {string} */
+                        status: "accepted";
                     };
                 };
             };
@@ -24724,6 +24720,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description The account's password: the verifier proves the mailbox (token) and the password, so an address registered by someone else cannot be verified into their account */
+                    password: string;
                     /** @description The token of the e-mailed link */
                     token: string;
                 };
@@ -24746,6 +24744,9 @@ export interface operations {
                             id: string;
                             name: string | null;
                         };
+                        /** Format: date-time */
+                        expires_at: string;
+                        token: string;
                     };
                 };
             };

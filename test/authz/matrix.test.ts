@@ -74,7 +74,7 @@ async function mint(c: AnyCredential): Promise<Cred> {
       return { token };
     }
     case 'pk_signed_in':
-      return withSession(await customerToken(t.app, shop, { verified: false }));
+      return withSession(await customerToken(t.app, shop));
     case 'pk_foreign_session':
       return withSession(await customerToken(t.app, other));
     case 'pk_revoked_session': {

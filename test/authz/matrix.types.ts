@@ -34,7 +34,7 @@ export const DERIVED_CREDENTIALS = {
   restricted_admin: 'admin',
   /** An admin restricted to one channel that was then deleted: restricted to no channel. */
   emptied_admin: 'admin',
-  /** The publishable key plus X-Customer-Session of a live (unverified) customer of the shop. */
+  /** The publishable key plus X-Customer-Session of a live customer of the shop. */
   pk_signed_in: 'pk_allowed_origin',
   /** The publishable key plus X-Customer-Session of a customer of another shop. */
   pk_foreign_session: 'pk_allowed_origin',

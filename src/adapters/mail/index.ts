@@ -2,6 +2,13 @@
  * E-mail: `queueEmail` stores an e-mail and its delivery job in the caller's transaction (the
  * outbox), the `mail.send` job hands it to the configured mailer, and admins list the outbox at
  * GET /api/admin/emails.
+ *
+ * Secrets (docs/decisions.md, "Secrets in e-mails"): an e-mail that carries a one-use token or a
+ * management link names it in `secrets`. The stored, listed and logged text has each secret
+ * replaced by `[redacted]`; the full body travels only in the payload of its send job, which the
+ * job deletes once the mail is handed over (or finally failed). Only in outbox-only development
+ * mode (no SMTP_URL, NODE_ENV not production), where the outbox is the one delivery, the full body
+ * is kept beside the e-mail (`unredacted_text`) and shown to an unrestricted owner alone.
  */
 
 import { createHash } from 'node:crypto';
@@ -13,6 +20,7 @@ import { configureShop } from '../../platform/auth/presets.js';
 import { iso, isoOrNull } from '../../platform/dates.js';
 import type { Db } from '../../platform/db/client.js';
 import type { TxCtx } from '../../platform/db/tx.js';
+import { AppError } from '../../platform/errors.js';
 import { Nullable, PageMeta, Pagination, pageOf, Timestamp } from '../../platform/http/schemas.js';
 import { newId } from '../../platform/ids.js';
 import { enqueue } from '../../platform/jobs/queue.js';
@@ -52,24 +60,53 @@ export interface NewEmail {
   to: string;
   subject: string;
   text: string;
+  /** Values in `text` that must never be stored, listed or logged (tokens, management links). */
+  secrets?: string[];
   attachments?: Attachment[];
   now: Date;
 }
+
+export const REDACTED = '[redacted]';
+
+/** `text` with every occurrence of each secret (as is and URL-encoded) replaced by [redacted]. */
+export function redactSecrets(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const secret of secrets) {
+    if (!secret) continue;
+    for (const form of new Set([secret, encodeURIComponent(secret)])) out = out.split(form).join(REDACTED);
+  }
+  return out;
+}
+
+/**
+ * Whether mail really leaves the service (SMTP_URL set, or production): then no secret is kept
+ * anywhere but in the send job. Otherwise the outbox is the only delivery (development).
+ */
+export const mailIsDelivered = (config: Pick<Config, 'smtpUrl' | 'production'>): boolean =>
+  config.smtpUrl !== null || config.production;
 
 /**
  * Stores an e-mail of `ctx.shopId` and enqueues its delivery in the transaction `ctx.db`: sent if
  * and only if the change commits.
  */
-export async function queueEmail(ctx: Pick<TxCtx, 'db' | 'shopId'>, mail: NewEmail): Promise<string> {
+export async function queueEmail(
+  ctx: Pick<TxCtx, 'db' | 'shopId'> & Partial<Pick<TxCtx, 'config'>>,
+  mail: NewEmail,
+): Promise<string> {
   const { db: tx, shopId } = ctx;
   const id = newId('email');
+  const secrets = (mail.secrets ?? []).filter((x) => x.length > 0);
+  if (secrets.length > 0 && !ctx.config) throw new Error('queueEmail: an e-mail with secrets needs ctx.config');
+  // development (the outbox is the one delivery): the full text stays beside the e-mail for the owner
+  const keepFull = secrets.length > 0 && ctx.config !== undefined && !mailIsDelivered(ctx.config);
   await tx.insert(emails).values({
     id,
     shopId,
     kind: mail.kind,
     to: mail.to,
     subject: mail.subject,
-    text: mail.text,
+    text: redactSecrets(mail.text, secrets),
+    unredactedText: keepFull ? mail.text : null,
     createdAt: mail.now,
   });
   for (const [i, a] of (mail.attachments ?? []).entries()) {
@@ -85,7 +122,9 @@ export async function queueEmail(ctx: Pick<TxCtx, 'db' | 'shopId'>, mail: NewEma
       createdAt: mail.now,
     });
   }
-  await enqueue(tx, MAIL_JOB, { email_id: id }, { now: mail.now, shopId, maxAttempts: 8 });
+  // the full body, only when it differs from the stored one: deleted by the job once handed over
+  const payload = secrets.length > 0 && !keepFull ? { email_id: id, text: mail.text } : { email_id: id };
+  await enqueue(tx, MAIL_JOB, payload, { now: mail.now, shopId, maxAttempts: 8 });
   return id;
 }
 
@@ -102,12 +141,13 @@ const EmailOut = Type.Object({
   created_at: Timestamp,
 });
 
-const emailOut = (e: EmailRow) => ({
+/** The text an employee sees: the full body only for an unrestricted owner, and only in development. */
+const emailOut = (e: EmailRow, fullText: boolean) => ({
   id: e.id,
   kind: e.kind,
   to: e.to,
   subject: e.subject,
-  text: e.text,
+  text: fullText && e.unredactedText !== null ? e.unredactedText : e.text,
   status: e.status,
   transport: e.transport,
   last_error: e.lastError,
@@ -118,7 +158,7 @@ const emailOut = (e: EmailRow) => ({
 export const mailModule: Module = {
   name: 'mail',
   group: 'shop',
-  routes(app) {
+  routes(app, deps) {
     app.get(
       '/api/admin/emails',
       {
@@ -126,6 +166,8 @@ export const mailModule: Module = {
         schema: {
           tags: ['emails'],
           summary: 'The mail outbox: e-mails the shop sent, newest first',
+          description:
+            'Owner or admin, not restricted to channels (the outbox holds the buyers of every channel). Tokens and management links are shown as [redacted]; only in outbox-only development mode (no SMTP_URL, not production) does the unrestricted owner see the full text.',
           querystring: Type.Object(
             {
               to: Type.Optional(Type.String({ minLength: 1, maxLength: 254, description: 'Exact recipient' })),
@@ -140,7 +182,14 @@ export const mailModule: Module = {
       async (request) => {
         const q = request.query;
         const { limit, offset } = pageOf(q);
-        const { db, shopId } = request.ctx;
+        const { db, shopId, actor } = request.ctx;
+        if (actor?.kind === 'admin' && actor.channelRestricted) {
+          throw new AppError(
+            'role_denied',
+            'The outbox holds e-mails of every channel; an employee restricted to channels may not list it',
+          );
+        }
+        const fullText = actor?.kind === 'admin' && actor.role === 'owner' && !mailIsDelivered(deps.config);
         const where = and(
           eq(emails.shopId, shopId),
           q.to ? sql`lower(${emails.to}) = lower(${q.to})` : undefined,
@@ -156,7 +205,7 @@ export const mailModule: Module = {
             .offset(offset),
           db.select({ n: sql<number>`count(*)::int` }).from(emails).where(where),
         ]);
-        return { emails: rows.map(emailOut), count: Number(total[0]?.n ?? 0), limit, offset };
+        return { emails: rows.map((e) => emailOut(e, fullText)), count: Number(total[0]?.n ?? 0), limit, offset };
       },
     );
   },
@@ -166,14 +215,25 @@ export const mailModule: Module = {
       async run(payload, jc) {
         mailer ??= createMailer(deps.config, jc.log);
         const id = String(payload.email_id ?? '');
+        const fullText = typeof payload.text === 'string' ? payload.text : null;
+        /** Deletes the full body from this job's payload: it lived there only until the hand-over. */
+        const forgetFullText = async () => {
+          if (fullText !== null) {
+            await jc.db.execute(sql`UPDATE jobs SET payload = payload - 'text' WHERE id = ${jc.job.id}`);
+          }
+        };
         const [mail] = await jc.db.select().from(emails).where(eq(emails.id, id));
-        if (mail?.status !== 'queued') return;
+        if (mail?.status !== 'queued') {
+          await forgetFullText();
+          return;
+        }
         try {
           const files = await jc.db.select().from(emailAttachments).where(eq(emailAttachments.emailId, id));
           await mailer.send({
             to: mail.to,
             subject: mail.subject,
-            text: mail.text,
+            text: fullText ?? mail.unredactedText ?? mail.text,
+            loggableText: mail.text,
             attachments: files.map((f) => ({
               filename: f.filename,
               contentType: f.contentType,
@@ -187,6 +247,7 @@ export const mailModule: Module = {
             .update(emails)
             .set({ lastError: message.slice(0, 500), ...(last ? { status: 'failed' } : {}) })
             .where(eq(emails.id, id));
+          if (last) await forgetFullText();
           throw err;
         }
         await jc.db
@@ -198,6 +259,7 @@ export const mailModule: Module = {
             sentAt: jc.clock.now(),
           })
           .where(eq(emails.id, id));
+        await forgetFullText();
       },
     });
   },

@@ -12,7 +12,13 @@ export const emails = pgTable(
     kind: text('kind').notNull(),
     to: text('to_address').notNull(),
     subject: text('subject').notNull(),
+    /** The text with its secrets (tokens, management links) replaced by [redacted]. */
     text: text('text_body').notNull(),
+    /**
+     * The full text, kept only in outbox-only development mode (no SMTP_URL, not production), where
+     * the outbox is the one delivery; shown to an unrestricted owner alone. Null otherwise.
+     */
+    unredactedText: text('unredacted_text'),
     /** queued → sent (smtp) | stored (outbox: listable by admins) ; failed after the last attempt */
     status: text('status').notNull().default('queued'),
     /** outbox | smtp: the mailer that handled it. */

@@ -10,6 +10,8 @@ export interface OutgoingMail {
   to: string;
   subject: string;
   text: string;
+  /** The text with its secrets redacted: what a mailer may log (the stored text). */
+  loggableText?: string;
   attachments?: Attachment[];
 }
 

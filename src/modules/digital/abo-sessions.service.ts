@@ -656,6 +656,8 @@ async function sendWelcomeMail(ctx: TxCtx, abo: AboRow, plan: PlanRow, token: st
     to: abo.customerEmail,
     subject: `Ihr Abo: ${plan.name}`,
     text: lines.join('\n'),
+    // the management link works without sign-in: never stored or logged in clear
+    secrets: [token],
     now,
   });
 }

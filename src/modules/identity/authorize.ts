@@ -311,6 +311,31 @@ async function isPlatformToken(deps: AppDeps, credential: string): Promise<boole
 }
 
 /** True when the origin is on one of the shop's publishable-key allowlists (its storefronts). */
+/**
+ * Login CSRF (docs/decisions.md): a sign-in that sets a session cookie is refused with 403
+ * origin_denied when its `Origin` is foreign. No Origin (a server or script client) passes; the
+ * service's own origin and ADMIN_ORIGINS pass; for the partner portals (`storefronts: true`) so
+ * does an origin some live publishable key allows (a shop's own portal front end). The routes
+ * take JSON only besides (app.ts), which a cross-site form cannot send.
+ */
+export async function checkSignInOrigin(
+  request: FastifyRequest,
+  deps: AppDeps,
+  opts: { storefronts: boolean },
+): Promise<void> {
+  const origin = requestOrigin(request);
+  if (origin === null) return;
+  if (origin === normalizeOrigin(deps.config.publicUrl) || deps.config.adminOrigins.includes(origin)) return;
+  if (opts.storefronts) {
+    const rows = await query(
+      deps.database.db,
+      sql`SELECT 1 FROM publishable_keys WHERE revoked_at IS NULL AND ${origin} = ANY(allowed_origins) LIMIT 1`,
+    );
+    if (rows.length > 0) return;
+  }
+  throw new AppError('origin_denied', `A sign-in from ${origin} is not allowed`);
+}
+
 async function originOfShop(db: Db, shopId: string, origin: string): Promise<boolean> {
   const rows = await query(
     db,

@@ -16,6 +16,7 @@ import {
   type TestApp,
 } from '../../../test/helpers/app.js';
 import { sha256 } from '../../platform/crypto.js';
+import { createSession } from './sessions.js';
 
 let t: TestApp;
 let shop: ShopFixture;
@@ -60,9 +61,25 @@ async function guestAbo(email: string): Promise<string> {
   return list.data.abos[0].id;
 }
 
-async function register(email: string, password = 'customer-pass-1') {
+/** Registers an address (202, no session): the account stays unverified and cannot sign in yet. */
+async function registerOnly(email: string, password = 'customer-pass-1') {
   const res = await store('POST', '/api/customer/register', { email, password });
-  expect(res.statusCode, res.body).toBe(201);
+  expect(res.statusCode, res.body).toBe(202);
+  expect(res.data).toEqual({ status: 'accepted' });
+  return res;
+}
+
+/** Verifies with the e-mailed token and the password: the answer carries the new session. */
+async function verify(email: string, password = 'customer-pass-1') {
+  const token = await mailedToken(t.app, shop, email, 'customer_verify_email');
+  return store('POST', '/api/customer/verify-email', { token, password });
+}
+
+/** Registers and verifies an address; returns the session the verification signed in. */
+async function register(email: string, password = 'customer-pass-1') {
+  await registerOnly(email, password);
+  const res = await verify(email, password);
+  expect(res.statusCode, res.body).toBe(200);
   return res.data as { token: string; customer: { id: string; email_verified: boolean } };
 }
 
@@ -94,91 +111,171 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe('e-mail verification closes the account takeover', () => {
-  it("registering a stranger's e-mail shows none of their purchases until the e-mail is verified", async () => {
+  it("registering a stranger's e-mail gives no session, and their click cannot verify it into the registrant's account", async () => {
     const victim = `opfer-${Date.now()}@mail.test`;
     const orderBefore = await guestOrder(victim);
     const aboBefore = await guestAbo(victim);
 
-    const attacker = await register(victim);
-    expect(attacker.customer.email_verified).toBe(false);
+    // the attacker registers the victim's address: no session, and none by signing in either
+    const reg = await registerOnly(victim, 'attacker-pass-1');
+    expect(reg.headers['set-cookie']).toBeUndefined();
+    expectProblem(await login(victim, 'attacker-pass-1'), 401, 'invalid_credentials');
     const orderAfter = await guestOrder(victim);
-    const aboAfter = await guestAbo(victim);
 
-    const orders = await call(t.app, 'GET', '/api/customer/orders', { token: attacker.token });
-    expect(orders.statusCode).toBe(200);
-    expect(orders.data).toMatchObject({ count: 0, orders: [] });
-    expect((await call(t.app, 'GET', '/api/customer/abos', { token: attacker.token })).data.abos).toEqual([]);
-    for (const id of [aboBefore, aboAfter]) {
-      expectProblem(
-        await call(t.app, 'POST', `/api/customer/abos/${id}/kuendigen`, { token: attacker.token }),
-        404,
-        'not_found',
-      );
-    }
+    // a session that exists before verification (e.g. one made before this rule) does not survive it
+    const [row] = (
+      (await t.app.deps.database.db.execute(
+        sql`SELECT id FROM customers WHERE shop_id = ${shop.shopId} AND lower(email) = lower(${victim})`,
+      )) as unknown as { rows: { id: string }[] }
+    ).rows;
+    const early = await createSession(
+      { db: t.app.deps.database.db },
+      { shopId: shop.shopId, kind: 'customer', subjectId: row?.id as string },
+    );
+    const none = await call(t.app, 'GET', '/api/customer/orders', { token: early.token });
+    expect(none.data).toMatchObject({ count: 0, orders: [] });
+
+    // the victim follows the verification link but does not know the attacker's password: refused
+    const token = await mailedToken(t.app, shop, victim, 'customer_verify_email');
+    const clicked = await store('POST', '/api/customer/verify-email', { token, password: 'victim-guess-1' });
+    expectProblem(clicked, 400, 'invalid_credentials');
+    expect(clicked.data.errors[0].path).toBe('/body/password');
     const admin = await call(t.app, 'GET', `/api/admin/orders/${orderAfter}`, { token: shop.ownerToken });
     expect(admin.data.order.customer_id).toBeNull();
+    expectProblem(await login(victim, 'attacker-pass-1'), 401, 'invalid_credentials');
 
-    // the owner of the mailbox verifies: every guest purchase of the e-mail appears
-    const token = await mailedToken(t.app, shop, victim, 'customer_verify_email');
-    const verified = await store('POST', '/api/customer/verify-email', { token });
+    // the victim takes the address over by the reset (proves the mailbox, sets their password)
+    await store('POST', '/api/customer/password-reset', { email: victim });
+    const reset = await mailedToken(t.app, shop, victim, 'customer_password_reset');
+    const confirmed = await store('POST', '/api/customer/password-reset/confirm', {
+      token: reset,
+      password: 'victim-pass-1',
+    });
+    expect(confirmed.statusCode, confirmed.body).toBe(200);
+    expect(confirmed.data.customer.email_verified).toBe(true);
+    expectProblem(await call(t.app, 'GET', '/api/customer/orders', { token: early.token }), 401, 'invalid_credential');
+    expectProblem(await login(victim, 'attacker-pass-1'), 401, 'invalid_credentials');
+    const mine = await login(victim, 'victim-pass-1');
+    expect(mine.statusCode).toBe(200);
+    const orders = await call(t.app, 'GET', '/api/customer/orders', { token: mine.data.token });
+    expect(orders.data.orders.map((o: { id: string }) => o.id)).toEqual(
+      expect.arrayContaining([orderBefore, orderAfter]),
+    );
+    const abos = await call(t.app, 'GET', '/api/customer/abos', { token: mine.data.token });
+    expect(abos.data.abos.map((a: { id: string }) => a.id)).toEqual([aboBefore]);
+  });
+
+  it('verification with the password ends every earlier session, signs in, and shows the guest purchases', async () => {
+    const email = `eigen-konto-${Date.now()}@mail.test`;
+    const orderBefore = await guestOrder(email);
+    const aboBefore = await guestAbo(email);
+    await registerOnly(email);
+    const orderAfter = await guestOrder(email);
+    const aboAfter = await guestAbo(email);
+    const [row] = (
+      (await t.app.deps.database.db.execute(
+        sql`SELECT id FROM customers WHERE shop_id = ${shop.shopId} AND lower(email) = lower(${email})`,
+      )) as unknown as { rows: { id: string }[] }
+    ).rows;
+    const before = await createSession(
+      { db: t.app.deps.database.db },
+      { shopId: shop.shopId, kind: 'customer', subjectId: row?.id as string },
+    );
+    // the verifying browser sends its (pre-verification) session cookie: it gets a new one
+    const token = await mailedToken(t.app, shop, email, 'customer_verify_email');
+    const verified = await call(t.app, 'POST', '/api/customer/verify-email', {
+      token: shop.publishableKey,
+      headers,
+      cookies: { csid: before.token },
+      body: { token, password: 'customer-pass-1' },
+    });
     expect(verified.statusCode, verified.body).toBe(200);
-    expect(verified.data.customer).toMatchObject({ id: attacker.customer.id, email_verified: true });
-    const after = await call(t.app, 'GET', '/api/customer/orders', { token: attacker.token });
+    expect(verified.data.customer).toMatchObject({ id: row?.id, email_verified: true });
+    expect(verified.data.token).toMatch(/^csess_/);
+    expect(verified.data.token).not.toBe(before.token);
+    expect(String(verified.headers['set-cookie'])).toContain(`csid=${verified.data.token}`);
+    expectProblem(await call(t.app, 'GET', '/api/customer/orders', { token: before.token }), 401, 'invalid_credential');
+
+    const session = verified.data.token as string;
+    const after = await call(t.app, 'GET', '/api/customer/orders', { token: session });
     // the two one-time orders and the first orders of the two paid subscriptions
     expect(after.data.count).toBe(4);
     expect(after.data.orders.map((o: { id: string }) => o.id)).toEqual(
       expect.arrayContaining([orderBefore, orderAfter]),
     );
-    const abos = await call(t.app, 'GET', '/api/customer/abos', { token: attacker.token });
+    const abos = await call(t.app, 'GET', '/api/customer/abos', { token: session });
     expect(abos.data.abos.map((a: { id: string }) => a.id).sort()).toEqual([aboBefore, aboAfter].sort());
 
     // a guest purchase after verification belongs to the account at once
-    const orderLater = await guestOrder(victim);
-    const aboLater = await guestAbo(victim);
-    expect((await call(t.app, 'GET', '/api/customer/orders', { token: attacker.token })).data.count).toBe(6);
-    const later = await call(t.app, 'GET', '/api/customer/abos', { token: attacker.token });
+    const orderLater = await guestOrder(email);
+    const aboLater = await guestAbo(email);
+    expect((await call(t.app, 'GET', '/api/customer/orders', { token: session })).data.count).toBe(6);
+    const later = await call(t.app, 'GET', '/api/customer/abos', { token: session });
     expect(later.data.abos.map((a: { id: string }) => a.id)).toContain(aboLater);
     expect(
       (await call(t.app, 'GET', `/api/admin/orders/${orderLater}`, { token: shop.ownerToken })).data.order.customer_id,
-    ).toBe(attacker.customer.id);
-    const me = await call(t.app, 'GET', '/api/customer/me', { token: attacker.token });
-    expect(me.data.customer.email_verified).toBe(true);
+    ).toBe(row?.id);
+    expect((await login(email, 'customer-pass-1')).statusCode).toBe(200);
   });
 
-  it('a verification token works once; unknown, malformed and expired tokens are refused', async () => {
+  it('a verification token works once; unknown, malformed and expired tokens and wrong passwords are refused', async () => {
     const email = `einmal-${Date.now()}@mail.test`;
-    await register(email);
+    await registerOnly(email);
     const token = await mailedToken(t.app, shop, email, 'customer_verify_email');
+    const password = 'customer-pass-1';
     expectProblem(await store('POST', '/api/customer/verify-email', {}), 400, 'validation_failed');
-    expectProblem(await store('POST', '/api/customer/verify-email', { token: 123 }), 400, 'validation_failed');
-    expectProblem(await store('POST', '/api/customer/verify-email', { token, extra: 1 }), 400, 'validation_failed');
-    expectProblem(await store('POST', '/api/customer/verify-email', { token: 'verify_nope' }), 400, 'token_invalid');
+    expectProblem(await store('POST', '/api/customer/verify-email', { token }), 400, 'validation_failed');
+    expectProblem(
+      await store('POST', '/api/customer/verify-email', { token: 123, password }),
+      400,
+      'validation_failed',
+    );
+    expectProblem(
+      await store('POST', '/api/customer/verify-email', { token, password, extra: 1 }),
+      400,
+      'validation_failed',
+    );
+    expectProblem(
+      await store('POST', '/api/customer/verify-email', { token: 'verify_nope', password }),
+      400,
+      'token_invalid',
+    );
+    // a wrong password: refused, and the token stays usable
+    expectProblem(
+      await store('POST', '/api/customer/verify-email', { token, password: 'not-the-password' }),
+      400,
+      'invalid_credentials',
+    );
     // another shop's key does not find this shop's token
     const other = await createShop(t.app);
     expectProblem(
       await call(t.app, 'POST', '/api/customer/verify-email', {
         token: other.publishableKey,
         headers,
-        body: { token },
+        body: { token, password },
       }),
       400,
       'token_invalid',
     );
-    expect((await store('POST', '/api/customer/verify-email', { token })).statusCode).toBe(200);
-    expectProblem(await store('POST', '/api/customer/verify-email', { token }), 400, 'token_invalid');
+    expect((await store('POST', '/api/customer/verify-email', { token, password })).statusCode).toBe(200);
+    expectProblem(await store('POST', '/api/customer/verify-email', { token, password }), 400, 'token_invalid');
 
     const late = `spaet-${Date.now()}@mail.test`;
-    await register(late);
+    await registerOnly(late);
     const lateToken = await mailedToken(t.app, shop, late, 'customer_verify_email');
     await t.app.deps.database.db.execute(
       sql`UPDATE account_tokens SET expires_at = now() - interval '1 second' WHERE token_hash = ${sha256(lateToken)}`,
     );
-    expectProblem(await store('POST', '/api/customer/verify-email', { token: lateToken }), 400, 'token_invalid');
+    expectProblem(
+      await store('POST', '/api/customer/verify-email', { token: lateToken, password }),
+      400,
+      'token_invalid',
+    );
   });
 
   it('credentials: verify-email needs the publishable key and an allowed Origin', async () => {
     expectProblem(
-      await call(t.app, 'POST', '/api/customer/verify-email', { body: { token: 'x' } }),
+      await call(t.app, 'POST', '/api/customer/verify-email', { body: { token: 'x', password: 'y' } }),
       401,
       'unauthenticated',
     );
@@ -186,13 +283,16 @@ describe('e-mail verification closes the account takeover', () => {
       await call(t.app, 'POST', '/api/customer/verify-email', {
         token: shop.publishableKey,
         headers: { origin: 'https://evil.example' },
-        body: { token: 'x' },
+        body: { token: 'x', password: 'y' },
       }),
       403,
       'origin_denied',
     );
     expectProblem(
-      await call(t.app, 'POST', '/api/customer/verify-email', { token: shop.ownerToken, body: { token: 'x' } }),
+      await call(t.app, 'POST', '/api/customer/verify-email', {
+        token: shop.ownerToken,
+        body: { token: 'x', password: 'y' },
+      }),
       403,
       'credential_denied',
     );
@@ -240,6 +340,16 @@ describe('password reset', () => {
     const ok = await store('POST', '/api/customer/password-reset/confirm', { token, password: 'new-password-1' });
     expect(ok.statusCode, ok.body).toBe(200);
     expect(ok.data.customer).toMatchObject({ email, email_verified: true });
+    // the reset also verifies an address that was never verified (the link proved the mailbox)
+    const unverified = `unbestaetigt-${Date.now()}@mail.test`;
+    await registerOnly(unverified);
+    await store('POST', '/api/customer/password-reset', { email: unverified });
+    const confirmed = await store('POST', '/api/customer/password-reset/confirm', {
+      token: await mailedToken(t.app, shop, unverified, 'customer_password_reset'),
+      password: 'new-password-1',
+    });
+    expect(confirmed.data.customer).toMatchObject({ email: unverified, email_verified: true });
+    expect((await login(unverified, 'new-password-1')).statusCode).toBe(200);
     for (const old of [first, second]) {
       expectProblem(await call(t.app, 'GET', '/api/customer/me', { token: old }), 401, 'invalid_credential');
     }
@@ -389,10 +499,9 @@ describe('buying while signed in (publishable key + customer session)', () => {
     return res.rows[0]?.n ?? 0;
   };
 
-  it('a one-time purchase (X-Customer-Session) belongs to the unverified account at once, with its e-mail', async () => {
+  it('a one-time purchase (X-Customer-Session) belongs to the account at once, with its e-mail', async () => {
     const email = `kaeufer-${Date.now()}@mail.test`;
     const me = await register(email);
-    expect(me.customer.email_verified).toBe(false);
     // the body's e-mail may differ in case only; the order carries the account's spelling
     const s = await signedIn('/api/store/checkout-sessions', checkoutBody(email.toUpperCase()), me.token);
     expect(s.statusCode, s.body).toBe(201);
@@ -403,12 +512,12 @@ describe('buying while signed in (publishable key + customer session)', () => {
       token: shop.ownerToken,
     });
     expect(order.data.order).toMatchObject({ customer_id: me.customer.id, customer_email: email });
-    // a guest purchase of the same e-mail still waits for verification
+    // a guest purchase of the (verified) e-mail belongs to it too
     await guestOrder(email);
-    expect((await call(t.app, 'GET', '/api/customer/orders', { token: me.token })).data.count).toBe(1);
+    expect((await call(t.app, 'GET', '/api/customer/orders', { token: me.token })).data.count).toBe(2);
   });
 
-  it('a subscription (customer cookie) belongs to the unverified account at once', async () => {
+  it('a subscription (customer cookie) belongs to the account at once', async () => {
     const email = `abo-kaeufer-${Date.now()}@mail.test`;
     const me = await register(email);
     const s = await call(t.app, 'POST', '/api/store/abo-sessions', {
@@ -523,5 +632,44 @@ describe('buying while signed in (publishable key + customer session)', () => {
     for (const url of ['/api/store/checkout-sessions', '/api/store/abo-sessions']) {
       expectProblem(await call(t.app, 'POST', url, { token: me.token, headers, body: {} }), 403, 'credential_denied');
     }
+  });
+});
+
+describe('registration answers alike whether or not the address has an account', () => {
+  it('a taken address: same status, body and headers as a new one; its owner is told; nothing changes', async () => {
+    const owner = `besitzer-${Date.now()}@mail.test`;
+    const me = await register(owner, 'owner-pass-1');
+    const fresh = `neu-${Date.now()}@mail.test`;
+    const a = await store('POST', '/api/customer/register', { email: fresh, password: 'someone-pass-1' });
+    const b = await store('POST', '/api/customer/register', { email: owner.toUpperCase(), password: 'someone-pass-1' });
+    for (const res of [a, b]) {
+      expect(res.statusCode, res.body).toBe(202);
+      expect(res.headers['set-cookie']).toBeUndefined();
+    }
+    expect(b.body).toBe(a.body);
+    const shape = (h: Record<string, unknown>) =>
+      Object.keys(h)
+        .filter((k) => !['date', 'x-request-id'].includes(k))
+        .sort()
+        .map((k) => (k === 'content-length' ? k : `${k}: ${String(h[k])}`));
+    expect(shape(b.headers)).toEqual(shape(a.headers));
+    // neither can sign in with the password just sent
+    expectProblem(await login(fresh, 'someone-pass-1'), 401, 'invalid_credentials');
+    expectProblem(await login(owner, 'someone-pass-1'), 401, 'invalid_credentials');
+    // the new address got its verification e-mail; the owner an e-mail that someone tried, without a token
+    expect(await mailedToken(t.app, shop, fresh, 'customer_verify_email')).toMatch(/^verify_/);
+    const told = await call(t.app, 'GET', '/api/admin/emails', {
+      token: shop.ownerToken,
+      query: { to: owner, kind: 'customer_register_attempt' },
+    });
+    expect(told.data.emails).toHaveLength(1);
+    expect(told.data.emails[0].text).toContain('bereits ein Konto');
+    expect(told.data.emails[0].text).not.toMatch(/token/i);
+    // the owner's account, password and session are untouched
+    expect((await call(t.app, 'GET', '/api/customer/me', { token: me.token })).data.customer).toMatchObject({
+      id: me.customer.id,
+      email_verified: true,
+    });
+    expect((await login(owner, 'owner-pass-1')).statusCode).toBe(200);
   });
 });

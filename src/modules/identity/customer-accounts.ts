@@ -15,7 +15,7 @@ import { runHook } from '../../platform/hooks.js';
 import { clientKey } from '../../platform/http/client-key.js';
 import { consume } from '../../platform/http/rate-limit.js';
 import { shopName } from '../shops/index.js';
-import { findAccountToken, issueAccountToken, useAccountToken } from './account-tokens.js';
+import { findAccountToken, issueAccountToken, tokenInvalid, useAccountToken } from './account-tokens.js';
 import { customers } from './identity.tables.js';
 import { throttledVerify } from './login-throttle.js';
 import { createSession, revokeSessionsOf } from './sessions.js';
@@ -120,12 +120,13 @@ async function mailAccountToken(
   const token = await issueAccountToken(ctx, { shopId: ctx.shopId, subject: 'customer', subjectId: row.id, purpose });
   const name = await shopNameOr(ctx);
   await queueEmail(
-    { db: ctx.db, shopId: ctx.shopId },
+    { db: ctx.db, shopId: ctx.shopId, config: ctx.config },
     {
       kind: mail.kind,
       to: row.email,
       subject: mail.subject(name),
       text: mail.lines(name, token).join('\n'),
+      secrets: [token],
       now: ctx.clock.now(),
     },
   );
@@ -139,18 +140,66 @@ export async function sendVerificationEmail(ctx: TxCtx, row: CustomerRow): Promi
     lines: (name, token) => [
       `Willkommen bei ${name}!`,
       '',
-      'Bitte bestätigen Sie Ihre E-Mail-Adresse über diesen Link:',
+      'Bitte bestätigen Sie Ihre E-Mail-Adresse über diesen Link (mit dem Passwort, das Sie bei der Registrierung gewählt haben):',
       '',
       `${storefrontBase(ctx)}/account/verify-email?token=${encodeURIComponent(token)}`,
       '',
       `Der Link ist 72 Stunden gültig. Token: ${token}`,
+      '',
+      'Wenn Sie sich nicht selbst registriert haben, öffnen Sie den Link nicht und ignorieren Sie diese E-Mail.',
     ],
   });
 }
 
-/** POST /api/customer/verify-email: ends the token, marks the e-mail verified, claims guest purchases. */
-export async function verifyCustomerEmail(ctx: Ctx, token: string): Promise<CustomerRow> {
+/**
+ * Queues the e-mail to the owner of an existing account whose address someone tried to register
+ * again (the registration itself answers as for a new address). It carries no token: the owner
+ * signs in, or sets a new password through the reset (which also verifies the address).
+ */
+export async function sendRegistrationAttemptEmail(ctx: TxCtx, row: CustomerRow): Promise<void> {
+  const name = await shopNameOr(ctx);
+  await queueEmail(ctx, {
+    kind: 'customer_register_attempt',
+    to: row.email,
+    subject: `Registrierung mit Ihrer E-Mail-Adresse bei ${name}`,
+    text: [
+      'Guten Tag,',
+      '',
+      `jemand hat versucht, mit Ihrer E-Mail-Adresse ein Kundenkonto bei ${name} anzulegen. Sie haben dort bereits ein Konto.`,
+      '',
+      'Waren Sie das, melden Sie sich mit Ihrem Passwort an. Haben Sie es vergessen, legen Sie ein neues fest:',
+      `${storefrontBase(ctx)}/account/reset-password`,
+      '',
+      'Waren Sie es nicht, ignorieren Sie diese E-Mail: Ihr Konto bleibt unverändert.',
+    ].join('\n'),
+    now: ctx.clock.now(),
+  });
+}
+
+/**
+ * POST /api/customer/verify-email {token, password}: the verifier proves the mailbox (token) and
+ * the account's password, so an address someone else registered (with their password) cannot be
+ * verified into their account by its owner's click. Ends the token, marks the e-mail verified,
+ * claims guest purchases, ends every earlier session of the account (none made before
+ * verification inherits the guest history) and signs the verifying browser in with a new session.
+ */
+export async function verifyCustomerEmail(ctx: Ctx, ip: string, token: string, password: string) {
   const found = await findAccountToken(ctx, 'customer', 'verify_email', token, ctx.shopId);
+  const [account] = await ctx.db
+    .select()
+    .from(customers)
+    .where(and(eq(customers.id, found.subjectId), eq(customers.shopId, ctx.shopId)));
+  if (!account) throw tokenInvalid();
+  // the password, under the login throttle: a wrong one leaves the token usable
+  const hash = account.passwordHash;
+  const ok = await throttledVerify(ctx, `customer:${ctx.shopId}`, account.email, ip, async () =>
+    hash ? verifyPassword(hash, password) : false,
+  );
+  if (!ok) {
+    throw AppError.withStatus('invalid_credentials', 400, 'The password is wrong', [
+      { path: '/body/password', message: 'is wrong' },
+    ]);
+  }
   return withTx(ctx, async (t) => {
     await useAccountToken(t, found.id);
     const [row] = await t.db
@@ -158,8 +207,12 @@ export async function verifyCustomerEmail(ctx: Ctx, token: string): Promise<Cust
       .from(customers)
       .where(and(eq(customers.id, found.subjectId), eq(customers.shopId, ctx.shopId)))
       .for('update');
-    if (!row) throw new AppError('token_invalid', 'The link is unknown, used or expired');
-    return row.emailVerified ? row : markVerified(t, row);
+    // the password checked is still the account's (not changed by a reset meanwhile)
+    if (!row || row.passwordHash !== hash) throw tokenInvalid();
+    const customer = row.emailVerified ? row : await markVerified(t, row);
+    await revokeSessionsOf(t, 'customer', row.id);
+    const session = await createSession(t, { shopId: ctx.shopId, kind: 'customer', subjectId: row.id });
+    return { customer, session };
   });
 }
 

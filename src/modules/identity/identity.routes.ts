@@ -13,6 +13,7 @@ import { iso } from '../../platform/dates.js';
 import { IdParams, NoContent } from '../../platform/http/schemas.js';
 import { deleteByIdRoute, type TypedApp } from '../../platform/http/typed-app.js';
 import type { AppDeps } from '../../platform/module.js';
+import { checkSignInOrigin } from './authorize.js';
 import * as accounts from './customer-accounts.js';
 import * as S from './identity.schemas.js';
 import * as svc from './identity.service.js';
@@ -48,6 +49,7 @@ export function identityRoutes(app: TypedApp, deps: AppDeps): void {
       schema: { tags, summary: 'Sign in as an employee', body: S.LoginBody, response: { 200: S.LoginResponse } },
     },
     async (request, reply) => {
+      await checkSignInOrigin(request, deps, { storefronts: false });
       const body = request.body;
       const { session, user, shop } = await svc.loginAdmin(request.ctx, body.email, body.password, request.ip);
       setSessionCookie(reply, deps, 'admin', session.token, session.expiresAt);
@@ -251,20 +253,17 @@ export function identityRoutes(app: TypedApp, deps: AppDeps): void {
       schema: {
         tags: ctags,
         summary:
-          'Create a customer account in the shop of the publishable key; a verification e-mail is sent, and guest purchases of the e-mail show only after verification',
+          'Register a customer account in the shop of the publishable key: 202 whether or not the address has an account',
+        description:
+          'A new address gets an unverified account and a verification e-mail, whose link (POST /api/customer/verify-email) verifies the address and signs in; until then the account cannot sign in. An address that has an account gets an e-mail telling its owner that someone tried, and nothing changes. Both answer alike (docs/decisions.md). Guest purchases of the e-mail show only after verification.',
         body: S.CustomerRegister,
-        response: { 201: S.CustomerSessionResponse },
+        response: { 202: S.Accepted },
       },
     },
     async (request, reply) => {
       await accounts.limitAccountCalls(request.ctx, request.ip);
-      const { customer, session } = await svc.registerCustomer(request.ctx, request.body);
-      setSessionCookie(reply, deps, 'customer', session.token, session.expiresAt);
-      return reply.code(201).send({
-        token: session.token,
-        expires_at: iso(session.expiresAt),
-        customer: svc.customerOut(customer),
-      });
+      await svc.registerCustomer(request.ctx, request.body);
+      return reply.code(202).send({ status: 'accepted' });
     },
   );
 
@@ -274,7 +273,7 @@ export function identityRoutes(app: TypedApp, deps: AppDeps): void {
       config: storefrontKey,
       schema: {
         tags: ctags,
-        summary: 'Sign in as a customer',
+        summary: 'Sign in as a customer (an account signs in once its e-mail is verified)',
         body: S.CustomerLogin,
         response: { 200: S.CustomerSessionResponse },
       },
@@ -323,15 +322,23 @@ export function identityRoutes(app: TypedApp, deps: AppDeps): void {
       config: storefrontKey,
       schema: {
         tags: ctags,
-        summary: 'Verify the e-mail of a customer account with the token of the verification e-mail (one use)',
-        body: S.TokenBody,
-        response: { 200: S.CustomerResponse },
+        summary:
+          "Verify the e-mail of a customer account with the token of the verification e-mail (one use) and the account's password: every earlier session of the account ends and a new one is returned",
+        body: S.VerifyEmailBody,
+        response: { 200: S.CustomerSessionResponse },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       await accounts.limitAccountCalls(request.ctx, request.ip);
-      const row = await accounts.verifyCustomerEmail(request.ctx, request.body.token);
-      return { customer: svc.customerOut(row) };
+      const body = request.body;
+      const { customer, session } = await accounts.verifyCustomerEmail(
+        request.ctx,
+        request.ip,
+        body.token,
+        body.password,
+      );
+      setSessionCookie(reply, deps, 'customer', session.token, session.expiresAt);
+      return { token: session.token, expires_at: iso(session.expiresAt), customer: svc.customerOut(customer) };
     },
   );
 

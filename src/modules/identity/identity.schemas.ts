@@ -134,8 +134,14 @@ export const CustomerSessionResponse = Type.Object({
   customer: CustomerSchema,
 });
 
-export const TokenBody = Body({
+export const VerifyEmailBody = Body({
   token: Type.String({ minLength: 1, maxLength: 200, description: 'The token of the e-mailed link' }),
+  password: Type.String({
+    minLength: 1,
+    maxLength: 200,
+    description:
+      "The account's password: the verifier proves the mailbox (token) and the password, so an address registered by someone else cannot be verified into their account",
+  }),
 });
 export const ResetRequestBody = Body({ email: Type.String({ minLength: 1, maxLength: 254 }) });
 export const ResetConfirmBody = Body({

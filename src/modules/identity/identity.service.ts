@@ -9,7 +9,7 @@ import { isUniqueViolation, type TxCtx, withTx } from '../../platform/db/tx.js';
 import { AppError, conflict, type FieldError, notFound } from '../../platform/errors.js';
 import { newId, newSecret } from '../../platform/ids.js';
 import { type ShopRow, shopOf } from '../shops/index.js';
-import { sendVerificationEmail } from './customer-accounts.js';
+import { resetMailAllowed, sendRegistrationAttemptEmail, sendVerificationEmail } from './customer-accounts.js';
 import { apiTokens, customers, publishableKeys, users } from './identity.tables.js';
 import { throttledVerify } from './login-throttle.js';
 import { createSession, revokeSessionsOf } from './sessions.js';
@@ -331,23 +331,35 @@ export const customerOut = (c: CustomerRow) => ({
 });
 
 /**
- * Registers a customer (unverified) with a session and queues the verification e-mail. The
- * e-mail check runs before the password is hashed.
+ * Registers a customer (docs/decisions.md, "Registration answers alike"): a new address (or a
+ * row without a password, e.g. from a purchase) gets an unverified account and the verification
+ * e-mail; an address that has an account gets an e-mail telling its owner that someone tried,
+ * and nothing else changes. The caller cannot tell the two apart: both answer 202 with no
+ * session (an account signs in once its e-mail is verified), and both hash the password.
  */
 export async function registerCustomer(ctx: Ctx, input: { email: string; password: string; name?: string }) {
-  const taken = async (db: Db) =>
-    (
-      await db
-        .select({ id: customers.id, passwordHash: customers.passwordHash })
-        .from(customers)
-        .where(and(eq(customers.shopId, ctx.shopId), sql`lower(${customers.email}) = lower(${input.email})`))
-    )[0];
-  if ((await taken(ctx.db))?.passwordHash) throw conflict('email_taken', 'An account with this e-mail already exists');
   const passwordHash = await hashPassword(input.password);
-  return withTx(ctx, async (t) => {
+  const existingOf = async (db: Db, lock: boolean) => {
+    const q = db
+      .select()
+      .from(customers)
+      .where(and(eq(customers.shopId, ctx.shopId), sql`lower(${customers.email}) = lower(${input.email})`));
+    return (lock ? await q.for('update') : await q)[0];
+  };
+  const taken = await existingOf(ctx.db, false);
+  if (taken?.passwordHash) {
+    if (await resetMailAllowed(ctx, `register:customer:${taken.id}`)) {
+      await withTx(ctx, (t) => sendRegistrationAttemptEmail(t, taken));
+    }
+    return;
+  }
+  await withTx(ctx, async (t) => {
     const tx = t.db;
-    const existing = await taken(tx);
-    if (existing?.passwordHash) throw conflict('email_taken', 'An account with this e-mail already exists');
+    const existing = await existingOf(tx, true);
+    if (existing?.passwordHash) {
+      // registered concurrently: the other request mailed the owner
+      return;
+    }
     let row: CustomerRow;
     if (existing) {
       // A row without a password is claimed, but stays unverified: it proves nothing about the e-mail.
@@ -357,34 +369,37 @@ export async function registerCustomer(ctx: Ctx, input: { email: string; passwor
         .where(eq(customers.id, existing.id))
         .returning()) as [CustomerRow];
     } else {
-      try {
-        [row] = (await tx
-          .insert(customers)
-          .values({
-            id: newId('customer'),
-            shopId: ctx.shopId,
-            email: input.email,
-            name: input.name ?? null,
-            passwordHash,
-          })
-          .returning()) as [CustomerRow];
-      } catch (err) {
-        if (isUniqueViolation(err)) throw conflict('email_taken', 'An account with this e-mail already exists');
-        throw err;
-      }
+      const inserted = (await tx
+        .insert(customers)
+        .values({
+          id: newId('customer'),
+          shopId: ctx.shopId,
+          email: input.email,
+          name: input.name ?? null,
+          passwordHash,
+        })
+        .onConflictDoNothing()
+        .returning()) as CustomerRow[];
+      // a concurrent registration of the address won: it sent the verification e-mail
+      if (!inserted[0]) return;
+      row = inserted[0];
     }
     await sendVerificationEmail(t, row);
-    const session = await createSession(t, { shopId: ctx.shopId, kind: 'customer', subjectId: row.id });
-    return { customer: row, session };
   });
 }
 
+/**
+ * Customer sign-in. An account whose e-mail is not verified yet cannot sign in, and is answered
+ * exactly like a wrong password (the verification link signs it in): otherwise registering an
+ * address and signing in with the chosen password would tell whether the address had an account.
+ */
 export async function loginCustomer(ctx: Ctx, email: string, password: string, ip: string) {
   const [row] = await ctx.db
     .select()
     .from(customers)
     .where(and(eq(customers.shopId, ctx.shopId), sql`lower(${customers.email}) = lower(${email})`));
-  await checkPassword(ctx, `customer:${ctx.shopId}`, ip, email, row?.passwordHash ?? null, password);
+  const hash = row?.emailVerified ? row.passwordHash : null;
+  await checkPassword(ctx, `customer:${ctx.shopId}`, ip, email, hash, password);
   if (!row) throw INVALID_LOGIN();
   const session = await createSession(ctx, { shopId: ctx.shopId, kind: 'customer', subjectId: row.id });
   return { customer: row, session };

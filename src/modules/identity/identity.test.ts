@@ -7,6 +7,7 @@ import {
   customerToken,
   employeeToken,
   expectProblem,
+  mailedToken,
   type ShopFixture,
   STORE_ORIGIN,
   startApp,
@@ -469,7 +470,7 @@ describe('publishable keys and storefront origin checks', () => {
       body,
       headers: { origin: STORE_ORIGIN },
     });
-    expect(ok.statusCode).toBe(201);
+    expect(ok.statusCode).toBe(202);
     expect(ok.headers['access-control-allow-origin']).toBe(STORE_ORIGIN);
     const preflight = await call(t.app, 'OPTIONS', '/api/customer/register', {
       headers: { origin: STORE_ORIGIN, 'access-control-request-method': 'POST' },
@@ -502,7 +503,7 @@ describe('publishable keys and storefront origin checks', () => {
 });
 
 describe('customer accounts', () => {
-  it('register, login, me, logout; e-mail unique per shop only', async () => {
+  it('register, verify, login, me, logout; e-mail unique per shop only', async () => {
     const email = `kunde-${Date.now()}@mail.test`;
     const headers = { origin: STORE_ORIGIN };
     const reg = await call(t.app, 'POST', '/api/customer/register', {
@@ -510,31 +511,57 @@ describe('customer accounts', () => {
       headers,
       body: { email, password: 'customer-pass', name: 'Kim' },
     });
-    expect(reg.statusCode).toBe(201);
-    expect(reg.data.token).toMatch(/^csess_/);
-    expectProblem(
-      await call(t.app, 'POST', '/api/customer/register', {
-        token: shop.publishableKey,
-        headers,
-        body: { email, password: 'customer-pass' },
-      }),
-      409,
-      'email_taken',
-    );
+    expect(reg.statusCode, reg.body).toBe(202);
+    expect(reg.data).toEqual({ status: 'accepted' });
+    expect(reg.headers['set-cookie']).toBeUndefined();
+    // the same address again: answered alike (no 409 email_taken), and nothing changes
+    const again = await call(t.app, 'POST', '/api/customer/register', {
+      token: shop.publishableKey,
+      headers,
+      body: { email, password: 'other-pass-1' },
+    });
+    expect(again.statusCode).toBe(202);
+    expect(again.data).toEqual({ status: 'accepted' });
     const other = await createShop(t.app);
     const elsewhere = await call(t.app, 'POST', '/api/customer/register', {
       token: other.publishableKey,
       headers,
       body: { email, password: 'customer-pass' },
     });
-    expect(elsewhere.statusCode).toBe(201);
+    expect(elsewhere.statusCode).toBe(202);
+    // no sign-in before the e-mail is verified: answered like a wrong password
+    const early = await call(t.app, 'POST', '/api/customer/login', {
+      token: shop.publishableKey,
+      headers,
+      body: { email, password: 'customer-pass' },
+    });
+    expectProblem(early, 401, 'invalid_credentials');
+    const verifyToken = await mailedToken(t.app, shop, email, 'customer_verify_email');
+    const verified = await call(t.app, 'POST', '/api/customer/verify-email', {
+      token: shop.publishableKey,
+      headers,
+      body: { token: verifyToken, password: 'customer-pass' },
+    });
+    expect(verified.statusCode, verified.body).toBe(200);
+    expect(verified.data.token).toMatch(/^csess_/);
+    expect(verified.data.customer).toMatchObject({ email, name: 'Kim', email_verified: true });
     const login = await call(t.app, 'POST', '/api/customer/login', {
       token: shop.publishableKey,
       headers,
       body: { email, password: 'customer-pass' },
     });
     expect(login.statusCode).toBe(200);
-    expect(login.data.customer.id).toBe(reg.data.customer.id);
+    expect(login.data.customer.id).toBe(verified.data.customer.id);
+    // the second registration's password did not replace the first
+    expectProblem(
+      await call(t.app, 'POST', '/api/customer/login', {
+        token: shop.publishableKey,
+        headers,
+        body: { email, password: 'other-pass-1' },
+      }),
+      401,
+      'invalid_credentials',
+    );
     const me = await call(t.app, 'GET', '/api/customer/me', { token: login.data.token });
     expect(me.data.customer).toMatchObject({ email, name: 'Kim' });
     expectProblem(

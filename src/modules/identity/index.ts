@@ -3,7 +3,7 @@ import type { Module } from '../../platform/module.js';
 import { identityRoutes } from './identity.routes.js';
 
 export { findAccountToken, issueAccountToken, tokenInvalid, useAccountToken } from './account-tokens.js';
-export { CUSTOMER_SESSION_HEADER, registerAuthorization, requestOrigin } from './authorize.js';
+export { CUSTOMER_SESSION_HEADER, checkSignInOrigin, registerAuthorization, requestOrigin } from './authorize.js';
 export { accountForPurchase, limitAccountCalls, resetMailAllowed, signedInBuyer } from './customer-accounts.js';
 export { forgetDeletedChannel } from './identity.queries.js';
 export { clearSessionCookie, setSessionCookie } from './identity.routes.js';

@@ -7,6 +7,7 @@ import {
   call,
   createShop,
   expectProblem,
+  mailedToken,
   type Response,
   type ShopFixture,
   STORE_ORIGIN,
@@ -153,7 +154,13 @@ describe('login throttling', () => {
       headers: { origin: STORE_ORIGIN },
       body: { email, password: 'customer-pass-1' },
     });
-    expect(reg.statusCode).toBe(201);
+    expect(reg.statusCode).toBe(202);
+    const verified = await call(t.app, 'POST', '/api/customer/verify-email', {
+      token: shop.publishableKey,
+      headers: { origin: STORE_ORIGIN },
+      body: { token: await mailedToken(t.app, shop, email, 'customer_verify_email'), password: 'customer-pass-1' },
+    });
+    expect(verified.statusCode).toBe(200);
     const url = '/api/customer/login';
     for (let i = 0; i < 5; i++) {
       expect((await login(t.app, { email, password: 'wrong-pass' }, '198.51.100.8', headers, url)).statusCode).toBe(

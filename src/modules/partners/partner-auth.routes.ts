@@ -5,7 +5,13 @@ import { iso } from '../../platform/dates.js';
 import { Body, NoContent, Timestamp } from '../../platform/http/schemas.js';
 import type { TypedApp } from '../../platform/http/typed-app.js';
 import type { AppDeps } from '../../platform/module.js';
-import { clearSessionCookie, limitAccountCalls, revokeSession, setSessionCookie } from '../identity/index.js';
+import {
+  checkSignInOrigin,
+  clearSessionCookie,
+  limitAccountCalls,
+  revokeSession,
+  setSessionCookie,
+} from '../identity/index.js';
 import { acceptInvite, confirmPartnerReset, loginPartner, requestPartnerReset } from './partner-auth.js';
 import type { PartnerType } from './partners.tables.js';
 
@@ -66,6 +72,7 @@ export function partnerAuthRoutes(app: TypedApp, deps: AppDeps): void {
         },
       },
       async (request, reply) => {
+        await checkSignInOrigin(request, deps, { storefronts: true });
         await limitAccountCalls(request.ctx, request.ip);
         const body = request.body;
         const { partner, session } = await acceptInvite(request.ctx, kind, body.token, body.password);
@@ -86,6 +93,7 @@ export function partnerAuthRoutes(app: TypedApp, deps: AppDeps): void {
         },
       },
       async (request, reply) => {
+        await checkSignInOrigin(request, deps, { storefronts: true });
         const body = request.body;
         const { partner, session } = await loginPartner(request.ctx, kind, body, request.ip);
         setSessionCookie(reply, deps, kind, session.token, session.expiresAt);

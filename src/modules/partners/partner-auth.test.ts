@@ -240,7 +240,7 @@ describe.each(['vendor', 'affiliate'] as const)('%s password reset', (kind) => {
   const resetToken = async (email: string) => {
     const rows = await query<{ text: string }>(
       db(),
-      sql`SELECT text_body AS text FROM emails WHERE kind = ${`${kind}_password_reset`} AND lower(to_address) = lower(${email})
+      sql`SELECT coalesce(unredacted_text, text_body) AS text FROM emails WHERE kind = ${`${kind}_password_reset`} AND lower(to_address) = lower(${email})
           ORDER BY created_at DESC, id DESC LIMIT 1`,
     );
     return /Token: (\S+)/.exec(rows[0]?.text ?? '')?.[1];

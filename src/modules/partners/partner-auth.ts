@@ -60,7 +60,7 @@ export async function issueInvite(
   const shop = await shopName({ db: tx, shopId });
   const link = `${ctx.config.publicUrl}/${LABEL[kind].path}/accept?token=${encodeURIComponent(token)}`;
   await queueEmail(
-    { db: tx, shopId },
+    { db: tx, shopId, config: ctx.config },
     {
       kind: `${kind}_invite`,
       to: row.email,
@@ -74,6 +74,7 @@ export async function issueInvite(
         '',
         `Der Link ist 7 Tage gültig. Token: ${token}`,
       ].join('\n'),
+      secrets: [token],
       now,
     },
   );
@@ -185,7 +186,7 @@ export async function requestPartnerReset(
       });
       const shop = await shopName({ db: tx, shopId: row.shopId });
       await queueEmail(
-        { db: tx, shopId: row.shopId },
+        { db: tx, shopId: row.shopId, config: t.config },
         {
           kind: `${kind}_password_reset`,
           to: row.email,
@@ -200,6 +201,7 @@ export async function requestPartnerReset(
             '',
             'Das Token ist 1 Stunde gültig und funktioniert einmal. Wenn Sie das nicht waren, ignorieren Sie diese E-Mail.',
           ].join('\n'),
+          secrets: [token],
           now,
         },
       );

@@ -12,7 +12,7 @@ import type { PartnerType } from './partners.tables.js';
 export async function inviteTokenFor(t: TestApp, kind: PartnerType, email: string): Promise<string> {
   const rows = await query<{ text: string }>(
     t.app.deps.database.db,
-    sql`SELECT text_body AS text FROM emails WHERE kind = ${`${kind}_invite`} AND lower(to_address) = lower(${email})
+    sql`SELECT coalesce(unredacted_text, text_body) AS text FROM emails WHERE kind = ${`${kind}_invite`} AND lower(to_address) = lower(${email})
         ORDER BY created_at DESC, id DESC LIMIT 1`,
   );
   const match = rows[0]?.text.match(/[?&]token=([^\s&]+)/);

@@ -52,7 +52,17 @@ export const digitalRows: MatrixRow[] = [
     codes: managers,
   },
   // the mail outbox
-  { method: 'GET', url: '/api/admin/emails', allow: MANAGERS, codes: managers },
+  // the mail outbox: owner or admin; not an employee restricted to channels (it holds every channel's buyers)
+  {
+    method: 'GET',
+    url: '/api/admin/emails',
+    allow: MANAGERS,
+    codes: managers,
+    expect: {
+      restricted_admin: { status: 403, code: 'role_denied' },
+      emptied_admin: { status: 403, code: 'role_denied' },
+    },
+  },
   {
     method: 'POST',
     url: '/api/store/abo-sessions',
