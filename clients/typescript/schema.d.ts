@@ -24720,8 +24720,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description The account's password: the verifier proves the mailbox (token) and the password, so an address registered by someone else cannot be verified into their account */
-                    password: string;
+                    /** @description The account's password: the verifier proves the mailbox (token) and the password, so an address registered by someone else cannot be verified into their account. Without it the mailbox alone verifies and the password set at registration is discarded (sign in again after a password reset) */
+                    password?: string;
                     /** @description The token of the e-mailed link */
                     token: string;
                 };

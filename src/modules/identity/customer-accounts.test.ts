@@ -165,6 +165,22 @@ describe('e-mail verification closes the account takeover', () => {
     expect(abos.data.abos.map((a: { id: string }) => a.id)).toEqual([aboBefore]);
   });
 
+  it('verification by the link alone (no password) discards the password set at registration: the registrant cannot sign in, the mailbox owner has the session and the guest purchases', async () => {
+    const victim = `link-allein-${Date.now()}@mail.test`;
+    const orderBefore = await guestOrder(victim);
+    await registerOnly(victim, 'attacker-pass-2');
+    const token = await mailedToken(t.app, shop, victim, 'customer_verify_email');
+    const clicked = await store('POST', '/api/customer/verify-email', { token });
+    expect(clicked.statusCode, clicked.body).toBe(200);
+    expect(clicked.data.customer.email_verified).toBe(true);
+    const orders = await call(t.app, 'GET', '/api/customer/orders', { token: clicked.data.token });
+    expect(orders.data.orders.map((o: { id: string }) => o.id)).toContain(orderBefore);
+    // whoever chose the password at registration cannot use it
+    expectProblem(await login(victim, 'attacker-pass-2'), 401, 'invalid_credentials');
+    // the token was used
+    expectProblem(await store('POST', '/api/customer/verify-email', { token }), 400, 'token_invalid');
+  });
+
   it('verification with the password ends every earlier session, signs in, and shows the guest purchases', async () => {
     const email = `eigen-konto-${Date.now()}@mail.test`;
     const orderBefore = await guestOrder(email);
@@ -224,7 +240,7 @@ describe('e-mail verification closes the account takeover', () => {
     const token = await mailedToken(t.app, shop, email, 'customer_verify_email');
     const password = 'customer-pass-1';
     expectProblem(await store('POST', '/api/customer/verify-email', {}), 400, 'validation_failed');
-    expectProblem(await store('POST', '/api/customer/verify-email', { token }), 400, 'validation_failed');
+    expectProblem(await store('POST', '/api/customer/verify-email', { token, password: '' }), 400, 'validation_failed');
     expectProblem(
       await store('POST', '/api/customer/verify-email', { token: 123, password }),
       400,

@@ -4,6 +4,7 @@
  * account of that e-mail only once its owner proved the address (a verification or reset link);
  * purchases made while signed in belong to the account at once.
  */
+import { randomBytes } from 'node:crypto';
 import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import { queueEmail } from '../../adapters/mail/index.js';
 import type { Ctx } from '../../platform/auth/types.js';
@@ -177,13 +178,16 @@ export async function sendRegistrationAttemptEmail(ctx: TxCtx, row: CustomerRow)
 }
 
 /**
- * POST /api/customer/verify-email {token, password}: the verifier proves the mailbox (token) and
- * the account's password, so an address someone else registered (with their password) cannot be
- * verified into their account by its owner's click. Ends the token, marks the e-mail verified,
- * claims guest purchases, ends every earlier session of the account (none made before
- * verification inherits the guest history) and signs the verifying browser in with a new session.
+ * POST /api/customer/verify-email {token, password?}: the verifier proves the mailbox (token) and,
+ * with `password`, the account's password, so an address someone else registered (with their
+ * password) cannot be verified into their account by its owner's click. Without `password` the
+ * mailbox owner verifies alone and the password chosen at registration is discarded (whoever chose
+ * it may not own the mailbox): the account is then reachable only through the verifying browser's
+ * session and a password reset. Either way: ends the token, marks the e-mail verified, claims guest
+ * purchases, ends every earlier session of the account (none made before verification inherits
+ * the guest history) and signs the verifying browser in with a new session.
  */
-export async function verifyCustomerEmail(ctx: Ctx, ip: string, token: string, password: string) {
+export async function verifyCustomerEmail(ctx: Ctx, ip: string, token: string, password: string | undefined) {
   const found = await findAccountToken(ctx, 'customer', 'verify_email', token, ctx.shopId);
   const [account] = await ctx.db
     .select()
@@ -192,9 +196,13 @@ export async function verifyCustomerEmail(ctx: Ctx, ip: string, token: string, p
   if (!account) throw tokenInvalid();
   // the password, under the login throttle: a wrong one leaves the token usable
   const hash = account.passwordHash;
-  const ok = await throttledVerify(ctx, `customer:${ctx.shopId}`, account.email, ip, async () =>
-    hash ? verifyPassword(hash, password) : false,
-  );
+  const ok =
+    password === undefined ||
+    (await throttledVerify(ctx, `customer:${ctx.shopId}`, account.email, ip, async () =>
+      hash ? verifyPassword(hash, password) : false,
+    ));
+  // verified by the mailbox alone: nobody keeps the password set at registration
+  const unusable = password === undefined ? await hashPassword(randomBytes(32).toString('base64url')) : null;
   if (!ok) {
     throw AppError.withStatus('invalid_credentials', 400, 'The password is wrong', [
       { path: '/body/password', message: 'is wrong' },
@@ -209,6 +217,12 @@ export async function verifyCustomerEmail(ctx: Ctx, ip: string, token: string, p
       .for('update');
     // the password checked is still the account's (not changed by a reset meanwhile)
     if (!row || row.passwordHash !== hash) throw tokenInvalid();
+    if (unusable !== null) {
+      await t.db
+        .update(customers)
+        .set({ passwordHash: unusable, updatedAt: new Date() })
+        .where(and(eq(customers.id, row.id), eq(customers.shopId, ctx.shopId)));
+    }
     const customer = row.emailVerified ? row : await markVerified(t, row);
     await revokeSessionsOf(t, 'customer', row.id);
     const session = await createSession(t, { shopId: ctx.shopId, kind: 'customer', subjectId: row.id });

@@ -136,12 +136,14 @@ export const CustomerSessionResponse = Type.Object({
 
 export const VerifyEmailBody = Body({
   token: Type.String({ minLength: 1, maxLength: 200, description: 'The token of the e-mailed link' }),
-  password: Type.String({
-    minLength: 1,
-    maxLength: 200,
-    description:
-      "The account's password: the verifier proves the mailbox (token) and the password, so an address registered by someone else cannot be verified into their account",
-  }),
+  password: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description:
+        "The account's password: the verifier proves the mailbox (token) and the password, so an address registered by someone else cannot be verified into their account. Without it the mailbox alone verifies and the password set at registration is discarded (sign in again after a password reset)",
+    }),
+  ),
 });
 export const ResetRequestBody = Body({ email: Type.String({ minLength: 1, maxLength: 254 }) });
 export const ResetConfirmBody = Body({
