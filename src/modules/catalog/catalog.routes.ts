@@ -93,7 +93,7 @@ export function catalogRoutes(app: TypedApp): void {
       config: readCatalog,
       schema: {
         tags,
-        summary: 'List products, newest first',
+        summary: 'List products (filters, search, sort; newest first by default)',
         querystring: S.ProductListQuery,
         response: { 200: S.ProductList },
       },

@@ -184,6 +184,21 @@ export type ProductPatchInput = Static<typeof ProductPatch>;
 export type VariantInput = Static<typeof VariantEntry>;
 export type ImageInput = Static<typeof ImageEntry>;
 
+/** Sort keys of the admin product list; a leading `-` is descending. */
+export const PRODUCT_SORTS = [
+  '-created_at',
+  'created_at',
+  'name',
+  '-name',
+  'sku',
+  '-sku',
+  'base_price_cents',
+  '-base_price_cents',
+  'updated_at',
+  '-updated_at',
+] as const;
+export type ProductSort = (typeof PRODUCT_SORTS)[number];
+
 const RefFilter = Type.String({ minLength: 1, maxLength: 64, description: 'An id, or `ohne` for none' });
 
 export const ProductListQuery = Type.Object(
@@ -201,6 +216,17 @@ export const ProductListQuery = Type.Object(
         enum: ['ja', 'alle'],
         default: 'alle',
         description: 'ja: digital products only; alle: the whole catalog',
+      }),
+    ),
+    sort: Type.Optional(
+      Type.Unsafe<ProductSort>({
+        type: 'string',
+        enum: [...PRODUCT_SORTS],
+        default: '-created_at',
+        description:
+          'Order of the list: a field, ascending, or with a leading `-` descending; ties by id in the same ' +
+          'direction. `name` ignores case and accents; products without a SKU come last ascending, first descending. ' +
+          'Default `-created_at` (newest first)',
       }),
     ),
     ...Pagination,

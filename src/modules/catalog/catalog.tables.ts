@@ -125,6 +125,13 @@ export const products = pgTable(
     index('products_supplier_idx')
       .on(t.shopId, t.supplierId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())
       .where(sql`deleted_at IS NULL`),
+    // the admin list's sort keys (products.read.ts); each serves both directions
+    index('products_sort_name_idx')
+      .on(t.shopId, sql`lower(f_unaccent(${t.name}))`, t.id)
+      .where(sql`deleted_at IS NULL`),
+    index('products_sort_sku_idx').on(t.shopId, t.sku, t.id).where(sql`deleted_at IS NULL`),
+    index('products_sort_price_idx').on(t.shopId, t.basePriceCents, t.id).where(sql`deleted_at IS NULL`),
+    index('products_sort_updated_idx').on(t.shopId, t.updatedAt, t.id).where(sql`deleted_at IS NULL`),
     index('products_digital_idx')
       .on(t.shopId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())
       .where(sql`deleted_at IS NULL AND is_digital`),
