@@ -7,6 +7,7 @@ import { deleteByIdRoute, sendJsonText, type TypedApp } from '../../platform/htt
 import * as S from './catalog.schemas.js';
 import { listingRoutes } from './listings.routes.js';
 import { getWritePolicy, putWritePolicy } from './policy.service.js';
+import { bulkProducts } from './products.bulk.js';
 import { getProduct, listProducts } from './products.read.js';
 import { createProduct, deleteProduct, updateProduct } from './products.write.js';
 import * as ref from './reference.service.js';
@@ -138,6 +139,22 @@ export function catalogRoutes(app: TypedApp): void {
       },
     },
     async (request) => updateProduct(request.ctx, request.params.id, request.body),
+  );
+
+  app.post(
+    '/api/products/bulk',
+    {
+      config: writeCatalog,
+      schema: {
+        tags,
+        summary:
+          'One action on up to 200 products, each through its single write (role, write policy, channel restriction) ' +
+          'in a transaction of its own; the outcome per product. Honours Idempotency-Key',
+        body: S.ProductBulk,
+        response: { 200: S.ProductBulkResult },
+      },
+    },
+    async (request) => bulkProducts(request.ctx, request.body),
   );
 
   deleteByIdRoute(

@@ -353,3 +353,56 @@ export const WritePolicyPut = Body({
 });
 export type WritePolicy = Static<typeof WritePolicySchema>;
 export type WritePolicyInput = Static<typeof WritePolicyPut>;
+
+// ---- bulk actions ------------------------------------------------------------------------------
+
+export const BULK_ACTIONS = [
+  'publish',
+  'archive',
+  'set_category',
+  'set_brand',
+  'set_supplier',
+  'add_to_channel',
+  'remove_from_channel',
+] as const;
+export type BulkAction = (typeof BULK_ACTIONS)[number];
+
+export const ProductBulk = Body({
+  ids: Type.Array(RefId, {
+    minItems: 1,
+    maxItems: 200,
+    uniqueItems: true,
+    description: 'The products, each changed in a transaction of its own; results come in this order',
+  }),
+  action: StringEnum(
+    BULK_ACTIONS,
+    'publish / archive: status published / archived; set_category, set_brand, set_supplier: the field ' +
+      '(null clears it); add_to_channel: the product listing in channel_id, published; remove_from_channel: ' +
+      "the product's and its variants' listings in channel_id removed",
+  ),
+  category_id: Type.Optional(Nullable(RefId)),
+  brand_id: Type.Optional(Nullable(RefId)),
+  supplier_id: Type.Optional(Nullable(RefId)),
+  channel_id: Type.Optional(RefId),
+});
+export type ProductBulkInput = Static<typeof ProductBulk>;
+
+const BulkFieldError = Type.Object({ path: Type.String(), message: Type.String() });
+export const BulkResult = Type.Union([
+  Type.Object({ id: Type.String(), ok: Type.Literal(true) }),
+  Type.Object({
+    id: Type.String(),
+    ok: Type.Literal(false),
+    code: Type.String({ description: 'The problem code the single write would answer (policy_denied, not_found …)' }),
+    detail: Type.String(),
+    errors: Type.Optional(
+      Type.Array(BulkFieldError, { description: 'Field errors of the single write (paths of its body)' }),
+    ),
+  }),
+]);
+export type BulkResultOut = Static<typeof BulkResult>;
+export const ProductBulkResult = Type.Object({
+  results: Type.Array(BulkResult),
+  succeeded: Type.Integer(),
+  failed: Type.Integer(),
+});

@@ -171,6 +171,8 @@ export const OPERATION_IDS: Record<string, string> = {
   'DELETE /api/products/{id}': 'deleteProduct',
   'GET /api/products/{id}/channels': 'listProductListings',
   'PATCH /api/products/{id}/channels/{channelId}': 'setProductListing',
+  'DELETE /api/products/{id}/channels/{channelId}': 'removeProductListing',
+  'POST /api/products/bulk': 'bulkProducts',
   'POST /api/store/abo-sessions': 'createAboSession',
   'POST /api/store/checkout-sessions': 'createCheckoutSession',
   'GET /api/store/products': 'listStoreProducts',

@@ -59,6 +59,15 @@ export const catalogRows: MatrixRow[] = [
     ok: 404,
     codes: { ...refused, pk_allowed_origin: 'credential_denied' },
   },
+  {
+    method: 'DELETE',
+    url: '/api/products/prod_unknown/channels/chan_unknown',
+    allow: PRODUCT_WRITERS,
+    ok: 404,
+    codes: { ...refused, pk_allowed_origin: 'credential_denied' },
+  },
+  // bulk actions: an invalid body is 400 before any product is touched
+  { method: 'POST', url: '/api/products/bulk', body: {}, allow: PRODUCT_WRITERS, ok: 400, codes: refused },
   ...referenceRows('categories', 'cat'),
   ...referenceRows('brands', 'brand'),
   ...referenceRows('suppliers', 'sup'),
