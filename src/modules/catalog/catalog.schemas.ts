@@ -313,9 +313,19 @@ export const CategoryListQuery = RefListQuery({
 export const RefListQueryPlain = RefListQuery({});
 export type RefListInput = Static<typeof CategoryListQuery>;
 
-export const CategoryList = Type.Object({ categories: Type.Array(CategorySchema), ...PageMeta });
-export const BrandList = Type.Object({ brands: Type.Array(BrandSchema), ...PageMeta });
-export const SupplierList = Type.Object({ suppliers: Type.Array(SupplierSchema), ...PageMeta });
+const ProductCount = Type.Integer({
+  description: 'Live products that use the record (what a delete would refuse with, 409 in_use)',
+});
+const CategoryListItem = Type.Object({
+  ...CategorySchema.properties,
+  product_count: ProductCount,
+  subcategory_count: Type.Integer({ description: 'Direct subcategories (they also block a delete)' }),
+});
+const BrandListItem = Type.Object({ ...BrandSchema.properties, product_count: ProductCount });
+const SupplierListItem = Type.Object({ ...SupplierSchema.properties, product_count: ProductCount });
+export const CategoryList = Type.Object({ categories: Type.Array(CategoryListItem), ...PageMeta });
+export const BrandList = Type.Object({ brands: Type.Array(BrandListItem), ...PageMeta });
+export const SupplierList = Type.Object({ suppliers: Type.Array(SupplierListItem), ...PageMeta });
 
 // ---- token write policy ------------------------------------------------------------------------
 
