@@ -98,6 +98,8 @@ export const OPERATION_IDS: Record<string, string> = {
   'POST /api/admin/orders/{id}/mark-paid': 'markOrderPaid',
   'POST /api/admin/orders/{orderId}/invoice': 'createInvoiceFromOrder',
   'GET /api/admin/products': 'listProducts',
+  'POST /api/admin/uploads': 'uploadImage',
+  'GET /media/{shop}/{file}': 'getMedia',
   'GET /api/admin/products/{id}': 'getProduct',
   'GET /api/admin/publishable-keys': 'listPublishableKeys',
   'POST /api/admin/publishable-keys': 'createPublishableKey',
