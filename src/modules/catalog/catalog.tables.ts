@@ -103,9 +103,7 @@ export const products = pgTable(
     shortDescription: text('short_description'),
     options: jsonb('options').$type<ProductOption[]>().notNull().default(sql`'[]'::jsonb`),
     /** The admin list's `sort=name` key: the name as the search compares it. Written by the database. */
-    nameSort: text('name_sort')
-      .notNull()
-      .generatedAlwaysAs(sql`lower(f_unaccent(name))`),
+    nameSort: text('name_sort').notNull().generatedAlwaysAs(sql`lower(f_unaccent(name))`),
     /** lower(f_unaccent(name, sku, slug, variant SKUs)); kept current by the service on every write. */
     searchText: text('search_text').notNull().default(''),
     createdAt: ts('created_at').notNull().defaultNow(),
