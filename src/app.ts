@@ -7,6 +7,7 @@ import formbody from '@fastify/formbody';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { mailModule } from './adapters/mail/index.js';
+import { mediaModule } from './adapters/storage/index.js';
 import type { Config } from './config.js';
 import { backofficeModule } from './modules/backoffice/index.js';
 import { catalogModule, listingsChannelDependency } from './modules/catalog/index.js';
@@ -120,6 +121,7 @@ const MODULES: Module[] = [
   paymentsAdminModule,
   financeModule,
   mailModule,
+  mediaModule,
   digitalModule,
   digitalCheckoutModule,
   partnersModule,

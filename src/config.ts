@@ -69,6 +69,17 @@ export interface Config {
   /** Password hashes (Argon2id, 19 MiB each) running at once in this process, and the longest wait. */
   passwordHashConcurrency: number;
   passwordHashMaxWaitMs: number;
+  /**
+   * Uploaded images (docs/catalog.md, "Image uploads"): `local` under DATA_DIR/uploads (in memory
+   * when DATA_DIR=memory) or an S3-compatible bucket (STORAGE=s3); the largest upload in bytes.
+   */
+  storage: {
+    driver: 'local' | 's3';
+    /** null: in memory (DATA_DIR=memory). */
+    uploadsDir: string | null;
+    s3: { endpoint: string; bucket: string; region: string; accessKeyId: string; secretAccessKey: string } | null;
+    uploadMaxBytes: number;
+  };
   /** Sliding idle timeout and absolute lifetime of sessions, in seconds. */
   sessions: {
     staffIdleSeconds: number;
@@ -188,6 +199,30 @@ function masterKey(env: Env, production: boolean): Buffer | null {
   return key;
 }
 
+/** STORAGE, S3_*, UPLOAD_MAX_BYTES (README, configuration). */
+function storage(env: Env, dataDir: string): Config['storage'] {
+  const driver = oneOf(env, 'STORAGE', ['local', 's3'] as const, 'local');
+  const uploadMaxBytes = integer(env, 'UPLOAD_MAX_BYTES', 10 * 1024 * 1024, 1024, 100 * 1024 * 1024);
+  const uploadsDir = dataDir === 'memory' ? null : `${dataDir.replace(/\/+$/, '')}/uploads`;
+  if (driver === 'local') return { driver, uploadsDir, s3: null, uploadMaxBytes };
+  const missing = ['S3_ENDPOINT', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'].filter(
+    (name) => optional(env, name) === null,
+  );
+  if (missing.length > 0) throw new ConfigError(`STORAGE=s3 needs ${missing.join(', ')}`);
+  return {
+    driver,
+    uploadsDir,
+    s3: {
+      endpoint: url(env, 'S3_ENDPOINT', null, ['http:', 'https:']) as string,
+      bucket: optional(env, 'S3_BUCKET') as string,
+      region: optional(env, 'S3_REGION') ?? 'us-east-1',
+      accessKeyId: optional(env, 'S3_ACCESS_KEY_ID') as string,
+      secretAccessKey: optional(env, 'S3_SECRET_ACCESS_KEY') as string,
+    },
+    uploadMaxBytes,
+  };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const production = env.NODE_ENV === 'production';
   const port = integer(env, 'PORT', 3000, 0, 65535);
@@ -223,13 +258,15 @@ export function loadConfig(env: Env = process.env): Config {
       if (!n) throw new ConfigError(`ADMIN_ORIGINS holds an invalid origin: "${o}"`);
       return n;
     });
+  const dataDir = optional(env, 'DATA_DIR') ?? './data';
   return {
     port,
     host,
     publicUrl,
     databaseUrl: url(env, 'DATABASE_URL', null, ['postgres:', 'postgresql:']),
     databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', defaultPoolSize(), 1, 1_000),
-    dataDir: optional(env, 'DATA_DIR') ?? './data',
+    dataDir,
+    storage: storage(env, dataDir),
     role,
     platformToken: optional(env, 'PLATFORM_TOKEN'),
     masterKey: masterKey(env, production),

@@ -56,3 +56,12 @@ export const catalogPage: BenchCase = {
   setup: (ctx) => request(ctx, () => '/api/admin/products?status=published&limit=50&offset=5000'),
   targets: { p99Ms: 30 },
 };
+
+export const catalogSorted: BenchCase = {
+  name: 'catalog-sorted',
+  description: `GET /api/admin/products?sort=name&limit=50&offset=5000 (${PRODUCTS} products, sorted by name)`,
+  connections: 10,
+  durationSeconds: 10,
+  setup: (ctx) => request(ctx, () => '/api/admin/products?sort=name&limit=50&offset=5000'),
+  targets: { p99Ms: 30 },
+};

@@ -1,6 +1,6 @@
 /** Every benchmark case, in the order `npm run bench` runs them. Add a case: one file in this folder, one line here. */
 import type { BenchCase } from '../lib/types.js';
-import { catalogPage, catalogSearch } from './catalog.js';
+import { catalogPage, catalogSearch, catalogSorted } from './catalog.js';
 import { catalogSearch1m } from './catalog-1m.js';
 import { checkout } from './checkout.js';
 import { health } from './health.js';
@@ -13,6 +13,7 @@ export const cases: BenchCase[] = [
   loginMe,
   catalogSearch,
   catalogPage,
+  catalogSorted,
   storefront,
   storefrontMix,
   checkout,

@@ -291,7 +291,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List brands */
+        /** List brands by name, each with the number of live products that use it */
         get: operations["listBrands"];
         put?: never;
         /** Create a brand */
@@ -313,7 +313,7 @@ export interface paths {
         get: operations["getBrand"];
         put?: never;
         post?: never;
-        /** Delete a brand; 409 in_use while live products use it */
+        /** Delete a brand; 409 in_use (naming the count) while live products use it */
         delete: operations["deleteBrand"];
         options?: never;
         head?: never;
@@ -328,7 +328,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List categories */
+        /** List categories by name, each with the number of live products that use it */
         get: operations["listCategories"];
         put?: never;
         /** Create a category */
@@ -350,7 +350,7 @@ export interface paths {
         get: operations["getCategory"];
         put?: never;
         post?: never;
-        /** Delete a category; 409 in_use while live products use it */
+        /** Delete a category; 409 in_use (naming the count) while live products or subcategories use it */
         delete: operations["deleteCategory"];
         options?: never;
         head?: never;
@@ -1302,7 +1302,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List products, newest first */
+        /** List products (filters, search, sort; newest first by default) */
         get: operations["listProducts"];
         put?: never;
         post?: never;
@@ -1534,7 +1534,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List suppliers */
+        /** List suppliers by name, each with the number of live products that use it */
         get: operations["listSuppliers"];
         put?: never;
         /** Create a supplier */
@@ -1556,12 +1556,29 @@ export interface paths {
         get: operations["getSupplier"];
         put?: never;
         post?: never;
-        /** Delete a supplier; 409 in_use while live products use it */
+        /** Delete a supplier; 409 in_use (naming the count) while live products use it */
         delete: operations["deleteSupplier"];
         options?: never;
         head?: never;
         /** Change a supplier */
         patch: operations["updateSupplier"];
+        trace?: never;
+    };
+    "/api/admin/uploads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Upload one image (raw bytes, Content-Type image/png, image/jpeg, image/gif, image/webp or image/avif; at most UPLOAD_MAX_BYTES, default 10 MB). The type is told by the content; the answer is the URL to use in a product's images */
+        post: operations["uploadImage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/admin/vendor-analytics": {
@@ -2449,11 +2466,29 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        delete?: never;
+        /** Take the product out of a channel: its listing and its variants' listings there are removed, with their custom prices */
+        delete: operations["removeProductListing"];
         options?: never;
         head?: never;
         /** Create or change the listing of the product (or of one variant) in a channel; token price changes are policy-checked */
         patch: operations["setProductListing"];
+        trace?: never;
+    };
+    "/api/products/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** One action on up to 200 products, each through its single write (role, write policy, channel restriction) in a transaction of its own; the outcome per product. Honours Idempotency-Key */
+        post: operations["bulkProducts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/store/abo-sessions": {
@@ -2887,6 +2922,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/media/{shop}/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An uploaded image: immutable (content-hashed), served with its type and a CSP that runs nothing */
+        get: operations["getMedia"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/pay/{id}": {
         parameters: {
             query?: never;
@@ -2950,7 +3002,7 @@ export interface components {
              * @description Stable snake_case code; `x-error-codes` at the root of this document gives its status and meaning
              * @enum {string}
              */
-            code: "validation_failed" | "malformed_json" | "invalid_content_length" | "bad_request" | "billing_country_required" | "buyer_data_missing" | "seller_data_missing" | "einvoice_data_missing" | "country_not_served" | "currency_required" | "direct_flow_unavailable" | "discount_unsupported" | "prefill_unsupported" | "express_unsupported" | "invalid_parent" | "invite_invalid" | "token_invalid" | "period_not_started" | "plan_inactive" | "product_immutable" | "product_invalid" | "product_unavailable" | "quantity_limit" | "return_url_denied" | "shipping_method_unavailable" | "shipping_required" | "shop_required" | "signature_invalid" | "unknown_category" | "unknown_vendor" | "vat_id_invalid" | "widerruf_verzicht_required" | "unauthenticated" | "invalid_credential" | "invalid_credentials" | "customer_session_invalid" | "credential_denied" | "scope_denied" | "token_blocked" | "role_denied" | "owner_only" | "channel_restricted" | "origin_denied" | "policy_denied" | "addon_unavailable" | "addon_inactive" | "account_locked" | "vendor_inactive" | "affiliate_blocked" | "not_found" | "channel_not_found" | "plan_not_found" | "invalid_state" | "already_active" | "already_final" | "document_final" | "credit_note_not_final" | "invoice_not_final" | "invoice_exists" | "order_not_invoiceable" | "fully_credited" | "nothing_to_credit" | "credit_exceeds_invoice" | "refund_exceeds_paid" | "einvoice_not_applicable" | "statement_final" | "period_open" | "below_minimum" | "insufficient_balance" | "payout_open" | "not_releasable" | "channel_in_use" | "channel_inactive" | "default_channel" | "currency_locked" | "country_exists" | "shared_country" | "domain_taken" | "path_prefix_taken" | "slug_taken" | "sku_taken" | "code_taken" | "email_taken" | "name_taken" | "saved_view_limit" | "vendor_exists" | "in_use" | "last_owner" | "out_of_stock" | "session_expired" | "customer_email_mismatch" | "lexware_not_connected" | "credential_unreadable" | "idempotency_key_in_use" | "idempotency_key_reused" | "body_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "einvoice_failed" | "provider_error" | "busy" | "database_unavailable" | "migrations_pending" | "event_not_applied";
+            code: "validation_failed" | "malformed_json" | "invalid_content_length" | "bad_request" | "billing_country_required" | "buyer_data_missing" | "seller_data_missing" | "einvoice_data_missing" | "country_not_served" | "currency_required" | "direct_flow_unavailable" | "discount_unsupported" | "prefill_unsupported" | "express_unsupported" | "invalid_parent" | "invite_invalid" | "token_invalid" | "period_not_started" | "plan_inactive" | "product_immutable" | "product_invalid" | "product_unavailable" | "quantity_limit" | "return_url_denied" | "shipping_method_unavailable" | "shipping_required" | "shop_required" | "signature_invalid" | "unknown_category" | "unknown_vendor" | "vat_id_invalid" | "widerruf_verzicht_required" | "unauthenticated" | "invalid_credential" | "invalid_credentials" | "customer_session_invalid" | "credential_denied" | "scope_denied" | "token_blocked" | "role_denied" | "owner_only" | "channel_restricted" | "origin_denied" | "policy_denied" | "addon_unavailable" | "addon_inactive" | "account_locked" | "vendor_inactive" | "affiliate_blocked" | "not_found" | "channel_not_found" | "plan_not_found" | "invalid_state" | "already_active" | "already_final" | "document_final" | "credit_note_not_final" | "invoice_not_final" | "invoice_exists" | "order_not_invoiceable" | "fully_credited" | "nothing_to_credit" | "credit_exceeds_invoice" | "refund_exceeds_paid" | "einvoice_not_applicable" | "statement_final" | "period_open" | "below_minimum" | "insufficient_balance" | "payout_open" | "not_releasable" | "channel_in_use" | "channel_inactive" | "default_channel" | "currency_locked" | "country_exists" | "shared_country" | "domain_taken" | "path_prefix_taken" | "slug_taken" | "sku_taken" | "code_taken" | "email_taken" | "name_taken" | "saved_view_limit" | "vendor_exists" | "in_use" | "last_owner" | "out_of_stock" | "session_expired" | "customer_email_mismatch" | "lexware_not_connected" | "credential_unreadable" | "idempotency_key_in_use" | "idempotency_key_reused" | "body_too_large" | "unsupported_media_type" | "unsupported_image" | "image_type_mismatch" | "rate_limited" | "internal_error" | "einvoice_failed" | "provider_error" | "busy" | "database_unavailable" | "migrations_pending" | "event_not_applied";
             detail: string;
             errors?: {
                 message: string;
@@ -5477,6 +5529,8 @@ export interface operations {
                             description: string | null;
                             id: string;
                             name: string;
+                            /** @description Live products that use the record (what a delete would refuse with, 409 in_use) */
+                            product_count: number;
                             /** Format: date-time */
                             updated_at: string;
                         }[];
@@ -6000,6 +6054,10 @@ export interface operations {
                             id: string;
                             name: string;
                             parent_id: string | null;
+                            /** @description Live products that use the record (what a delete would refuse with, 409 in_use) */
+                            product_count: number;
+                            /** @description Direct subcategories (they also block a delete) */
+                            subcategory_count: number;
                             /** Format: date-time */
                             updated_at: string;
                         }[];
@@ -15672,6 +15730,8 @@ export interface operations {
                 offset?: number;
                 /** @description Name, SKU, slug or variant SKU; case- and accent-insensitive */
                 q?: string;
+                /** @description Order of the list: a field, ascending, or with a leading `-` descending; ties by id in the same direction. `name` ignores case and accents; products without a SKU come last ascending, first descending. Default `-created_at` (newest first) */
+                sort?: "-created_at" | "created_at" | "name" | "-name" | "sku" | "-sku" | "base_price_cents" | "-base_price_cents" | "updated_at" | "-updated_at";
                 status?: "draft" | "published" | "archived";
                 /** @description An id, or `ohne` for none */
                 supplier_id?: string;
@@ -18373,6 +18433,8 @@ export interface operations {
                             id: string;
                             name: string;
                             phone: string | null;
+                            /** @description Live products that use the record (what a delete would refuse with, 409 in_use) */
+                            product_count: number;
                             /** Format: date-time */
                             updated_at: string;
                         }[];
@@ -18793,6 +18855,119 @@ export interface operations {
                         phone: string | null;
                         /** Format: date-time */
                         updated_at: string;
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    uploadImage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The image bytes */
+        requestBody: {
+            content: {
+                "image/avif": string;
+                "image/gif": string;
+                "image/jpeg": string;
+                "image/png": string;
+                "image/webp": string;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Told by the content
+                         * @enum {string}
+                         */
+                        content_type: "image/png" | "image/jpeg" | "image/gif" | "image/webp" | "image/avif";
+                        /** @description <shop id>/<sha256 of the bytes>.<extension> */
+                        key: string;
+                        /** @description Bytes */
+                        size: number;
+                        /** @description Absolute URL of the file (PUBLIC_URL/media/…): use it as a product image's url */
+                        url: string;
                     };
                 };
             };
@@ -25949,6 +26124,99 @@ export interface operations {
             };
         };
     };
+    removeProductListing: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                channelId: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     setProductListing: {
         parameters: {
             query?: never;
@@ -25997,6 +26265,134 @@ export interface operations {
                         updated_at: string;
                         /** @description null: the listing of the product itself */
                         variant_id: string | null;
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    bulkProducts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description publish / archive: status published / archived; set_category, set_brand, set_supplier: the field (null clears it); add_to_channel: the product listing in channel_id, published; remove_from_channel: the product's and its variants' listings in channel_id removed
+                     * @enum {string}
+                     */
+                    action: "publish" | "archive" | "set_category" | "set_brand" | "set_supplier" | "add_to_channel" | "remove_from_channel";
+                    brand_id?: string | null;
+                    category_id?: string | null;
+                    channel_id?: string;
+                    /** @description The products, each changed in a transaction of its own; results come in this order */
+                    ids: string[];
+                    supplier_id?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        failed: number;
+                        results: ({
+                            id: string;
+                            /** @enum {boolean} */
+                            ok: true;
+                        } | {
+                            /** @description The problem code the single write would answer (policy_denied, not_found …) */
+                            code: string;
+                            detail: string;
+                            /** @description Field errors of the single write (paths of its body) */
+                            errors?: {
+                                message: string;
+                                path: string;
+                            }[];
+                            id: string;
+                            /** @enum {boolean} */
+                            ok: false;
+                        })[];
+                        succeeded: number;
                     };
                 };
             };
@@ -29045,6 +29441,113 @@ export interface operations {
                         status: "ok";
                     };
                 };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getMedia: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description sha256 of the bytes, and the extension of their type */
+                file: string;
+                shop: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The image */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/avif": string;
+                    "image/gif": string;
+                    "image/jpeg": string;
+                    "image/png": string;
+                    "image/webp": string;
+                };
+            };
+            /** @description Not modified (If-None-Match) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description RFC 9457 problem details */
             400: {

@@ -154,8 +154,16 @@ export const ERROR_CODES = {
   idempotency_key_reused: { status: 409, meaning: 'The Idempotency-Key was used with a different request' },
 
   // ---- 413, 415, 429 --------------------------------------------------------------------
-  body_too_large: { status: 413, meaning: 'The request body exceeds 1 MB' },
-  unsupported_media_type: { status: 415, meaning: 'The body is not application/json' },
+  body_too_large: { status: 413, meaning: 'The request body exceeds 1 MB (an image upload: UPLOAD_MAX_BYTES)' },
+  unsupported_media_type: {
+    status: 415,
+    meaning: 'The body is not application/json (an image upload: not one of the accepted image types)',
+  },
+  unsupported_image: {
+    status: 415,
+    meaning: 'The uploaded bytes are not a PNG, JPEG, GIF, WebP or AVIF image (told by content)',
+  },
+  image_type_mismatch: { status: 415, meaning: "The uploaded image's content is another type than its Content-Type" },
   rate_limited: { status: 429, meaning: 'Too many requests; see Retry-After' },
 
   // ---- 5xx: the service or a provider ---------------------------------------------------

@@ -7,6 +7,7 @@ import { deleteByIdRoute, sendJsonText, type TypedApp } from '../../platform/htt
 import * as S from './catalog.schemas.js';
 import { listingRoutes } from './listings.routes.js';
 import { getWritePolicy, putWritePolicy } from './policy.service.js';
+import { bulkProducts } from './products.bulk.js';
 import { getProduct, listProducts } from './products.read.js';
 import { createProduct, deleteProduct, updateProduct } from './products.write.js';
 import * as ref from './reference.service.js';
@@ -23,13 +24,18 @@ interface RefRoutes<Row, Query extends TSchema, Create extends TSchema, Patch ex
   createBody: Create;
   patchBody: Patch;
   out(row: Row): unknown;
-  list(ctx: Ctx, q: Static<Query>): Promise<{ rows: Row[]; count: number; limit: number; offset: number }>;
+  /** Categories also show their subcategory count. */
+  subcategories?: true;
+  list(ctx: Ctx, q: Static<Query>): Promise<{ rows: Listed<Row>[]; count: number; limit: number; offset: number }>;
   get(ctx: Ctx, id: string): Promise<Row>;
   /** The body arrives validated against createBody / patchBody. */
   create(ctx: Ctx, body: Static<Create>): Promise<Row>;
   update(ctx: Ctx, id: string, body: Static<Patch>): Promise<Row>;
   remove(ctx: Ctx, id: string): Promise<void>;
 }
+
+/** A listed record with how much uses it. */
+type Listed<Row> = Row & { productCount: number; subcategoryCount: number };
 
 /** The five routes of one kind of reference record. */
 function referenceRoutes<Row, Query extends TSchema, Create extends TSchema, Patch extends TSchema>(
@@ -40,11 +46,21 @@ function referenceRoutes<Row, Query extends TSchema, Create extends TSchema, Pat
     r.path,
     {
       config: readCatalog,
-      schema: { tags, summary: `List ${r.plural}`, querystring: r.listQuery, response: { 200: r.listSchema } },
+      schema: {
+        tags,
+        summary: `List ${r.plural} by name, each with the number of live products that use it`,
+        querystring: r.listQuery,
+        response: { 200: r.listSchema },
+      },
     },
     async (request) => {
       const { rows, ...page } = await r.list(request.ctx, request.query);
-      return { [r.plural]: rows.map(r.out), ...page };
+      const listed = rows.map((row) => ({
+        ...(r.out(row) as object),
+        product_count: row.productCount,
+        ...(r.subcategories ? { subcategory_count: row.subcategoryCount } : {}),
+      }));
+      return { [r.plural]: listed, ...page };
     },
   );
   app.get(
@@ -80,7 +96,11 @@ function referenceRoutes<Row, Query extends TSchema, Create extends TSchema, Pat
   deleteByIdRoute(
     app,
     `${r.path}/:id`,
-    { config: writeCatalogSignedIn, tags, summary: `Delete a ${r.singular}; 409 in_use while live products use it` },
+    {
+      config: writeCatalogSignedIn,
+      tags,
+      summary: `Delete a ${r.singular}; 409 in_use (naming the count) while live products${r.subcategories ? ' or subcategories' : ''} use it`,
+    },
     r.remove,
   );
 }
@@ -93,7 +113,7 @@ export function catalogRoutes(app: TypedApp): void {
       config: readCatalog,
       schema: {
         tags,
-        summary: 'List products, newest first',
+        summary: 'List products (filters, search, sort; newest first by default)',
         querystring: S.ProductListQuery,
         response: { 200: S.ProductList },
       },
@@ -140,6 +160,22 @@ export function catalogRoutes(app: TypedApp): void {
     async (request) => updateProduct(request.ctx, request.params.id, request.body),
   );
 
+  app.post(
+    '/api/products/bulk',
+    {
+      config: writeCatalog,
+      schema: {
+        tags,
+        summary:
+          'One action on up to 200 products, each through its single write (role, write policy, channel restriction) ' +
+          'in a transaction of its own; the outcome per product. Honours Idempotency-Key',
+        body: S.ProductBulk,
+        response: { 200: S.ProductBulkResult },
+      },
+    },
+    async (request) => bulkProducts(request.ctx, request.body),
+  );
+
   deleteByIdRoute(
     app,
     '/api/products/:id',
@@ -165,6 +201,7 @@ export function catalogRoutes(app: TypedApp): void {
     createBody: S.CategoryCreate,
     patchBody: S.CategoryPatch,
     out: ref.categoryOut,
+    subcategories: true,
     list: ref.listCategories,
     get: ref.getCategory,
     create: ref.createCategory,

@@ -184,6 +184,21 @@ export type ProductPatchInput = Static<typeof ProductPatch>;
 export type VariantInput = Static<typeof VariantEntry>;
 export type ImageInput = Static<typeof ImageEntry>;
 
+/** Sort keys of the admin product list; a leading `-` is descending. */
+export const PRODUCT_SORTS = [
+  '-created_at',
+  'created_at',
+  'name',
+  '-name',
+  'sku',
+  '-sku',
+  'base_price_cents',
+  '-base_price_cents',
+  'updated_at',
+  '-updated_at',
+] as const;
+export type ProductSort = (typeof PRODUCT_SORTS)[number];
+
 const RefFilter = Type.String({ minLength: 1, maxLength: 64, description: 'An id, or `ohne` for none' });
 
 export const ProductListQuery = Type.Object(
@@ -201,6 +216,17 @@ export const ProductListQuery = Type.Object(
         enum: ['ja', 'alle'],
         default: 'alle',
         description: 'ja: digital products only; alle: the whole catalog',
+      }),
+    ),
+    sort: Type.Optional(
+      Type.Unsafe<ProductSort>({
+        type: 'string',
+        enum: [...PRODUCT_SORTS],
+        default: '-created_at',
+        description:
+          'Order of the list: a field, ascending, or with a leading `-` descending; ties by id in the same ' +
+          'direction. `name` ignores case and accents; products without a SKU come last ascending, first descending. ' +
+          'Default `-created_at` (newest first)',
       }),
     ),
     ...Pagination,
@@ -287,9 +313,19 @@ export const CategoryListQuery = RefListQuery({
 export const RefListQueryPlain = RefListQuery({});
 export type RefListInput = Static<typeof CategoryListQuery>;
 
-export const CategoryList = Type.Object({ categories: Type.Array(CategorySchema), ...PageMeta });
-export const BrandList = Type.Object({ brands: Type.Array(BrandSchema), ...PageMeta });
-export const SupplierList = Type.Object({ suppliers: Type.Array(SupplierSchema), ...PageMeta });
+const ProductCount = Type.Integer({
+  description: 'Live products that use the record (what a delete would refuse with, 409 in_use)',
+});
+const CategoryListItem = Type.Object({
+  ...CategorySchema.properties,
+  product_count: ProductCount,
+  subcategory_count: Type.Integer({ description: 'Direct subcategories (they also block a delete)' }),
+});
+const BrandListItem = Type.Object({ ...BrandSchema.properties, product_count: ProductCount });
+const SupplierListItem = Type.Object({ ...SupplierSchema.properties, product_count: ProductCount });
+export const CategoryList = Type.Object({ categories: Type.Array(CategoryListItem), ...PageMeta });
+export const BrandList = Type.Object({ brands: Type.Array(BrandListItem), ...PageMeta });
+export const SupplierList = Type.Object({ suppliers: Type.Array(SupplierListItem), ...PageMeta });
 
 // ---- token write policy ------------------------------------------------------------------------
 
@@ -327,3 +363,56 @@ export const WritePolicyPut = Body({
 });
 export type WritePolicy = Static<typeof WritePolicySchema>;
 export type WritePolicyInput = Static<typeof WritePolicyPut>;
+
+// ---- bulk actions ------------------------------------------------------------------------------
+
+export const BULK_ACTIONS = [
+  'publish',
+  'archive',
+  'set_category',
+  'set_brand',
+  'set_supplier',
+  'add_to_channel',
+  'remove_from_channel',
+] as const;
+export type BulkAction = (typeof BULK_ACTIONS)[number];
+
+export const ProductBulk = Body({
+  ids: Type.Array(RefId, {
+    minItems: 1,
+    maxItems: 200,
+    uniqueItems: true,
+    description: 'The products, each changed in a transaction of its own; results come in this order',
+  }),
+  action: StringEnum(
+    BULK_ACTIONS,
+    'publish / archive: status published / archived; set_category, set_brand, set_supplier: the field ' +
+      '(null clears it); add_to_channel: the product listing in channel_id, published; remove_from_channel: ' +
+      "the product's and its variants' listings in channel_id removed",
+  ),
+  category_id: Type.Optional(Nullable(RefId)),
+  brand_id: Type.Optional(Nullable(RefId)),
+  supplier_id: Type.Optional(Nullable(RefId)),
+  channel_id: Type.Optional(RefId),
+});
+export type ProductBulkInput = Static<typeof ProductBulk>;
+
+const BulkFieldError = Type.Object({ path: Type.String(), message: Type.String() });
+export const BulkResult = Type.Union([
+  Type.Object({ id: Type.String(), ok: Type.Literal(true) }),
+  Type.Object({
+    id: Type.String(),
+    ok: Type.Literal(false),
+    code: Type.String({ description: 'The problem code the single write would answer (policy_denied, not_found …)' }),
+    detail: Type.String(),
+    errors: Type.Optional(
+      Type.Array(BulkFieldError, { description: 'Field errors of the single write (paths of its body)' }),
+    ),
+  }),
+]);
+export type BulkResultOut = Static<typeof BulkResult>;
+export const ProductBulkResult = Type.Object({
+  results: Type.Array(BulkResult),
+  succeeded: Type.Integer(),
+  failed: Type.Integer(),
+});

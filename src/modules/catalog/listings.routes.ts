@@ -1,9 +1,9 @@
 /** Routes of a product's channel listings (docs/catalog.md). */
 import { readCatalog, writeCatalog } from '../../platform/auth/presets.js';
-import { IdParams } from '../../platform/http/schemas.js';
+import { IdParams, NoContent } from '../../platform/http/schemas.js';
 import type { TypedApp } from '../../platform/http/typed-app.js';
 import * as S from './listings.schemas.js';
-import { listListings, upsertListing } from './listings.service.js';
+import { listListings, removeListing, upsertListing } from './listings.service.js';
 
 const tags = ['catalog'];
 
@@ -38,6 +38,25 @@ export function listingRoutes(app: TypedApp): void {
     async (request) => {
       const { id, channelId } = request.params;
       return upsertListing(request.ctx, id, channelId, request.body);
+    },
+  );
+
+  app.delete(
+    '/api/products/:id/channels/:channelId',
+    {
+      config: writeCatalog,
+      schema: {
+        tags,
+        summary:
+          "Take the product out of a channel: its listing and its variants' listings there are removed, with their custom prices",
+        params: S.ListingParams,
+        response: { 204: NoContent },
+      },
+    },
+    async (request, reply) => {
+      const { id, channelId } = request.params;
+      await removeListing(request.ctx, id, channelId);
+      return reply.code(204).send();
     },
   );
 }

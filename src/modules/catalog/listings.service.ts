@@ -207,3 +207,32 @@ async function productListingPrice(ctx: Ctx, productId: string, channelId: strin
   );
   return rows[0]?.price_cents ?? null;
 }
+
+/**
+ * Takes the product out of a channel: its own listing and its variants' listings there go, with
+ * their custom prices. Nothing listed is no change. A token may not drop a custom price where the
+ * write policy refuses price changes (the next listing would sell at the fallback price): that is
+ * measured like setting `price_cents` to null.
+ */
+export async function removeListing(ctx: Ctx, productId: string, channelId: string): Promise<void> {
+  await getChannel(ctx, channelId);
+  const policy = boundByPolicy(ctx) ? await getWritePolicy(ctx) : null;
+  await withTx(ctx, async (t) => {
+    await liveProduct(t, productId, true);
+    if (policy) {
+      const rows = await listingRows(t, productId);
+      const prices: PriceChange[] = rows
+        .filter((r) => r.channel_id === channelId && r.price_cents !== null)
+        .map((r) => ({
+          path: '/params/channelId',
+          before: r.price_cents,
+          after: r.fallback_cents,
+        }));
+      enforcePolicy(policy, null, prices);
+    }
+    await t.db.execute(
+      sql`DELETE FROM product_channel_listings
+          WHERE shop_id = ${ctx.shopId} AND product_id = ${productId} AND channel_id = ${channelId}`,
+    );
+  });
+}

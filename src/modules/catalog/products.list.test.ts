@@ -134,7 +134,9 @@ describe('GET /api/admin/products', () => {
       { offset: 'x' },
       { status: 'live' },
       { digital: 'nein' },
-      { sort: 'name' },
+      { sort: 'price' },
+      { sort: '--name' },
+      { sort: 'NAME' },
     ];
     for (const query of queries) {
       const res = await list(query);
@@ -244,6 +246,67 @@ describe('GET /api/admin/products', () => {
     expect((await ids({}, viewer)).length).toBe(order.length);
     const token = await apiToken(t.app, shop, ['catalog:read']);
     expect((await ids({}, token)).length).toBe(order.length);
+  });
+
+  it('sorts on the server by name, SKU, price, created_at and updated_at, both directions, ties by id', async () => {
+    const all = [...order].reverse();
+    expect(await ids({})).toEqual(all);
+    expect(await ids({ sort: '-created_at' })).toEqual(all);
+    expect(await ids({ sort: 'created_at' })).toEqual(order);
+    // name ignores case and accents: Käse sorts as "kase"
+    expect(keysOf(await ids({ sort: 'name' }))).toEqual([
+      'ebook',
+      'kaese',
+      'course',
+      'percent',
+      'slugged',
+      'blue',
+      'shirt',
+    ]);
+    expect(keysOf(await ids({ sort: '-name' }))).toEqual([
+      'shirt',
+      'blue',
+      'slugged',
+      'percent',
+      'course',
+      'kaese',
+      'ebook',
+    ]);
+    // without a SKU: last ascending, first descending (then by id in the same direction)
+    const withSku = ['kaese', 'percent', 'blue', 'shirt'];
+    const noSku = ['slugged', 'ebook', 'course'].map((k) => P[k]?.id as string).sort();
+    expect(keysOf(await ids({ sort: 'sku' }))).toEqual([...withSku, ...keysOf(noSku)]);
+    expect(keysOf(await ids({ sort: '-sku' }))).toEqual([...keysOf([...noSku].reverse()), ...[...withSku].reverse()]);
+    // price: all 0 here but one; ties by id
+    await call(t.app, 'PATCH', `/api/products/${P.blue?.id}`, { token: owner, body: { base_price_cents: 1999 } });
+    const byPrice = await ids({ sort: 'base_price_cents' });
+    expect(byPrice.at(-1)).toBe(P.blue?.id);
+    expect(byPrice.slice(0, -1)).toEqual(order.filter((id) => id !== P.blue?.id).sort());
+    expect((await ids({ sort: '-base_price_cents' }))[0]).toBe(P.blue?.id);
+    // the PATCH above made blue the most recently updated
+    expect((await ids({ sort: '-updated_at' }))[0]).toBe(P.blue?.id);
+    expect((await ids({ sort: 'updated_at' })).at(-1)).toBe(P.blue?.id);
+  });
+
+  it('sorts within filters and pages; count and remembered pages follow the sort', async () => {
+    const full = await ids({ sort: 'name', status: 'published' });
+    expect(keysOf(full)).toEqual(['ebook', 'kaese', 'shirt']);
+    const pages: string[] = [];
+    for (const offset of ['0', '1', '2']) {
+      const res = await list({ sort: 'name', status: 'published', limit: '1', offset });
+      expect(res.data.count).toBe(3);
+      pages.push(...res.data.products.map((p: { id: string }) => p.id));
+    }
+    expect(pages).toEqual(full);
+    // the same page under another sort is another page (remembered page ids are per sort)
+    const first = await list({ sort: '-name', status: 'published', limit: '1' });
+    expect(keysOf(first.data.products.map((p: { id: string }) => p.id))).toEqual(['shirt']);
+    const again = await list({ sort: 'name', status: 'published', limit: '1' });
+    expect(keysOf(again.data.products.map((p: { id: string }) => p.id))).toEqual(['ebook']);
+    // a rename moves the product at once (the catalog version keys the remembered ids)
+    await call(t.app, 'PATCH', `/api/products/${P.ebook?.id}`, { token: owner, body: { name: 'Zauber E-Book' } });
+    expect(keysOf(await ids({ sort: 'name', status: 'published' }))).toEqual(['kaese', 'shirt', 'ebook']);
+    await call(t.app, 'PATCH', `/api/products/${P.ebook?.id}`, { token: owner, body: { name: 'E-Book Fotografie' } });
   });
 
   it('keeps deleted products and other shops out of the list', async () => {

@@ -1,6 +1,6 @@
 /** Reading products: one product, and the filtered, paginated admin list. */
 
-import { and, asc, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { restrictedChannels } from '../../platform/auth/channel-scope.js';
 import type { Ctx } from '../../platform/auth/types.js';
@@ -8,7 +8,7 @@ import type { Db } from '../../platform/db/client.js';
 import { prepared, query } from '../../platform/db/tx.js';
 import { notFound } from '../../platform/errors.js';
 import { catalogVersionOf, VersionedMemo } from '../../platform/versioned-memo.js';
-import type { ProductListInput, ProductOut } from './catalog.schemas.js';
+import type { ProductListInput, ProductOut, ProductSort } from './catalog.schemas.js';
 import { productChannelListings, productImages, products, productVariants } from './catalog.tables.js';
 import { searchCondition, searchTerms } from './catalog.util.js';
 
@@ -173,14 +173,39 @@ const SNAPSHOT_VERSION = sql<
 >`(SELECT version FROM storefront_versions WHERE shop_id = ${sql.placeholder('shop')})`;
 const versionNumber = (v: number | string | null | undefined) => (v === null || v === undefined ? null : Number(v));
 
-/** The products of the page as one JSON array text, newest first. */
-const PAGE_TEXT = jsonArray(sql`string_agg(${PRODUCT_TEXT}, ',' ORDER BY products.created_at DESC, products.id DESC)`);
+/**
+ * What each sort key orders by, ascending; ties by id in the same direction. Each has a partial
+ * index `(shop_id, <expression>, id) WHERE deleted_at IS NULL` (created_at: products_list_idx),
+ * which serves both directions. `name` orders as the search does: lower case, without accents
+ * (`name_sort`, a stored generated column, so the index answers without reading the rows).
+ */
+const SORT_EXPRESSIONS: Record<string, SQL> = {
+  created_at: sql`products.created_at`,
+  name: sql`products.name_sort`,
+  sku: sql`products.sku`,
+  base_price_cents: sql`products.base_price_cents`,
+  updated_at: sql`products.updated_at`,
+};
 
-/** Reads the rows of remembered page ids (filter set independent). */
+/** The ORDER BY of a sort key (`-` descending). */
+function orderOf(sort: ProductSort): SQL {
+  const descending = sort.startsWith('-');
+  const expression = SORT_EXPRESSIONS[descending ? sort.slice(1) : sort] as SQL;
+  const dir = sql.raw(descending ? 'DESC' : 'ASC');
+  return sql`${expression} ${dir}, products.id ${dir}`;
+}
+
+/** The products of the page as one JSON array text, in the given order. */
+const pageText = (order: SQL) => jsonArray(sql`string_agg(${PRODUCT_TEXT}, ',' ORDER BY ${order})`);
+
+/** Reads the rows of remembered page ids, in the remembered order (filter set and sort independent). */
 const pageByIds = (db: Db) =>
   prepared(db, 'products_list_by_ids', (d, name) =>
     d
-      .select({ products: PAGE_TEXT, version: SNAPSHOT_VERSION })
+      .select({
+        products: pageText(sql`array_position(${sql.placeholder('ids')}::text[], products.id)`),
+        version: SNAPSHOT_VERSION,
+      })
       .from(products)
       .where(
         and(eq(products.shopId, sql.placeholder('shop')), sql`${products.id} = ANY(${sql.placeholder('ids')}::text[])`),
@@ -208,6 +233,7 @@ interface ListShape {
   supplier: RefMode;
   digital: boolean;
   channels: boolean;
+  sort: ProductSort;
 }
 
 function listStatements(ctx: Ctx, shape: ListShape) {
@@ -219,6 +245,7 @@ function listStatements(ctx: Ctx, shape: ListShape) {
     shape.supplier,
     shape.digital ? 'd' : '',
     shape.channels ? 'c' : '',
+    shape.sort.replace('-', 'desc_'),
   ].join('_');
   return prepared(ctx.db, `products_list_${key}`, (db, name) => {
     const conditions: SQL[] = [
@@ -239,14 +266,15 @@ function listStatements(ctx: Ctx, shape: ListShape) {
         : []),
     ];
     const where = and(...conditions);
+    const order = orderOf(shape.sort);
     return {
       // Deferred join: the page's ids come from the (covering) list indexes, and only those rows
       // are read from the table, so a deep offset does not fetch every skipped row. Their
       // variants and images come along as JSON in the same round trip.
       page: db
         .select({
-          products: PAGE_TEXT,
-          ids: sql<string[] | null>`array_agg(products.id ORDER BY products.created_at DESC, products.id DESC)`,
+          products: pageText(order),
+          ids: sql<string[] | null>`array_agg(products.id ORDER BY ${order})`,
           version: SNAPSHOT_VERSION,
         })
         .from(products)
@@ -257,7 +285,7 @@ function listStatements(ctx: Ctx, shape: ListShape) {
               .select({ id: products.id })
               .from(products)
               .where(where)
-              .orderBy(desc(products.createdAt), desc(products.id))
+              .orderBy(order)
               .limit(sql.placeholder('limit'))
               .offset(sql.placeholder('offset')),
           ),
@@ -269,7 +297,7 @@ function listStatements(ctx: Ctx, shape: ListShape) {
 }
 
 /**
- * The admin product list, newest first. Every filter, the search and an employee's channel
+ * The admin product list, newest first unless `sort` says otherwise. Every filter, the search and an employee's channel
  * restriction are applied inside the query, so pages stay full and `count` is exact.
  */
 export async function listProducts(ctx: Ctx, input: ProductListInput) {
@@ -285,6 +313,7 @@ export async function listProducts(ctx: Ctx, input: ProductListInput) {
     supplier: refMode(input.supplier_id),
     digital: input.digital === 'ja',
     channels: channels !== null,
+    sort: input.sort ?? '-created_at',
   });
   const params: Record<string, unknown> = {
     shop: ctx.shopId,
@@ -309,7 +338,8 @@ export async function listProducts(ctx: Ctx, input: ProductListInput) {
     input.digital ?? '',
     channels,
   ]);
-  const pageKey = `${filterKey}:${limit}:${offset}`;
+  // the count does not depend on the order; the page's ids do
+  const pageKey = `${filterKey}:${input.sort ?? '-created_at'}:${limit}:${offset}`;
   const version = await catalogVersion(ctx);
 
   const page = async (): Promise<string> => {

@@ -3,7 +3,7 @@
  * products use cannot be deleted (409 in_use); a category never becomes its own ancestor.
  */
 
-import { and, asc, eq, isNull, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, getTableName, isNull, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Ctx } from '../../platform/auth/types.js';
 import { iso } from '../../platform/dates.js';
@@ -77,6 +77,19 @@ async function guardName<T>(table: RefTable, fn: () => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * How many live products use each record: the count a delete would refuse with (409 in_use).
+ * The outer columns are qualified by hand: drizzle writes them bare in a one-table select, where
+ * they would name the subquery's own table.
+ */
+const productCount = (table: RefTable) => {
+  const outer = sql.raw(`"${getTableName(table)}"`);
+  const column = sql.raw((USED_BY.get(table) as AnyPgColumn).name);
+  return sql<number>`(SELECT count(*)::int FROM products p
+    WHERE p.shop_id = ${outer}.shop_id AND p.${column} = ${outer}.id AND p.deleted_at IS NULL)`;
+};
+
+/** A page of records by name, each with the number of live products that use it (`product_count`). */
 async function listOf<T extends RefTable>(ctx: Ctx, table: T, input: RefListInput, extra: SQL[] = []) {
   const limit = input.limit ?? 50;
   const offset = input.offset ?? 0;
@@ -87,7 +100,16 @@ async function listOf<T extends RefTable>(ctx: Ctx, table: T, input: RefListInpu
   );
   const [rows, total] = await Promise.all([
     ctx.db
-      .select()
+      .select({
+        row: table as RefTable,
+        productCount: productCount(table),
+        // subcategories also block a category's delete
+        subcategoryCount:
+          table === categories
+            ? sql<number>`(SELECT count(*)::int FROM categories sub
+                WHERE sub.shop_id = "categories".shop_id AND sub.parent_id = "categories".id)`
+            : sql<number>`0`,
+      })
       .from(table as RefTable)
       .where(where)
       .orderBy(asc(sql`lower(${table.name})`), asc(table.id))
@@ -98,7 +120,16 @@ async function listOf<T extends RefTable>(ctx: Ctx, table: T, input: RefListInpu
       .from(table as RefTable)
       .where(where),
   ]);
-  return { rows: rows as T['$inferSelect'][], count: total[0]?.n ?? 0, limit, offset };
+  return {
+    rows: rows.map((r) => ({
+      ...(r.row as T['$inferSelect']),
+      productCount: Number(r.productCount),
+      subcategoryCount: Number(r.subcategoryCount),
+    })),
+    count: total[0]?.n ?? 0,
+    limit,
+    offset,
+  };
 }
 
 async function getOf<T extends RefTable>(ctx: Ctx, table: T, id: string, lock = false) {

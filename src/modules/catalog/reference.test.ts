@@ -147,6 +147,53 @@ describe('categories', () => {
   });
 });
 
+describe('usage counts', () => {
+  it('lists each record with the live products that use it; the 409 of a delete names that count', async () => {
+    const other = await createShop(t.app);
+    const cat = await make('categories', { name: 'Gezählt' });
+    const sub = await make('categories', { name: 'Unterkategorie', parent_id: cat.id });
+    const brand = await make('brands', { name: 'Gezählte Marke' });
+    const supplier = await make('suppliers', { name: 'Gezählter Lieferant' });
+    const ids: string[] = [];
+    for (const name of ['Eins', 'Zwei', 'Drei']) {
+      const p = await req('POST', '/api/products', { name, category_id: cat.id, brand_id: brand.id });
+      ids.push(p.data.id);
+    }
+    await req('PATCH', `/api/products/${ids[0]}`, { supplier_id: supplier.id });
+    // a deleted product does not count
+    await req('DELETE', `/api/products/${ids[2]}`);
+    const find = async (kind: string, q: string, token = owner) =>
+      (await call(t.app, 'GET', `/api/admin/${kind}`, { token, query: { q } })).data[kind];
+    expect(await find('categories', 'gezählt')).toEqual([{ ...cat, product_count: 2, subcategory_count: 1 }]);
+    expect(await find('categories', 'unterkategorie')).toEqual([{ ...sub, product_count: 0, subcategory_count: 0 }]);
+    expect(await find('brands', 'gezählte')).toEqual([{ ...brand, product_count: 2 }]);
+    expect(await find('suppliers', 'gezählter')).toEqual([{ ...supplier, product_count: 1 }]);
+    // another shop's products never count (and its lists do not show these records)
+    expect(await find('brands', 'gezählte', other.ownerToken)).toEqual([]);
+
+    const refused = await req('DELETE', `/api/admin/brands/${brand.id}`);
+    expectProblem(refused, 409, 'in_use');
+    expect(refused.data.detail).toBe('Brand is used by 2 products; move them to another brand first');
+    const one = await req('DELETE', `/api/admin/suppliers/${supplier.id}`);
+    expect(one.data.detail).toBe('Supplier is used by 1 product; move it to another supplier first');
+    // moved away with a bulk action, the counts follow and the delete goes through
+    const moved = await req('POST', '/api/products/bulk', {
+      ids: ids.slice(0, 2),
+      action: 'set_brand',
+      brand_id: null,
+    });
+    expect(moved.data.succeeded).toBe(2);
+    expect(await find('brands', 'gezählte')).toEqual([{ ...brand, product_count: 0 }]);
+    expect((await req('DELETE', `/api/admin/brands/${brand.id}`)).statusCode).toBe(204);
+    // renaming keeps the counts
+    const renamed = await req('PATCH', `/api/admin/categories/${cat.id}`, { name: 'Umbenannt' });
+    expect(renamed.statusCode).toBe(200);
+    expect(await find('categories', 'umbenannt')).toEqual([
+      { ...cat, name: 'Umbenannt', updated_at: renamed.data.updated_at, product_count: 2, subcategory_count: 1 },
+    ]);
+  });
+});
+
 describe('brands and suppliers', () => {
   it('creates, reads, lists, changes and deletes brands', async () => {
     const b = await make('brands', { name: 'Öko-Marke', description: 'fair' });

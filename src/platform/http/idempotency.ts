@@ -5,6 +5,7 @@
  * answer is encrypted with MASTER_KEY: it may hold a secret shown once (a new API token, a session
  * token, a webhook signing secret) that the database otherwise keeps only hashed or encrypted.
  */
+import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { principalOf } from '../auth/types.js';
@@ -120,7 +121,11 @@ export function registerIdempotency(app: FastifyInstance, db: Db, sealKey: Buffe
     // the path's token is the credential: stored only as a hash, like the token itself
     const principal = byPath ? `path:${sha256(request.url.split('?')[0] ?? '')}` : principalOf(request.ctx.actor);
     const claimed: Claimed = { shopId: request.ctx.shopId, principal, key };
-    const hash = sha256(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`);
+    // a raw body (an image upload) is hashed as bytes, not as the JSON of a Buffer
+    const body = Buffer.isBuffer(request.body)
+      ? `raw:${createHash('sha256').update(request.body).digest('hex')}`
+      : JSON.stringify(request.body ?? null);
+    const hash = sha256(`${request.method} ${request.url}\n${body}`);
     const deadline = Date.now() + WAIT_MS;
     for (;;) {
       if (await tryClaim(db, claimed, hash)) {

@@ -1,4 +1,11 @@
-import { ANY_EMPLOYEE, CATALOG_WRITERS, type Credential, MANAGERS, type MatrixRow } from '../matrix.types.js';
+import {
+  ANY_EMPLOYEE,
+  CATALOG_WRITERS,
+  CREDENTIALS,
+  type Credential,
+  MANAGERS,
+  type MatrixRow,
+} from '../matrix.types.js';
 
 /** Catalog reads: any employee, or a catalog token (catalog:write implies catalog:read). */
 const READERS: Credential[] = [...ANY_EMPLOYEE, 'tok_catalog_read', 'tok_catalog_write'];
@@ -59,6 +66,26 @@ export const catalogRows: MatrixRow[] = [
     ok: 404,
     codes: { ...refused, pk_allowed_origin: 'credential_denied' },
   },
+  {
+    method: 'DELETE',
+    url: '/api/products/prod_unknown/channels/chan_unknown',
+    allow: PRODUCT_WRITERS,
+    ok: 404,
+    codes: { ...refused, pk_allowed_origin: 'credential_denied' },
+  },
+  // bulk actions: an invalid body is 400 before any product is touched
+  { method: 'POST', url: '/api/products/bulk', body: {}, allow: PRODUCT_WRITERS, ok: 400, codes: refused },
+  // image upload: a JSON body is no image (415) once the credential passes
+  {
+    method: 'POST',
+    url: '/api/admin/uploads',
+    body: {},
+    allow: PRODUCT_WRITERS,
+    ok: 415,
+    codes: { ...refused, pk_allowed_origin: 'credential_denied' },
+  },
+  // uploaded files are public (their content-hashed key is the address)
+  { method: 'GET', url: `/media/shop_unknown/${'0'.repeat(64)}.png`, allow: [...CREDENTIALS], ok: 404 },
   ...referenceRows('categories', 'cat'),
   ...referenceRows('brands', 'brand'),
   ...referenceRows('suppliers', 'sup'),
