@@ -39,6 +39,7 @@ import {
   ordersModule,
   refundPaymentEventHandler,
 } from './modules/orders/index.js';
+import { pagesModule } from './modules/pages/index.js';
 import {
   creditOrderEarnings,
   partnersModule,
@@ -122,6 +123,7 @@ const MODULES: Module[] = [
   digitalModule,
   digitalCheckoutModule,
   partnersModule,
+  pagesModule,
 ];
 
 /**
