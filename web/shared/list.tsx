@@ -108,11 +108,7 @@ export function Pager({ count, paging, onChange }: PagerProps) {
       <p className="pager-range" aria-live="polite">
         {t.list.range(from, to, count)} · {t.list.pageOf(Math.min(paging.page, pages), pages)}
       </p>
-      <button
-        type="button"
-        disabled={paging.page <= 1}
-        onClick={() => onChange({ ...paging, page: paging.page - 1 })}
-      >
+      <button type="button" disabled={paging.page <= 1} onClick={() => onChange({ ...paging, page: paging.page - 1 })}>
         {t.list.previous}
       </button>
       <button

@@ -7,7 +7,5 @@ type Status = (typeof ORDER_STATUSES)[number];
 export function StatusBadge({ status }: { status: string }) {
   const t = useT();
   const known = (ORDER_STATUSES as readonly string[]).includes(status);
-  return (
-    <span className={`badge badge-${status}`}>{known ? t.orders.statuses[status as Status] : status}</span>
-  );
+  return <span className={`badge badge-${status}`}>{known ? t.orders.statuses[status as Status] : status}</span>;
 }

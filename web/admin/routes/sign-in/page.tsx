@@ -69,7 +69,8 @@ export function SignInPage() {
 
   const problem = login.error;
   const errors = fieldErrors(problem, ['email', 'password']);
-  const notice = search.reason === 'expired' ? t.signIn.expired : search.reason === 'signed-out' ? t.signIn.signedOut : null;
+  const notice =
+    search.reason === 'expired' ? t.signIn.expired : search.reason === 'signed-out' ? t.signIn.signedOut : null;
 
   return (
     <main id="main" tabIndex={-1} className="sign-in">
@@ -121,7 +122,12 @@ export function SignInPage() {
             required
             error={errors.fields.password}
           />
-          <button type="submit" className="primary" disabled={login.isPending || wait > 0} aria-busy={login.isPending || undefined}>
+          <button
+            type="submit"
+            className="primary"
+            disabled={login.isPending || wait > 0}
+            aria-busy={login.isPending || undefined}
+          >
             {login.isPending ? t.signIn.submitting : t.signIn.submit}
           </button>
         </form>

@@ -43,7 +43,9 @@ export function AccountPage() {
           <dt>{t.account.shop}</dt>
           <dd>{me.shop.name}</dd>
           <dt>{t.account.channels}</dt>
-          <dd>{me.user.channel_restricted ? t.account.someChannels(me.user.channel_ids.length) : t.account.allChannels}</dd>
+          <dd>
+            {me.user.channel_restricted ? t.account.someChannels(me.user.channel_ids.length) : t.account.allChannels}
+          </dd>
         </dl>
       ) : null}
       <section aria-labelledby="password-h" className="panel">
