@@ -62,12 +62,8 @@ if (stale(serverStamp, Math.max(newest(all), statSync('tsconfig.json').mtimeMs))
 
 const webStamp = 'dist/.web-build-stamp';
 if (existsSync('web')) {
-  const webSources = newest([
-    ...walk('web'),
-    ...walk('clients/typescript'),
-    'scripts/build-web.mjs',
-    'package-lock.json',
-  ]);
+  // (not package-lock.json: `npm prune` rewrites it, and a production start must not rebuild)
+  const webSources = newest([...walk('web'), ...walk('clients/typescript'), 'scripts/build-web.mjs']);
   if (stale(webStamp, webSources)) {
     const bundler = await loadEsbuild('The admin web app (web/)');
     process.stdout.write('Building the admin web app (esbuild)…\n');
