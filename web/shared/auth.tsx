@@ -22,6 +22,15 @@ export function useCan(): (operation: RoleGatedOperation) => boolean {
   return (operation) => (me ? OPERATION_ROLES[operation].includes(me.user.role) : false);
 }
 
+/**
+ * The channels the employee works in: null = every channel; else only these ids (an empty list:
+ * none). Channel pickers offer only these; the server filters lists and answers 404 outside them.
+ */
+export function useChannelScope(): string[] | null {
+  const me = useMe();
+  return me?.user.channel_restricted ? me.user.channel_ids : null;
+}
+
 export function useSignOut(): () => Promise<void> {
   const queryClient = useQueryClient();
   return async () => {
