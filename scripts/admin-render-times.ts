@@ -25,6 +25,7 @@ const config = loadConfig({
   LOG_LEVEL: 'silent',
   PLATFORM_TOKEN,
   PUBLIC_URL: 'http://127.0.0.1:0',
+  CHECKOUT_SESSION_RATE_LIMIT: '1000000',
   ...process.env,
 });
 let app = await buildApp({ config, logger: false });

@@ -3,7 +3,7 @@
 // stylesheet, an index.html referencing the hashed files (no inline script or style, for the
 // Content-Security-Policy), .gz and .br copies of every asset, and esbuild's metafile (meta.json,
 // read by the budget test). `node scripts/build-web.mjs` runs it; build-if-needed.mjs calls it.
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
@@ -11,7 +11,10 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 export const WEB_OUT = 'dist/web/admin';
 
 /** Builds the admin; `esbuild` is passed in so that callers decide how (and whether) it is loaded. */
-export async function buildWeb(esbuild, { outdir = WEB_OUT } = {}) {
+export async function buildWeb(esbuild, { outdir: target = WEB_OUT } = {}) {
+  // built beside the target and moved into place: a running server (or a parallel build) never
+  // sees half a build
+  const outdir = `${target}.tmp-${process.pid}`;
   rmSync(outdir, { recursive: true, force: true });
   const assets = join(outdir, 'assets');
   const result = await esbuild.build({
@@ -33,14 +36,16 @@ export async function buildWeb(esbuild, { outdir = WEB_OUT } = {}) {
     define: { 'process.env.NODE_ENV': '"production"' },
     logLevel: 'warning',
   });
-  writeFileSync(join(outdir, 'meta.json'), JSON.stringify(result.metafile));
+  // the metafile names the files where they will be (the target), not in the temporary folder
+  const metafile = JSON.parse(JSON.stringify(result.metafile).replaceAll(`${outdir}/`, `${target}/`));
+  writeFileSync(join(outdir, 'meta.json'), JSON.stringify(metafile));
 
   const outputs = Object.entries(result.metafile.outputs);
   const entry = outputs.find(([, o]) => o.entryPoint === 'web/admin/main.tsx');
   const js = entry?.[0];
   const css = entry?.[1].cssBundle;
   if (!js || !entry) throw new Error('build-web: no entry output');
-  const url = (file) => `/admin/assets/${file.slice(assets.length + 1)}`;
+  const url = (file) => `/admin/assets/${file.split('/').pop()}`;
   // the entry's static imports, fetched at once instead of one after the other
   const preloads = entry[1].imports.filter((i) => i.kind === 'import-statement').map((i) => i.path);
   const html = `<!doctype html>
@@ -71,7 +76,9 @@ ${css ? `<link rel="stylesheet" href="${url(css)}">\n` : ''}${preloads.map((p) =
       }),
     );
   }
-  return result.metafile;
+  rmSync(target, { recursive: true, force: true });
+  renameSync(outdir, target);
+  return metafile;
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

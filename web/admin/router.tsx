@@ -10,7 +10,7 @@ import {
   lazyRouteComponent,
   redirect,
 } from '@tanstack/react-router';
-import { isProblem, setUnauthorizedHandler } from '../shared/api.js';
+import { $api, isProblem, setUnauthorizedHandler } from '../shared/api.js';
 import { meQuery } from '../shared/auth.js';
 import {
   dayParam,
@@ -21,6 +21,7 @@ import {
   stringifySearch,
   textParam,
 } from '../shared/list.js';
+import { orderListQuery } from './routes/orders/order-list/query.js';
 import { NotFound, RootLayout, SignedInLayout } from './shell.js';
 
 export const queryClient = new QueryClient({
@@ -55,14 +56,19 @@ export const signInRoute = createRoute({
   component: lazyRouteComponent(() => import('./routes/sign-in/page.js'), 'SignInPage'),
 });
 
-/** Everything behind sign-in: without a session, to sign-in with the page remembered. */
+/**
+ * Everything behind sign-in. The session check (GET /api/auth/me) is started here but awaited in
+ * the loader, so that it runs in parallel with the screen's own data (child loaders); without a
+ * session: to sign-in with the page remembered.
+ */
 const signedInRoute = createRoute({
   getParentRoute: () => rootRoute,
   id: 'signed-in',
   component: SignedInLayout,
-  beforeLoad: async ({ context, location }) => {
+  beforeLoad: ({ context }) => ({ session: context.queryClient.ensureQueryData(meQuery()) }),
+  loader: async ({ context, location }) => {
     try {
-      await context.queryClient.ensureQueryData(meQuery());
+      await context.session;
     } catch {
       const href = location.href.startsWith('/admin/') ? location.href : `/admin${location.href}`;
       throw redirect({ to: '/sign-in', search: { redirect: safeRedirect(href), reason: undefined } });
@@ -97,12 +103,19 @@ export const ordersRoute = createRoute({
     from: dayParam(raw, 'from'),
     to: dayParam(raw, 'to'),
   })),
+  loaderDeps: ({ search }) => search,
+  // prefetched beside the session check; a failure is the page's to show (or sign-in's)
+  loader: ({ context, deps }) => void context.queryClient.prefetchQuery(orderListQuery(deps)),
   component: lazyRouteComponent(() => import('./routes/orders/order-list/page.js'), 'OrderListPage'),
 });
 
 export const orderRoute = createRoute({
   getParentRoute: () => signedInRoute,
   path: 'orders/$id',
+  loader: ({ context, params }) =>
+    void context.queryClient.prefetchQuery(
+      $api.queryOptions('get', '/api/admin/orders/{id}', { params: { path: { id: params.id } } }),
+    ),
   component: lazyRouteComponent(() => import('./routes/orders/order-detail/page.js'), 'OrderDetailPage'),
 });
 

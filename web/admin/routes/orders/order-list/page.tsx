@@ -2,17 +2,18 @@
  * Orders: filtered, paged (and, once the API sorts, sorted) by the server; every filter and the
  * page live in the URL, so a list view can be bookmarked, shared and reloaded.
  */
-import { keepPreviousData } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import type { FormEvent } from 'react';
-import { $api, type ApiProblem } from '../../../../shared/api.js';
+import type { ApiProblem } from '../../../../shared/api.js';
 import { formValues } from '../../../../shared/forms.js';
 import { useT } from '../../../../shared/i18n/index.js';
-import { dayBound, Pager, type Paging, serverPaging } from '../../../../shared/list.js';
+import { Pager, type Paging } from '../../../../shared/list.js';
 import { ProblemAlert } from '../../../../shared/widgets/ProblemAlert.js';
 import { ordersRoute } from '../../../router.js';
 import { useTitle } from '../../../shell.js';
 import { OrderFilters } from './filters.js';
+import { orderListQuery } from './query.js';
 import { OrderRows } from './rows.js';
 
 export type OrderListSearch = ReturnType<typeof ordersRoute.useSearch>;
@@ -22,22 +23,7 @@ export function OrderListPage() {
   useTitle(t.orders.title);
   const search = ordersRoute.useSearch();
   const navigate = useNavigate({ from: ordersRoute.fullPath });
-  const query = $api.useQuery(
-    'get',
-    '/api/admin/orders',
-    {
-      params: {
-        query: {
-          ...serverPaging(search),
-          q: search.q,
-          status: search.status,
-          created_from: dayBound(search.from),
-          created_to: dayBound(search.to, true),
-        },
-      },
-    },
-    { placeholderData: keepPreviousData },
-  );
+  const query = useQuery({ ...orderListQuery(search), placeholderData: keepPreviousData });
 
   const setPaging = (paging: Paging) => navigate({ search: (prev) => ({ ...prev, ...paging }) });
   const onFilter = (event: FormEvent<HTMLFormElement>) => {
