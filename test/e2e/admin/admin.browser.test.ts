@@ -326,6 +326,37 @@ describe('admin web app in Chromium', () => {
     });
   });
 
+  it.skipIf(skip)('changes the password; a 400 names the field it concerns, in the page language', async () => {
+    await inBrowser('password', async (page) => {
+      await page.goto(`${origin}/admin/account`);
+      await signIn(page, viewer.email, viewer.password);
+      await page.getByRole('heading', { name: 'Passwort ändern' }).waitFor();
+      const current = page.getByLabel('Aktuelles Passwort');
+      const next = page.getByLabel('Neues Passwort');
+      const submit = page.getByRole('button', { name: 'Passwort ändern' });
+      await current.fill('wrong-password-9');
+      await next.fill('kurz');
+      await submit.click();
+      await page.getByText('Mindestens 8 Zeichen.').waitFor();
+      expect(await next.getAttribute('aria-invalid')).toBe('true');
+      expect(await current.getAttribute('aria-invalid')).toBeNull();
+      await next.fill('ein-neues-passwort-1');
+      await submit.click();
+      await page.getByText('Stimmt nicht.').waitFor();
+      expect(await current.getAttribute('aria-invalid')).toBe('true');
+      await shot(page, 'account-errors-de');
+      await current.fill(viewer.password);
+      await submit.click();
+      await page.getByText('Passwort geändert. Andere Sitzungen wurden beendet.').waitFor();
+      expect(await current.inputValue()).toBe('');
+    });
+    const login = await call(t.app, 'POST', '/api/auth/login', {
+      body: { email: viewer.email, password: 'ein-neues-passwort-1' },
+    });
+    expect(login.statusCode).toBe(200);
+    viewer.password = 'ein-neues-passwort-1';
+  });
+
   it.skipIf(skip)('says on the sign-in page when its origin may not send changes', async () => {
     await inBrowser('origin', async (page) => {
       // PUBLIC_URL is 127.0.0.1; localhost is another origin and not in ADMIN_ORIGINS

@@ -122,6 +122,13 @@ export const de = {
     confirmCancel: 'Die Bestellung wird storniert. Das kann nicht rückgängig gemacht werden.',
     done: 'Gespeichert.',
   },
+  fields: {
+    tooShort: (n: number) => `Mindestens ${n} Zeichen.`,
+    tooLong: (n: number) => `Höchstens ${n} Zeichen.`,
+    required: 'Bitte ausfüllen.',
+    wrong: 'Stimmt nicht.',
+    format: 'Das Format stimmt nicht.',
+  },
   notFound: { title: 'Seite nicht gefunden', back: 'Zu den Bestellungen' },
   errorPage: { title: 'Etwas ist schiefgegangen' },
 };

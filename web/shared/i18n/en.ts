@@ -121,6 +121,13 @@ export const en: Dictionary = {
     confirmCancel: 'The order is cancelled. This cannot be undone.',
     done: 'Saved.',
   },
+  fields: {
+    tooShort: (n) => `At least ${n} characters.`,
+    tooLong: (n) => `At most ${n} characters.`,
+    required: 'Please fill this in.',
+    wrong: 'This is not right.',
+    format: 'The format is not right.',
+  },
   notFound: { title: 'Page not found', back: 'To the orders' },
   errorPage: { title: 'Something went wrong' },
 };

@@ -7,7 +7,8 @@ export function ProblemAlert({ problem, extra }: { problem: ApiProblem; extra?: 
   const t = useT();
   return (
     <div className="alert alert-error" role="alert">
-      <p>{message(problem.code)}</p>
+      {/* field errors are shown at their fields: here only the hint to look at them */}
+      <p>{message(problem.errors?.length ? 'validation_failed' : problem.code)}</p>
       {extra?.length ? (
         <ul>
           {extra.map((line) => (

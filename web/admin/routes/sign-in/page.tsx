@@ -68,7 +68,7 @@ export function SignInPage() {
   };
 
   const problem = login.error;
-  const errors = fieldErrors(problem, ['email', 'password']);
+  const errors = fieldErrors(problem, ['email', 'password'], t);
   const notice =
     search.reason === 'expired' ? t.signIn.expired : search.reason === 'signed-out' ? t.signIn.signedOut : null;
 

@@ -30,7 +30,7 @@ export function AccountPage() {
     const v = formValues(event.currentTarget);
     change.mutate({ current_password: v.current_password ?? '', new_password: v.new_password ?? '' });
   };
-  const errors = fieldErrors(change.error, ['current_password', 'new_password']);
+  const errors = fieldErrors(change.error, ['current_password', 'new_password'], t);
   return (
     <div className="page narrow">
       <h1>{t.account.title}</h1>
