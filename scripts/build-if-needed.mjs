@@ -9,6 +9,8 @@ import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } f
 import { join } from 'node:path';
 
 const force = process.argv.includes('--force');
+// --web-only: only the web app (tests that serve it; the server build stays with npm start)
+const webOnly = process.argv.includes('--web-only');
 
 function walk(dir, files = []) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -41,7 +43,7 @@ mkdirSync('dist', { recursive: true });
 
 const serverStamp = 'dist/.build-stamp';
 const all = walk('src');
-if (stale(serverStamp, Math.max(newest(all), statSync('tsconfig.json').mtimeMs))) {
+if (!webOnly && stale(serverStamp, Math.max(newest(all), statSync('tsconfig.json').mtimeMs))) {
   const { build } = await loadEsbuild('The server (src/)');
   process.stdout.write('Building (esbuild)…\n');
   const started = performance.now();
@@ -65,12 +67,30 @@ if (existsSync('web')) {
   // (not package-lock.json: `npm prune` rewrites it, and a production start must not rebuild)
   const webSources = newest([...walk('web'), ...walk('clients/typescript'), 'scripts/build-web.mjs']);
   if (stale(webStamp, webSources)) {
-    const bundler = await loadEsbuild('The admin web app (web/)');
-    process.stdout.write('Building the admin web app (esbuild)…\n');
-    const started = performance.now();
-    const { buildWeb } = await import('./build-web.mjs');
-    await buildWeb(bundler);
-    writeFileSync(webStamp, new Date().toISOString());
-    process.stdout.write(`Built the admin web app in ${Math.round(performance.now() - started)} ms\n`);
+    // one builder at a time (parallel test files, two starts at once): the others wait, then find it built
+    const lock = 'dist/.web-build-lock';
+    const until = Date.now() + 120_000;
+    for (;;) {
+      try {
+        mkdirSync(lock);
+        break;
+      } catch {
+        if (Date.now() > until) rmSync(lock, { recursive: true, force: true }); // left by a killed build
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    }
+    try {
+      if (stale(webStamp, webSources)) {
+        const bundler = await loadEsbuild('The admin web app (web/)');
+        process.stdout.write('Building the admin web app (esbuild)…\n');
+        const started = performance.now();
+        const { buildWeb } = await import('./build-web.mjs');
+        await buildWeb(bundler);
+        writeFileSync(webStamp, new Date().toISOString());
+        process.stdout.write(`Built the admin web app in ${Math.round(performance.now() - started)} ms\n`);
+      }
+    } finally {
+      rmSync(lock, { recursive: true, force: true });
+    }
   }
 }

@@ -8,7 +8,7 @@ import { ADMIN_DIST, PAGE_CSP } from './index.js';
 let t: TestApp;
 beforeAll(async () => {
   // the admin as npm start builds it (only when web/ changed)
-  execFileSync(process.execPath, ['scripts/build-if-needed.mjs'], { stdio: 'pipe' });
+  execFileSync(process.execPath, ['scripts/build-if-needed.mjs', '--web-only'], { stdio: 'pipe' });
   t = await startApp();
 }, 120_000);
 afterAll(() => t.close());

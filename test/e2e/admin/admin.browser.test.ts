@@ -103,7 +103,7 @@ async function tabTo(page: Page, matches: (text: string) => boolean, max = 40): 
 beforeAll(async () => {
   if (skip) return;
   // the web app as npm start serves it (rebuilt only when web/ changed)
-  execFileSync(process.execPath, ['scripts/build-if-needed.mjs'], { stdio: 'inherit' });
+  execFileSync(process.execPath, ['scripts/build-if-needed.mjs', '--web-only'], { stdio: 'inherit' });
   port = await freePort();
   origin = `http://127.0.0.1:${port}`;
   t = await startApp({ PUBLIC_URL: origin });
