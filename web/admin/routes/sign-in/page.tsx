@@ -105,7 +105,7 @@ export function SignInPage() {
             <ProblemAlert problem={problem} extra={errors.other} />
           ) : null}
         </div>
-        <form onSubmit={onSubmit} noValidate={false}>
+        <form onSubmit={onSubmit}>
           <Field
             label={t.signIn.email}
             name="email"
