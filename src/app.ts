@@ -41,6 +41,7 @@ import {
   ordersModule,
   refundPaymentEventHandler,
 } from './modules/orders/index.js';
+import { pagesModule } from './modules/pages/index.js';
 import {
   creditOrderEarnings,
   partnersModule,
@@ -126,6 +127,7 @@ const MODULES: Module[] = [
   digitalCheckoutModule,
   partnersModule,
   backofficeModule,
+  pagesModule,
 ];
 
 /**

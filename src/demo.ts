@@ -61,7 +61,7 @@ export function printDemo(creds: DemoCredentials, publicUrl: string, tokenFromEn
   const lines = [
     '',
     '================ Demo shop created (shown once) ================',
-    `  Admin login     POST ${publicUrl}/api/auth/login`,
+    `  Admin           ${publicUrl}/admin/ (or POST ${publicUrl}/api/auth/login)`,
     `    e-mail        ${creds.ownerEmail}`,
     `    password      ${creds.ownerPassword}`,
     `  Publishable key ${creds.publishableKey}   (send with Origin ${publicUrl})`,

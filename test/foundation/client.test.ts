@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminFlow } from '../../clients/typescript/examples/admin.js';
 import { storefrontFlow } from '../../clients/typescript/examples/storefront.js';
-import { clientTypes, SCHEMA_FILE } from '../../scripts/generate-client.js';
+import { clientTypes, ROLES_FILE, ROLES_TYPES_FILE, roleMap, SCHEMA_FILE } from '../../scripts/generate-client.js';
 import { SELLER } from '../../src/modules/finance/finance.fixtures.js';
 import { call, createShop, type ShopFixture, STORE_ORIGIN, startApp, type TestApp } from '../helpers/app.js';
 
@@ -40,6 +40,17 @@ describe('typed client', () => {
     // a plain equality check, not a diff: on failure, run `npm run client:generate` and commit
     expect(generated === committed, `${SCHEMA_FILE} is stale: run npm run client:generate`).toBe(true);
     expect(committed).toContain('createCheckoutSession: {');
+    // the role map pages use (x-roles per operation) is current too
+    const roles = roleMap(t.app.swagger());
+    expect(roles.js === readFileSync(ROLES_FILE, 'utf8'), `${ROLES_FILE} is stale: run npm run client:generate`).toBe(
+      true,
+    );
+    expect(roles.dts === readFileSync(ROLES_TYPES_FILE, 'utf8'), `${ROLES_TYPES_FILE} is stale`).toBe(true);
+    const { OPERATION_ROLES } = (await import('../../clients/typescript/roles.js')) as {
+      OPERATION_ROLES: Record<string, string[]>;
+    };
+    expect(OPERATION_ROLES['POST /api/admin/orders/{id}/cancel']).toEqual(['owner', 'admin']);
+    expect(OPERATION_ROLES['GET /api/admin/orders']).toEqual(['owner', 'admin', 'catalog_editor', 'viewer']);
   });
 
   it('runs the storefront and admin examples of its README against the app', async () => {

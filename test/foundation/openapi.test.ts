@@ -129,6 +129,39 @@ describe('a document clients can be generated from', () => {
     expect(doc.paths['/api/admin/products'].get.security.length).toBeGreaterThan(0);
   });
 
+  it('states per operation who may call it (x-credentials, x-roles, x-scope), derived from config.auth', async () => {
+    const doc = (await call(t.app, 'GET', '/openapi.json')).data;
+    type Access = { 'x-credentials'?: string[]; 'x-roles'?: string[]; 'x-scope'?: string; security?: unknown[] };
+    const op = (method: string, path: string) => doc.paths[path][method] as Access;
+    for (const { op: o, method, path } of operations(doc)) {
+      const a = o as Access;
+      expect(Array.isArray(a['x-credentials']), `${method} ${path}`).toBe(true);
+      // public operations accept no credential; every admin-session operation names its roles
+      if (a.security?.length === 0) expect(a['x-credentials'], `${method} ${path}`).toEqual([]);
+      if (a['x-credentials']?.includes('admin_session'))
+        expect(a['x-roles']?.length, `${method} ${path}`).toBeGreaterThan(0);
+      else expect(a['x-roles'], `${method} ${path}`).toBeUndefined();
+    }
+    expect(op('get', '/api/admin/orders')).toMatchObject({
+      'x-credentials': ['admin_session'],
+      'x-roles': ['owner', 'admin', 'catalog_editor', 'viewer'],
+    });
+    // manageMoney: owner and admin, API tokens blocked
+    expect(op('post', '/api/admin/orders/{id}/cancel')).toMatchObject({
+      'x-credentials': ['admin_session'],
+      'x-roles': ['owner', 'admin'],
+    });
+    // writeCatalog: catalog writers, or an API token with catalog:write
+    expect(op('post', '/api/products')).toMatchObject({
+      'x-credentials': ['admin_session', 'api_token'],
+      'x-roles': ['owner', 'admin', 'catalog_editor'],
+      'x-scope': 'catalog:write',
+    });
+    expect(op('get', '/api/admin/employees')['x-roles']).toEqual(['owner']);
+    expect(op('post', '/api/auth/login')['x-credentials']).toEqual([]);
+    expect(op('get', '/api/store/products')['x-credentials']).toEqual(['publishable_key']);
+  });
+
   it('documents the answers of the hosted payment page: 303 to return_url, 402 declined, 410 expired', async () => {
     const doc = (await call(t.app, 'GET', '/openapi.json')).data;
     const page = doc.paths['/pay/{id}'];

@@ -5,7 +5,7 @@
  */
 import { and, isNull, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { normalizeOrigin } from '../../config.js';
+import { type Config, normalizeOrigin } from '../../config.js';
 import { publicRoute } from '../../platform/auth/presets.js';
 import type { Actor, AuthSpec, CredentialKind, Ctx, EmployeeRole, Scope } from '../../platform/auth/types.js';
 import { atRestKey, safeEqual, sha256 } from '../../platform/crypto.js';
@@ -204,6 +204,14 @@ async function attachSignedInCustomer(request: FastifyRequest, reply: FastifyRep
   actor.customer = { customerId: session.subject_id, sessionId: session.id };
 }
 
+/**
+ * The CSRF rule of admin-session cookies (DESIGN §2): a change sent with the cookie must come from
+ * PUBLIC_URL's origin or one of ADMIN_ORIGINS. `origin` is normalised (normalizeOrigin).
+ */
+export function adminOriginAllowed(config: Config, origin: string): boolean {
+  return origin === normalizeOrigin(config.publicUrl) || config.adminOrigins.includes(origin);
+}
+
 /** The request's Origin, normalised; falls back to nothing (Referer is not an origin proof). */
 export function requestOrigin(request: FastifyRequest): string | null {
   const origin = request.headers.origin;
@@ -287,8 +295,7 @@ async function authenticate(request: FastifyRequest, spec: AuthSpec, deps: AppDe
   if (viaCookie && !SAFE_METHODS.has(request.method)) {
     // CSRF: a cookie-authenticated mutation must come from the service's own pages or an admin origin.
     const origin = requestOrigin(request);
-    const own = normalizeOrigin(deps.config.publicUrl);
-    const allowed = origin !== null && (origin === own || deps.config.adminOrigins.includes(origin));
+    const allowed = origin !== null && adminOriginAllowed(deps.config, origin);
     if (!allowed && !(viaCookie !== 'admin' && origin && (await originOfShop(db, found.shopId, origin)))) {
       throw new AppError('origin_denied', 'A cookie-authenticated change must come from an allowed Origin');
     }

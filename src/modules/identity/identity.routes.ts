@@ -1,6 +1,7 @@
 /** Routes of admin login, employees, API tokens, publishable keys and customer accounts. */
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
+import { normalizeOrigin } from '../../config.js';
 import {
   anyEmployee,
   configureShop,
@@ -13,7 +14,7 @@ import { iso } from '../../platform/dates.js';
 import { IdParams, NoContent } from '../../platform/http/schemas.js';
 import { deleteByIdRoute, type TypedApp } from '../../platform/http/typed-app.js';
 import type { AppDeps } from '../../platform/module.js';
-import { checkSignInOrigin } from './authorize.js';
+import { adminOriginAllowed, checkSignInOrigin } from './authorize.js';
 import * as accounts from './customer-accounts.js';
 import * as S from './identity.schemas.js';
 import * as svc from './identity.service.js';
@@ -86,6 +87,26 @@ export function identityRoutes(app: TypedApp, deps: AppDeps): void {
       const actor = request.ctx.actor as { userId: string };
       const { user, shop } = await svc.getUserAndShop(request.ctx, actor.userId);
       return { user: svc.userOut(user), shop: svc.shopOut(shop) };
+    },
+  );
+
+  app.get(
+    '/api/auth/origin-check',
+    {
+      config: publicRoute,
+      schema: {
+        tags,
+        summary: 'Whether admin-session changes from an origin pass the CSRF rule',
+        description:
+          'A change sent with the admin session cookie must come from the origin of PUBLIC_URL or one of ADMIN_ORIGINS ' +
+          '(else 403 origin_denied). The admin page asks this before sign-in so it can say so instead of failing on every save.',
+        querystring: S.OriginCheckQuery,
+        response: { 200: S.OriginCheckResponse },
+      },
+    },
+    async (request) => {
+      const origin = normalizeOrigin(request.query.origin);
+      return { allowed: origin !== null && adminOriginAllowed(deps.config, origin) };
     },
   );
 

@@ -43,6 +43,19 @@ export const LoginResponse = Type.Object({
   shop: ShopSchema,
 });
 export const MeResponse = Type.Object({ user: UserSchema, shop: ShopSchema });
+export const OriginCheckQuery = Type.Object(
+  {
+    origin: Type.String({
+      minLength: 1,
+      maxLength: 2048,
+      description: 'e.g. https://admin.example (scheme, host, port)',
+    }),
+  },
+  { additionalProperties: false },
+);
+export const OriginCheckResponse = Type.Object({
+  allowed: Type.Boolean({ description: 'true: PUBLIC_URL or one of ADMIN_ORIGINS' }),
+});
 export const PasswordBody = Body({
   current_password: Type.String({ minLength: 1, maxLength: 200 }),
   new_password: Password,

@@ -166,6 +166,42 @@ describe('CSRF for cookie-authenticated mutations', () => {
   });
 });
 
+describe('GET /api/auth/origin-check', () => {
+  const check = (origin?: string, extra: Record<string, string> = {}) =>
+    call(t.app, 'GET', '/api/auth/origin-check', { query: { ...(origin === undefined ? {} : { origin }), ...extra } });
+
+  it('says whether the CSRF rule accepts cookie changes from an origin (PUBLIC_URL, ADMIN_ORIGINS)', async () => {
+    for (const [origin, allowed] of [
+      ['http://service.test', true],
+      ['HTTP://Service.Test:80', true], // normalised like the Origin header
+      ['https://admin.example', true],
+      ['https://evil.example', false],
+      ['http://service.test:8080', false],
+      ['not an origin', false],
+    ] as const) {
+      const res = await check(origin);
+      expect(res.statusCode, origin).toBe(200);
+      expect(res.data, origin).toEqual({ allowed });
+    }
+    // answered without a credential, and with one alike
+    expect(
+      (
+        await call(t.app, 'GET', '/api/auth/origin-check', {
+          token: shop.ownerToken,
+          query: { origin: 'https://admin.example' },
+        })
+      ).data,
+    ).toEqual({ allowed: true });
+  });
+
+  it('validates the query', async () => {
+    expectProblem(await check(), 400, 'validation_failed');
+    expectProblem(await check(''), 400, 'validation_failed');
+    expectProblem(await check('https://x.example', { other: '1' }), 400, 'validation_failed');
+    expectProblem(await check(`https://${'a'.repeat(2050)}.example`), 400, 'validation_failed');
+  });
+});
+
 describe('Idempotency-Key', () => {
   const count = async () =>
     (await call(t.app, 'GET', '/api/admin/api-tokens', { token: shop.ownerToken })).data.api_tokens.length;

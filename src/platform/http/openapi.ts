@@ -3,7 +3,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { publicRoute } from '../auth/presets.js';
-import type { AuthSpec, CredentialKind } from '../auth/types.js';
+import { type AuthSpec, type CredentialKind, type EmployeeRole, ROLES } from '../auth/types.js';
 import { ERROR_CODES } from '../error-codes.js';
 import { ProblemSchema } from '../errors.js';
 import { assignOperationIds } from './operation-ids.js';
@@ -17,6 +17,35 @@ const SECURITY: Record<CredentialKind, string> = {
   vendor: 'vendorSession',
   affiliate: 'affiliateSession',
 };
+
+/** The credential names of `x-credentials` (snake_case, one per credential kind). */
+export const CREDENTIAL_NAMES: Record<CredentialKind, string> = {
+  platform: 'platform_token',
+  admin: 'admin_session',
+  token: 'api_token',
+  publishable: 'publishable_key',
+  customer: 'customer_session',
+  vendor: 'vendor_session',
+  affiliate: 'affiliate_session',
+};
+
+/**
+ * Who may call an operation, derived from its `config.auth` (the one derivation; the OpenAPI
+ * document carries it as `x-credentials`, `x-roles` and `x-scope`): the credentials it accepts, the
+ * employee roles an admin session needs (absent when no admin session is accepted), and the API
+ * token scope. Pages read it to hide what the signed-in employee may not do; the authorization
+ * hook still enforces the AuthSpec itself.
+ */
+export function operationAccess(auth: AuthSpec): { credentials: string[]; roles?: EmployeeRole[]; scope?: string } {
+  if (auth.accepts === 'public') return { credentials: [] };
+  const kinds = auth.accepts.filter((k) => !(k === 'token' && auth.tokenBlocked));
+  const access: { credentials: string[]; roles?: EmployeeRole[]; scope?: string } = {
+    credentials: kinds.map((k) => CREDENTIAL_NAMES[k]),
+  };
+  if (kinds.includes('admin')) access.roles = auth.ownerOnly ? ['owner'] : [...(auth.roles ?? ROLES)];
+  if (kinds.includes('token') && auth.scope) access.scope = auth.scope;
+  return access;
+}
 
 const ERROR_STATUSES = ['400', '401', '403', '404', '409', '413', '429', '500'] as const;
 
@@ -97,6 +126,10 @@ export function documentRoute(route: RouteOptions): void {
       { publishableKey: [], customerSessionCookie: [] },
     );
   }
+  const access = operationAccess(auth);
+  schema['x-credentials'] = access.credentials;
+  if (access.roles) schema['x-roles'] = access.roles;
+  if (access.scope) schema['x-scope'] = access.scope;
   schema.response ??= {};
   const response = schema.response as Record<string, unknown>;
   for (const status of ERROR_STATUSES) {

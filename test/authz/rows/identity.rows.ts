@@ -1,7 +1,9 @@
-import { ANY_EMPLOYEE, MANAGERS, type MatrixRow } from '../matrix.types.js';
+import { ANY_EMPLOYEE, CREDENTIALS, MANAGERS, type MatrixRow } from '../matrix.types.js';
 
 export const identityRows: MatrixRow[] = [
   { method: 'GET', url: '/api/auth/me', allow: ANY_EMPLOYEE },
+  // public: every credential, none included, gets the answer
+  { method: 'GET', url: '/api/auth/origin-check?origin=https%3A%2F%2Fx.example', allow: [...CREDENTIALS] },
   { method: 'POST', url: '/api/auth/password', body: {}, allow: ANY_EMPLOYEE, ok: 400 },
   {
     method: 'GET',

@@ -1,0 +1,89 @@
+// Builds the admin web app (web/admin/main.tsx) into dist/web/admin/ with the project's esbuild:
+// ES modules with code splitting (one lazy chunk per screen), hashed names, minified, one bundled
+// stylesheet, an index.html referencing the hashed files (no inline script or style, for the
+// Content-Security-Policy), .gz and .br copies of every asset, and esbuild's metafile (meta.json,
+// read by the budget test). `node scripts/build-web.mjs` runs it; build-if-needed.mjs calls it.
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+
+export const WEB_OUT = 'dist/web/admin';
+
+/** Builds the admin; `esbuild` is passed in so that callers decide how (and whether) it is loaded. */
+export async function buildWeb(esbuild, { outdir: target = WEB_OUT } = {}) {
+  // built beside the target and moved into place: a running server (or a parallel build) never
+  // sees half a build
+  const outdir = `${target}.tmp-${process.pid}`;
+  rmSync(outdir, { recursive: true, force: true });
+  const assets = join(outdir, 'assets');
+  const result = await esbuild.build({
+    entryPoints: { main: 'web/admin/main.tsx' },
+    outdir: assets,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'browser',
+    target: ['es2022', 'chrome111', 'firefox111', 'safari16.4'],
+    jsx: 'automatic',
+    minify: true,
+    sourcemap: false,
+    entryNames: '[name]-[hash]',
+    chunkNames: '[name]-[hash]',
+    assetNames: '[name]-[hash]',
+    metafile: true,
+    legalComments: 'none',
+    define: { 'process.env.NODE_ENV': '"production"' },
+    logLevel: 'warning',
+  });
+  // the metafile names the files where they will be (the target), not in the temporary folder
+  const metafile = JSON.parse(JSON.stringify(result.metafile).replaceAll(`${outdir}/`, `${target}/`));
+  writeFileSync(join(outdir, 'meta.json'), JSON.stringify(metafile));
+
+  const outputs = Object.entries(result.metafile.outputs);
+  const entry = outputs.find(([, o]) => o.entryPoint === 'web/admin/main.tsx');
+  const js = entry?.[0];
+  const css = entry?.[1].cssBundle;
+  if (!js || !entry) throw new Error('build-web: no entry output');
+  const url = (file) => `/admin/assets/${file.split('/').pop()}`;
+  // the entry's static imports, fetched at once instead of one after the other
+  const preloads = entry[1].imports.filter((i) => i.kind === 'import-statement').map((i) => i.path);
+  const html = `<!doctype html>
+<html lang="de">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light">
+<title>Verwaltung</title>
+${css ? `<link rel="stylesheet" href="${url(css)}">\n` : ''}${preloads.map((p) => `<link rel="modulepreload" href="${url(p)}">\n`).join('')}<script type="module" src="${url(js)}"></script>
+</head>
+<body>
+<div id="app"></div>
+<noscript>Die Verwaltung braucht JavaScript. / The admin needs JavaScript.</noscript>
+</body>
+</html>
+`;
+  writeFileSync(join(outdir, 'index.html'), html);
+
+  for (const name of readdirSync(assets)) {
+    const file = join(assets, name);
+    const data = readFileSync(file);
+    writeFileSync(`${file}.gz`, gzipSync(data, { level: 9 }));
+    writeFileSync(
+      `${file}.br`,
+      brotliCompressSync(data, {
+        params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: data.length },
+      }),
+    );
+  }
+  rmSync(target, { recursive: true, force: true });
+  renameSync(outdir, target);
+  return metafile;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const started = performance.now();
+  mkdirSync('dist', { recursive: true });
+  await buildWeb(await import('esbuild'));
+  process.stdout.write(`Built the admin web app in ${Math.round(performance.now() - started)} ms\n`);
+}

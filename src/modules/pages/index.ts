@@ -1,0 +1,103 @@
+/**
+ * The web pages the service serves (DESIGN §10): `/` (links, or name/version/links as JSON) and
+ * the admin app at `/admin/`, built from web/ into dist/web/admin by scripts/build-web.mjs.
+ * Hashed assets are cached for a year, index.html never; .br/.gz copies are sent when the browser
+ * takes them; every page carries a strict Content-Security-Policy (no inline script or style).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyReply } from 'fastify';
+import { publicRoute } from '../../platform/auth/presets.js';
+import type { Module } from '../../platform/module.js';
+
+/** Where scripts/build-web.mjs writes the admin app (relative to the working directory, like dist/src). */
+export const ADMIN_DIST = resolve('dist/web/admin');
+
+/** The policy of every page: nothing inline, nothing from elsewhere, never framed. */
+export const PAGE_CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
+  "frame-ancestors 'none'; base-uri 'self'; form-action 'self'";
+
+const PAGE_HEADERS = {
+  'content-security-policy': PAGE_CSP,
+  'x-frame-options': 'DENY',
+  'cross-origin-resource-policy': 'same-origin',
+} as const;
+
+function packageInfo(): { name: string; version: string } {
+  try {
+    const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { name?: string; version?: string };
+    return { name: pkg.name ?? 'commerce-service', version: pkg.version ?? '0.0.0' };
+  } catch {
+    return { name: 'commerce-service', version: '0.0.0' };
+  }
+}
+
+const LINKS = { admin: '/admin/', docs: '/docs', openapi: '/openapi.json', health: '/health' };
+
+const HOME_HTML = `<!doctype html>
+<html lang="de">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Commerce service</title>
+</head>
+<body>
+<main>
+<h1>Commerce service</h1>
+<ul>
+<li><a href="/admin/" hreflang="de">Verwaltung (Admin)</a></li>
+<li><a href="/docs">API-Referenz (API reference)</a></li>
+<li><a href="/openapi.json">OpenAPI</a></li>
+</ul>
+</main>
+</body>
+</html>
+`;
+
+/** index.html, or 503 with a plain explanation when the web app was never built. */
+function sendIndex(reply: FastifyReply) {
+  reply.headers(PAGE_HEADERS);
+  if (!existsSync(resolve(ADMIN_DIST, 'index.html'))) {
+    return reply
+      .code(503)
+      .header('cache-control', 'no-store')
+      .type('text/plain; charset=utf-8')
+      .send('The admin web app is not built: run `npm run build` (npm start builds it when its sources changed).\n');
+  }
+  reply.header('cache-control', 'no-cache');
+  return reply.sendFile('index.html', ADMIN_DIST, { cacheControl: false });
+}
+
+export const pagesModule: Module = {
+  name: 'pages',
+  group: 'shop',
+  async routes(app) {
+    const info = packageInfo();
+    await app.register(fastifyStatic, { root: ADMIN_DIST, serve: false, preCompressed: true });
+    const hidden = { config: publicRoute, schema: { hide: true } };
+
+    app.get('/', hidden, async (request, reply) => {
+      const accept = String(request.headers.accept ?? '');
+      reply.header('vary', 'Accept');
+      if (/application\/json/.test(accept) && !/text\/html/.test(accept)) {
+        return { ...info, links: LINKS };
+      }
+      reply.headers(PAGE_HEADERS);
+      return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(HOME_HTML);
+    });
+
+    // hashed names: cached for a year; a missing asset is 404, never the app
+    app.get('/admin/assets/:file', hidden, async (request, reply) => {
+      const { file } = request.params as { file: string };
+      reply.headers(PAGE_HEADERS);
+      if (!/^[\w.-]+\.(js|css|map)$/.test(file) || file.includes('..')) return reply.callNotFound();
+      return reply.sendFile(`assets/${file}`, ADMIN_DIST, { immutable: true, maxAge: 31_536_000_000 });
+    });
+
+    // the app's own URLs (/admin/orders?status=paid …): index.html, the router takes over
+    app.get('/admin', hidden, async (_request, reply) => sendIndex(reply));
+    app.get('/admin/*', hidden, async (_request, reply) => sendIndex(reply));
+  },
+};

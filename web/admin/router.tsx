@@ -1,0 +1,156 @@
+/**
+ * The admin's routes: paths, typed search params and what must hold before a screen renders
+ * (signed in). Screens are loaded lazily, one chunk per screen folder (routes/<area>/<screen>/).
+ */
+import { QueryClient } from '@tanstack/react-query';
+import {
+  createRootRouteWithContext,
+  createRoute,
+  createRouter,
+  lazyRouteComponent,
+  redirect,
+} from '@tanstack/react-router';
+import { $api, isProblem, setUnauthorizedHandler } from '../shared/api.js';
+import { meQuery } from '../shared/auth.js';
+import {
+  dayParam,
+  enumParam,
+  pagingSearch,
+  parseSearch,
+  searchValidator,
+  stringifySearch,
+  textParam,
+} from '../shared/list.js';
+import { orderListQuery } from './routes/orders/order-list/query.js';
+import { NotFound, RootLayout, SignedInLayout } from './shell.js';
+
+export const queryClient = new QueryClient({
+  defaultOptions: {
+    queries: {
+      staleTime: 10_000,
+      // a refused call is not retried; a network failure once
+      retry: (count, error) => !isProblem(error) && count < 1,
+    },
+  },
+});
+
+const rootRoute = createRootRouteWithContext<{ queryClient: QueryClient }>()({
+  component: RootLayout,
+  notFoundComponent: NotFound,
+});
+
+/** Only a path inside the admin is followed after sign-in (never another site). */
+export function safeRedirect(value: unknown): string | undefined {
+  return typeof value === 'string' && value.startsWith('/admin/') && !value.startsWith('//') && !value.includes('\\')
+    ? value.slice(0, 2000)
+    : undefined;
+}
+
+export const signInRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: 'sign-in',
+  validateSearch: searchValidator((raw) => ({
+    redirect: safeRedirect(raw.redirect),
+    reason: enumParam(raw, 'reason', ['expired', 'signed-out'] as const),
+  })),
+  component: lazyRouteComponent(() => import('./routes/sign-in/page.js'), 'SignInPage'),
+});
+
+/**
+ * Everything behind sign-in. The session check (GET /api/auth/me) is started here but awaited in
+ * the loader, so that it runs in parallel with the screen's own data (child loaders); without a
+ * session: to sign-in with the page remembered.
+ */
+const signedInRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  id: 'signed-in',
+  component: SignedInLayout,
+  beforeLoad: ({ context }) => ({ session: context.queryClient.ensureQueryData(meQuery()) }),
+  loader: async ({ context, location }) => {
+    try {
+      await context.session;
+    } catch {
+      const href = location.href.startsWith('/admin/') ? location.href : `/admin${location.href}`;
+      throw redirect({ to: '/sign-in', search: { redirect: safeRedirect(href), reason: undefined } });
+    }
+  },
+});
+
+const homeRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: '/',
+  beforeLoad: () => {
+    throw redirect({ to: '/orders', search: { page: 1, limit: 25 } });
+  },
+});
+
+export const ORDER_STATUSES = [
+  'pending_payment',
+  'paid',
+  'fulfilled',
+  'cancelled',
+  'partially_refunded',
+  'refunded',
+] as const;
+
+export const ordersRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: 'orders',
+  validateSearch: searchValidator((raw) => ({
+    ...pagingSearch(raw),
+    q: textParam(raw, 'q'),
+    status: enumParam(raw, 'status', ORDER_STATUSES),
+    from: dayParam(raw, 'from'),
+    to: dayParam(raw, 'to'),
+  })),
+  loaderDeps: ({ search }) => search,
+  // prefetched beside the session check; a failure is the page's to show (or sign-in's)
+  loader: ({ context, deps }) => void context.queryClient.prefetchQuery(orderListQuery(deps)),
+  component: lazyRouteComponent(() => import('./routes/orders/order-list/page.js'), 'OrderListPage'),
+});
+
+export const orderRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: 'orders/$id',
+  loader: ({ context, params }) =>
+    void context.queryClient.prefetchQuery(
+      $api.queryOptions('get', '/api/admin/orders/{id}', { params: { path: { id: params.id } } }),
+    ),
+  component: lazyRouteComponent(() => import('./routes/orders/order-detail/page.js'), 'OrderDetailPage'),
+});
+
+export const accountRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: 'account',
+  component: lazyRouteComponent(() => import('./routes/account/password/page.js'), 'AccountPage'),
+});
+
+const routeTree = rootRoute.addChildren([
+  signInRoute,
+  signedInRoute.addChildren([homeRoute, ordersRoute, orderRoute, accountRoute]),
+]);
+
+export const router = createRouter({
+  routeTree,
+  basepath: '/admin',
+  context: { queryClient },
+  parseSearch,
+  stringifySearch,
+  defaultPreload: 'intent',
+  scrollRestoration: true,
+});
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: typeof router;
+  }
+}
+
+// A session that lapses (expired, revoked, password changed elsewhere): back to sign-in, and
+// after it to the page the employee was on.
+setUnauthorizedHandler(() => {
+  if (!queryClient.getQueryData(meQuery().queryKey)) return;
+  queryClient.clear();
+  const here = `${window.location.pathname}${window.location.search}`;
+  void router.navigate({ to: '/sign-in', search: { redirect: safeRedirect(here), reason: 'expired' } });
+});
