@@ -21,6 +21,7 @@ export interface TestApp {
 export async function startApp(
   env: Record<string, string> = {},
   extend?: Parameters<typeof buildApp>[0]['extend'],
+  onRoute?: Parameters<typeof buildApp>[0]['onRoute'],
 ): Promise<TestApp> {
   const db = await freshDatabase();
   const config = loadConfig({
@@ -40,6 +41,7 @@ export async function startApp(
     skipMigrations: true,
     logger: env.LOG_LEVEL ? { level: env.LOG_LEVEL } : false,
     extend,
+    onRoute,
   });
   return {
     app,

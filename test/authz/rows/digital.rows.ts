@@ -18,6 +18,19 @@ const activate = async ({ asOwner }: MatrixSetup) => {
   if (res.statusCode !== 200) throw new Error(`activating the digital add-on failed: ${res.statusCode}`);
 };
 
+/** Session creation at `url` (also under a channel's path prefix, `/:prefix/…`, resolved after validation). */
+const aboSession = (url: string): MatrixRow => ({
+  method: 'POST',
+  url,
+  body: {},
+  // a storefront may buy as its signed-in customer: X-Customer-Session must then be a live
+  // session of the key's shop (pk_signed_in passes; foreign and revoked sessions: 401)
+  signedInCustomer: true,
+  allow: ['pk_allowed_origin'],
+  ok: 400,
+  codes: { pk_other_origin: 'origin_denied', customer: 'credential_denied', owner: 'credential_denied' },
+});
+
 export const digitalRows: MatrixRow[] = [
   { method: 'GET', url: '/api/admin/digital/status', allow: ANY_EMPLOYEE, codes: noToken },
   // an invalid body changes nothing
@@ -53,17 +66,8 @@ export const digitalRows: MatrixRow[] = [
   },
   // the mail outbox
   { method: 'GET', url: '/api/admin/emails', allow: MANAGERS, codes: managers },
-  {
-    method: 'POST',
-    url: '/api/store/abo-sessions',
-    body: {},
-    // a storefront may buy as its signed-in customer: X-Customer-Session must then be a live
-    // session of the key's shop (pk_signed_in passes; foreign and revoked sessions: 401)
-    signedInCustomer: true,
-    allow: ['pk_allowed_origin'],
-    ok: 400,
-    codes: { pk_other_origin: 'origin_denied', customer: 'credential_denied', owner: 'credential_denied' },
-  },
+  aboSession('/api/store/abo-sessions'),
+  aboSession('/de/api/store/abo-sessions'),
   { method: 'GET', url: '/api/customer/abos', allow: ['customer'], codes: { owner: 'credential_denied' } },
   {
     method: 'POST',

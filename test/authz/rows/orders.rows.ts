@@ -7,6 +7,19 @@ const tokenBlocked = {
 } as const;
 
 /** Orders (admin session; state changes owner/admin, never a token), the customer's orders, checkout. */
+/** Session creation at `url` (also under a channel's path prefix, `/:prefix/…`, resolved after validation). */
+const checkoutSession = (url: string): MatrixRow => ({
+  method: 'POST',
+  url,
+  body: {},
+  // a storefront may buy as its signed-in customer: X-Customer-Session must then be a live
+  // session of the key's shop (pk_signed_in passes; foreign and revoked sessions: 401)
+  signedInCustomer: true,
+  allow: ['pk_allowed_origin'],
+  ok: 400,
+  codes: { pk_other_origin: 'origin_denied', customer: 'credential_denied' },
+});
+
 export const orderRows: MatrixRow[] = [
   { method: 'GET', url: '/api/admin/orders', allow: ANY_EMPLOYEE },
   { method: 'GET', url: '/api/admin/orders/ord_unknown', allow: ANY_EMPLOYEE, ok: 404 },
@@ -45,17 +58,9 @@ export const orderRows: MatrixRow[] = [
   },
   // provider webhooks are public (signature-checked); the test provider has none: 404
   { method: 'POST', url: '/api/webhooks/stripe', body: {}, allow: [...CREDENTIALS], ok: 404 },
-  {
-    method: 'POST',
-    url: '/api/store/checkout-sessions',
-    body: {},
-    // a storefront may buy as its signed-in customer: X-Customer-Session must then be a live
-    // session of the key's shop (pk_signed_in passes; foreign and revoked sessions: 401)
-    signedInCustomer: true,
-    allow: ['pk_allowed_origin'],
-    ok: 400,
-    codes: { pk_other_origin: 'origin_denied', customer: 'credential_denied' },
-  },
+  checkoutSession('/api/store/checkout-sessions'),
+  checkoutSession('/de/api/store/checkout-sessions'),
   // public: the session id in the path is the credential of the hosted page
   { method: 'GET', url: '/pay/cs_unknown', allow: [...CREDENTIALS], ok: 404 },
+  { method: 'POST', url: '/pay/cs_unknown', body: {}, allow: [...CREDENTIALS], ok: 404 },
 ];
