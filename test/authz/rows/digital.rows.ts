@@ -1,4 +1,11 @@
-import { ANY_EMPLOYEE, CREDENTIALS, MANAGERS, type MatrixRow, type MatrixSetup } from '../matrix.types.js';
+import {
+  ANY_EMPLOYEE,
+  CREDENTIALS,
+  MANAGERS,
+  type MatrixRow,
+  type MatrixSetup,
+  storeSessionRow,
+} from '../matrix.types.js';
 
 /** Catalog and finance scopes never open /api/admin/digital/* (spec §5, §7.3): tokens are scope_denied. */
 const noToken = {
@@ -18,18 +25,9 @@ const activate = async ({ asOwner }: MatrixSetup) => {
   if (res.statusCode !== 200) throw new Error(`activating the digital add-on failed: ${res.statusCode}`);
 };
 
-/** Session creation at `url` (also under a channel's path prefix, `/:prefix/…`, resolved after validation). */
-const aboSession = (url: string): MatrixRow => ({
-  method: 'POST',
-  url,
-  body: {},
-  // a storefront may buy as its signed-in customer: X-Customer-Session must then be a live
-  // session of the key's shop (pk_signed_in passes; foreign and revoked sessions: 401)
-  signedInCustomer: true,
-  allow: ['pk_allowed_origin'],
-  ok: 400,
-  codes: { pk_other_origin: 'origin_denied', customer: 'credential_denied', owner: 'credential_denied' },
-});
+/** Creating an abo session (storefront), also under a channel's path prefix. */
+const aboSession = (url: string) =>
+  storeSessionRow(url, { pk_other_origin: 'origin_denied', customer: 'credential_denied', owner: 'credential_denied' });
 
 export const digitalRows: MatrixRow[] = [
   { method: 'GET', url: '/api/admin/digital/status', allow: ANY_EMPLOYEE, codes: noToken },

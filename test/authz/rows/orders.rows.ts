@@ -1,4 +1,4 @@
-import { ANY_EMPLOYEE, CREDENTIALS, MANAGERS, type MatrixRow } from '../matrix.types.js';
+import { ANY_EMPLOYEE, CREDENTIALS, MANAGERS, type MatrixRow, storeSessionRow } from '../matrix.types.js';
 
 const tokenBlocked = {
   tok_catalog_read: 'token_blocked',
@@ -6,20 +6,11 @@ const tokenBlocked = {
   tok_finance_read: 'token_blocked',
 } as const;
 
-/** Orders (admin session; state changes owner/admin, never a token), the customer's orders, checkout. */
-/** Session creation at `url` (also under a channel's path prefix, `/:prefix/…`, resolved after validation). */
-const checkoutSession = (url: string): MatrixRow => ({
-  method: 'POST',
-  url,
-  body: {},
-  // a storefront may buy as its signed-in customer: X-Customer-Session must then be a live
-  // session of the key's shop (pk_signed_in passes; foreign and revoked sessions: 401)
-  signedInCustomer: true,
-  allow: ['pk_allowed_origin'],
-  ok: 400,
-  codes: { pk_other_origin: 'origin_denied', customer: 'credential_denied' },
-});
+/** Creating a checkout session (storefront), also under a channel's path prefix. */
+const checkoutSession = (url: string) =>
+  storeSessionRow(url, { pk_other_origin: 'origin_denied', customer: 'credential_denied' });
 
+/** Orders (admin session; state changes owner/admin, never a token), the customer's orders, checkout. */
 export const orderRows: MatrixRow[] = [
   { method: 'GET', url: '/api/admin/orders', allow: ANY_EMPLOYEE },
   { method: 'GET', url: '/api/admin/orders/ord_unknown', allow: ANY_EMPLOYEE, ok: 404 },
