@@ -5,7 +5,7 @@ import { iso } from '../../platform/dates.js';
 import { PageMeta, Pagination, pageOf } from '../../platform/http/schemas.js';
 import type { TypedApp } from '../../platform/http/typed-app.js';
 import type { PaymentEventRow } from './checkout.tables.js';
-import { listPaymentEvents } from './payment-events.queries.js';
+import { listPaymentEvents } from './list-payment-events.js';
 
 const STATUSES = ['processed', 'ignored', 'rejected', 'refunded'] as const;
 
