@@ -116,7 +116,7 @@ async function findHostedSession(ctx: Parameters<typeof getSession>[0], id: stri
   const s = await getSession(ctx, id);
   const hosted = s && s.provider === 'test' ? otherKinds.get(s.kind) : undefined;
   if (s && hosted) return { state: 'other kind', session: s, hosted };
-  if (!s || s.provider !== 'test' || s.kind !== 'order') throw new AppError('not_found', 'Checkout session not found');
+  if (s?.provider !== 'test' || s.kind !== 'order') throw new AppError('not_found', 'Checkout session not found');
   if (s.status === 'complete') return { state: 'paid', session: s };
   return { state: s.status !== 'open' || s.expiresAt <= now ? 'expired' : 'open', session: s };
 }
