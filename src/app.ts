@@ -5,7 +5,7 @@
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import { mailModule } from './adapters/mail/index.js';
 import { mediaModule } from './adapters/storage/index.js';
 import type { Config } from './config.js';
@@ -85,6 +85,8 @@ export interface BuildOptions {
   skipMigrations?: boolean;
   /** Adds routes before the app is sealed (tests use it for failure cases). */
   extend?: (app: FastifyInstance, deps: AppDeps) => void;
+  /** Sees every route as it is registered (the authorization matrix lists them to require a row for each). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 /**
@@ -266,6 +268,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     done(null, payload);
   });
   app.addHook('onRoute', documentRoute);
+  if (opts.onRoute) app.addHook('onRoute', opts.onRoute);
   // Every reply, errors and 404 included, carries its request id and the security headers; set
   // on the reply at once (a synchronous hook: no promise, no middleware per request).
   app.addHook('onRequest', (request, reply, done) => {

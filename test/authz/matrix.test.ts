@@ -1,8 +1,10 @@
 /**
  * Runs the authorization matrix: for every row (route) and every credential kind, the status the
- * spec requires. Also proves tenancy: a credential of another shop never reaches this shop's rows.
+ * spec requires. Requires a row for every route the app registers (or a reason in rows/no-row.ts).
+ * Also proves tenancy: a credential of another shop never reaches this shop's rows.
  */
 import { sql } from 'drizzle-orm';
+import Fastify, { type RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSession } from '../../src/modules/identity/sessions.js';
 import {
@@ -27,8 +29,16 @@ import {
   type MatrixRow,
 } from './matrix.types.js';
 import { ALL_ROWS } from './rows/index.js';
+import { NO_ROW } from './rows/no-row.js';
 
 let t: TestApp;
+/** Every route the app registers (method, URL pattern, config.auth), as its onRoute hook saw it. */
+const registered: { method: string; url: string; auth: unknown }[] = [];
+const collectRoute = (route: RouteOptions) => {
+  for (const method of [route.method].flat()) {
+    registered.push({ method, url: route.url ?? '', auth: (route.config as { auth?: unknown } | undefined)?.auth });
+  }
+};
 let shop: ShopFixture;
 let other: ShopFixture;
 let fixture: MatrixFixture;
@@ -121,7 +131,7 @@ async function mint(c: AnyCredential): Promise<Cred> {
 }
 
 beforeAll(async () => {
-  t = await startApp();
+  t = await startApp({}, undefined, undefined, collectRoute);
   shop = await createShop(t.app);
   fixture = { shopId: shop.shopId, ids: {} };
   // the vendor and affiliate the portal sessions belong to
@@ -170,13 +180,16 @@ const credentialsOf = (row: MatrixRow): AnyCredential[] => [
   ...DERIVED.filter((c) => row.allow.includes(DERIVED_CREDENTIALS[c]) || row.expect?.[c] !== undefined),
 ];
 
+/** A row's URL with the fixture's ids shown as `:name` (for test names and for finding its route). */
+const labelOf = (row: MatrixRow): string =>
+  typeof row.url === 'function'
+    ? row.url({ shopId: ':shop', ids: new Proxy({}, { get: (_t, k) => `:${String(k)}` }) })
+    : row.url;
+
 describe('authorization matrix', () => {
   for (const { module, rows } of ALL_ROWS) {
     for (const row of rows) {
-      const label =
-        typeof row.url === 'function'
-          ? row.url({ shopId: ':shop', ids: new Proxy({}, { get: (_t, k) => `:${String(k)}` }) })
-          : row.url;
+      const label = labelOf(row);
       it(`${module}: ${row.method} ${label}`, async () => {
         const problems: string[] = [];
         await row.setup?.({
@@ -216,6 +229,53 @@ describe('authorization matrix', () => {
     for (const c of ['restricted_admin', 'emptied_admin'] as const) {
       expect(rows.some((r) => r.expect?.[c] !== undefined)).toBe(true);
     }
+  });
+});
+
+/**
+ * The route (`METHOD /pattern`) each row's request reaches: the registered routes put into a bare
+ * Fastify router with the app's router options, each answering its own pattern, so a row finds
+ * its route as the app's router would (a static segment before a parameter).
+ */
+async function routeOfEachRow(routes: { method: string; url: string }[]): Promise<Map<MatrixRow, string | null>> {
+  const router = Fastify({ routerOptions: { ignoreTrailingSlash: true, maxParamLength: 16_384 } });
+  for (const r of routes) {
+    router.route({ method: r.method as 'GET', url: r.url, handler: async () => ({ route: `${r.method} ${r.url}` }) });
+  }
+  const found = new Map<MatrixRow, string | null>();
+  for (const row of ALL_ROWS.flatMap((m) => m.rows)) {
+    const res = await router.inject({ method: row.method, url: labelOf(row) });
+    found.set(row, res.statusCode === 200 ? (res.json() as { route: string }).route : null);
+  }
+  await router.close();
+  return found;
+}
+
+describe('every registered route is in the matrix', () => {
+  it('has a row for each route the app registers, or a reason in rows/no-row.ts', async () => {
+    // HEAD is Fastify's copy of each GET; OPTIONS * is the CORS preflight (in NO_ROW)
+    const gets = new Set(registered.filter((r) => r.method === 'GET').map((r) => r.url));
+    const routes = [
+      ...new Map(
+        registered.filter((r) => !(r.method === 'HEAD' && gets.has(r.url))).map((r) => [`${r.method} ${r.url}`, r]),
+      ).values(),
+    ];
+    expect(routes.length).toBeGreaterThan(150);
+    const found = await routeOfEachRow(routes);
+    const covered = new Set(found.values());
+    const missing = routes
+      .filter((r) => !covered.has(`${r.method} ${r.url}`) && !NO_ROW.some((n) => n.matches(r.method, r.url)))
+      .map((r) => `${r.method} ${r.url}  (config.auth ${JSON.stringify(r.auth)})`);
+    expect(
+      missing.length,
+      `${missing.length} registered route(s) have no authorization-matrix row: add a row to test/authz/rows/<module>.rows.ts (or, for a route no credential decides, an entry with its reason to test/authz/rows/no-row.ts):\n  ${missing.join('\n  ')}\n`,
+    ).toBe(0);
+    // and every row reaches a registered route (a row for a removed or renamed route is stale)
+    const stale = [...found].filter(([, route]) => route === null).map(([row]) => `${row.method} ${labelOf(row)}`);
+    expect(stale, `rows whose request reaches no registered route:\n  ${stale.join('\n  ')}\n`).toEqual([]);
+    // an allowlisted route still exists (the list does not outlive its routes)
+    const unused = NO_ROW.filter((n) => !routes.some((r) => n.matches(r.method, r.url))).map((n) => n.route);
+    expect(unused, 'rows/no-row.ts names routes the app no longer registers').toEqual([]);
   });
 });
 

@@ -112,3 +112,19 @@ export const ALL_CHANNELS_ONLY: Partial<Record<DerivedCredential, CredentialExpe
   restricted_admin: { status: 403, code: 'channel_restricted' },
   emptied_admin: { status: 403, code: 'channel_restricted' },
 };
+
+/**
+ * Creating a checkout or abo session at `url` (also under a channel's path prefix, `/:prefix/…`,
+ * resolved after validation): an empty body is 400 for the publishable key. A storefront may buy
+ * as its signed-in customer: X-Customer-Session must then be a live session of the key's shop
+ * (pk_signed_in passes; foreign and revoked sessions: 401).
+ */
+export const storeSessionRow = (url: string, codes: MatrixRow['codes']): MatrixRow => ({
+  method: 'POST',
+  url,
+  body: {},
+  signedInCustomer: true,
+  allow: ['pk_allowed_origin'],
+  ok: 400,
+  codes,
+});

@@ -160,7 +160,8 @@ describe('OpenAPI', () => {
   });
 });
 
-describe('the server process', () => {
+// spawns the service (`npm start`, tsx): left out of `npm run test:fast` (vitest.config.ts)
+describe.skipIf(process.env.TEST_FAST === '1')('the server process', () => {
   it('starts with npm start semantics, serves, and shuts down gracefully on SIGTERM', async () => {
     const env = {
       ...process.env,

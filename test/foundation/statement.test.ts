@@ -2,8 +2,9 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobs } from '../../src/platform/db/platform.tables.js';
+import { preparedText } from '../../src/platform/db/prepared.js';
 import { insertInto, Params } from '../../src/platform/db/statement.js';
-import { preparedText, query, withTx } from '../../src/platform/db/tx.js';
+import { query, withTx } from '../../src/platform/db/tx.js';
 import { freshDatabase, type TestDatabase } from '../helpers/db.js';
 
 let t: TestDatabase;

@@ -24,6 +24,7 @@ export async function startApp(
   extend?: Parameters<typeof buildApp>[0]['extend'],
   /** Where the app's log lines go (at LOG_LEVEL, default info), for tests that read the log. */
   logStream?: Writable,
+  onRoute?: Parameters<typeof buildApp>[0]['onRoute'],
 ): Promise<TestApp> {
   const db = await freshDatabase();
   const config = loadConfig({
@@ -47,6 +48,7 @@ export async function startApp(
         ? { level: env.LOG_LEVEL }
         : false,
     extend,
+    onRoute,
   });
   return {
     app,

@@ -9,7 +9,7 @@
  */
 import { and, type SQL, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
-import { preparedQuery } from '../../platform/db/tx.js';
+import { preparedQuery } from '../../platform/db/prepared.js';
 import { VersionedLru } from '../../platform/versioned-lru.js';
 import { VersionedMemo } from '../../platform/versioned-memo.js';
 import { searchConditions } from './catalog.util.js';

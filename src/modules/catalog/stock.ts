@@ -5,8 +5,9 @@
 import { sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import type { Ctx } from '../../platform/auth/types.js';
+import { preparedText } from '../../platform/db/prepared.js';
 import { insertInto, Params } from '../../platform/db/statement.js';
-import { preparedText, query, type TxCtx } from '../../platform/db/tx.js';
+import { query, type TxCtx } from '../../platform/db/tx.js';
 
 export interface StockRef {
   product_id: string;

@@ -7,11 +7,9 @@ import { pathPrefixOf, type TypedApp } from '../../platform/http/typed-app.js';
 import type { AppDeps } from '../../platform/module.js';
 import { resolveChannel } from '../channels/index.js';
 import { pricingTaxOut } from '../tax/index.js';
-import { limitSessionCreation } from './abuse-limits.js';
 import { CheckoutCreate, CheckoutSessionOut } from './checkout.schemas.js';
-import { createCheckoutSession } from './checkout.service.js';
 import type { CheckoutSessionRow } from './checkout.tables.js';
-import { enforceLineQuantity } from './checkout-settings.js';
+import { startCheckout } from './start-checkout.js';
 
 export function sessionOut(s: CheckoutSessionRow, url: string | null) {
   return {
@@ -37,14 +35,16 @@ export function sessionOut(s: CheckoutSessionRow, url: string | null) {
   };
 }
 
+/** What names the sale channel of a checkout request: Origin, Referer, or the `/:prefix/…` of the path. */
+const channelInputOf = (request: FastifyRequest) => ({
+  origin: request.headers.origin,
+  referer: request.headers.referer,
+  pathPrefix: pathPrefixOf(request.params),
+});
+
 /** The sale channel of a checkout request (Origin, Referer, or the `/:prefix/…` of the path). */
 export function channelFor(request: FastifyRequest) {
-  const prefix = pathPrefixOf(request.params);
-  return resolveChannel(request.ctx, {
-    origin: request.headers.origin,
-    referer: request.headers.referer,
-    pathPrefix: prefix,
-  });
+  return resolveChannel(request.ctx, channelInputOf(request));
 }
 
 export function checkoutRoutes(app: TypedApp, _deps: AppDeps, provider: PaymentProvider): void {
@@ -62,26 +62,17 @@ export function checkoutRoutes(app: TypedApp, _deps: AppDeps, provider: PaymentP
         },
       },
       async (request, reply) => {
-        // Three independent steps in one round trip's time; their refusals keep their order
-        // (429 before a line above the maximum before channel_not_found), and the creation is
-        // counted whatever the outcome, as before.
-        const [limited, quantity, resolved] = await Promise.allSettled([
-          limitSessionCreation(request.ctx, request.ip),
-          enforceLineQuantity(request.ctx, request.body.items),
-          channelFor(request),
-        ]);
-        if (limited.status === 'rejected') throw limited.reason;
-        if (quantity.status === 'rejected') throw quantity.reason;
-        if (resolved.status === 'rejected') throw resolved.reason;
-        const channel = resolved.value;
-        reply.header('x-channel-id', channel.id);
         const claim = request.idempotency;
-        const { session, url } = await createCheckoutSession(
+        const { session, url } = await startCheckout(
           request.ctx,
-          channel,
-          request.body,
+          {
+            clientAddress: request.ip,
+            channel: channelInputOf(request),
+            body: request.body,
+            idempotencyKey: claim ? `${claim.principal}|${claim.key}` : null,
+            onChannel: (channel) => reply.header('x-channel-id', channel.id),
+          },
           provider,
-          claim ? `${claim.principal}|${claim.key}` : null,
         );
         return reply.code(201).send(sessionOut(session, url));
       },

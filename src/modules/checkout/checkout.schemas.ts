@@ -1,5 +1,5 @@
 /** Request and response schemas of the storefront checkout routes. */
-import { Type } from '@sinclair/typebox';
+import { type Static, Type } from '@sinclair/typebox';
 import { Body, Email, Nullable, Timestamp } from '../../platform/http/schemas.js';
 import { PricedLineOut } from '../orders/index.js';
 import { pricingTaxFields } from '../tax/index.js';
@@ -57,3 +57,17 @@ export const CheckoutSessionOut = Type.Object({
   order_id: Nullable(Type.String()),
   expires_at: Timestamp,
 });
+
+/** The form the hosted payment page posts (every kind of session: modules/digital's abo page too). */
+export const PayForm = Type.Object({
+  card_number: Type.Optional(Type.String({ maxLength: 40 })),
+  name: Type.Optional(Type.String({ maxLength: 200 })),
+  line1: Type.Optional(Type.String({ maxLength: 200 })),
+  postal_code: Type.Optional(Type.String({ maxLength: 20 })),
+  city: Type.Optional(Type.String({ maxLength: 100 })),
+  country: Type.Optional(Type.String({ maxLength: 2 })),
+  company: Type.Optional(Type.String({ maxLength: 200, description: 'Abo page: company (business buyer)' })),
+  vat_id: Type.Optional(Type.String({ maxLength: 40, description: 'Abo page: VAT ID (business buyer)' })),
+  widerruf_verzicht: Type.Optional(Type.String({ maxLength: 10 })),
+});
+export type FormValues = Static<typeof PayForm>;

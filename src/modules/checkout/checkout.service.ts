@@ -23,7 +23,7 @@ import { hostedReservationExpiry } from './abuse-limits.js';
 import type { CheckoutCreate } from './checkout.schemas.js';
 import { type CheckoutSessionRow, checkoutSessions, type PricedLine } from './checkout.tables.js';
 import { enforceLineQuantity } from './checkout-settings.js';
-import { applyTax, destination, priceItems, taxContext, totals } from './pricing.js';
+import { destination, priceItems, type TaxContext, taxCart, type totals } from './pricing.js';
 import { assertSessionTransition, canTransition } from './session-states.js';
 
 export const EXPIRE_JOB = 'checkout.expire_session';
@@ -153,7 +153,15 @@ async function priceAndTax(ctx: Ctx, channel: ResolvedChannel, input: CheckoutIn
   const shippingCents = cart.requiresShipping
     ? await shippingPrice(ctx, input.shipping_method_id as string, destCode)
     : 0;
-  return taxCart(ctx, channel.id, country, input.customer.billing_address, cart.priced, shippingCents);
+  return taxCart(
+    ctx,
+    channel.id,
+    country,
+    input.customer.billing_address,
+    cart.priced,
+    shippingCents,
+    '/body/customer/billing_address/vat_id',
+  );
 }
 
 /** The price of an active shipping method serving the country; 400 shipping_method_unavailable. */
@@ -384,25 +392,8 @@ async function hostAtProvider(ctx: Ctx, session: CheckoutSessionRow, provider: P
   return hosted.url;
 }
 
-/**
- * The tax part of pricing (docs/finance.md "Which tax applies"): the buyer's VAT ID (format, VIES),
- * the table row per line and for the shipping, and the totals as sums of rounded lines.
- */
-async function taxCart(
-  ctx: Ctx,
-  channelId: string,
-  country: Awaited<ReturnType<typeof destination>>,
-  billing: Address | undefined,
-  priced: Parameters<typeof applyTax>[0],
-  shippingListCents: number,
-) {
-  const tax = await taxContext(ctx, channelId, country, billing, '/body/customer/billing_address/vat_id');
-  const lines = applyTax(priced, tax);
-  return { lines, sums: totals(lines, shippingListCents, tax), tax };
-}
-
 /** The session/order columns that record the shipping's tax and the VAT ID check. */
-export function taxColumns(sums: ReturnType<typeof totals>, tax: Awaited<ReturnType<typeof taxContext>>) {
+export function taxColumns(sums: ReturnType<typeof totals>, tax: TaxContext) {
   return {
     shippingTaxRate: sums.shipping_cents > 0 ? sums.shipping_tax_rate : null,
     shippingTaxCategory: sums.shipping_cents > 0 ? sums.shipping_tax_category : null,

@@ -25,10 +25,10 @@ export {
   setSessionProviderRef,
 } from './checkout.queries.js';
 export { channelFor } from './checkout.routes.js';
-export { AddressSchema } from './checkout.schemas.js';
+export { AddressSchema, type FormValues } from './checkout.schemas.js';
 export { checkReturnUrl, completePaidSession, EXPIRE_JOB, getSession } from './checkout.service.js';
 export type { AboSessionTax, CheckoutSessionRow, PricedLine } from './checkout.tables.js';
-export { esc, type FormValues, money, page, registerHostedPage, returnTo } from './pay-page.js';
+export { esc, money, page, registerHostedPage, returnTo } from './pay-page.js';
 /** One-time sessions complete from the provider's session.paid event (wired in app.ts). */
 export { completeOrderFromEvent } from './payment-completion.js';
 export { applyPaymentEvent } from './payment-webhook.js';

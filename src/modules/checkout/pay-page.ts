@@ -3,17 +3,18 @@
  * browser. Submitting it pays with a test card and redirects (303) to the session's return_url.
  */
 
-import { type Static, Type } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
-import { testCardOutcome } from '../../adapters/payment/test-provider.js';
 import { publicRoute } from '../../platform/auth/presets.js';
 import { AppError } from '../../platform/errors.js';
 import type { TypedApp } from '../../platform/http/typed-app.js';
 import type { AppDeps } from '../../platform/module.js';
-import type { Address } from '../orders/index.js';
-import { completePaidSession, getSession } from './checkout.service.js';
+import { type FormValues, PayForm } from './checkout.schemas.js';
+import { getSession } from './checkout.service.js';
 import type { CheckoutSessionRow } from './checkout.tables.js';
-import { applyTax, destination, taxContext, totals } from './pricing.js';
+import { payOnHostedPage } from './pay-on-hosted-page.js';
+
+export type { FormValues } from './checkout.schemas.js';
 
 export const esc = (s: unknown) =>
   String(s ?? '').replace(
@@ -23,20 +24,6 @@ export const esc = (s: unknown) =>
 
 export const money = (cents: number, currency: string) =>
   new Intl.NumberFormat('de-DE', { style: 'currency', currency }).format(cents / 100);
-
-/** The form the hosted page posts (every kind of session). */
-const PayForm = Type.Object({
-  card_number: Type.Optional(Type.String({ maxLength: 40 })),
-  name: Type.Optional(Type.String({ maxLength: 200 })),
-  line1: Type.Optional(Type.String({ maxLength: 200 })),
-  postal_code: Type.Optional(Type.String({ maxLength: 20 })),
-  city: Type.Optional(Type.String({ maxLength: 100 })),
-  country: Type.Optional(Type.String({ maxLength: 2 })),
-  company: Type.Optional(Type.String({ maxLength: 200, description: 'Abo page: company (business buyer)' })),
-  vat_id: Type.Optional(Type.String({ maxLength: 40, description: 'Abo page: VAT ID (business buyer)' })),
-  widerruf_verzicht: Type.Optional(Type.String({ maxLength: 10 })),
-});
-export type FormValues = Static<typeof PayForm>;
 
 export function renderPayPage(s: CheckoutSessionRow, values: FormValues, error?: string): string {
   const billing = s.billingAddress;
@@ -117,8 +104,31 @@ const ToReturnUrl = Type.Unsafe<undefined>(
   Type.Null({ description: 'Redirect (Location) to return_url?session_id=…' }),
 );
 
+const EXPIRED_PAGE = '<!doctype html><title>Abgelaufen</title><p id="error">Diese Bezahlsitzung ist abgelaufen.</p>';
+
+/** What a hosted-page request finds: a session of another kind, or an order session of the test provider and its state. */
+type Found =
+  | { state: 'other kind'; session: CheckoutSessionRow; hosted: HostedPage }
+  | { state: 'open' | 'paid' | 'expired'; session: CheckoutSessionRow };
+
+/** The session `id` as the hosted page sees it at `now`; 404 when it is no session of the test provider. */
+async function findHostedSession(ctx: Parameters<typeof getSession>[0], id: string, now: Date): Promise<Found> {
+  const s = await getSession(ctx, id);
+  const hosted = s && s.provider === 'test' ? otherKinds.get(s.kind) : undefined;
+  if (s && hosted) return { state: 'other kind', session: s, hosted };
+  if (s?.provider !== 'test' || s.kind !== 'order') throw new AppError('not_found', 'Checkout session not found');
+  if (s.status === 'complete') return { state: 'paid', session: s };
+  return { state: s.status !== 'open' || s.expiresAt <= now ? 'expired' : 'open', session: s };
+}
+
+/** The answer for an order session that cannot be paid (any more): paid before → its return URL; expired → 410. */
+function closedPage(reply: FastifyReply, found: Found) {
+  const s = found.session;
+  if (found.state === 'paid') return reply.redirect(returnTo(s.returnUrl, s.id), 303);
+  return page(reply, 410, EXPIRED_PAGE);
+}
+
 export function payPageRoutes(app: TypedApp, deps: AppDeps): void {
-  const db = deps.database.db;
   const tags = ['checkout'];
 
   app.get(
@@ -134,20 +144,10 @@ export function payPageRoutes(app: TypedApp, deps: AppDeps): void {
       },
     },
     async (request, reply) => {
-      const s = await getSession(request.ctx, request.params.id);
-      const other = s && s.provider === 'test' ? otherKinds.get(s.kind) : undefined;
-      if (s && other) return other.get(s, reply);
-      if (!s || s.provider !== 'test' || s.kind !== 'order')
-        throw new AppError('not_found', 'Checkout session not found');
-      if (s.status === 'complete') return reply.redirect(returnTo(s.returnUrl, s.id), 303);
-      if (s.status !== 'open' || s.expiresAt <= deps.clock.now()) {
-        return page(
-          reply,
-          410,
-          '<!doctype html><title>Abgelaufen</title><p id="error">Diese Bezahlsitzung ist abgelaufen.</p>',
-        );
-      }
-      return page(reply, 200, renderPayPage(s, {}));
+      const found = await findHostedSession(request.ctx, request.params.id, deps.clock.now());
+      if (found.state === 'other kind') return found.hosted.get(found.session, reply);
+      if (found.state !== 'open') return closedPage(reply, found);
+      return page(reply, 200, renderPayPage(found.session, {}));
     },
   );
 
@@ -166,81 +166,14 @@ export function payPageRoutes(app: TypedApp, deps: AppDeps): void {
       },
     },
     async (request, reply) => {
-      const id = request.params.id;
       const form = request.body;
-      const s = await getSession(request.ctx, id);
-      const other = s && s.provider === 'test' ? otherKinds.get(s.kind) : undefined;
-      if (s && other) return other.post(s, form, reply);
-      if (!s || s.provider !== 'test' || s.kind !== 'order')
-        throw new AppError('not_found', 'Checkout session not found');
-      if (s.status === 'complete') return reply.redirect(returnTo(s.returnUrl, s.id), 303);
       const now = deps.clock.now();
-      if (s.status !== 'open' || s.expiresAt <= now) {
-        return page(
-          reply,
-          410,
-          '<!doctype html><title>Abgelaufen</title><p id="error">Diese Bezahlsitzung ist abgelaufen.</p>',
-        );
-      }
-      const fail = (message: string) => page(reply, 400, renderPayPage(s, form, message));
-      const country = (form.country ?? '').trim().toUpperCase();
-      if (
-        !form.name?.trim() ||
-        !form.line1?.trim() ||
-        !form.postal_code?.trim() ||
-        !form.city?.trim() ||
-        !/^[A-Z]{2}$/.test(country)
-      ) {
-        return fail('Bitte Name und vollständige Rechnungsadresse angeben (Land als ISO-Code, z. B. DE).');
-      }
-      const waiver = s.widerrufVerzicht || form.widerruf_verzicht === 'on';
-      if (s.hasDigital && !waiver) {
-        return fail('Für digitale Inhalte ist die Zustimmung zum vorzeitigen Beginn erforderlich.');
-      }
-      const billing: Address = {
-        name: form.name.trim(),
-        line1: form.line1.trim(),
-        postal_code: form.postal_code.trim(),
-        city: form.city.trim(),
-        country,
-        company: s.billingAddress?.company ?? null,
-        vat_id: s.billingAddress?.vat_id ?? null,
-      };
-      // Without shipping the billing country is the destination: tax follows it.
-      let retaxed: { lines?: typeof s.lines; taxCents?: number; shippingTaxCents?: number } = {};
-      if (!s.requiresShipping && country !== s.billingAddress?.country) {
-        let dest: Awaited<ReturnType<typeof destination>>;
-        try {
-          dest = await destination({ db, shopId: s.shopId }, s.channelId, country, '/body/country');
-        } catch {
-          return fail(`Wir liefern nicht nach ${country}.`);
-        }
-        let tax: Awaited<ReturnType<typeof taxContext>>;
-        try {
-          const taxCtx = { db, shopId: s.shopId, config: deps.config, clock: deps.clock, log: request.log };
-          tax = await taxContext(taxCtx, s.channelId, dest, { country, vat_id: billing.vat_id }, '/body/country');
-        } catch {
-          return fail('Die USt-IdNr. der Bestellung passt nicht zu diesem Land.');
-        }
-        const lines = applyTax(s.lines, tax);
-        const sums = totals(lines, s.shippingCents, tax);
-        // a 0 % row charges net prices: the amount would differ from the session's, which was shown
-        if (sums.total_cents !== s.totalCents) {
-          return fail(
-            `Für ${country} gilt ein anderer Preis (${(sums.total_cents / 100).toFixed(2)} ${s.currency}); bitte den Kauf mit dieser Rechnungsadresse neu beginnen.`,
-          );
-        }
-        retaxed = { lines, taxCents: sums.tax_cents, shippingTaxCents: sums.shipping_tax_cents };
-      }
-      const card = testCardOutcome(form.card_number ?? '');
-      if (!card.ok) return page(reply, 402, renderPayPage(s, form, card.message));
-      await completePaidSession({ ...request.ctx, shopId: s.shopId }, s.id, {
-        now,
-        paymentRef: `test_${card.last4}${card.failsLater ? '_fails_later' : ''}`,
-        billingAddress: billing,
-        widerrufVerzicht: waiver,
-        ...retaxed,
-      });
+      const found = await findHostedSession(request.ctx, request.params.id, now);
+      if (found.state === 'other kind') return found.hosted.post(found.session, form, reply);
+      if (found.state !== 'open') return closedPage(reply, found);
+      const s = found.session;
+      const paid = await payOnHostedPage(request.ctx, s, form, now);
+      if (!paid.paid) return page(reply, paid.status, renderPayPage(s, form, paid.message));
       return reply.redirect(returnTo(s.returnUrl, s.id), 303);
     },
   );

@@ -296,3 +296,22 @@ export function totals(lines: PricedLine[], shippingListCents: number, tax: TaxC
     total_cents: subtotal + shippingCents,
   };
 }
+
+/**
+ * The tax part of pricing (docs/finance.md "Which tax applies"): the buyer's VAT ID (format, VIES),
+ * the table row per line and for the shipping, and the totals as sums of rounded lines. Used by
+ * session creation and by the hosted page when the billing country decides the tax.
+ */
+export async function taxCart(
+  ctx: Parameters<typeof taxContext>[0],
+  channelId: string,
+  country: EffectiveCountry,
+  billing: { country: string; vat_id?: string | null } | null | undefined,
+  priced: Parameters<typeof applyTax>[0],
+  shippingListCents: number,
+  vatIdPath: string,
+) {
+  const tax = await taxContext(ctx, channelId, country, billing, vatIdPath);
+  const lines = applyTax(priced, tax);
+  return { lines, sums: totals(lines, shippingListCents, tax), tax };
+}

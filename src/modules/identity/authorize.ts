@@ -11,7 +11,8 @@ import type { Actor, AuthSpec, CredentialKind, Ctx, EmployeeRole, Scope } from '
 import { atRestKey, safeEqual, sha256 } from '../../platform/crypto.js';
 import { BatchLoader } from '../../platform/db/batch.js';
 import type { Db } from '../../platform/db/client.js';
-import { prepared, query } from '../../platform/db/tx.js';
+import { prepared } from '../../platform/db/prepared.js';
+import { query } from '../../platform/db/tx.js';
 import { AppError } from '../../platform/errors.js';
 import { registerIdempotency } from '../../platform/http/idempotency.js';
 import type { AppDeps } from '../../platform/module.js';

@@ -7,7 +7,7 @@ import { and, eq, gt, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import { sha256 } from '../../platform/crypto.js';
 import type { Db } from '../../platform/db/client.js';
-import { prepared } from '../../platform/db/tx.js';
+import { prepared } from '../../platform/db/prepared.js';
 import { newId, newSecret } from '../../platform/ids.js';
 import { catalogVersionOf } from '../catalog/index.js';
 import { sessions, users } from './identity.tables.js';

@@ -4,7 +4,8 @@
  */
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { preparedQuery, query } from '../db/tx.js';
+import { preparedQuery } from '../db/prepared.js';
+import { query } from '../db/tx.js';
 import { AppError } from '../errors.js';
 
 export interface Limit {

@@ -1,4 +1,11 @@
-import { ANY_EMPLOYEE, CREDENTIALS, MANAGERS, type MatrixRow, type MatrixSetup } from '../matrix.types.js';
+import {
+  ANY_EMPLOYEE,
+  CREDENTIALS,
+  MANAGERS,
+  type MatrixRow,
+  type MatrixSetup,
+  storeSessionRow,
+} from '../matrix.types.js';
 
 /** Catalog and finance scopes never open /api/admin/digital/* (spec §5, §7.3): tokens are scope_denied. */
 const noToken = {
@@ -17,6 +24,10 @@ const activate = async ({ asOwner }: MatrixSetup) => {
   const res = await asOwner('PUT', '/api/admin/digital/status', { aktiv: true });
   if (res.statusCode !== 200) throw new Error(`activating the digital add-on failed: ${res.statusCode}`);
 };
+
+/** Creating an abo session (storefront), also under a channel's path prefix. */
+const aboSession = (url: string) =>
+  storeSessionRow(url, { pk_other_origin: 'origin_denied', customer: 'credential_denied', owner: 'credential_denied' });
 
 export const digitalRows: MatrixRow[] = [
   { method: 'GET', url: '/api/admin/digital/status', allow: ANY_EMPLOYEE, codes: noToken },
@@ -51,7 +62,6 @@ export const digitalRows: MatrixRow[] = [
     ok: 404,
     codes: managers,
   },
-  // the mail outbox
   // the mail outbox: owner or admin; not an employee restricted to channels (it holds every channel's buyers)
   {
     method: 'GET',
@@ -63,17 +73,8 @@ export const digitalRows: MatrixRow[] = [
       emptied_admin: { status: 403, code: 'role_denied' },
     },
   },
-  {
-    method: 'POST',
-    url: '/api/store/abo-sessions',
-    body: {},
-    // a storefront may buy as its signed-in customer: X-Customer-Session must then be a live
-    // session of the key's shop (pk_signed_in passes; foreign and revoked sessions: 401)
-    signedInCustomer: true,
-    allow: ['pk_allowed_origin'],
-    ok: 400,
-    codes: { pk_other_origin: 'origin_denied', customer: 'credential_denied', owner: 'credential_denied' },
-  },
+  aboSession('/api/store/abo-sessions'),
+  aboSession('/de/api/store/abo-sessions'),
   { method: 'GET', url: '/api/customer/abos', allow: ['customer'], codes: { owner: 'credential_denied' } },
   {
     method: 'POST',

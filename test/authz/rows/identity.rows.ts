@@ -1,6 +1,9 @@
 import { ANY_EMPLOYEE, CREDENTIALS, MANAGERS, type MatrixRow } from '../matrix.types.js';
 
 export const identityRows: MatrixRow[] = [
+  // public: every credential, or none, reaches the handler (an empty body is 400)
+  { method: 'POST', url: '/api/auth/login', body: {}, allow: [...CREDENTIALS], ok: 400 },
+  { method: 'POST', url: '/api/auth/logout', allow: ANY_EMPLOYEE, ok: 204, consumesSession: true },
   { method: 'GET', url: '/api/auth/me', allow: ANY_EMPLOYEE },
   // public: every credential, none included, gets the answer
   { method: 'GET', url: '/api/auth/origin-check?origin=https%3A%2F%2Fx.example', allow: [...CREDENTIALS] },

@@ -8,6 +8,7 @@ import { channelRows } from './channels.rows.js';
 import { checkoutSettingsRows } from './checkout-settings.rows.js';
 import { digitalRows } from './digital.rows.js';
 import { financeRows } from './finance.rows.js';
+import { healthRows } from './health.rows.js';
 import { identityRows } from './identity.rows.js';
 import { orderRows } from './orders.rows.js';
 import { partnerAuthRows } from './partner-auth.rows.js';
@@ -18,6 +19,7 @@ import { vendorsRows } from './vendors.rows.js';
 import { webhookRows } from './webhooks.rows.js';
 
 export const ALL_ROWS: { module: string; rows: MatrixRow[] }[] = [
+  { module: 'health', rows: healthRows },
   { module: 'identity', rows: identityRows },
   { module: 'catalog', rows: catalogRows },
   { module: 'channels', rows: channelRows },

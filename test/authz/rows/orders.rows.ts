@@ -1,10 +1,14 @@
-import { ANY_EMPLOYEE, CREDENTIALS, MANAGERS, type MatrixRow } from '../matrix.types.js';
+import { ANY_EMPLOYEE, CREDENTIALS, MANAGERS, type MatrixRow, storeSessionRow } from '../matrix.types.js';
 
 const tokenBlocked = {
   tok_catalog_read: 'token_blocked',
   tok_catalog_write: 'token_blocked',
   tok_finance_read: 'token_blocked',
 } as const;
+
+/** Creating a checkout session (storefront), also under a channel's path prefix. */
+const checkoutSession = (url: string) =>
+  storeSessionRow(url, { pk_other_origin: 'origin_denied', customer: 'credential_denied' });
 
 /** Orders (admin session; state changes owner/admin, never a token), the customer's orders, checkout. */
 export const orderRows: MatrixRow[] = [
@@ -45,17 +49,9 @@ export const orderRows: MatrixRow[] = [
   },
   // provider webhooks are public (signature-checked); the test provider has none: 404
   { method: 'POST', url: '/api/webhooks/stripe', body: {}, allow: [...CREDENTIALS], ok: 404 },
-  {
-    method: 'POST',
-    url: '/api/store/checkout-sessions',
-    body: {},
-    // a storefront may buy as its signed-in customer: X-Customer-Session must then be a live
-    // session of the key's shop (pk_signed_in passes; foreign and revoked sessions: 401)
-    signedInCustomer: true,
-    allow: ['pk_allowed_origin'],
-    ok: 400,
-    codes: { pk_other_origin: 'origin_denied', customer: 'credential_denied' },
-  },
+  checkoutSession('/api/store/checkout-sessions'),
+  checkoutSession('/de/api/store/checkout-sessions'),
   // public: the session id in the path is the credential of the hosted page
   { method: 'GET', url: '/pay/cs_unknown', allow: [...CREDENTIALS], ok: 404 },
+  { method: 'POST', url: '/pay/cs_unknown', body: {}, allow: [...CREDENTIALS], ok: 404 },
 ];

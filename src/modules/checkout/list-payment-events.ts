@@ -1,0 +1,47 @@
+/** The payment-events list (`GET /api/admin/payment-events`): the shop's provider events, scoped to the caller's channels. */
+import { and, count, desc, eq, type SQL, sql } from 'drizzle-orm';
+import { channelScope, isChannelRestricted } from '../../platform/auth/channel-scope.js';
+import type { Ctx } from '../../platform/auth/types.js';
+import { orderChannelSql } from '../orders/index.js';
+import { type PaymentEventRow, paymentEvents } from './checkout.tables.js';
+
+/**
+ * A channel-restricted employee sees the events of orders and checkout sessions of their channels
+ * only (the order's channel, else the session's); an event tied to neither (an unknown session, a
+ * subscription's provider event without an order) belongs to no channel and is shown to
+ * unrestricted employees only (docs/decisions.md). Inside the query, so `count` stays exact.
+ */
+function paymentEventScope(ctx: Pick<Ctx, 'shopId' | 'actor'>): SQL | undefined {
+  if (!isChannelRestricted(ctx)) return undefined;
+  return channelScope(
+    ctx,
+    sql`COALESCE(${orderChannelSql(ctx.shopId, paymentEvents.orderId)},
+          (SELECT s.channel_id FROM checkout_sessions s
+            WHERE s.id = ${paymentEvents.checkoutSessionId} AND s.shop_id = ${ctx.shopId}))`,
+  );
+}
+
+/**
+ * A page of the shop's payment events, newest first (`status` filters), and how many there are
+ * in all: both read through the caller's channel scope.
+ */
+export async function listPaymentEvents(
+  ctx: Pick<Ctx, 'db' | 'shopId' | 'actor'>,
+  filter: { status?: string },
+  page: { limit: number; offset: number },
+): Promise<{ rows: PaymentEventRow[]; count: number }> {
+  const where: SQL | undefined = and(
+    eq(paymentEvents.shopId, ctx.shopId),
+    paymentEventScope(ctx),
+    filter.status ? eq(paymentEvents.status, filter.status) : undefined,
+  );
+  const rows = await ctx.db
+    .select()
+    .from(paymentEvents)
+    .where(where)
+    .orderBy(desc(paymentEvents.receivedAt), desc(paymentEvents.eventId))
+    .limit(page.limit)
+    .offset(page.offset);
+  const [total] = await ctx.db.select({ n: count() }).from(paymentEvents).where(where);
+  return { rows, count: Number(total?.n ?? 0) };
+}
