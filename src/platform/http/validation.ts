@@ -56,10 +56,26 @@ export function fieldErrors(errors: AjvError[], context: string): FieldError[] {
   const base = `/${PART[context] ?? context}`;
   const out: FieldError[] = [];
   const seen = new Set<string>();
+  // a value that fails every branch of a union (e.g. a day or a time) is one error at its path: the
+  // branches' own errors at that same path are dropped for the union's
+  const unions = new Set(
+    errors.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf').map((e) => e.instancePath),
+  );
   for (const e of errors) {
+    if (
+      unions.has(e.instancePath) &&
+      e.keyword !== 'anyOf' &&
+      e.keyword !== 'oneOf' &&
+      e.keyword !== 'required' &&
+      e.keyword !== 'additionalProperties'
+    ) {
+      continue;
+    }
     let path = base + e.instancePath;
     let message = e.message ?? 'is invalid';
-    if (e.keyword === 'required') {
+    if (e.keyword === 'anyOf' || e.keyword === 'oneOf') {
+      message = 'is none of the accepted forms (see the parameter description)';
+    } else if (e.keyword === 'required') {
       path += `/${String(e.params.missingProperty)}`;
       message = 'is required';
     } else if (e.keyword === 'additionalProperties') {
