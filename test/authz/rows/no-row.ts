@@ -28,4 +28,12 @@ export const NO_ROW: NoRow[] = [
     'the OpenAPI document: public, the same for every caller (test/foundation/openapi.test.ts)',
   ),
   noRow('OPTIONS *', 'the CORS preflight of every path: public, answers by Origin only (storefront CORS tests)'),
+  noRow(
+    'GET /',
+    'the link page (HTML) or {name, version, links} (JSON): public, no shop data (src/modules/pages/pages.test.ts)',
+  ),
+  noRow(
+    'GET /admin*',
+    'the admin web app: static files and its index.html, public; every call the page makes is a row of its own (src/modules/pages/pages.test.ts)',
+  ),
 ];
