@@ -67,7 +67,7 @@ function testCondition(test: AboFilters['test']): SQL | undefined {
   return undefined;
 }
 
-/** At most 500 subscriptions, newest first, and how many match in all. */
+/** A page of at most 500 subscriptions (`offset` on), newest first, and how many match in all. */
 export async function listAbos(ctx: Ctx, f: AboFilters): Promise<{ rows: AboRow[]; count: number }> {
   const conds: (SQL | undefined)[] = [
     eq(abos.shopId, ctx.shopId),
@@ -81,7 +81,13 @@ export async function listAbos(ctx: Ctx, f: AboFilters): Promise<{ rows: AboRow[
   }
   const where = and(...conds);
   const [rows, total] = await Promise.all([
-    ctx.db.select().from(abos).where(where).orderBy(desc(abos.createdAt), desc(abos.id)).limit(LIST_CAP),
+    ctx.db
+      .select()
+      .from(abos)
+      .where(where)
+      .orderBy(desc(abos.createdAt), desc(abos.id))
+      .limit(f.limit ?? LIST_CAP)
+      .offset(f.offset ?? 0),
     ctx.db.select({ n: sql<number>`count(*)::int` }).from(abos).where(where),
   ]);
   return { rows, count: Number(total[0]?.n ?? 0) };
