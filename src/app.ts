@@ -17,6 +17,7 @@ import {
   completeOrderFromEvent,
   paymentsAdminModule,
 } from './modules/checkout/index.js';
+import { customersModule } from './modules/customers/index.js';
 import {
   aboPaymentEventHandlers,
   claimGuestAbos,
@@ -122,6 +123,7 @@ const MODULES: Module[] = [
   digitalModule,
   digitalCheckoutModule,
   partnersModule,
+  customersModule,
 ];
 
 /**

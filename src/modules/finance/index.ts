@@ -5,7 +5,7 @@ import { financeRoutes } from './finance.routes.js';
 
 export { creditCancelledOrder } from './corrections.js';
 export { creditNoteLinesOfOrder, creditRefund } from './credit-notes.service.js';
-export { creditNoteNumberSql } from './finance.queries.js';
+export { creditNoteNumberSql, invoiceMetaOut, invoicesOfOrders } from './finance.queries.js';
 
 export type { DocLine } from './finance.tables.js';
 export { loadSettings } from './settings.service.js';

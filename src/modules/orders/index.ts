@@ -10,8 +10,13 @@ import { refundRoutes } from './refunds.routes.js';
 import { RESUME_REFUND_JOB, RefundOutcomeUnknown, resumeRefund, resumeRefundRetryDelayMs } from './refunds.service.js';
 
 export {
+  type BuyerRef,
+  buyerOrderIdsSql,
+  buyerOrders,
   claimGuestOrders,
+  linesOfOrders,
   lockOrderStatus,
+  orderBuyersSql,
   orderForEarnings,
   orderInChannels,
   orderLinesForEarnings,
@@ -33,6 +38,7 @@ export {
   type NewOrder,
   nextCounter,
   type OrderRow,
+  orderDetailOut,
   orderOut,
 } from './orders.service.js';
 export type { Address, PricedLine } from './orders.tables.js';

@@ -96,6 +96,17 @@ export const OrderListQuery = Type.Object(
     status: Type.Optional(Type.Union(ORDER_STATUSES.map((s) => Type.Literal(s)))),
     channel_id: Type.Optional(Type.String({ maxLength: 64 })),
     q: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Order number or part of the e-mail' })),
+    email: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 254,
+        description:
+          'Exactly this buyer e-mail (case aside): a customer’s or guest’s orders (GET /api/admin/customers)',
+      }),
+    ),
+    customer_id: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 64, description: 'Orders of this customer account (placed or claimed)' }),
+    ),
     created_from: Type.Optional(Timestamp),
     created_to: Type.Optional(Timestamp),
     ...Pagination,

@@ -231,7 +231,6 @@ export function orderDetailOut(o: OrderRow, lines: OrderLineRow[]) {
  * an employee's channel restriction (only orders of these channels; empty = none).
  */
 export type OrderFilters = Paged<Static<typeof OrderListQuery>> & {
-  customer_id?: string;
   restricted_to?: string[] | null;
 };
 
@@ -241,6 +240,7 @@ export async function listOrders(ctx: Pick<Ctx, 'db' | 'shopId'>, f: OrderFilter
   if (f.status) conds.push(eq(orders.status, f.status));
   if (f.channel_id) conds.push(eq(orders.channelId, f.channel_id));
   if (f.customer_id) conds.push(eq(orders.customerId, f.customer_id));
+  if (f.email) conds.push(sql`lower(${orders.customerEmail}) = lower(${f.email})`);
   if (f.restricted_to) {
     conds.push(f.restricted_to.length > 0 ? inArray(orders.channelId, f.restricted_to) : sql`false`);
   }

@@ -30,6 +30,14 @@ export const manageMoney = preset({ accepts: ['admin'], roles: MANAGERS, tokenBl
 /** Owner or admin, or an API token with finance:read: reading money and partners. */
 export const readFinance = preset({ accepts: ['admin', 'token'], scope: 'finance:read', roles: MANAGERS });
 
+/**
+ * Customers' personal data (GET /api/admin/customers…): owner, admin or viewer signed in; catalog
+ * editors and API tokens are not (no token scope covers personal data).
+ */
+export const readCustomers = preset({ accepts: ['admin'], roles: ['owner', 'admin', 'viewer'] });
+/** Changing a customer account or exporting its data (suspend, restore, resend, export): owner or admin signed in. */
+export const manageCustomers = preset({ accepts: ['admin'], roles: MANAGERS });
+
 /** Any employee, with the digital add-on available and active. */
 export const readDigital = preset({ accepts: ['admin'], gate: 'digital' });
 /** Owner or admin, with the digital add-on available and active: plans and subscriptions. */
