@@ -18,6 +18,7 @@ export {
   lockOrderStatus,
   orderBuyersSql,
   orderForEarnings,
+  orderIdsInChannelsSql,
   orderInChannels,
   orderLinesForEarnings,
   orderNumberSql,

@@ -306,3 +306,10 @@ export function linesOfOrders(ctx: ShopCtx, orderIds: string[]) {
     .where(and(eq(orderLines.shopId, ctx.shopId), inArray(orderLines.orderId, orderIds)))
     .orderBy(asc(orderLines.orderId), asc(orderLines.position));
 }
+
+/**
+ * The ids of the shop's orders in the channels `restricted` allows, as a subquery
+ * (`order_id IN ${…}`), for another module's list a channel-restricted employee reads.
+ */
+export const orderIdsInChannelsSql = (shopId: string, restricted: string[]): SQL =>
+  sql`(SELECT o.id FROM orders o WHERE o.shop_id = ${shopId} AND ${channelCondition(sql`o.channel_id`, restricted)})`;

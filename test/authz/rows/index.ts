@@ -5,6 +5,7 @@ import { catalogRows } from './catalog.rows.js';
 import { channelRestrictionRows } from './channel-restriction.rows.js';
 import { channelRows } from './channels.rows.js';
 import { checkoutSettingsRows } from './checkout-settings.rows.js';
+import { customersRows } from './customers.rows.js';
 import { digitalRows } from './digital.rows.js';
 import { financeRows } from './finance.rows.js';
 import { identityRows } from './identity.rows.js';
@@ -31,6 +32,7 @@ export const ALL_ROWS: { module: string; rows: MatrixRow[] }[] = [
   { module: 'affiliates', rows: affiliatesRows },
   { module: 'payouts', rows: payoutsRows },
   { module: 'checkout-settings', rows: checkoutSettingsRows },
+  { module: 'customers', rows: customersRows },
   // last: its setup adds a second channel, products and orders to the matrix shop
   { module: 'channel-restriction', rows: channelRestrictionRows },
 ];
