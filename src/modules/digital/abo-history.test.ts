@@ -224,8 +224,10 @@ describe('GET /api/admin/digital/abos/statistik/verlauf', () => {
     await check({ from: '2025-01-01', to: '2026-02-05' }, '/query/to');
     await check({ from: '2026-01-01', to: '2026-01-02', test: 'vielleicht' }, '/query/test');
     await check({ from: '2026-01-01', to: '2026-01-02', extra: '1' }, '/query/extra');
-    // 400 days are fine
+    // 400 days are fine; the last day PostgreSQL takes too
     expect((await verlauf({ from: '2025-01-01', to: '2026-02-04' })).statusCode).toBe(200);
+    expect((await verlauf({ from: '9999-12-01', to: '9999-12-31' })).statusCode).toBe(200);
+    expect((await verlauf({ from: '0001-01-01', to: '0001-01-31' })).statusCode).toBe(200);
     expect(
       (await call(t.app, 'GET', '/api/admin/digital/abos/statistik/verlauf?from=2026-01-01&to=2026-01-02')).statusCode,
     ).toBe(401);

@@ -6,7 +6,7 @@
 import type { Static } from '@sinclair/typebox';
 import { and, asc, eq, gte, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
-import { iso, isoDay } from '../../platform/dates.js';
+import { iso, isoDay, LAST_INSTANT } from '../../platform/dates.js';
 import { AppError, notFound } from '../../platform/errors.js';
 import { amountFor } from './abo-common.js';
 import type { VerlaufQuery } from './abos.schemas.js';
@@ -97,7 +97,8 @@ export async function aboVerlauf(ctx: Ctx, q: Verlauf) {
   );
   const fromDate = new Date(from);
   const toDate = new Date(toEnd);
-  const lastDay = dayStart(q.to) + DAY_MS;
+  // the end of the range (exclusive); the last instant PostgreSQL takes (DESIGN §3) at most
+  const lastDay = Math.min(dayStart(q.to) + DAY_MS, LAST_INSTANT);
   const [spanning, counted] = await Promise.all([
     // every subscription whose paying span can reach into the days shown
     ctx.db
