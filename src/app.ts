@@ -19,6 +19,7 @@ import {
   completeOrderFromEvent,
   paymentsAdminModule,
 } from './modules/checkout/index.js';
+import { customersModule } from './modules/customers/index.js';
 import {
   aboPaymentEventHandlers,
   claimGuestAbos,
@@ -130,6 +131,7 @@ const MODULES: Module[] = [
   partnersModule,
   backofficeModule,
   pagesModule,
+  customersModule,
 ];
 
 /**

@@ -59,6 +59,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/accounting/syncs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Order syncs to Lexware, most recently changed first (status=failed: with the provider's message) */
+        get: operations["listAccountingSyncs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/affiliate-content": {
         parameters: {
             query?: never;
@@ -740,6 +757,108 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/customers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Customer accounts and guest buyers (order e-mails without an account), one page with the exact count */
+        get: operations["listCustomers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/customers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A customer account with the newest 10 of its orders, subscriptions and invoices (guests have no detail) */
+        get: operations["getCustomer"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/customers/{id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Everything the shop holds about the customer as JSON (GDPR access request): account, addresses, orders with lines, subscriptions, invoices, consents */
+        get: operations["exportCustomer"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/customers/{id}/resend-verification": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send the verification e-mail again (409 already_verified) */
+        post: operations["resendCustomerVerification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/customers/{id}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Let a suspended customer sign in again */
+        post: operations["restoreCustomer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/customers/{id}/suspend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Suspend sign-in: every session ends, logins are refused with 403 account_suspended */
+        post: operations["suspendCustomer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/digital/abos": {
         parameters: {
             query?: never;
@@ -747,7 +866,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Subscriptions, newest first, at most 500 (filters plan_id, q, test, status) */
+        /** Subscriptions, newest first, at most 500 per page (filters plan_id, q, test, status; limit, offset) */
         get: operations["listAbos"];
         put?: never;
         post?: never;
@@ -766,6 +885,23 @@ export interface paths {
         };
         /** A subscription and its orders */
         get: operations["getAbo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/digital/abos/{id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The event history of a subscription, oldest first */
+        get: operations["listAboEvents"];
         put?: never;
         post?: never;
         delete?: never;
@@ -817,6 +953,23 @@ export interface paths {
         };
         /** Counts per list filter and the monthly recurring revenue */
         get: operations["getAboStatistik"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/digital/abos/statistik/verlauf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The history the Statistik charts draw: MRR per day and currency, new / cancelled / churned per month, trial conversion (at most 400 days) */
+        get: operations["getAboVerlauf"];
         put?: never;
         post?: never;
         delete?: never;
@@ -982,6 +1135,23 @@ export interface paths {
         put?: never;
         /** Create a draft credit note: full by default, or by lines/quantities, or by a gross amount */
         post: operations["createCreditNote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/invoices/{id}/einvoice-check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether the invoice’s EN 16931 e-invoice would pass, and what it lacks (a draft: if finalized now) */
+        get: operations["checkInvoiceEinvoice"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1430,6 +1600,23 @@ export interface paths {
         get: operations["getCompanySettings"];
         /** Set company data (legal name, address, VAT ID, tax number, bank, footer, number formats) */
         put: operations["setCompanySettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/settings/company/einvoice-readiness": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What a valid e-invoice still lacks of the company data (the checks finalization and the writer run) */
+        get: operations["getEinvoiceReadiness"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -3022,7 +3209,7 @@ export interface components {
              * @description Stable snake_case code; `x-error-codes` at the root of this document gives its status and meaning
              * @enum {string}
              */
-            code: "validation_failed" | "malformed_json" | "invalid_content_length" | "bad_request" | "billing_country_required" | "buyer_data_missing" | "seller_data_missing" | "einvoice_data_missing" | "country_not_served" | "currency_required" | "direct_flow_unavailable" | "discount_unsupported" | "prefill_unsupported" | "express_unsupported" | "invalid_parent" | "invite_invalid" | "token_invalid" | "period_not_started" | "plan_inactive" | "product_immutable" | "product_invalid" | "product_unavailable" | "quantity_limit" | "return_url_denied" | "shipping_method_unavailable" | "shipping_required" | "shop_required" | "signature_invalid" | "unknown_category" | "unknown_vendor" | "vat_id_invalid" | "widerruf_verzicht_required" | "unauthenticated" | "invalid_credential" | "invalid_credentials" | "customer_session_invalid" | "credential_denied" | "scope_denied" | "token_blocked" | "role_denied" | "owner_only" | "channel_restricted" | "origin_denied" | "policy_denied" | "addon_unavailable" | "addon_inactive" | "account_locked" | "vendor_inactive" | "affiliate_blocked" | "not_found" | "channel_not_found" | "plan_not_found" | "invalid_state" | "already_active" | "already_final" | "document_final" | "credit_note_not_final" | "invoice_not_final" | "invoice_exists" | "order_not_invoiceable" | "fully_credited" | "nothing_to_credit" | "credit_exceeds_invoice" | "refund_exceeds_paid" | "einvoice_not_applicable" | "statement_final" | "period_open" | "below_minimum" | "insufficient_balance" | "payout_open" | "not_releasable" | "channel_in_use" | "channel_inactive" | "default_channel" | "currency_locked" | "country_exists" | "shared_country" | "domain_taken" | "path_prefix_taken" | "slug_taken" | "sku_taken" | "code_taken" | "email_taken" | "name_taken" | "saved_view_limit" | "vendor_exists" | "in_use" | "last_owner" | "out_of_stock" | "session_expired" | "customer_email_mismatch" | "lexware_not_connected" | "credential_unreadable" | "idempotency_key_in_use" | "idempotency_key_reused" | "body_too_large" | "unsupported_media_type" | "unsupported_image" | "image_type_mismatch" | "rate_limited" | "internal_error" | "einvoice_failed" | "provider_error" | "busy" | "database_unavailable" | "migrations_pending" | "event_not_applied";
+            code: "validation_failed" | "malformed_json" | "invalid_content_length" | "bad_request" | "billing_country_required" | "buyer_data_missing" | "seller_data_missing" | "einvoice_data_missing" | "country_not_served" | "currency_required" | "direct_flow_unavailable" | "discount_unsupported" | "prefill_unsupported" | "express_unsupported" | "invalid_parent" | "invite_invalid" | "token_invalid" | "period_not_started" | "plan_inactive" | "product_immutable" | "product_invalid" | "product_unavailable" | "quantity_limit" | "return_url_denied" | "shipping_method_unavailable" | "shipping_required" | "shop_required" | "signature_invalid" | "unknown_category" | "unknown_vendor" | "vat_id_invalid" | "widerruf_verzicht_required" | "unauthenticated" | "invalid_credential" | "invalid_credentials" | "customer_session_invalid" | "credential_denied" | "scope_denied" | "token_blocked" | "role_denied" | "owner_only" | "channel_restricted" | "origin_denied" | "policy_denied" | "addon_unavailable" | "addon_inactive" | "account_locked" | "account_suspended" | "vendor_inactive" | "affiliate_blocked" | "not_found" | "channel_not_found" | "plan_not_found" | "invalid_state" | "already_active" | "already_final" | "document_final" | "credit_note_not_final" | "invoice_not_final" | "invoice_exists" | "order_not_invoiceable" | "fully_credited" | "nothing_to_credit" | "credit_exceeds_invoice" | "refund_exceeds_paid" | "einvoice_not_applicable" | "statement_final" | "period_open" | "below_minimum" | "insufficient_balance" | "payout_open" | "not_releasable" | "channel_in_use" | "channel_inactive" | "default_channel" | "currency_locked" | "country_exists" | "shared_country" | "domain_taken" | "path_prefix_taken" | "slug_taken" | "sku_taken" | "code_taken" | "email_taken" | "already_verified" | "name_taken" | "saved_view_limit" | "vendor_exists" | "in_use" | "last_owner" | "out_of_stock" | "session_expired" | "customer_email_mismatch" | "lexware_not_connected" | "credential_unreadable" | "idempotency_key_in_use" | "idempotency_key_reused" | "body_too_large" | "unsupported_media_type" | "unsupported_image" | "image_type_mismatch" | "rate_limited" | "internal_error" | "einvoice_failed" | "provider_error" | "busy" | "database_unavailable" | "migrations_pending" | "event_not_applied";
             detail: string;
             errors?: {
                 message: string;
@@ -3466,6 +3653,123 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listAccountingSyncs: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                /** @description failed: the syncs that need a retry (last_error holds the provider’s message) */
+                status?: "pending" | "synced" | "failed" | "cancelled";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        limit: number;
+                        offset: number;
+                        syncs: {
+                            attempts: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            last_error: string | null;
+                            order_id: string;
+                            order_number: string | null;
+                            provider: string;
+                            /** @description The provider's voucher id of the order's invoice */
+                            provider_id: string | null;
+                            status: "none" | "pending" | "synced" | "failed" | "cancelled";
+                            /** Format: date-time */
+                            synced_at: string | null;
+                            /** Format: date-time */
+                            updated_at: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details */
@@ -10014,9 +10318,1049 @@ export interface operations {
             };
         };
     };
+    listCustomers: {
+        parameters: {
+            query?: {
+                /** @description account: customer accounts; guest: e-mails that bought without an account */
+                kind?: "account" | "guest";
+                limit?: number;
+                offset?: number;
+                /** @description Part of the e-mail or the name */
+                q?: string;
+                /** @description last_order_desc (default; no order last), created_desc, created_asc, email_asc, email_desc, orders_desc */
+                sort?: "last_order_desc" | "created_desc" | "created_asc" | "email_asc" | "email_desc" | "orders_desc";
+                /** @description true: accounts with a verified e-mail; false: the rest (unverified accounts and guests) */
+                verified?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        customers: {
+                            /** Format: date-time */
+                            created_at: string;
+                            email: string;
+                            /** @description Always false for a guest */
+                            email_verified: boolean;
+                            /** @description The account id (GET /api/admin/customers/:id); null for a guest (no detail) */
+                            id: string | null;
+                            kind: "account" | "guest";
+                            /** Format: date-time */
+                            last_order_at: string | null;
+                            /** @description The account’s name, else the billing name of the newest order */
+                            name: string | null;
+                            /** @description Orders of this e-mail (in the employee’s channels) */
+                            order_count: number;
+                            /** @description The admin order list of this e-mail: GET /api/admin/orders?email=… */
+                            orders_href: string;
+                            suspended: boolean;
+                        }[];
+                        limit: number;
+                        offset: number;
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getCustomer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        customer: {
+                            /** Format: date-time */
+                            created_at: string;
+                            email: string;
+                            email_verified: boolean;
+                            /** @description false: a row without sign-in (never registered with a password) */
+                            has_password: boolean;
+                            id: string;
+                            name: string | null;
+                            suspended: boolean;
+                            /** Format: date-time */
+                            suspended_at: string | null;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                        invoices: {
+                            /** @description How many there are in all */
+                            count: number;
+                            /** @description All of them: GET /api/admin/invoices?q=… (by buyer e-mail) */
+                            href: string;
+                            /** @description The newest 10 */
+                            items: {
+                                /** Format: date-time */
+                                created_at: string;
+                                credited_cents: number;
+                                currency: string;
+                                /** Format: date-time */
+                                finalized_at: string | null;
+                                id: string;
+                                is_business: boolean;
+                                issue_date: string | null;
+                                number: string | null;
+                                order_id: string;
+                                order_number: string;
+                                paid_cents: number;
+                                status: string;
+                                total_cents: number;
+                            }[];
+                        };
+                        orders: {
+                            /** @description How many there are in all */
+                            count: number;
+                            /** @description All of them: GET /api/admin/orders?email=… */
+                            href: string;
+                            /** @description The newest 10 */
+                            items: {
+                                affiliate_code: string | null;
+                                billing_address: {
+                                    city: string;
+                                    company?: string | null;
+                                    country: string;
+                                    line1: string;
+                                    line2?: string | null;
+                                    name: string;
+                                    postal_code: string;
+                                    vat_id?: string | null;
+                                } | null;
+                                channel_id: string;
+                                checkout_session_id: string | null;
+                                /** Format: date-time */
+                                confirmed_at: string | null;
+                                /** Format: date-time */
+                                created_at: string;
+                                currency: string;
+                                customer_email: string;
+                                customer_id: string | null;
+                                /** Format: date-time */
+                                expires_at: string | null;
+                                id: string;
+                                is_test: boolean;
+                                number: string;
+                                /** Format: date-time */
+                                paid_at: string | null;
+                                payment_provider: string | null;
+                                requires_shipping: boolean;
+                                /**
+                                 * Format: date-time
+                                 * @description End of the billed period (exclusive: the next one starts here)
+                                 */
+                                service_period_end: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description A subscription payment: start of the billed period (its invoice states the service period)
+                                 */
+                                service_period_start: string | null;
+                                shipping_address: {
+                                    city: string;
+                                    company?: string | null;
+                                    country: string;
+                                    line1: string;
+                                    line2?: string | null;
+                                    name: string;
+                                    postal_code: string;
+                                    vat_id?: string | null;
+                                } | null;
+                                shipping_cents: number;
+                                shipping_method_id: string | null;
+                                shipping_tax_category: ("S" | "Z" | "K" | "AE" | "G" | "O") | null;
+                                shipping_tax_cents: number;
+                                shipping_tax_exemption_reason: string | null;
+                                shipping_tax_rate: number | null;
+                                status: string;
+                                subscription_id: string | null;
+                                subtotal_cents: number;
+                                tax_cents: number;
+                                total_cents: number;
+                                /** Format: date-time */
+                                updated_at: string;
+                                /** Format: date-time */
+                                vat_id_checked_at: string | null;
+                                /** @description valid | invalid (VIES) | unverified (VIES unreachable, accepted) | unchecked (VIES unreachable, VAT charged); null when no VAT ID decided the tax */
+                                vat_id_status: string | null;
+                                widerruf_verzicht: boolean;
+                                /** Format: date-time */
+                                widerruf_verzicht_at: string | null;
+                            }[];
+                        };
+                        subscriptions: {
+                            /** @description How many there are in all */
+                            count: number;
+                            /** @description All of them: GET /api/admin/digital/abos?q=… (by e-mail) */
+                            href: string;
+                            /** @description The newest 10 */
+                            items: {
+                                affiliate_code: string | null;
+                                cancel_at_period_end: boolean;
+                                /** Format: date-time */
+                                canceled_at: string | null;
+                                card_last4: string | null;
+                                channel_id: string;
+                                /** Format: date-time */
+                                created_at: string;
+                                currency: string;
+                                /** Format: date-time */
+                                current_period_end: string;
+                                /** Format: date-time */
+                                current_period_start: string;
+                                customer_email: string;
+                                customer_id: string | null;
+                                /** Format: date-time */
+                                endet_am: string | null;
+                                failed_attempts: number;
+                                grund: string | null;
+                                /** @description The subscription id (subscription_id in orders and events) */
+                                id: string;
+                                interval_count: number;
+                                interval_text: string;
+                                interval_unit: string;
+                                intro_price_cents: number | null;
+                                /** Format: date-time */
+                                intro_until: string | null;
+                                is_test: boolean;
+                                /** @description Amount of the charge at current_period_end */
+                                next_charge_cents: number | null;
+                                /** Format: date-time */
+                                next_retry_at: string | null;
+                                payments_count: number;
+                                plan_id: string;
+                                /** @description The price the subscription started with */
+                                price_cents: number;
+                                product_id: string;
+                                provider: string;
+                                /** @description Provider-style status */
+                                status: "trialing" | "active" | "past_due" | "unpaid" | "canceled";
+                                /** @description EN 16931 category S, Z, K, AE, G or O; null: determined per payment (older abos) */
+                                tax_category: string | null;
+                                /** @description Invoice text of a 0 % row */
+                                tax_exemption_reason: string | null;
+                                /** @description Rate of the tax row determined at checkout (docs/finance.md) */
+                                tax_rate: number;
+                                /** Format: date-time */
+                                trial_end: string | null;
+                                /** Format: date-time */
+                                updated_at: string;
+                                /** Format: date-time */
+                                vat_id_checked_at: string | null;
+                                /** @description VIES result when the buyer’s VAT ID decided the tax */
+                                vat_id_status: string | null;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    exportCustomer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The data the shop holds about the customer (GDPR Art. 15); no credentials or password hash */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        account: {
+                            /** Format: date-time */
+                            created_at: string;
+                            email: string;
+                            email_verified: boolean;
+                            /** @description false: a row without sign-in (never registered with a password) */
+                            has_password: boolean;
+                            id: string;
+                            name: string | null;
+                            suspended: boolean;
+                            /** Format: date-time */
+                            suspended_at: string | null;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                        /** @description Every distinct billing and shipping address used */
+                        addresses: {
+                            city: string;
+                            company?: string | null;
+                            country: string;
+                            line1: string;
+                            line2?: string | null;
+                            name: string;
+                            postal_code: string;
+                            vat_id?: string | null;
+                        }[];
+                        consents: {
+                            order_id: string;
+                            order_number: string;
+                            /** @description The buyer asked for immediate delivery and acknowledged losing the right of withdrawal */
+                            widerruf_verzicht: boolean;
+                            /** Format: date-time */
+                            widerruf_verzicht_at: string | null;
+                        }[];
+                        /** Format: date-time */
+                        exported_at: string;
+                        invoices: {
+                            /** Format: date-time */
+                            created_at: string;
+                            credited_cents: number;
+                            currency: string;
+                            /** Format: date-time */
+                            finalized_at: string | null;
+                            id: string;
+                            is_business: boolean;
+                            issue_date: string | null;
+                            number: string | null;
+                            order_id: string;
+                            order_number: string;
+                            paid_cents: number;
+                            status: string;
+                            total_cents: number;
+                        }[];
+                        orders: {
+                            affiliate_code: string | null;
+                            billing_address: {
+                                city: string;
+                                company?: string | null;
+                                country: string;
+                                line1: string;
+                                line2?: string | null;
+                                name: string;
+                                postal_code: string;
+                                vat_id?: string | null;
+                            } | null;
+                            channel_id: string;
+                            checkout_session_id: string | null;
+                            /** Format: date-time */
+                            confirmed_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            currency: string;
+                            customer_email: string;
+                            customer_id: string | null;
+                            /** @description Digital products this order entitles; delivery and access are the client application’s */
+                            entitlements: {
+                                product_id: string;
+                                quantity: number;
+                                variant_id: string | null;
+                            }[];
+                            /** Format: date-time */
+                            expires_at: string | null;
+                            id: string;
+                            is_test: boolean;
+                            lines: {
+                                id: string;
+                                is_digital: boolean;
+                                line_total_cents: number;
+                                name: string;
+                                net_cents: number;
+                                product_id: string;
+                                quantity: number;
+                                sku: string | null;
+                                /** @description EN 16931 VAT category (docs/finance.md "Which tax applies") */
+                                tax_category: "S" | "Z" | "K" | "AE" | "G" | "O";
+                                tax_cents: number;
+                                tax_class: string;
+                                /** @description Text the invoice carries for a 0 % category */
+                                tax_exemption_reason: string | null;
+                                tax_rate: number;
+                                unit_price_cents: number;
+                                variant_id: string | null;
+                            }[];
+                            number: string;
+                            /** Format: date-time */
+                            paid_at: string | null;
+                            payment_provider: string | null;
+                            requires_shipping: boolean;
+                            /**
+                             * Format: date-time
+                             * @description End of the billed period (exclusive: the next one starts here)
+                             */
+                            service_period_end: string | null;
+                            /**
+                             * Format: date-time
+                             * @description A subscription payment: start of the billed period (its invoice states the service period)
+                             */
+                            service_period_start: string | null;
+                            shipping_address: {
+                                city: string;
+                                company?: string | null;
+                                country: string;
+                                line1: string;
+                                line2?: string | null;
+                                name: string;
+                                postal_code: string;
+                                vat_id?: string | null;
+                            } | null;
+                            shipping_cents: number;
+                            shipping_method_id: string | null;
+                            shipping_tax_category: ("S" | "Z" | "K" | "AE" | "G" | "O") | null;
+                            shipping_tax_cents: number;
+                            shipping_tax_exemption_reason: string | null;
+                            shipping_tax_rate: number | null;
+                            status: string;
+                            subscription_id: string | null;
+                            subtotal_cents: number;
+                            tax_cents: number;
+                            total_cents: number;
+                            /** Format: date-time */
+                            updated_at: string;
+                            /** Format: date-time */
+                            vat_id_checked_at: string | null;
+                            /** @description valid | invalid (VIES) | unverified (VIES unreachable, accepted) | unchecked (VIES unreachable, VAT charged); null when no VAT ID decided the tax */
+                            vat_id_status: string | null;
+                            widerruf_verzicht: boolean;
+                            /** Format: date-time */
+                            widerruf_verzicht_at: string | null;
+                        }[];
+                        scope: {
+                            channel_ids: string[] | null;
+                            /** @description true: only the orders, subscriptions and invoices of channel_ids are in this export */
+                            channel_restricted: boolean;
+                        };
+                        subscriptions: {
+                            affiliate_code: string | null;
+                            cancel_at_period_end: boolean;
+                            /** Format: date-time */
+                            canceled_at: string | null;
+                            card_last4: string | null;
+                            channel_id: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            currency: string;
+                            /** Format: date-time */
+                            current_period_end: string;
+                            /** Format: date-time */
+                            current_period_start: string;
+                            customer_email: string;
+                            customer_id: string | null;
+                            /** Format: date-time */
+                            endet_am: string | null;
+                            failed_attempts: number;
+                            grund: string | null;
+                            /** @description The subscription id (subscription_id in orders and events) */
+                            id: string;
+                            interval_count: number;
+                            interval_text: string;
+                            interval_unit: string;
+                            intro_price_cents: number | null;
+                            /** Format: date-time */
+                            intro_until: string | null;
+                            is_test: boolean;
+                            /** @description Amount of the charge at current_period_end */
+                            next_charge_cents: number | null;
+                            /** Format: date-time */
+                            next_retry_at: string | null;
+                            payments_count: number;
+                            plan_id: string;
+                            /** @description The price the subscription started with */
+                            price_cents: number;
+                            product_id: string;
+                            provider: string;
+                            /** @description Provider-style status */
+                            status: "trialing" | "active" | "past_due" | "unpaid" | "canceled";
+                            /** @description EN 16931 category S, Z, K, AE, G or O; null: determined per payment (older abos) */
+                            tax_category: string | null;
+                            /** @description Invoice text of a 0 % row */
+                            tax_exemption_reason: string | null;
+                            /** @description Rate of the tax row determined at checkout (docs/finance.md) */
+                            tax_rate: number;
+                            /** Format: date-time */
+                            trial_end: string | null;
+                            /** Format: date-time */
+                            updated_at: string;
+                            /** Format: date-time */
+                            vat_id_checked_at: string | null;
+                            /** @description VIES result when the buyer’s VAT ID decided the tax */
+                            vat_id_status: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    resendCustomerVerification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        customer: {
+                            /** Format: date-time */
+                            created_at: string;
+                            email: string;
+                            email_verified: boolean;
+                            /** @description false: a row without sign-in (never registered with a password) */
+                            has_password: boolean;
+                            id: string;
+                            name: string | null;
+                            suspended: boolean;
+                            /** Format: date-time */
+                            suspended_at: string | null;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    restoreCustomer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        customer: {
+                            /** Format: date-time */
+                            created_at: string;
+                            email: string;
+                            email_verified: boolean;
+                            /** @description false: a row without sign-in (never registered with a password) */
+                            has_password: boolean;
+                            id: string;
+                            name: string | null;
+                            suspended: boolean;
+                            /** Format: date-time */
+                            suspended_at: string | null;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    suspendCustomer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        customer: {
+                            /** Format: date-time */
+                            created_at: string;
+                            email: string;
+                            email_verified: boolean;
+                            /** @description false: a row without sign-in (never registered with a password) */
+                            has_password: boolean;
+                            id: string;
+                            name: string | null;
+                            suspended: boolean;
+                            /** Format: date-time */
+                            suspended_at: string | null;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     listAbos: {
         parameters: {
             query?: {
+                /** @description Page size; 500 (the spec’s list) is the most */
+                limit?: number;
+                /** @description Subscriptions to skip, newest first */
+                offset?: number;
                 plan_id?: string;
                 /** @description Part of the e-mail, or a subscription id */
                 q?: string;
@@ -10096,6 +11440,8 @@ export interface operations {
                         }[];
                         /** @description How many match (the list holds at most 500, newest first) */
                         count: number;
+                        limit: number;
+                        offset: number;
                     };
                 };
             };
@@ -10317,6 +11663,114 @@ export interface operations {
                             widerruf_verzicht: boolean;
                             /** Format: date-time */
                             widerruf_verzicht_at: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listAboEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        events: {
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @description What the event adds (grund, canceled_by, sofort; order_id, amount_cents, payment_number; backfilled: derived from the row when the history began) */
+                            data: {
+                                [key: string]: unknown;
+                            };
+                            id: string;
+                            /** @description The subscription status after the event */
+                            status: string;
+                            /** @description abo.aktiv, abo.bezahlt, abo.zahlung_fehlgeschlagen, abo.gekuendigt, abo.fortgesetzt, abo.beendet */
+                            type: string;
                         }[];
                     };
                 };
@@ -10736,6 +12190,152 @@ export interface operations {
                         mrr_cents: number;
                         testzeit: number;
                         zahlung_offen: number;
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getAboVerlauf: {
+        parameters: {
+            query: {
+                /** @description YYYY-MM-DD (UTC) */
+                from: string;
+                /** @description is_test subscriptions: ja, nein, alle (default) */
+                test?: "ja" | "nein" | "alle";
+                /** @description YYYY-MM-DD (UTC), at most 400 days after from (both included) */
+                to: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The shop’s currency (its series comes first) */
+                        currency: string;
+                        /** @description Days asked for (both ends included) */
+                        days: number;
+                        /**
+                         * Format: date
+                         * @description YYYY-MM-DD (UTC)
+                         */
+                        from: string;
+                        months: {
+                            /** @description Cancellations made (sofort or at period end) and not withdrawn */
+                            cancelled: number;
+                            /** @description Subscriptions that ended */
+                            churned: number;
+                            /** @description YYYY-MM; the first and last month count only days of the range */
+                            month: string;
+                            new: number;
+                        }[];
+                        mrr: {
+                            currency: string;
+                            /** @description One point per day from `from` to `to` or today, whichever is first */
+                            days: {
+                                /**
+                                 * Format: date
+                                 * @description YYYY-MM-DD (UTC)
+                                 */
+                                date: string;
+                                /** @description Monthly recurring revenue at the end of the day */
+                                mrr_cents: number;
+                                /** @description Subscriptions paying (or owing: past_due) at the end of the day */
+                                paying: number;
+                            }[];
+                        }[];
+                        /**
+                         * Format: date
+                         * @description YYYY-MM-DD (UTC)
+                         */
+                        to: string;
+                        /** @description Subscriptions with a trial created in the range, by what became of them */
+                        trials: {
+                            /** @description Of the trials started in the range: paid at least once */
+                            converted: number;
+                            ended_without_payment: number;
+                            in_trial: number;
+                            started: number;
+                        };
                     };
                 };
             };
@@ -12953,6 +14553,115 @@ export interface operations {
             };
         };
     };
+    checkInvoiceEinvoice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description false: a consumer invoice, which gets no e-invoice */
+                        applicable: boolean;
+                        invoice_id: string;
+                        problems: {
+                            field: string;
+                            message: string;
+                            /** @description Stable reason code (translate it; `message` is English) */
+                            message_code: "required" | "required_for_category_o" | "required_for_reverse_charge" | "category_o_alone" | "needs_a_line" | "must_be_positive" | "must_not_be_negative" | "invalid";
+                            /** @description JSON pointer into the document: /seller/…, /buyer/…, /lines/0/… */
+                            path: string;
+                        }[];
+                        status: string;
+                        /** @description The e-invoice would be written and pass the checks (a draft: if finalized now) */
+                        would_pass: boolean;
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     finalizeInvoice: {
         parameters: {
             query?: never;
@@ -13550,6 +15259,10 @@ export interface operations {
                 created_from?: string;
                 /** @description Created before (exclusive): a date (YYYY-MM-DD, midnight UTC) or an RFC 3339 time */
                 created_to?: string;
+                /** @description Orders of this customer account (placed or claimed) */
+                customer_id?: string;
+                /** @description Exactly this buyer e-mail (case aside): a customer’s or guest’s orders (GET /api/admin/customers) */
+                email?: string;
                 limit?: number;
                 offset?: number;
                 /** @description true: the order was paid (paid_at set, refunds included); false: never paid */
@@ -17299,6 +19012,118 @@ export interface operations {
                         updated_at: string | null;
                         vat_id: string | null;
                         vies_unavailable: "charge_vat" | "accept_unverified";
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getEinvoiceReadiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Missing only for documents of some VAT categories: tax_number (category O, outside the EU), vat_id (reverse charge, intra-community supplies) */
+                        conditional: {
+                            /** @description The company settings field (PUT /api/admin/settings/company) */
+                            field: string;
+                            /** @description Stable reason code (translate it; `message` is English) */
+                            message_code: "required" | "required_for_category_o" | "required_for_reverse_charge" | "category_o_alone" | "needs_a_line" | "must_be_positive" | "must_not_be_negative" | "invalid";
+                            /** @description JSON pointer, e.g. /settings/company/iban */
+                            path: string;
+                        }[];
+                        missing: {
+                            /** @description The company settings field (PUT /api/admin/settings/company) */
+                            field: string;
+                            /** @description Stable reason code (translate it; `message` is English) */
+                            message_code: "required" | "required_for_category_o" | "required_for_reverse_charge" | "category_o_alone" | "needs_a_line" | "must_be_positive" | "must_not_be_negative" | "invalid";
+                            /** @description JSON pointer, e.g. /settings/company/iban */
+                            path: string;
+                        }[];
+                        /** @description true: the company data is complete for an EN 16931 e-invoice to a business */
+                        ready: boolean;
                     };
                 };
             };

@@ -93,6 +93,7 @@ export const ERROR_CODES = {
   addon_unavailable: { status: 403, meaning: 'The digital add-on is not available to this shop' },
   addon_inactive: { status: 403, meaning: 'The digital add-on is not active' },
   account_locked: { status: 403, meaning: 'The account is locked' },
+  account_suspended: { status: 403, meaning: 'The shop has suspended sign-in of this customer account' },
   vendor_inactive: { status: 403, meaning: 'The vendor account is not active' },
   affiliate_blocked: {
     status: 403,
@@ -137,6 +138,7 @@ export const ERROR_CODES = {
   sku_taken: { status: 409, meaning: 'The SKU is used already' },
   code_taken: { status: 409, meaning: 'Another affiliate has this code' },
   email_taken: { status: 409, meaning: 'Another account has this e-mail' },
+  already_verified: { status: 409, meaning: 'The e-mail of the account is verified already' },
   name_taken: { status: 409, meaning: 'The name is used already' },
   saved_view_limit: { status: 409, meaning: 'The employee has the most saved views of this list allowed' },
   vendor_exists: { status: 409, meaning: 'A vendor with this e-mail exists already' },

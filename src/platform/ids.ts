@@ -26,6 +26,7 @@ export const ID_PREFIXES = {
   domain: 'dom',
   plan: 'plan',
   abo: 'abo',
+  aboEvent: 'aev',
   order: 'ord',
   checkoutSession: 'cs',
   invoice: 'inv',

@@ -214,8 +214,13 @@ async function freshCredential(kind: string): Promise<{ token?: string; origin?:
       return { token: await apiToken(t.app, shop, ['catalog:read', 'catalog:write', 'finance:read']) };
     case 'publishable':
       return { token: shop.publishableKey, origin: STORE_ORIGIN };
-    case 'customer':
-      return { token: await customerToken(t.app, shop), origin: STORE_ORIGIN };
+    case 'customer': {
+      const token = await customerToken(t.app, shop);
+      // its account must not be suspended by the admin's customer routes (the fuzz calls them with listed ids)
+      const me = await call(t.app, 'GET', '/api/customer/me', { token });
+      sharedIds.add(me.data.customer.id);
+      return { token, origin: STORE_ORIGIN };
+    }
     case 'vendor':
       return {
         token: (await createSession({ db }, { shopId: shop.shopId, kind: 'vendor', subjectId: 'ven_fuzz' })).token,
@@ -273,15 +278,18 @@ async function send(
 
 /** Ids the app lists, keyed by list path, so that `…/{id}` routes can be called with a real id. */
 const knownIds = new Map<string, string>();
+/** Records behind the credentials the fuzz shares (the signed-in customer's account): never an id to call with. */
+const sharedIds = new Set<string>();
 function remember(path: string, data: any): void {
   if (!data || typeof data !== 'object') return;
   for (const v of Object.values(data)) {
     if (!Array.isArray(v)) continue;
-    // never the owner or the publishable key the fuzz calls with (a valid new password or origin
-    // list would take its own credentials away)
-    const item = v.find((x) => typeof x?.id === 'string' && x.id !== shop.ownerId && x.id !== shop.publishableKeyId) as
-      | { id: string }
-      | undefined;
+    // never the owner, the publishable key or the customer the fuzz calls with (a valid new
+    // password, origin list or a suspension would take its own credentials away)
+    const item = v.find(
+      (x) =>
+        typeof x?.id === 'string' && x.id !== shop.ownerId && x.id !== shop.publishableKeyId && !sharedIds.has(x.id),
+    ) as { id: string } | undefined;
     if (item) knownIds.set(path, item.id);
   }
 }

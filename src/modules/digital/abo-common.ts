@@ -8,6 +8,7 @@ import type { Ctx } from '../../platform/auth/types.js';
 import { iso, isoOrNull } from '../../platform/dates.js';
 import { lockOwned } from '../../platform/db/lock.js';
 import { query, type TxCtx } from '../../platform/db/tx.js';
+import { newId } from '../../platform/ids.js';
 import { taxFromGross } from '../../platform/money.js';
 import { productSql } from '../catalog/index.js';
 import { channelSql } from '../channels/index.js';
@@ -16,7 +17,7 @@ import { createOrder, type OrderRow } from '../orders/index.js';
 import { exemptionText, type TaxCategory } from '../tax/index.js';
 import { emitEvent } from '../webhooks/index.js';
 import { intervalText } from './billing.js';
-import { type AboRow, abos } from './digital.tables.js';
+import { type AboRow, aboEvents, abos } from './digital.tables.js';
 
 /** The amount of the period starting at `start`: the intro price while it lasts, then the price. */
 export function amountFor(abo: AboRow, start: Date): number {
@@ -95,6 +96,16 @@ export async function emitAbo(
     orderingKey: `abo:${a.id}`,
     now,
     data: { ...aboEventData(a), ...extra },
+  });
+  // the subscription's own history (GET /api/admin/digital/abos/:id/events), kept as long as it is
+  await ctx.db.insert(aboEvents).values({
+    id: newId('aboEvent'),
+    shopId: a.shopId,
+    aboId: a.id,
+    type,
+    status: a.status,
+    data: extra,
+    createdAt: now,
   });
 }
 

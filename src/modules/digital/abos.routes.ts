@@ -4,6 +4,7 @@ import { manageDigital, readDigital } from '../../platform/auth/presets.js';
 import type { TypedApp } from '../../platform/http/typed-app.js';
 import { orderOut } from '../orders/index.js';
 import { aboOut } from './abo-common.js';
+import { aboEventsOf, aboVerlauf } from './abo-history.js';
 import * as S from './abos.schemas.js';
 import * as svc from './abos.service.js';
 
@@ -21,14 +22,19 @@ export function aboRoutes(app: TypedApp): void {
       config: readDigital,
       schema: {
         tags,
-        summary: 'Subscriptions, newest first, at most 500 (filters plan_id, q, test, status)',
+        summary: 'Subscriptions, newest first, at most 500 per page (filters plan_id, q, test, status; limit, offset)',
         querystring: S.AboListQuery,
         response: { 200: S.AboList },
       },
     },
     async (request) => {
       const { rows, count } = await svc.listAbos(request.ctx, request.query);
-      return { abos: rows.map(aboOut), count };
+      return {
+        abos: rows.map(aboOut),
+        count,
+        limit: request.query.limit ?? svc.LIST_CAP,
+        offset: request.query.offset ?? 0,
+      };
     },
   );
 
@@ -44,6 +50,35 @@ export function aboRoutes(app: TypedApp): void {
       },
     },
     async (request) => svc.statistics(request.ctx, request.query.test),
+  );
+
+  app.get(
+    '/api/admin/digital/abos/statistik/verlauf',
+    {
+      config: readDigital,
+      schema: {
+        tags,
+        summary:
+          'The history the Statistik charts draw: MRR per day and currency, new / cancelled / churned per month, trial conversion (at most 400 days)',
+        querystring: S.VerlaufQuery,
+        response: { 200: S.Verlauf },
+      },
+    },
+    async (request) => aboVerlauf(request.ctx, request.query),
+  );
+
+  app.get(
+    '/api/admin/digital/abos/:id/events',
+    {
+      config: readDigital,
+      schema: {
+        tags,
+        summary: 'The event history of a subscription, oldest first',
+        params: S.AboParams,
+        response: { 200: S.AboEvents },
+      },
+    },
+    async (request) => ({ events: await aboEventsOf(request.ctx, request.params.id) }),
   );
 
   app.get(

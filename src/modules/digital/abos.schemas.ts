@@ -67,6 +67,17 @@ export const AboListQuery = Type.Object(
     ),
     test: Type.Optional(TestFilter),
     status: Type.Optional(StatusFilter),
+    limit: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 500,
+        default: 500,
+        description: 'Page size; 500 (the spec’s list) is the most',
+      }),
+    ),
+    offset: Type.Optional(
+      Type.Integer({ minimum: 0, maximum: 100_000, default: 0, description: 'Subscriptions to skip, newest first' }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -74,6 +85,74 @@ export const AboListQuery = Type.Object(
 export const AboList = Type.Object({
   abos: Type.Array(AboOut, { maxItems: 500 }),
   count: Type.Integer({ description: 'How many match (the list holds at most 500, newest first)' }),
+  limit: Type.Integer(),
+  offset: Type.Integer(),
+});
+
+/** One stored event of a subscription (abo_events; docs/digital.md). */
+export const AboEvent = Type.Object({
+  id: Type.String(),
+  type: Type.String({
+    description: 'abo.aktiv, abo.bezahlt, abo.zahlung_fehlgeschlagen, abo.gekuendigt, abo.fortgesetzt, abo.beendet',
+  }),
+  status: Type.String({ description: 'The subscription status after the event' }),
+  data: Type.Record(Type.String(), Type.Unknown(), {
+    description:
+      'What the event adds (grund, canceled_by, sofort; order_id, amount_cents, payment_number; backfilled: derived from the row when the history began)',
+  }),
+  created_at: Timestamp,
+});
+export const AboEvents = Type.Object({ events: Type.Array(AboEvent) });
+
+const Day = Type.String({ format: 'date', description: 'YYYY-MM-DD (UTC)' });
+export const VerlaufQuery = Type.Object(
+  {
+    from: Day,
+    to: Type.String({ format: 'date', description: 'YYYY-MM-DD (UTC), at most 400 days after from (both included)' }),
+    test: Type.Optional(
+      Type.Union([Type.Literal('ja'), Type.Literal('nein'), Type.Literal('alle')], {
+        description: 'is_test subscriptions: ja, nein, alle (default)',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+const Count = Type.Integer({ minimum: 0 });
+export const Verlauf = Type.Object({
+  from: Day,
+  to: Day,
+  days: Type.Integer({ description: 'Days asked for (both ends included)' }),
+  currency: Type.String({ description: 'The shop’s currency (its series comes first)' }),
+  mrr: Type.Array(
+    Type.Object({
+      currency: Type.String(),
+      days: Type.Array(
+        Type.Object({
+          date: Day,
+          mrr_cents: Type.Integer({ description: 'Monthly recurring revenue at the end of the day' }),
+          paying: Type.Integer({ description: 'Subscriptions paying (or owing: past_due) at the end of the day' }),
+        }),
+        { description: 'One point per day from `from` to `to` or today, whichever is first' },
+      ),
+    }),
+  ),
+  months: Type.Array(
+    Type.Object({
+      month: Type.String({ description: 'YYYY-MM; the first and last month count only days of the range' }),
+      new: Count,
+      cancelled: Type.Integer({ description: 'Cancellations made (sofort or at period end) and not withdrawn' }),
+      churned: Type.Integer({ description: 'Subscriptions that ended' }),
+    }),
+  ),
+  trials: Type.Object(
+    {
+      started: Count,
+      converted: Type.Integer({ description: 'Of the trials started in the range: paid at least once' }),
+      in_trial: Count,
+      ended_without_payment: Count,
+    },
+    { description: 'Subscriptions with a trial created in the range, by what became of them' },
+  ),
 });
 
 export const AboDetail = Type.Object({ abo: AboOut, bestellungen: Type.Array(OrderSummary) });

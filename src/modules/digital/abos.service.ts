@@ -69,8 +69,9 @@ function testCondition(test: AboFilters['test']): SQL | undefined {
 }
 
 /**
- * At most 500 subscriptions, newest first, and how many match in all; a channel-restricted employee
- * sees only those sold in their channels (channelScope: a subscription and its orders belong to its channel).
+ * A page of at most 500 subscriptions (`offset` on), newest first, and how many match in all; a
+ * channel-restricted employee sees only those sold in their channels (channelScope: a subscription
+ * and its orders belong to its channel).
  */
 export async function listAbos(ctx: Ctx, f: AboFilters): Promise<{ rows: AboRow[]; count: number }> {
   const conds: (SQL | undefined)[] = [
@@ -86,7 +87,13 @@ export async function listAbos(ctx: Ctx, f: AboFilters): Promise<{ rows: AboRow[
   }
   const where = and(...conds);
   const [rows, total] = await Promise.all([
-    ctx.db.select().from(abos).where(where).orderBy(desc(abos.createdAt), desc(abos.id)).limit(LIST_CAP),
+    ctx.db
+      .select()
+      .from(abos)
+      .where(where)
+      .orderBy(desc(abos.createdAt), desc(abos.id))
+      .limit(f.limit ?? LIST_CAP)
+      .offset(f.offset ?? 0),
     ctx.db.select({ n: sql<number>`count(*)::int` }).from(abos).where(where),
   ]);
   return { rows, count: Number(total[0]?.n ?? 0) };

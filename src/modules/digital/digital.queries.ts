@@ -2,8 +2,11 @@
  * What other modules change of the digital add-on's tables, as functions of its own
  * (docs/ARCHITECTURE.md, "Cross-module table reads").
  */
-import { sql } from 'drizzle-orm';
+import { and, desc, eq, or, type SQL, sql } from 'drizzle-orm';
+import type { Ctx } from '../../platform/auth/types.js';
 import type { TxCtx } from '../../platform/db/tx.js';
+import { aboOut } from './abo-common.js';
+import { abos } from './digital.tables.js';
 
 /**
  * Gives a verified customer account its e-mail's guest subscriptions (identity's
@@ -14,4 +17,46 @@ export async function claimGuestAbos(ctx: TxCtx, e: { shopId: string; customerId
     sql`UPDATE abos SET customer_id = ${e.customerId}
         WHERE shop_id = ${e.shopId} AND customer_id IS NULL AND lower(customer_email) = lower(${e.email})`,
   );
+}
+
+/**
+ * A page of the subscriptions of a customer (the account's, claimed or not: by id or e-mail) or
+ * of a guest e-mail, in the channels `restricted` allows (null: all), newest first, with the count.
+ */
+export async function buyerAbos(
+  ctx: Pick<Ctx, 'db' | 'shopId'>,
+  b: { customerId: string | null; email: string; restricted: string[] | null },
+  page: { limit: number; offset: number },
+) {
+  const byEmail = sql`lower(${abos.customerEmail}) = lower(${b.email})`;
+  const channels: SQL | undefined =
+    b.restricted === null
+      ? undefined
+      : b.restricted.length === 0
+        ? sql`false`
+        : sql`${abos.channelId} IN (${sql.join(
+            b.restricted.map((c) => sql`${c}`),
+            sql`, `,
+          )})`;
+  const where = and(
+    eq(abos.shopId, ctx.shopId),
+    b.customerId ? or(eq(abos.customerId, b.customerId), byEmail) : byEmail,
+    channels,
+  );
+  const [rows, total] = await Promise.all([
+    ctx.db
+      .select()
+      .from(abos)
+      .where(where)
+      .orderBy(desc(abos.createdAt), desc(abos.id))
+      .limit(page.limit)
+      .offset(page.offset),
+    ctx.db.select({ n: sql<number>`count(*)::int` }).from(abos).where(where),
+  ]);
+  return {
+    rows: rows.map(aboOut),
+    /** The billing addresses of the page's subscriptions (a data export lists them). */
+    billingAddresses: rows.map((r) => r.billingAddress),
+    count: Number(total[0]?.n ?? 0),
+  };
 }

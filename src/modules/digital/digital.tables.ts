@@ -191,3 +191,26 @@ export const abos = pgTable(
 
 export type PlanRow = typeof aboPlans.$inferSelect;
 export type AboRow = typeof abos.$inferSelect;
+
+/**
+ * The history of each subscription: every abo.* event emitAbo sends (abo-common.ts), kept for as
+ * long as the subscription (webhook events are pruned after WEBHOOK_RETENTION_DAYS). Business time.
+ */
+export const aboEvents = pgTable(
+  'abo_events',
+  {
+    id: text('id').primaryKey(),
+    shopId: shopRef(),
+    aboId: text('abo_id')
+      .notNull()
+      .references(() => abos.id),
+    /** abo.aktiv | abo.bezahlt | abo.zahlung_fehlgeschlagen | abo.gekuendigt | abo.fortgesetzt | abo.beendet */
+    type: text('type').notNull(),
+    /** The status after the event. */
+    status: text('status').$type<AboStatus>().notNull(),
+    /** What the event adds to the subscription's data (grund, canceled_by, order_id, amount_cents …). */
+    data: jsonb('data').notNull().$type<Record<string, unknown>>(),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [index('abo_events_abo_idx').on(t.shopId, t.aboId, t.createdAt, t.id)],
+);

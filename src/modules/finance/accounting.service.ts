@@ -7,7 +7,7 @@
  * failed/cancelled → pending (retry).
  */
 import { createHash } from 'node:crypto';
-import { and, asc, eq, isNull, ne } from 'drizzle-orm';
+import { and, asc, desc, eq, isNull, ne, type SQL, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { type AccountingProvider, type AccountingVoucher, accountingClient } from '../../adapters/accounting/index.js';
 import { AccountingError } from '../../adapters/accounting/port.js';
@@ -19,7 +19,7 @@ import { type TxCtx, withTx } from '../../platform/db/tx.js';
 import { AppError, conflict } from '../../platform/errors.js';
 import { enqueue } from '../../platform/jobs/queue.js';
 import type { JobContext, JobHandler } from '../../platform/jobs/worker.js';
-import { getOrder } from '../orders/index.js';
+import { getOrder, orderIdsInChannelsSql, orderNumberSql } from '../orders/index.js';
 import { categoryOf, type DocumentRow, type DocumentTable } from './documents.js';
 import { accountingConnections, accountingSyncs, creditNotes, invoices, type TaxGroup } from './finance.tables.js';
 
@@ -359,4 +359,48 @@ async function pendingDocuments(ctx: Ctx, orderId: string) {
       }),
     })),
   ];
+}
+
+/**
+ * GET /api/admin/accounting/syncs: the shop's order syncs, most recently changed first, with the
+ * provider's message (`last_error`) and the order number; `status` filters (failed: what needs a
+ * retry). A channel-restricted employee sees the syncs of their channels' orders only.
+ */
+export async function listSyncs(
+  ctx: Ctx,
+  f: { status?: string; limit: number; offset: number },
+  restricted: string[] | null,
+) {
+  const conds: (SQL | undefined)[] = [
+    eq(accountingSyncs.shopId, ctx.shopId),
+    eq(accountingSyncs.provider, PROVIDER),
+    f.status ? eq(accountingSyncs.status, f.status) : undefined,
+    restricted === null
+      ? undefined
+      : sql`${accountingSyncs.orderId} IN ${orderIdsInChannelsSql(ctx.shopId, restricted)}`,
+  ];
+  const where = and(...conds);
+  const [rows, total] = await Promise.all([
+    ctx.db
+      .select({
+        row: accountingSyncs,
+        orderNumber: orderNumberSql(sql`${accountingSyncs.orderId}`, sql`${accountingSyncs.shopId}`),
+      })
+      .from(accountingSyncs)
+      .where(where)
+      .orderBy(desc(accountingSyncs.updatedAt), desc(accountingSyncs.orderId))
+      .limit(f.limit)
+      .offset(f.offset),
+    ctx.db.select({ n: sql<number>`count(*)::int` }).from(accountingSyncs).where(where),
+  ]);
+  return {
+    syncs: rows.map(({ row, orderNumber }) => ({
+      ...syncOut(row.orderId, row),
+      order_number: orderNumber ?? null,
+      created_at: iso(row.createdAt),
+    })),
+    count: Number(total[0]?.n ?? 0),
+    limit: f.limit,
+    offset: f.offset,
+  };
 }

@@ -6,7 +6,7 @@
  */
 import type { Invoice } from '@e-invoice-eu/core';
 import { AppError, type FieldError } from '../../platform/errors.js';
-import { EXEMPTION_CODE } from '../tax/index.js';
+import { EXEMPTION_CODE, type TaxCategory } from '../tax/index.js';
 import { categoryOf, decimal, percent } from './documents.js';
 import type { BuyerData, DocLine, SellerData, TaxGroup } from './finance.tables.js';
 
@@ -47,52 +47,106 @@ const LIBRARY_FORMAT: Record<EInvoiceFormat, string> = {
   'factur-x-en16931': 'Factur-X-EN16931',
 };
 
-/**
- * The EN 16931 core fields and the XRechnung 3.0 (BR-DE) rules that depend on our data, checked
- * before a number is consumed. Paths name the document field that is missing.
- */
-export function einvoiceProblems(doc: DocContent, kind: 'invoice' | 'credit_note'): FieldError[] {
-  const errors: FieldError[] = [];
-  const need = (ok: unknown, path: string, message = 'is required for an EN 16931 e-invoice') => {
-    if (!ok) errors.push({ path, message });
+/** Why a document (or the company data) is not ready: stable codes a client can translate. */
+export const EINVOICE_PROBLEM_CODES = [
+  'required',
+  'required_for_category_o',
+  'required_for_reverse_charge',
+  'category_o_alone',
+  'needs_a_line',
+  'must_be_positive',
+  'must_not_be_negative',
+  'invalid',
+] as const;
+export type EinvoiceProblemCode = (typeof EINVOICE_PROBLEM_CODES)[number];
+
+/** One missing or wrong piece: the field, its JSON-pointer path, a stable code and a sentence. */
+export interface EinvoiceProblem extends FieldError {
+  field: string;
+  message_code: EinvoiceProblemCode;
+}
+
+const MESSAGE: Record<EinvoiceProblemCode, string> = {
+  required: 'is required for an EN 16931 e-invoice',
+  required_for_category_o: 'is required for a document not subject to German VAT (category O)',
+  required_for_reverse_charge: 'is required for reverse charge and intra-community supplies',
+  category_o_alone: 'category O (not subject to VAT) cannot be mixed with other categories',
+  needs_a_line: 'needs at least one line',
+  must_be_positive: 'must be positive',
+  must_not_be_negative: 'must not be negative',
+  invalid: 'is not valid',
+};
+
+function collector(out: EinvoiceProblem[], base: string) {
+  return (ok: unknown, field: string, code: EinvoiceProblemCode = 'required', message = MESSAGE[code]) => {
+    if (!ok) out.push({ field, path: `${base}/${field}`, message_code: code, message });
   };
-  const s = doc.seller;
-  need(s?.legal_name, '/seller/legal_name'); // BT-27
-  need(s?.city, '/seller/city'); // BR-DE-3
-  need(s?.postal_code, '/seller/postal_code'); // BR-DE-4
-  need(s?.country, '/seller/country'); // BT-40
-  need(s?.vat_id || s?.tax_number, '/seller/vat_id'); // BR-S-02, BR-DE-16
-  need(s?.email, '/seller/email'); // BT-34, BT-43 (BR-DE-7)
-  need(s?.phone, '/seller/phone'); // BT-42 (BR-DE-6)
-  need(s?.iban, '/seller/iban'); // BT-84 (BR-DE-23, payment means 58)
-  const b = doc.buyer;
-  need(b.company || b.name, '/buyer/name'); // BT-44
-  need(b.city, '/buyer/city'); // BR-DE-8
-  need(b.postal_code, '/buyer/postal_code'); // BR-DE-9
-  need(b.country, '/buyer/country'); // BT-55
-  need(b.email, '/buyer/email'); // BT-49
-  need(/^[A-Z]{3}$/.test(doc.currency), '/currency'); // BT-5
-  need(doc.lines.length > 0, '/lines', 'needs at least one line'); // BG-25
-  doc.lines.forEach((l, i) => {
-    need(l.name, `/lines/${i}/name`); // BT-153
-    need(l.quantity > 0, `/lines/${i}/quantity`, 'must be positive'); // BT-129
-    need(l.net_cents >= 0, `/lines/${i}/net_cents`, 'must not be negative'); // BT-131
-  });
-  if (kind === 'credit_note') {
-    need(doc.invoice_number, '/invoice_number'); // BT-25
+}
+
+/**
+ * What the seller's data lacks, in one place for every caller: `invoice` the fields every invoice
+ * needs (§ 14 UStG: name, address, a VAT ID or a tax number), `eInvoice` those of an EN 16931
+ * e-invoice (XRechnung BR-DE), `categories` the rules of the VAT categories on the document.
+ * Finalization (settings' assertSellerComplete), the e-invoice check (einvoiceProblems, run by
+ * the writer) and the readiness route (GET /api/admin/settings/company/einvoice-readiness) use it.
+ * `base` prefixes the paths (`/seller` on a document, `/settings/company` for the settings).
+ */
+export function sellerProblems(
+  s: Partial<SellerData> | null,
+  opts: { invoice: boolean; eInvoice: boolean; categories?: ReadonlySet<TaxCategory> },
+  base = '/seller',
+): EinvoiceProblem[] {
+  const out: EinvoiceProblem[] = [];
+  const need = collector(out, base);
+  if (opts.invoice || opts.eInvoice) need(s?.legal_name, 'legal_name'); // BT-27
+  if (opts.invoice) need(s?.line1, 'line1'); // § 14 (4) Nr. 1 UStG
+  if (opts.invoice || opts.eInvoice) {
+    need(s?.postal_code, 'postal_code'); // BR-DE-4
+    need(s?.city, 'city'); // BR-DE-3
+    need(s?.country, 'country'); // BT-40
+    need(s?.vat_id || s?.tax_number, 'vat_id'); // BR-S-02, BR-DE-16
   }
+  if (opts.eInvoice) {
+    need(s?.email, 'email'); // BT-34, BT-43 (BR-DE-7)
+    need(s?.phone, 'phone'); // BT-42 (BR-DE-6)
+    need(s?.iban, 'iban'); // BT-84 (BR-DE-23, payment means 58)
+  }
+  const categories = opts.categories ?? new Set<TaxCategory>();
+  // BR-O-02 forbids the VAT IDs: the seller is identified by its tax number (BR-DE-16, BR-CO-26)
+  if (categories.has('O')) need(s?.tax_number, 'tax_number', 'required_for_category_o');
+  if (categories.has('K') || categories.has('AE')) need(s?.vat_id, 'vat_id', 'required_for_reverse_charge'); // BR-AE-02, BR-IC-02
+  return out;
+}
+
+/**
+ * The EN 16931 core fields and the XRechnung 3.0 (BR-DE) rules that depend on our data: checked
+ * before a number is consumed, by the writer before it renders, and by the check routes
+ * (GET /api/admin/invoices/:id/einvoice-check). Paths name the document field.
+ */
+export function einvoiceProblems(doc: DocContent, kind: 'invoice' | 'credit_note'): EinvoiceProblem[] {
   const categories = new Set(doc.lines.map((l) => categoryOf(l)));
-  if (categories.has('O')) {
-    // BR-O-02 forbids the VAT IDs: the seller is identified by its tax number (BR-DE-16, BR-CO-26)
-    need(s?.tax_number, '/seller/tax_number', 'is required for a document not subject to German VAT (category O)');
-    // BR-O-11..14: a document "not subject to VAT" holds no other category
-    need(categories.size === 1, '/lines', 'category O (not subject to VAT) cannot be mixed with other categories');
-  }
-  if (categories.has('K') || categories.has('AE')) {
-    need(s?.vat_id, '/seller/vat_id', 'is required for reverse charge and intra-community supplies'); // BR-AE-02, BR-IC-02
-    need(b.vat_id, '/buyer/vat_id', 'is required for reverse charge and intra-community supplies'); // BT-48
-  }
-  if (categories.has('K')) need(b.delivery_address?.country, '/buyer/delivery_address'); // BR-IC-12 (BT-80)
+  const errors = sellerProblems(doc.seller, { invoice: false, eInvoice: true, categories });
+  const buyer = collector(errors, '/buyer');
+  const top = collector(errors, '');
+  const b = doc.buyer;
+  buyer(b.company || b.name, 'name'); // BT-44
+  buyer(b.city, 'city'); // BR-DE-8
+  buyer(b.postal_code, 'postal_code'); // BR-DE-9
+  buyer(b.country, 'country'); // BT-55
+  buyer(b.email, 'email'); // BT-49
+  top(/^[A-Z]{3}$/.test(doc.currency), 'currency'); // BT-5
+  top(doc.lines.length > 0, 'lines', 'needs_a_line'); // BG-25
+  doc.lines.forEach((l, i) => {
+    const line = collector(errors, `/lines/${i}`);
+    line(l.name, 'name'); // BT-153
+    line(l.quantity > 0, 'quantity', 'must_be_positive'); // BT-129
+    line(l.net_cents >= 0, 'net_cents', 'must_not_be_negative'); // BT-131
+  });
+  if (kind === 'credit_note') top(doc.invoice_number, 'invoice_number'); // BT-25
+  // BR-O-11..14: a document "not subject to VAT" holds no other category
+  if (categories.has('O')) top(categories.size === 1, 'lines', 'category_o_alone');
+  if (categories.has('K') || categories.has('AE')) buyer(b.vat_id, 'vat_id', 'required_for_reverse_charge'); // BT-48
+  if (categories.has('K')) buyer(b.delivery_address?.country, 'delivery_address'); // BR-IC-12 (BT-80)
   return errors;
 }
 
@@ -103,7 +157,7 @@ export function assertEinvoiceReady(doc: DocContent): void {
   throw new AppError(
     'einvoice_data_missing',
     `An EN 16931 ${doc.type === 'invoice' ? 'e-invoice' : 'credit note'} needs ${problems.map((p) => p.path).join(', ')}`,
-    problems,
+    problems.map((p) => ({ path: p.path, message: p.message })),
   );
 }
 
@@ -435,6 +489,8 @@ export function patchCii(cii: CiiNode, doc: DocContent): void {
 type FormatClass = new (...args: never[]) => { postProcess?: (cii: CiiNode) => void };
 
 async function generate(doc: DocContent, format: EInvoiceFormat, pdf?: Buffer): Promise<string | Uint8Array> {
+  // the writer checks what finalization checked: a document it cannot make valid is refused (400)
+  assertEinvoiceReady(doc);
   // loaded on first use: the library is large and most processes never render an e-invoice
   const { InvoiceService } = await import('@e-invoice-eu/core');
   const service = new InvoiceService(silent);

@@ -57,6 +57,19 @@ export function financeRoutes(app: TypedApp): void {
     async (request) => settings.settingsOut(await settings.putSettings(request.ctx, request.body)),
   );
 
+  app.get(
+    '/api/admin/settings/company/einvoice-readiness',
+    {
+      config: manageMoney,
+      schema: {
+        tags: ['finance'],
+        summary: 'What a valid e-invoice still lacks of the company data (the checks finalization and the writer run)',
+        response: { 200: S.EinvoiceReadiness },
+      },
+    },
+    async (request) => settings.einvoiceReadiness(await settings.loadSettings(request.ctx)),
+  );
+
   // ---- invoices ----
   const tags = ['invoices'];
   app.get(
@@ -85,6 +98,20 @@ export function financeRoutes(app: TypedApp): void {
       schema: { tags, summary: 'Read an invoice', params: IdParams, response: { 200: S.Invoice } },
     },
     async (request) => inv.invoiceOut(await inv.getInvoice(request.ctx, request.params.id)),
+  );
+
+  app.get(
+    '/api/admin/invoices/:id/einvoice-check',
+    {
+      config: manageMoney,
+      schema: {
+        tags,
+        summary: 'Whether the invoice’s EN 16931 e-invoice would pass, and what it lacks (a draft: if finalized now)',
+        params: IdParams,
+        response: { 200: S.EinvoiceCheck },
+      },
+    },
+    async (request) => inv.invoiceEinvoiceCheck(request.ctx, request.params.id),
   );
 
   app.post(
@@ -335,6 +362,24 @@ export function financeRoutes(app: TypedApp): void {
       },
     },
     async (request) => acc.testConnection(request.ctx),
+  );
+
+  app.get(
+    '/api/admin/accounting/syncs',
+    {
+      config: manageMoney,
+      schema: {
+        tags: accTags,
+        summary: "Order syncs to Lexware, most recently changed first (status=failed: with the provider's message)",
+        querystring: S.SyncListQuery,
+        response: { 200: S.SyncList },
+      },
+    },
+    async (request) => {
+      const actor = request.ctx.actor;
+      const restricted = actor?.kind === 'admin' && actor.channelRestricted ? actor.channelIds : null;
+      return acc.listSyncs(request.ctx, { ...request.query, ...pageOf(request.query) }, restricted);
+    },
   );
 
   /** The order's sync routes: an order id in, its sync state out. */

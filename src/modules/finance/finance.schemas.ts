@@ -2,6 +2,7 @@
 import { Type } from '@sinclair/typebox';
 import { Body, Email, Nullable, PageMeta, Pagination, Timestamp } from '../../platform/http/schemas.js';
 import { CREDIT_NOTE_STATUSES, INVOICE_STATUSES } from './document-states.js';
+import { EINVOICE_PROBLEM_CODES } from './einvoice.js';
 
 const Country = Type.String({ pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2' });
 const Text = (max: number) => Type.String({ minLength: 1, maxLength: max });
@@ -353,4 +354,65 @@ export const SyncState = Type.Object({
   attempts: Type.Integer(),
   synced_at: Nullable(Timestamp),
   updated_at: Nullable(Timestamp),
+});
+
+export const SyncListQuery = Type.Object(
+  {
+    status: Type.Optional(
+      Type.Union(
+        ['pending', 'synced', 'failed', 'cancelled'].map((s) => Type.Literal(s)),
+        {
+          description: 'failed: the syncs that need a retry (last_error holds the provider’s message)',
+        },
+      ),
+    ),
+    ...Pagination,
+  },
+  { additionalProperties: false },
+);
+export const SyncList = Type.Object({
+  syncs: Type.Array(
+    Type.Object({
+      ...SyncState.properties,
+      order_number: Nullable(Type.String()),
+      created_at: Timestamp,
+    }),
+  ),
+  ...PageMeta,
+});
+
+// ---- e-invoice readiness (issue 31) ----
+
+const ProblemCode = Type.Union(
+  EINVOICE_PROBLEM_CODES.map((c) => Type.Literal(c)),
+  { description: 'Stable reason code (translate it; `message` is English)' },
+);
+const ReadinessItem = Type.Object({
+  field: Type.String({ description: 'The company settings field (PUT /api/admin/settings/company)' }),
+  path: Type.String({ description: 'JSON pointer, e.g. /settings/company/iban' }),
+  message_code: ProblemCode,
+});
+export const EinvoiceReadiness = Type.Object({
+  ready: Type.Boolean({ description: 'true: the company data is complete for an EN 16931 e-invoice to a business' }),
+  missing: Type.Array(ReadinessItem),
+  conditional: Type.Array(ReadinessItem, {
+    description:
+      'Missing only for documents of some VAT categories: tax_number (category O, outside the EU), vat_id (reverse charge, intra-community supplies)',
+  }),
+});
+export const EinvoiceCheck = Type.Object({
+  invoice_id: Type.String(),
+  status: Type.String(),
+  applicable: Type.Boolean({ description: 'false: a consumer invoice, which gets no e-invoice' }),
+  would_pass: Type.Boolean({
+    description: 'The e-invoice would be written and pass the checks (a draft: if finalized now)',
+  }),
+  problems: Type.Array(
+    Type.Object({
+      field: Type.String(),
+      path: Type.String({ description: 'JSON pointer into the document: /seller/…, /buyer/…, /lines/0/…' }),
+      message_code: ProblemCode,
+      message: Type.String(),
+    }),
+  ),
 });

@@ -5,7 +5,13 @@ import { financeRoutes } from './finance.routes.js';
 
 export { creditCancelledOrder } from './corrections.js';
 export { creditNoteLinesOfOrder, creditRefund, previewRefundCredit } from './credit-notes.service.js';
-export { creditNoteNumberSql, financeOverviewCounts, financeTimelineFacts } from './finance.queries.js';
+export {
+  creditNoteNumberSql,
+  financeOverviewCounts,
+  financeTimelineFacts,
+  invoiceMetaOut,
+  invoicesOfOrders,
+} from './finance.queries.js';
 
 export type { DocLine } from './finance.tables.js';
 export { loadSettings } from './settings.service.js';

@@ -25,7 +25,7 @@ import {
   sums,
   taxGroups,
 } from './documents.js';
-import { assertEinvoiceReady } from './einvoice.js';
+import { assertEinvoiceReady, type EinvoiceProblem, einvoiceProblems, sellerProblems } from './einvoice.js';
 import type * as Schemas from './finance.schemas.js';
 import { type BuyerData, type DocLine, invoices } from './finance.tables.js';
 import { addDays, localDate, nextDocumentNumber } from './numbering.js';
@@ -379,4 +379,44 @@ export async function markSent(ctx: Ctx, row: InvoiceRow, to: string, now: Date)
     .where(and(eq(invoices.id, row.id), eq(invoices.shopId, ctx.shopId)))
     .returning();
   return updated as InvoiceRow;
+}
+
+/**
+ * GET /api/admin/invoices/:id/einvoice-check: whether the invoice's EN 16931 e-invoice would pass,
+ * from the checks finalization and the writer run. A final invoice is checked as frozen; a draft
+ * as it would be finalized now (the current company data, the buyer's fields a business invoice
+ * needs, then the e-invoice rules). An invoice to a consumer gets no e-invoice (`applicable`
+ * false); its problems are those it would have as a business invoice.
+ */
+export async function invoiceEinvoiceCheck(ctx: Pick<Ctx, 'db' | 'shopId' | 'actor'>, id: string) {
+  const row = await getInvoice(ctx, id);
+  const problems: EinvoiceProblem[] = [];
+  let doc = invoiceContent(row);
+  if (row.status === 'draft') {
+    const settings = await loadSettings(ctx);
+    const seller = sellerSnapshot(settings);
+    doc = { ...doc, seller };
+    problems.push(...sellerProblems(seller, { invoice: true, eInvoice: true }));
+    for (const e of buyerProblems(row.buyer, true, row.lines)) {
+      problems.push({
+        ...e,
+        field: e.path.split('/').pop() ?? e.path,
+        message_code: e.path === '/buyer/vat_id' ? 'required_for_reverse_charge' : 'required',
+      });
+    }
+  }
+  const seen = new Set<string>();
+  const unique = [...problems, ...einvoiceProblems(doc, 'invoice')].filter((p) => {
+    const key = `${p.path}|${p.message_code}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  return {
+    invoice_id: row.id,
+    status: row.status,
+    applicable: row.isBusiness,
+    would_pass: row.isBusiness && unique.length === 0,
+    problems: unique.map(({ field, path, message_code, message }) => ({ field, path, message_code, message })),
+  };
 }

@@ -7,7 +7,15 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { call, createShop, expectProblem, startApp, type TestApp } from '../../../test/helpers/app.js';
+import {
+  apiToken,
+  call,
+  createShop,
+  employeeToken,
+  expectProblem,
+  startApp,
+  type TestApp,
+} from '../../../test/helpers/app.js';
 import { startViesStub, type ViesStub } from '../../../test/helpers/vies-stub.js';
 import { LexwareClient, POSTING_CATEGORIES, REVENUE_CATEGORY_ID } from '../../adapters/accounting/lexware.js';
 import { AccountingError, type AccountingVoucher } from '../../adapters/accounting/port.js';
@@ -336,11 +344,52 @@ describe('order sync', () => {
     expect(failed).toMatchObject({ status: 'failed', provider_id: null });
     expect(failed.last_error).toContain('400');
     expect(failed.last_error).toContain('voucherItems[0].taxRatePercent');
+    // the list of failed syncs (issue 31) shows it with the provider's message and the order number
+    const failedList = async () =>
+      (await call(t.app, 'GET', '/api/admin/accounting/syncs', { token: f.owner, query: { status: 'failed' } })).data;
+    const listed = await failedList();
+    expect(listed.syncs.find((x: { order_id: string }) => x.order_id === inv.order_id)).toMatchObject({
+      status: 'failed',
+      order_number: expect.any(String),
+      last_error: failed.last_error,
+      attempts: 1,
+    });
+    expect(listed.syncs.every((x: { status: string }) => x.status === 'failed')).toBe(true);
     const retried = await post(`/api/admin/orders/${inv.order_id}/lexware-retry`);
     expect(retried.statusCode).toBe(200);
     expect(retried.data).toMatchObject({ status: 'pending', last_error: null });
     await drain();
     expect(await syncOf(inv.order_id)).toMatchObject({ status: 'synced', attempts: 2 });
+    expect((await failedList()).syncs.some((x: { order_id: string }) => x.order_id === inv.order_id)).toBe(false);
+  });
+
+  it('GET /api/admin/accounting/syncs: paged, filtered, channel-restricted; 400 for bad queries; owner and admin only', async () => {
+    const all = await call(t.app, 'GET', '/api/admin/accounting/syncs', { token: f.owner, query: { limit: '1' } });
+    expect(all.statusCode, all.body).toBe(200);
+    expect(all.data).toMatchObject({ limit: 1, offset: 0 });
+    expect(all.data.count).toBeGreaterThan(1);
+    expect(all.data.syncs).toHaveLength(1);
+    const restricted = await employeeToken(t.app, f.shop, 'admin', [f.channel]);
+    const inChannel = await call(t.app, 'GET', '/api/admin/accounting/syncs', { token: restricted });
+    expect(inChannel.data.count).toBe(all.data.count);
+    const none = await employeeToken(t.app, f.shop, 'admin', []);
+    expect((await call(t.app, 'GET', '/api/admin/accounting/syncs', { token: none })).data).toMatchObject({
+      count: 0,
+      syncs: [],
+    });
+    const bad: Record<string, string>[] = [{ status: 'kaputt' }, { limit: '0' }, { offset: '-1' }, { extra: '1' }];
+    for (const query of bad) {
+      expectProblem(
+        await call(t.app, 'GET', '/api/admin/accounting/syncs', { token: f.owner, query }),
+        400,
+        'validation_failed',
+      );
+    }
+    const viewer = await employeeToken(t.app, f.shop, 'viewer');
+    expectProblem(await call(t.app, 'GET', '/api/admin/accounting/syncs', { token: viewer }), 403, 'role_denied');
+    const token = await apiToken(t.app, f.shop, ['finance:read']);
+    expectProblem(await call(t.app, 'GET', '/api/admin/accounting/syncs', { token }), 403, 'token_blocked');
+    expect((await call(t.app, 'GET', '/api/admin/accounting/syncs')).statusCode).toBe(401);
   });
 
   it('a provider outage keeps the sync pending for a later attempt; cancel stops it; retry resumes', async () => {

@@ -4,6 +4,8 @@ import { eq } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import { iso } from '../../platform/dates.js';
 import { AppError, type FieldError } from '../../platform/errors.js';
+import type { TaxCategory } from '../tax/index.js';
+import { type EinvoiceProblem, sellerProblems } from './einvoice.js';
 import type { CompanySettingsPut } from './finance.schemas.js';
 import { companySettings, type SellerData } from './finance.tables.js';
 import { formatProblem, isTimeZone } from './numbering.js';
@@ -48,22 +50,32 @@ export async function loadSettings(ctx: Pick<Ctx, 'db' | 'shopId'>): Promise<Set
   };
 }
 
-/** Fields every invoice needs (§14 UStG): name, address, and a VAT ID or a tax number. */
+/**
+ * Fields every invoice needs (§14 UStG): name, address, and a VAT ID or a tax number; with
+ * `eInvoice` also those of an EN 16931 e-invoice to a business. The one check is einvoice.ts's
+ * `sellerProblems`.
+ */
 export function missingSellerData(s: SettingsRow, eInvoice: boolean): string[] {
-  const missing: string[] = [];
-  if (!s.legalName) missing.push('legal_name');
-  if (!s.line1) missing.push('line1');
-  if (!s.postalCode) missing.push('postal_code');
-  if (!s.city) missing.push('city');
-  if (!s.country) missing.push('country');
-  if (!s.vatId && !s.taxNumber) missing.push('vat_id');
-  if (eInvoice) {
-    // XRechnung BR-DE-2/5/6/7 (seller contact), BT-34 (electronic address), BR-DE-23 (IBAN for credit transfer)
-    if (!s.email) missing.push('email');
-    if (!s.phone) missing.push('phone');
-    if (!s.iban) missing.push('iban');
-  }
-  return missing;
+  return sellerProblems(sellerSnapshot(s), { invoice: true, eInvoice }).map((p) => p.field);
+}
+
+/**
+ * GET /api/admin/settings/company/einvoice-readiness: what a valid e-invoice still lacks of the
+ * company data (`missing`), and what documents of some VAT categories need besides
+ * (`conditional`: a tax number for category O, a VAT ID for reverse charge), from the same
+ * function finalization and the e-invoice writer use.
+ */
+export function einvoiceReadiness(s: SettingsRow) {
+  const seller = sellerSnapshot(s);
+  const strip = ({ field, path, message_code }: EinvoiceProblem) => ({ field, path, message_code });
+  const missing = sellerProblems(seller, { invoice: true, eInvoice: true }, '/settings/company');
+  const seen = new Set(missing.map((p) => `${p.field}|${p.message_code}`));
+  const conditional = sellerProblems(
+    seller,
+    { invoice: false, eInvoice: false, categories: new Set<TaxCategory>(['O', 'AE']) },
+    '/settings/company',
+  ).filter((p) => !seen.has(`${p.field}|${p.message_code}`));
+  return { ready: missing.length === 0, missing: missing.map(strip), conditional: conditional.map(strip) };
 }
 
 export function assertSellerComplete(s: SettingsRow, eInvoice: boolean): void {

@@ -10,6 +10,7 @@ import { AppError, conflict, type FieldError, notFound } from '../../platform/er
 import { newId, newSecret } from '../../platform/ids.js';
 import { type ShopRow, shopOf } from '../shops/index.js';
 import { resetMailAllowed, sendRegistrationAttemptEmail, sendVerificationEmail } from './customer-accounts.js';
+import { assertNotSuspended } from './customer-admin.js';
 import { apiTokens, customers, publishableKeys, users } from './identity.tables.js';
 import { throttledVerify } from './login-throttle.js';
 import { createSession, revokeSessionsOf } from './sessions.js';
@@ -401,8 +402,20 @@ export async function loginCustomer(ctx: Ctx, email: string, password: string, i
   const hash = row?.emailVerified ? row.passwordHash : null;
   await checkPassword(ctx, `customer:${ctx.shopId}`, ip, email, hash, password);
   if (!row) throw INVALID_LOGIN();
-  const session = await createSession(ctx, { shopId: ctx.shopId, kind: 'customer', subjectId: row.id });
-  return { customer: row, session };
+  // a suspended account is refused after the password check (only its owner learns it); the row
+  // is read again under FOR SHARE so a suspension that commits first is seen, and one that
+  // waits revokes this session too
+  return withTx(ctx, async (t) => {
+    const [current] = await t.db
+      .select()
+      .from(customers)
+      .where(and(eq(customers.id, row.id), eq(customers.shopId, ctx.shopId)))
+      .for('share');
+    if (!current) throw INVALID_LOGIN();
+    assertNotSuspended(current);
+    const session = await createSession(t, { shopId: ctx.shopId, kind: 'customer', subjectId: current.id });
+    return { customer: current, session };
+  });
 }
 
 export async function getCustomer(ctx: Ctx, id: string) {

@@ -93,6 +93,8 @@ export const customers = pgTable(
     passwordHash: text('password_hash'),
     /** Proven by a verification or password-reset link; guest purchases of the e-mail show only then. */
     emailVerified: boolean('email_verified').notNull().default(false),
+    /** Set by an admin (POST /api/admin/customers/:id/suspend): sign-in refused, sessions revoked; null = may sign in. */
+    suspendedAt: timestamp('suspended_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

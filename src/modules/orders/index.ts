@@ -17,11 +17,17 @@ export {
   revenueSince,
 } from './admin.queries.js';
 export {
+  type BuyerRef,
+  buyerOrderIdsSql,
+  buyerOrders,
   claimGuestOrders,
+  linesOfOrders,
   lockOrderStatus,
+  orderBuyersSql,
   orderChannelScope,
   orderChannelSql,
   orderForEarnings,
+  orderIdsInChannelsSql,
   orderInScope,
   orderLinesForEarnings,
   orderNumberSql,
@@ -50,6 +56,7 @@ export {
   type NewOrder,
   nextCounter,
   type OrderRow,
+  orderDetailOut,
   orderOut,
 } from './orders.service.js';
 export type { Address, PricedLine } from './orders.tables.js';

@@ -2,7 +2,7 @@
  * What other modules read (or claim) of the orders' tables, as functions of their own
  * (docs/ARCHITECTURE.md, "Cross-module table reads").
  */
-import { and, asc, desc, eq, inArray, isNotNull, isNull, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, isNull, or, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import { channelScope, isChannelRestricted } from '../../platform/auth/channel-scope.js';
 import type { Ctx } from '../../platform/auth/types.js';
 import type { TxCtx } from '../../platform/db/tx.js';
@@ -250,3 +250,82 @@ export async function setRefundCreditNote(
     .set({ creditNoteId, updatedAt: now })
     .where(and(eq(refunds.shopId, ctx.shopId), eq(refunds.id, refundId), isNull(refunds.creditNoteId)));
 }
+
+// ---- customers (the admin's customer list, detail and export) ----
+
+/** `channel_id IN (…)` of a channel-restricted employee (null: every channel; [] allows none). */
+function channelCondition(column: SQL, restricted: string[] | null): SQL {
+  if (restricted === null) return sql`true`;
+  if (restricted.length === 0) return sql`false`;
+  return sql`${column} IN (${sql.join(
+    restricted.map((c) => sql`${c}`),
+    sql`, `,
+  )})`;
+}
+
+/**
+ * The buyers of the shop's orders in the channels `restricted` allows, one row per e-mail (case
+ * aside), as a derived table: email_key (lower case), email and name (of the newest order),
+ * order_count, first_order_at, last_order_at. Accounts and guests alike: a signed-in or claimed
+ * order carries its account's e-mail.
+ */
+export const orderBuyersSql = (shopId: string, restricted: string[] | null): SQL =>
+  sql`(SELECT lower(o.customer_email) AS email_key,
+              (array_agg(o.customer_email ORDER BY o.created_at DESC, o.id DESC))[1] AS email,
+              (array_agg(o.billing_address->>'name' ORDER BY o.created_at DESC, o.id DESC))[1] AS name,
+              count(*)::int AS order_count, min(o.created_at) AS first_order_at, max(o.created_at) AS last_order_at
+       FROM orders o
+       WHERE o.shop_id = ${shopId} AND ${channelCondition(sql`o.channel_id`, restricted)}
+       GROUP BY lower(o.customer_email))`;
+
+/** Whose orders: an account's (placed, claimed, or guest orders of its e-mail) or a guest e-mail's. */
+export interface BuyerRef {
+  customerId: string | null;
+  email: string;
+  restricted: string[] | null;
+}
+
+const buyerCondition = (b: BuyerRef): SQL =>
+  and(
+    b.customerId
+      ? or(eq(orders.customerId, b.customerId), sql`lower(${orders.customerEmail}) = lower(${b.email})`)
+      : sql`lower(${orders.customerEmail}) = lower(${b.email})`,
+    channelCondition(sql`${orders.channelId}`, b.restricted),
+  ) as SQL;
+
+/** The ids of a buyer's orders as a subquery (`order_id IN ${…}`), for finance's documents of them. */
+export const buyerOrderIdsSql = (shopId: string, b: BuyerRef): SQL =>
+  sql`(SELECT ${orders.id} FROM ${orders} WHERE ${orders.shopId} = ${shopId} AND ${buyerCondition(b)})`;
+
+/** A page of a buyer's orders, newest first, and how many there are. */
+export async function buyerOrders(ctx: ShopCtx, b: BuyerRef, page: { limit: number; offset: number }) {
+  const where = and(eq(orders.shopId, ctx.shopId), buyerCondition(b));
+  const [rows, total] = await Promise.all([
+    ctx.db
+      .select()
+      .from(orders)
+      .where(where)
+      .orderBy(desc(orders.createdAt), desc(orders.id))
+      .limit(page.limit)
+      .offset(page.offset),
+    ctx.db.select({ n: sql<number>`count(*)::int` }).from(orders).where(where),
+  ]);
+  return { rows, count: Number(total[0]?.n ?? 0) };
+}
+
+/** Every line of the given orders of the shop, by order and position (a customer's data export). */
+export function linesOfOrders(ctx: ShopCtx, orderIds: string[]) {
+  if (orderIds.length === 0) return Promise.resolve([]);
+  return ctx.db
+    .select()
+    .from(orderLines)
+    .where(and(eq(orderLines.shopId, ctx.shopId), inArray(orderLines.orderId, orderIds)))
+    .orderBy(asc(orderLines.orderId), asc(orderLines.position));
+}
+
+/**
+ * The ids of the shop's orders in the channels `restricted` allows, as a subquery
+ * (`order_id IN ${…}`), for another module's list a channel-restricted employee reads.
+ */
+export const orderIdsInChannelsSql = (shopId: string, restricted: string[]): SQL =>
+  sql`(SELECT o.id FROM orders o WHERE o.shop_id = ${shopId} AND ${channelCondition(sql`o.channel_id`, restricted)})`;

@@ -123,6 +123,17 @@ export const OrderListQuery = Type.Object(
         { default: '-created_at', description: 'A field, descending with a leading -; ties by id' },
       ),
     ),
+    email: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 254,
+        description:
+          'Exactly this buyer e-mail (case aside): a customer’s or guest’s orders (GET /api/admin/customers)',
+      }),
+    ),
+    customer_id: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 64, description: 'Orders of this customer account (placed or claimed)' }),
+    ),
     ...Pagination,
   },
   { additionalProperties: false },

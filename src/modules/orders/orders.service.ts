@@ -266,6 +266,7 @@ export async function listOrders(ctx: Pick<Ctx, 'db' | 'shopId' | 'actor'>, f: O
   if (f.status) conds.push(eq(orders.status, f.status));
   if (f.channel_id) conds.push(eq(orders.channelId, f.channel_id));
   if (f.customer_id) conds.push(eq(orders.customerId, f.customer_id));
+  if (f.email) conds.push(sql`lower(${orders.customerEmail}) = lower(${f.email})`);
   if (f.created_from) conds.push(sql`${orders.createdAt} >= ${boundOf(f.created_from)}::timestamptz`);
   if (f.created_to) conds.push(sql`${orders.createdAt} < ${boundOf(f.created_to)}::timestamptz`);
   if (f.paid !== undefined) conds.push(f.paid ? isNotNull(orders.paidAt) : isNull(orders.paidAt));

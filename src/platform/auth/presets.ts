@@ -38,6 +38,14 @@ export const readFinance = preset({ accepts: ['admin', 'token'], scope: 'finance
 export const manageMoneyAllChannels = preset({ ...manageMoney.auth, allChannels: true });
 export const readFinanceAllChannels = preset({ ...readFinance.auth, allChannels: true });
 
+/**
+ * Customers' personal data (GET /api/admin/customers…): owner, admin or viewer signed in; catalog
+ * editors and API tokens are not (no token scope covers personal data).
+ */
+export const readCustomers = preset({ accepts: ['admin'], roles: ['owner', 'admin', 'viewer'] });
+/** Changing a customer account or exporting its data (suspend, restore, resend, export): owner or admin signed in. */
+export const manageCustomers = preset({ accepts: ['admin'], roles: MANAGERS });
+
 /** Any employee, with the digital add-on available and active. */
 export const readDigital = preset({ accepts: ['admin'], gate: 'digital' });
 /** Owner or admin, with the digital add-on available and active: plans and subscriptions. */

@@ -200,6 +200,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   platform: 'Health, readiness and the platform operator: shops, simulated clock',
   identity: 'Employee sign-in, employees, API tokens and publishable keys',
   customer: 'Customer accounts of a storefront and what a signed-in customer sees',
+  customers: 'Customers in the admin: accounts and guest buyers, their purchases, sign-in suspension, data export',
   catalog: 'Products, variants, categories, brands, suppliers, channel listings, write policy',
   channels: 'Sales channels, domains, countries and taxes, payment methods',
   webhooks: 'The checkout webhook destination and its delivery log',

@@ -47,6 +47,14 @@ export const digitalRows: MatrixRow[] = [
   { method: 'GET', url: '/api/admin/digital/abos', allow: ANY_EMPLOYEE, codes: noToken },
   { method: 'GET', url: '/api/admin/digital/abos/statistik', allow: ANY_EMPLOYEE, codes: noToken },
   { method: 'GET', url: '/api/admin/digital/abos/abo_unknown', allow: ANY_EMPLOYEE, ok: 404, codes: noToken },
+  // issue 31: the Statistik series and a subscription's event history
+  {
+    method: 'GET',
+    url: '/api/admin/digital/abos/statistik/verlauf?from=2026-01-01&to=2026-01-31',
+    allow: ANY_EMPLOYEE,
+    codes: noToken,
+  },
+  { method: 'GET', url: '/api/admin/digital/abos/abo_unknown/events', allow: ANY_EMPLOYEE, ok: 404, codes: noToken },
   {
     method: 'POST',
     url: '/api/admin/digital/abos/abo_unknown/kuendigen',

@@ -24,6 +24,9 @@ const row = (method: MatrixRow['method'], url: string, ok: number, body?: unknow
 
 export const financeRows: MatrixRow[] = [
   row('GET', '/api/admin/settings/company', 200),
+  row('GET', '/api/admin/settings/company/einvoice-readiness', 200),
+  row('GET', '/api/admin/invoices/inv_unknown/einvoice-check', 404),
+  row('GET', '/api/admin/accounting/syncs?status=failed', 200),
   row('PUT', '/api/admin/settings/company', 400, { payment_terms_days: -1 }),
   row('GET', '/api/admin/invoices', 200),
   row('GET', '/api/admin/invoices/inv_unknown', 404),

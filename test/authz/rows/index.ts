@@ -6,6 +6,7 @@ import { catalogRows } from './catalog.rows.js';
 import { channelRestrictionRows } from './channel-restriction.rows.js';
 import { channelRows } from './channels.rows.js';
 import { checkoutSettingsRows } from './checkout-settings.rows.js';
+import { customersRows } from './customers.rows.js';
 import { digitalRows } from './digital.rows.js';
 import { financeRows } from './finance.rows.js';
 import { healthRows } from './health.rows.js';
@@ -35,6 +36,7 @@ export const ALL_ROWS: { module: string; rows: MatrixRow[] }[] = [
   { module: 'payouts', rows: payoutsRows },
   { module: 'checkout-settings', rows: checkoutSettingsRows },
   { module: 'backoffice', rows: backofficeRows },
+  { module: 'customers', rows: customersRows },
   // last: its setup adds a second channel, products and orders to the matrix shop
   { module: 'channel-restriction', rows: channelRestrictionRows },
 ];

@@ -113,4 +113,6 @@ export const errorsDe: Record<ErrorCode, string> = {
   saved_view_limit: 'Sie haben für diese Liste schon die größte Zahl gespeicherter Ansichten.',
   unsupported_image: 'Diese Datei ist kein unterstütztes Bild (PNG, JPEG, GIF, WebP oder AVIF).',
   image_type_mismatch: 'Der Inhalt der Datei passt nicht zu ihrem angegebenen Bildtyp.',
+  account_suspended: 'Dieses Kundenkonto ist gesperrt.',
+  already_verified: 'Die E-Mail-Adresse dieses Kontos ist schon bestätigt.',
 };

@@ -109,4 +109,6 @@ export const errorsEn: Record<ErrorCode, string> = {
   saved_view_limit: 'You already have the most saved views allowed for this list.',
   unsupported_image: 'This file is not a supported image (PNG, JPEG, GIF, WebP or AVIF).',
   image_type_mismatch: 'The file content does not match its declared image type.',
+  account_suspended: 'This customer account is suspended.',
+  already_verified: 'The e-mail address of this account is already verified.',
 };
