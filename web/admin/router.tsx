@@ -93,14 +93,7 @@ export const ORDER_STATUSES = [
   'refunded',
 ] as const;
 
-export const ORDER_SORTS = [
-  '-created_at',
-  'created_at',
-  '-total_cents',
-  'total_cents',
-  '-number',
-  'number',
-] as const;
+export const ORDER_SORTS = ['-created_at', 'created_at', '-total_cents', 'total_cents', '-number', 'number'] as const;
 
 export const ordersRoute = createRoute({
   getParentRoute: () => signedInRoute,

@@ -758,7 +758,10 @@ describe('stripe provider', () => {
   });
 
   it('lists the payment events of one order (order_id), none for an unknown order, 400 for an empty id', async () => {
-    const all = await call(t.app, 'GET', '/api/admin/payment-events', { token: shop.ownerToken, query: { limit: '200' } });
+    const all = await call(t.app, 'GET', '/api/admin/payment-events', {
+      token: shop.ownerToken,
+      query: { limit: '200' },
+    });
     const withOrder = all.data.payment_events.find((e: { order_id: string | null }) => e.order_id !== null);
     expect(withOrder).toBeDefined();
     const one = await call(t.app, 'GET', '/api/admin/payment-events', {

@@ -255,9 +255,15 @@ export const de = {
     noInvoices: 'Noch keine Rechnung.',
     invoiceNumber: 'Nummer',
     draft: 'Entwurf (noch ohne Nummer)',
-    invoiceStatus: { draft: 'Entwurf', final: 'Festgeschrieben', partially_credited: 'Teilweise gutgeschrieben', credited: 'Gutgeschrieben' },
+    invoiceStatus: {
+      draft: 'Entwurf',
+      final: 'Festgeschrieben',
+      partially_credited: 'Teilweise gutgeschrieben',
+      credited: 'Gutgeschrieben',
+    },
     createInvoice: 'Rechnung anlegen',
-    confirmCreateInvoice: 'Aus der Bestellung wird ein Rechnungsentwurf angelegt. Er lässt sich bis zum Festschreiben ändern.',
+    confirmCreateInvoice:
+      'Aus der Bestellung wird ein Rechnungsentwurf angelegt. Er lässt sich bis zum Festschreiben ändern.',
     finalize: 'Rechnung festschreiben',
     confirmFinalize:
       'Die Rechnung wird festgeschrieben und erhält jetzt ihre fortlaufende Nummer. Danach lässt sie sich nicht mehr ändern oder löschen – das kann nicht rückgängig gemacht werden; Korrekturen nur per Gutschrift.',
@@ -280,6 +286,14 @@ export const de = {
     cancelSync: 'Übertragung abbrechen',
     confirmRetrySync: 'Die Rechnung wird erneut an Lexware übertragen.',
     confirmCancelSync: 'Die Übertragung an Lexware wird abgebrochen. Sie lässt sich später wiederholen.',
+    documents: 'Rechnungen und Gutschriften',
+    creditNotes: 'Gutschriften',
+    creditNoteOf: (invoice: string) => `zu Rechnung ${invoice}`,
+    creditNoteStatus: { draft: 'Entwurf', final: 'Festgeschrieben' },
+    document: 'Beleg',
+    total: 'Betrag',
+    invoiceCreated: 'Rechnungsentwurf angelegt.',
+    invoiceFinalized: (number: string) => `Rechnung ${number} festgeschrieben.`,
     lastError: 'Letzter Fehler',
   },
 };

@@ -14,8 +14,8 @@ import { ordersRoute } from '../../../router.js';
 import { useTitle } from '../../../shell.js';
 import { OrderFilters } from './filters.js';
 import { orderListQuery } from './query.js';
-import { SavedViews } from './saved-views.js';
 import { OrderRows } from './rows.js';
+import { SavedViews } from './saved-views.js';
 
 export type OrderListSearch = ReturnType<typeof ordersRoute.useSearch>;
 

@@ -78,10 +78,7 @@ export function SavedViews({ search }: { search: OrderListSearch }) {
     event.preventDefault();
     const form = event.currentTarget;
     const name = formValues(form).name?.trim() ?? '';
-    create.mutate(
-      { body: { resource: 'orders', name, query: current } },
-      { onSuccess: () => form.reset() },
-    );
+    create.mutate({ body: { resource: 'orders', name, query: current } }, { onSuccess: () => form.reset() });
   };
   const onRename = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -96,7 +93,9 @@ export function SavedViews({ search }: { search: OrderListSearch }) {
         {t.orderOps.views}
       </h2>
       {list.length === 0 ? (
-        views.isPending ? null : <p className="muted small">{t.orderOps.noViews}</p>
+        views.isPending ? null : (
+          <p className="muted small">{t.orderOps.noViews}</p>
+        )
       ) : (
         <ul className="view-list">
           {list.map((view) => (
@@ -158,7 +157,8 @@ export function SavedViews({ search }: { search: OrderListSearch }) {
               defaultValue={renaming.name}
               autoComplete="off"
               error={
-                renameErrors.fields.name ?? (renameProblem && !renameErrors.fields.name ? message(renameProblem.code) : undefined)
+                renameErrors.fields.name ??
+                (renameProblem && !renameErrors.fields.name ? message(renameProblem.code) : undefined)
               }
             />
             <button type="submit" className="primary" disabled={rename.isPending}>
