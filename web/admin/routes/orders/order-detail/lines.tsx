@@ -59,11 +59,11 @@ export function OrderLines({ order }: { order: OrderDetail }) {
               <td className="num">{money(order.subtotal_cents)}</td>
             </tr>
             <tr>
-              <th scope="row" colSpan={4}>
+              <th scope="row" colSpan={order.shipping_tax_category ? 4 : 5}>
                 {t.order.shipping}
               </th>
-              <td>
-                {order.shipping_tax_category ? (
+              {order.shipping_tax_category ? (
+                <td>
                   <TaxDecision
                     category={order.shipping_tax_category}
                     rate={order.shipping_tax_rate ?? 0}
@@ -71,8 +71,8 @@ export function OrderLines({ order }: { order: OrderDetail }) {
                     exemption={order.shipping_tax_exemption_reason}
                     currency={order.currency}
                   />
-                ) : null}
-              </td>
+                </td>
+              ) : null}
               <td className="num">{money(order.shipping_cents)}</td>
             </tr>
             <tr>

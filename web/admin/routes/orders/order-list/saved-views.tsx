@@ -18,10 +18,11 @@ import type { OrderListSearch } from './page.js';
 
 type View = { id: string; name: string; query: string };
 
-/** The list's search as a view stores it: everything but the page, without the leading '?'. */
-export function viewQuery(search: OrderListSearch): string {
+/** The list's search as a view stores it: everything but the page, keys sorted, without the leading '?'. */
+export function viewQuery(search: Partial<OrderListSearch>): string {
   const { page: _page, ...rest } = search;
-  return stringifySearch(rest).replace(/^\?/, '');
+  const sorted = Object.fromEntries(Object.entries(rest).sort(([a], [b]) => a.localeCompare(b)));
+  return stringifySearch(sorted).replace(/^\?/, '');
 }
 
 export function SavedViews({ search }: { search: OrderListSearch }) {
@@ -103,7 +104,9 @@ export function SavedViews({ search }: { search: OrderListSearch }) {
               <Link
                 to="/orders"
                 search={() => ({ ...(parseSearch(view.query) as Partial<OrderListSearch>), page: 1 })}
-                aria-current={view.query === current ? 'true' : undefined}
+                aria-current={
+                  viewQuery(parseSearch(view.query) as Partial<OrderListSearch>) === current ? 'true' : undefined
+                }
                 className="view-link"
               >
                 {view.name}
