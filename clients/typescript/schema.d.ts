@@ -17341,6 +17341,8 @@ export interface operations {
             query?: {
                 limit?: number;
                 offset?: number;
+                /** @description The events of one order */
+                order_id?: string;
                 status?: "processed" | "ignored" | "rejected" | "refunded";
             };
             header?: never;

@@ -93,6 +93,8 @@ export const ORDER_STATUSES = [
   'refunded',
 ] as const;
 
+export const ORDER_SORTS = ['-created_at', 'created_at', '-total_cents', 'total_cents', '-number', 'number'] as const;
+
 export const ordersRoute = createRoute({
   getParentRoute: () => signedInRoute,
   path: 'orders',
@@ -102,6 +104,10 @@ export const ordersRoute = createRoute({
     status: enumParam(raw, 'status', ORDER_STATUSES),
     from: dayParam(raw, 'from'),
     to: dayParam(raw, 'to'),
+    // ---- orders: channel, paid, sort ----
+    channel: textParam(raw, 'channel', 64),
+    paid: enumParam(raw, 'paid', ['true', 'false'] as const),
+    sort: enumParam(raw, 'sort', ORDER_SORTS),
   })),
   loaderDeps: ({ search }) => search,
   // prefetched beside the session check; a failure is the page's to show (or sign-in's)

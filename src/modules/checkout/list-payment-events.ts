@@ -22,18 +22,19 @@ function paymentEventScope(ctx: Pick<Ctx, 'shopId' | 'actor'>): SQL | undefined 
 }
 
 /**
- * A page of the shop's payment events, newest first (`status` filters), and how many there are
+ * A page of the shop's payment events, newest first (`status` and `order_id` filter), and how many there are
  * in all: both read through the caller's channel scope.
  */
 export async function listPaymentEvents(
   ctx: Pick<Ctx, 'db' | 'shopId' | 'actor'>,
-  filter: { status?: string },
+  filter: { status?: string; order_id?: string },
   page: { limit: number; offset: number },
 ): Promise<{ rows: PaymentEventRow[]; count: number }> {
   const where: SQL | undefined = and(
     eq(paymentEvents.shopId, ctx.shopId),
     paymentEventScope(ctx),
     filter.status ? eq(paymentEvents.status, filter.status) : undefined,
+    filter.order_id ? eq(paymentEvents.orderId, filter.order_id) : undefined,
   );
   const rows = await ctx.db
     .select()

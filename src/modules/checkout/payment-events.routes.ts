@@ -24,7 +24,11 @@ const PaymentEventOut = Type.Object({
 });
 
 const ListQuery = Type.Object(
-  { status: Type.Optional(Type.Union(STATUSES.map((s) => Type.Literal(s)))), ...Pagination },
+  {
+    status: Type.Optional(Type.Union(STATUSES.map((s) => Type.Literal(s)))),
+    order_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'The events of one order' })),
+    ...Pagination,
+  },
   { additionalProperties: false },
 );
 

@@ -756,4 +756,30 @@ describe('stripe provider', () => {
     expect(rejected.data.count).toBe(3);
     expect(rejected.data.payment_events.every((e: { status: string }) => e.status === 'rejected')).toBe(true);
   });
+
+  it('lists the payment events of one order (order_id), none for an unknown order, 400 for an empty id', async () => {
+    const all = await call(t.app, 'GET', '/api/admin/payment-events', {
+      token: shop.ownerToken,
+      query: { limit: '200' },
+    });
+    const withOrder = all.data.payment_events.find((e: { order_id: string | null }) => e.order_id !== null);
+    expect(withOrder).toBeDefined();
+    const one = await call(t.app, 'GET', '/api/admin/payment-events', {
+      token: shop.ownerToken,
+      query: { order_id: withOrder.order_id, limit: '200' },
+    });
+    expect(one.statusCode).toBe(200);
+    expect(one.data.count).toBeGreaterThan(0);
+    expect(one.data.payment_events.every((e: { order_id: string }) => e.order_id === withOrder.order_id)).toBe(true);
+    const none = await call(t.app, 'GET', '/api/admin/payment-events', {
+      token: shop.ownerToken,
+      query: { order_id: 'ord_unknown' },
+    });
+    expect(none.data.count).toBe(0);
+    expectProblem(
+      await call(t.app, 'GET', '/api/admin/payment-events', { token: shop.ownerToken, query: { order_id: '' } }),
+      400,
+      'validation_failed',
+    );
+  });
 });

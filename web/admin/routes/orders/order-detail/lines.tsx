@@ -24,7 +24,7 @@ export function OrderLines({ order }: { order: OrderDetail }) {
               <th scope="col" className="num">
                 {t.order.unitPrice}
               </th>
-              <th scope="col">{t.order.tax}</th>
+              <th scope="col">{t.orderOps.taxDecision}</th>
               <th scope="col" className="num">
                 {t.order.lineTotal}
               </th>
@@ -39,8 +39,13 @@ export function OrderLines({ order }: { order: OrderDetail }) {
                 <td className="num">{f.number(line.quantity)}</td>
                 <td className="num">{money(line.unit_price_cents)}</td>
                 <td>
-                  {line.tax_category} · {f.percent(line.tax_rate)} · {money(line.tax_cents)}
-                  {line.tax_exemption_reason ? <span className="muted block">{line.tax_exemption_reason}</span> : null}
+                  <TaxDecision
+                    category={line.tax_category}
+                    rate={line.tax_rate}
+                    taxCents={line.tax_cents}
+                    exemption={line.tax_exemption_reason}
+                    currency={order.currency}
+                  />
                 </td>
                 <td className="num">{money(line.line_total_cents)}</td>
               </tr>
@@ -54,9 +59,20 @@ export function OrderLines({ order }: { order: OrderDetail }) {
               <td className="num">{money(order.subtotal_cents)}</td>
             </tr>
             <tr>
-              <th scope="row" colSpan={5}>
+              <th scope="row" colSpan={order.shipping_tax_category ? 4 : 5}>
                 {t.order.shipping}
               </th>
+              {order.shipping_tax_category ? (
+                <td>
+                  <TaxDecision
+                    category={order.shipping_tax_category}
+                    rate={order.shipping_tax_rate ?? 0}
+                    taxCents={order.shipping_tax_cents}
+                    exemption={order.shipping_tax_exemption_reason}
+                    currency={order.currency}
+                  />
+                </td>
+              ) : null}
               <td className="num">{money(order.shipping_cents)}</td>
             </tr>
             <tr>
@@ -75,6 +91,38 @@ export function OrderLines({ order }: { order: OrderDetail }) {
         </table>
       </div>
     </section>
+  );
+}
+
+export type TaxCategory = OrderDetail['lines'][number]['tax_category'];
+
+/** The tax decided for a line: EN 16931 category with its name, the rate, the tax and the exemption text. */
+export function TaxDecision({
+  category,
+  rate,
+  taxCents,
+  exemption,
+  currency,
+}: {
+  category: string;
+  rate: number;
+  taxCents: number;
+  exemption: string | null;
+  currency: string;
+}) {
+  const t = useT();
+  const f = useFormat();
+  const names = t.orderOps.taxCategories as Record<string, string>;
+  return (
+    <span className="tax-decision">
+      <span className="tax-cat">
+        <abbr title={names[category] ?? category}>{category}</abbr> {names[category] ?? ''}
+      </span>
+      <span className="block">
+        {f.percent(rate)} · {f.money(taxCents, currency)}
+      </span>
+      {exemption ? <span className="muted block small">{exemption}</span> : null}
+    </span>
   );
 }
 

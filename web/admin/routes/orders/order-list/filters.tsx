@@ -1,8 +1,19 @@
 /** The filter bar of the orders list: native controls in a search form, values from the URL. */
 import type { FormEvent } from 'react';
+import { $api } from '../../../../shared/api.js';
+import { useCan, useChannelScope } from '../../../../shared/auth.js';
 import { useT } from '../../../../shared/i18n/index.js';
 import { ORDER_STATUSES } from '../../../router.js';
 import type { OrderListSearch } from './page.js';
+
+/** The channels the employee may filter by (a channel-restricted employee: only theirs). */
+function useChannels() {
+  const can = useCan();
+  const scope = useChannelScope();
+  const query = $api.useQuery('get', '/api/admin/channels', {}, { enabled: can('GET /api/admin/channels') });
+  const all = query.data?.channels ?? [];
+  return scope ? all.filter((c) => scope.includes(c.id)) : all;
+}
 
 export function OrderFilters({
   search,
@@ -12,14 +23,21 @@ export function OrderFilters({
   onSubmit: (event: FormEvent<HTMLFormElement>) => void;
 }) {
   const t = useT();
+  const channels = useChannels();
   // keyed by the URL: back/forward and links reset the controls to what the list shows
-  const key = JSON.stringify([search.q, search.status, search.from, search.to]);
+  const key = JSON.stringify([search.q, search.status, search.from, search.to, search.channel, search.paid]);
   return (
     <search aria-label={t.list.filters}>
-      <form className="filters" onSubmit={onSubmit} key={key}>
-        <div className="field">
-          <label htmlFor="orders-q">{t.orders.search}</label>
-          <input id="orders-q" name="q" type="search" defaultValue={search.q ?? ''} placeholder={t.orders.searchHint} />
+      <form className="filters" onSubmit={onSubmit} key={`${key}|${channels.length}`}>
+        <div className="field field-wide">
+          <label htmlFor="orders-q">{t.orderOps.searchLabel}</label>
+          <input
+            id="orders-q"
+            name="q"
+            type="search"
+            defaultValue={search.q ?? ''}
+            placeholder={t.orderOps.searchHint}
+          />
         </div>
         <div className="field">
           <label htmlFor="orders-status">{t.orders.status}</label>
@@ -30,6 +48,27 @@ export function OrderFilters({
                 {t.orders.statuses[s]}
               </option>
             ))}
+          </select>
+        </div>
+        {channels.length > 1 || search.channel ? (
+          <div className="field">
+            <label htmlFor="orders-channel">{t.orderOps.channel}</label>
+            <select id="orders-channel" name="channel" defaultValue={search.channel ?? ''}>
+              <option value="">{t.orderOps.anyChannel}</option>
+              {channels.map((c) => (
+                <option key={c.id} value={c.id}>
+                  {c.name}
+                </option>
+              ))}
+            </select>
+          </div>
+        ) : null}
+        <div className="field">
+          <label htmlFor="orders-paid">{t.orderOps.payment}</label>
+          <select id="orders-paid" name="paid" defaultValue={search.paid ?? ''}>
+            <option value="">{t.orderOps.anyPayment}</option>
+            <option value="true">{t.orderOps.paidOnly}</option>
+            <option value="false">{t.orderOps.unpaidOnly}</option>
           </select>
         </div>
         <div className="field">

@@ -10,6 +10,9 @@ export interface OrderListSearch extends Paging {
   status?: 'pending_payment' | 'paid' | 'fulfilled' | 'cancelled' | 'partially_refunded' | 'refunded' | undefined;
   from?: string | undefined;
   to?: string | undefined;
+  channel?: string | undefined;
+  paid?: 'true' | 'false' | undefined;
+  sort?: '-created_at' | 'created_at' | '-total_cents' | 'total_cents' | '-number' | 'number' | undefined;
 }
 
 export const orderListQuery = (search: OrderListSearch) =>
@@ -21,6 +24,9 @@ export const orderListQuery = (search: OrderListSearch) =>
         status: search.status,
         created_from: dayBound(search.from),
         created_to: dayBound(search.to, true),
+        channel_id: search.channel,
+        paid: search.paid === undefined ? undefined : search.paid === 'true',
+        sort: search.sort,
       },
     },
   });
