@@ -6,7 +6,7 @@
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, type ReactNode, useState } from 'react';
 import { $api, type ApiProblem, client } from '../../../../shared/api.js';
 import { useCan } from '../../../../shared/auth.js';
 import { fieldErrors } from '../../../../shared/forms.js';
@@ -64,6 +64,11 @@ function BackLink() {
 
 const TAX_CLASSES = ['standard', 'food', 'books'] as const;
 
+/** What only a role that may write sees (add and remove rows, upload). */
+function WriteOnly({ show, children }: { show: boolean; children: ReactNode }) {
+  return show ? children : null;
+}
+
 function ProductForm({ product }: { product: Product | null }) {
   const t = useT();
   const language = useLanguage();
@@ -80,9 +85,12 @@ function ProductForm({ product }: { product: Product | null }) {
   const [confirmDelete, setConfirmDelete] = useState(false);
   const mayWrite = product ? can('PATCH /api/products/{id}') : can('POST /api/products');
 
+  // a field changed since the last save shows no stale server error
+  const [edited, setEdited] = useState<Set<string>>(new Set());
   const set = (patch: Partial<Draft>) => {
     setDraft((d) => ({ ...d, ...patch }));
     setDirty(true);
+    setEdited((e) => new Set([...e, ...Object.keys(patch)]));
   };
 
   const save = $api.useMutation('post', '/api/products');
@@ -118,16 +126,23 @@ function ProductForm({ product }: { product: Product | null }) {
     'images',
   ];
   const server = fieldErrors(problem, names, t);
-  const err = (name: string): string | undefined => local[name] ?? server.fields[name];
+  const EDIT_KEY: Record<string, string> = { base_price_cents: 'base_price', cost_price_cents: 'cost_price' };
+  const err = (name: string): string | undefined => {
+    const root = name.split('.')[0] as string;
+    if (edited.has(EDIT_KEY[root] ?? root)) return undefined;
+    return local[name] ?? server.fields[name];
+  };
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const built = bodyOf(draft, { money: t.products.money, wholeNumber: t.products.wholeNumber }, product);
     if (!built.body) {
+      setEdited(new Set());
       setLocal(built.errors);
       return;
     }
     setLocal({});
+    setEdited(new Set());
     if (product) {
       update.mutate(
         { params: { path: { id: product.id } }, body: built.body },
@@ -278,18 +293,6 @@ function ProductForm({ product }: { product: Product | null }) {
                 </option>
               ))}
             </SelectField>
-            <CheckField
-              label={t.products.isDigital}
-              checked={draft.is_digital}
-              onChange={(v) => set({ is_digital: v })}
-              error={err('is_digital')}
-            />
-            <CheckField
-              label={t.products.trackStock}
-              checked={draft.track_stock}
-              onChange={(v) => set({ track_stock: v })}
-              error={err('track_stock')}
-            />
             <Field
               label={t.products.stockQuantity}
               name="stock_quantity"
@@ -298,6 +301,20 @@ function ProductForm({ product }: { product: Product | null }) {
               onChange={(e) => set({ stock_quantity: e.currentTarget.value })}
               error={err('stock_quantity')}
             />
+            <div className="checks">
+              <CheckField
+                label={t.products.isDigital}
+                checked={draft.is_digital}
+                onChange={(v) => set({ is_digital: v })}
+                error={err('is_digital')}
+              />
+              <CheckField
+                label={t.products.trackStock}
+                checked={draft.track_stock}
+                onChange={(v) => set({ track_stock: v })}
+                error={err('track_stock')}
+              />
+            </div>
           </fieldset>
 
           <fieldset className="panel form-grid">
@@ -360,21 +377,25 @@ function ProductForm({ product }: { product: Product | null }) {
                   }
                   error={err(`options.${i}.values`)}
                 />
-                <button
-                  type="button"
-                  className="remove"
-                  onClick={() => set({ options: draft.options.filter((x) => x.key !== o.key) })}
-                >
-                  {t.products.removeOption(i + 1)}
-                </button>
+                <WriteOnly show={mayWrite}>
+                  <button
+                    type="button"
+                    className="remove"
+                    onClick={() => set({ options: draft.options.filter((x) => x.key !== o.key) })}
+                  >
+                    {t.products.removeOption(i + 1)}
+                  </button>
+                </WriteOnly>
               </div>
             ))}
-            <button
-              type="button"
-              onClick={() => set({ options: [...draft.options, { key: newKey(), name: '', values: '' }] })}
-            >
-              {t.products.addOption}
-            </button>
+            <WriteOnly show={mayWrite}>
+              <button
+                type="button"
+                onClick={() => set({ options: [...draft.options, { key: newKey(), name: '', values: '' }] })}
+              >
+                {t.products.addOption}
+              </button>
+            </WriteOnly>
           </fieldset>
 
           <fieldset className="panel">
@@ -451,29 +472,36 @@ function ProductForm({ product }: { product: Product | null }) {
                       />
                       <label htmlFor={`default-${v.key}`}>{t.products.variantDefault}</label>
                     </div>
-                    <button
-                      type="button"
-                      className="remove"
-                      onClick={() => set({ variants: draft.variants.filter((x) => x.key !== v.key) })}
-                    >
-                      {t.products.removeVariant(i + 1)}
-                    </button>
+                    <WriteOnly show={mayWrite}>
+                      <button
+                        type="button"
+                        className="remove"
+                        onClick={() => set({ variants: draft.variants.filter((x) => x.key !== v.key) })}
+                      >
+                        {t.products.removeVariant(i + 1)}
+                      </button>
+                    </WriteOnly>
                   </div>
                 </fieldset>
               );
             })}
-            <button
-              type="button"
-              onClick={() => {
-                const key = newKey();
-                set({
-                  variants: [...draft.variants, { key, title: '', sku: '', price: '', stock: '0', option_values: {} }],
-                  default_variant: draft.default_variant || key,
-                });
-              }}
-            >
-              {t.products.addVariant}
-            </button>
+            <WriteOnly show={mayWrite}>
+              <button
+                type="button"
+                onClick={() => {
+                  const key = newKey();
+                  set({
+                    variants: [
+                      ...draft.variants,
+                      { key, title: '', sku: '', price: '', stock: '0', option_values: {} },
+                    ],
+                    default_variant: draft.default_variant || key,
+                  });
+                }}
+              >
+                {t.products.addVariant}
+              </button>
+            </WriteOnly>
           </fieldset>
 
           <fieldset className="panel">
@@ -506,46 +534,52 @@ function ProductForm({ product }: { product: Product | null }) {
                   }
                   error={err(`images.${i}.alt`)}
                 />
-                <button
-                  type="button"
-                  className="remove"
-                  onClick={() => set({ images: draft.images.filter((x) => x.key !== img.key) })}
-                >
-                  {t.products.removeImage(i + 1)}
-                </button>
+                <WriteOnly show={mayWrite}>
+                  <button
+                    type="button"
+                    className="remove"
+                    onClick={() => set({ images: draft.images.filter((x) => x.key !== img.key) })}
+                  >
+                    {t.products.removeImage(i + 1)}
+                  </button>
+                </WriteOnly>
               </div>
             ))}
             <div className="row-fields">
-              <button
-                type="button"
-                onClick={() => set({ images: [...draft.images, { key: newKey(), url: '', alt: '' }] })}
-              >
-                {t.products.addImageUrl}
-              </button>
-              <div className="field">
-                <label htmlFor="product-upload">{t.products.upload}</label>
-                <span className="hint" id="product-upload-hint">
-                  {t.products.uploadHint}
-                </span>
-                <input
-                  id="product-upload"
-                  type="file"
-                  accept="image/png,image/jpeg,image/gif,image/webp,image/avif"
-                  aria-describedby={uploadError ? 'product-upload-hint product-upload-error' : 'product-upload-hint'}
-                  aria-invalid={uploadError ? true : undefined}
-                  disabled={uploading}
-                  onChange={(e) => {
-                    void onUpload(e.currentTarget.files?.[0]);
-                    e.currentTarget.value = '';
-                  }}
-                />
-                {uploading ? <span className="muted small">{t.products.uploading}</span> : null}
-                {uploadError ? (
-                  <span className="field-error" id="product-upload-error" role="alert">
-                    {uploadError}
+              <WriteOnly show={mayWrite}>
+                <button
+                  type="button"
+                  onClick={() => set({ images: [...draft.images, { key: newKey(), url: '', alt: '' }] })}
+                >
+                  {t.products.addImageUrl}
+                </button>
+              </WriteOnly>
+              <WriteOnly show={mayWrite}>
+                <div className="field">
+                  <label htmlFor="product-upload">{t.products.upload}</label>
+                  <span className="hint" id="product-upload-hint">
+                    {t.products.uploadHint}
                   </span>
-                ) : null}
-              </div>
+                  <input
+                    id="product-upload"
+                    type="file"
+                    accept="image/png,image/jpeg,image/gif,image/webp,image/avif"
+                    aria-describedby={uploadError ? 'product-upload-hint product-upload-error' : 'product-upload-hint'}
+                    aria-invalid={uploadError ? true : undefined}
+                    disabled={uploading}
+                    onChange={(e) => {
+                      void onUpload(e.currentTarget.files?.[0]);
+                      e.currentTarget.value = '';
+                    }}
+                  />
+                  {uploading ? <span className="muted small">{t.products.uploading}</span> : null}
+                  {uploadError ? (
+                    <span className="field-error" id="product-upload-error" role="alert">
+                      {uploadError}
+                    </span>
+                  ) : null}
+                </div>
+              </WriteOnly>
             </div>
           </fieldset>
         </fieldset>

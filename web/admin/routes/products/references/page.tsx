@@ -10,7 +10,7 @@ import { type ApiProblem, client } from '../../../../shared/api.js';
 import { useCan } from '../../../../shared/auth.js';
 import { useFormat } from '../../../../shared/format.js';
 import { fieldErrors, formValues } from '../../../../shared/forms.js';
-import { useT } from '../../../../shared/i18n/index.js';
+import { useErrorMessage, useT } from '../../../../shared/i18n/index.js';
 import { Pager, type Paging, serverPaging } from '../../../../shared/list.js';
 import { Dialog } from '../../../../shared/widgets/Dialog.js';
 import { Field } from '../../../../shared/widgets/Field.js';
@@ -113,6 +113,7 @@ function ReferencePage({
   const f = useFormat();
   const can = useCan();
   const r = t.catalogRefs;
+  const message = useErrorMessage();
   const title = r.titles[kind];
   useTitle(title);
   const navigate = useNavigate({ from });
@@ -169,7 +170,7 @@ function ReferencePage({
     if (error) {
       const problem = error as ApiProblem;
       if (problem.code === 'in_use') setInUse({ row, problem });
-      else toast(problem.detail, 'error');
+      else toast(message(problem.code), 'error');
       await refresh();
       return;
     }
@@ -194,7 +195,6 @@ function ReferencePage({
       {inUse ? (
         <div className="alert alert-warning" role="alert">
           <p>{r.inUse(inUse.row.name)}</p>
-          <p className="small">{inUse.problem.detail}</p>
           <ul>
             {inUse.row.product_count > 0 ? (
               <li>
@@ -214,13 +214,15 @@ function ReferencePage({
           {createError && !createErrors.fields.name ? (
             <ProblemAlert problem={createError} extra={createErrors.other} />
           ) : null}
-          <form className="filters" onSubmit={onCreate}>
+          <form className="inline-form" onSubmit={onCreate}>
             <Field
               label={r.name}
               name="name"
               required
               maxLength={200}
-              error={createErrors.fields.name ?? (createError?.code === 'name_taken' ? createError.detail : undefined)}
+              error={
+                createErrors.fields.name ?? (createError?.code === 'name_taken' ? message('name_taken') : undefined)
+              }
             />
             <div className="filter-actions">
               <button type="submit" className="primary" disabled={busy}>
@@ -349,7 +351,9 @@ function ReferencePage({
               required
               maxLength={200}
               defaultValue={pending.row.name}
-              error={renameErrors.fields.name ?? (renameError?.code === 'name_taken' ? renameError.detail : undefined)}
+              error={
+                renameErrors.fields.name ?? (renameError?.code === 'name_taken' ? message('name_taken') : undefined)
+              }
             />
             <button type="submit" className="primary" disabled={busy}>
               {r.renameShort}
