@@ -373,9 +373,11 @@ describe('admin product screens in Chromium', () => {
         .getByRole('textbox', { name: 'Kanalpreis (EUR): Grün' })
         .waitFor();
       // a SKU taken by another product: the refusal names the field
-      await page.getByRole('textbox', { name: 'Artikelnummer' }).first().fill('TASSE-001');
+      const sku = page.getByRole('textbox', { name: 'Artikelnummer' }).first();
+      await sku.fill('TASSE-001');
       await page.getByRole('button', { name: 'Produkt speichern' }).click();
-      await page.getByRole('alert').first().waitFor();
+      await expect.poll(() => sku.getAttribute('aria-invalid')).toBe('true');
+      await page.getByText('Schon vergeben.').waitFor();
       await shot(page, 'product-edit-sku-taken-de');
     });
   });

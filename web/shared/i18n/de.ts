@@ -239,6 +239,7 @@ export const de = {
     unsaved: 'Ungespeicherte Änderungen',
     money: 'Bitte einen Betrag wie 19,99 angeben.',
     wholeNumber: 'Bitte eine ganze Zahl angeben.',
+    alreadyUsed: 'Schon vergeben.',
     readOnly: 'Ihre Rolle darf Produkte nur ansehen.',
     deleteProduct: 'Produkt löschen',
     confirmDelete: (name: string) =>

@@ -237,6 +237,7 @@ export const en: Dictionary = {
     unsaved: 'Unsaved changes',
     money: 'Please enter an amount like 19.99.',
     wholeNumber: 'Please enter a whole number.',
+    alreadyUsed: 'Already taken.',
     readOnly: 'Your role may only view products.',
     deleteProduct: 'Delete product',
     confirmDelete: (name) =>

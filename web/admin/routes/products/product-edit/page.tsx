@@ -130,7 +130,8 @@ function ProductForm({ product }: { product: Product | null }) {
   const err = (name: string): string | undefined => {
     const root = name.split('.')[0] as string;
     if (edited.has(EDIT_KEY[root] ?? root)) return undefined;
-    return local[name] ?? server.fields[name];
+    const text = local[name] ?? server.fields[name];
+    return text === 'is already used' ? t.products.alreadyUsed : text;
   };
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
