@@ -55,6 +55,12 @@ export function ProductListPage() {
   const query = useQuery({ ...productListQuery(search), placeholderData: keepPreviousData });
   const [selected, setSelected] = useState<Map<string, string>>(new Map());
   const mayBulk = can('POST /api/products/bulk');
+  // the selection is kept across pages, but another filter or sort starts a new one (nothing
+  // hidden stays selected)
+  const { page: _page, limit: _limit, ...filters } = search;
+  const filterKey = JSON.stringify(filters);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reset when the filters change
+  useEffect(() => setSelected(new Map()), [filterKey]);
 
   const setPaging = (paging: Paging) => navigate({ search: (prev) => ({ ...prev, ...paging }) });
   const setSort = (sort: string) =>
