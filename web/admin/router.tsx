@@ -22,6 +22,7 @@ import {
   textParam,
 } from '../shared/list.js';
 import { orderListQuery } from './routes/orders/order-list/query.js';
+import { productListQuery } from './routes/products/product-list/query.js';
 import { NotFound, RootLayout, SignedInLayout } from './shell.js';
 
 export const queryClient = new QueryClient({
@@ -131,9 +132,84 @@ export const accountRoute = createRoute({
   component: lazyRouteComponent(() => import('./routes/account/password/page.js'), 'AccountPage'),
 });
 
+// ---- products ----
+export const PRODUCT_STATUSES = ['draft', 'published', 'archived'] as const;
+export const PRODUCT_SORTS = [
+  '-created_at',
+  'created_at',
+  'name',
+  '-name',
+  'sku',
+  '-sku',
+  'base_price_cents',
+  '-base_price_cents',
+  'updated_at',
+  '-updated_at',
+] as const;
+
+export const productsRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: 'products',
+  validateSearch: searchValidator((raw) => ({
+    ...pagingSearch(raw),
+    q: textParam(raw, 'q'),
+    status: enumParam(raw, 'status', PRODUCT_STATUSES),
+    category_id: textParam(raw, 'category_id', 40),
+    brand_id: textParam(raw, 'brand_id', 40),
+    supplier_id: textParam(raw, 'supplier_id', 40),
+    digital: enumParam(raw, 'digital', ['ja'] as const),
+    sort: enumParam(raw, 'sort', PRODUCT_SORTS),
+  })),
+  loaderDeps: ({ search }) => search,
+  loader: ({ context, deps }) => void context.queryClient.prefetchQuery(productListQuery(deps)),
+  component: lazyRouteComponent(() => import('./routes/products/product-list/page.js'), 'ProductListPage'),
+});
+
+export const productNewRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: 'products/new',
+  component: lazyRouteComponent(() => import('./routes/products/product-edit/page.js'), 'ProductNewPage'),
+});
+
+export const productRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: 'products/$id',
+  loader: ({ context, params }) =>
+    void context.queryClient.prefetchQuery(
+      $api.queryOptions('get', '/api/admin/products/{id}', { params: { path: { id: params.id } } }),
+    ),
+  component: lazyRouteComponent(() => import('./routes/products/product-edit/page.js'), 'ProductEditPage'),
+});
+
+const referenceSearch = searchValidator((raw) => ({ ...pagingSearch(raw), q: textParam(raw, 'q') }));
+
+export const categoriesRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: 'categories',
+  validateSearch: referenceSearch,
+  component: lazyRouteComponent(() => import('./routes/products/references/page.js'), 'CategoriesPage'),
+});
+
+export const brandsRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: 'brands',
+  validateSearch: referenceSearch,
+  component: lazyRouteComponent(() => import('./routes/products/references/page.js'), 'BrandsPage'),
+});
+
+export const suppliersRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: 'suppliers',
+  validateSearch: referenceSearch,
+  component: lazyRouteComponent(() => import('./routes/products/references/page.js'), 'SuppliersPage'),
+});
+
+const productRoutes = [productsRoute, productNewRoute, productRoute, categoriesRoute, brandsRoute, suppliersRoute];
+// ---- end products ----
+
 const routeTree = rootRoute.addChildren([
   signInRoute,
-  signedInRoute.addChildren([homeRoute, ordersRoute, orderRoute, accountRoute]),
+  signedInRoute.addChildren([homeRoute, ordersRoute, orderRoute, accountRoute, ...productRoutes]),
 ]);
 
 export const router = createRouter({

@@ -64,6 +64,28 @@ export function SignedInLayout() {
                 {t.nav.orders}
               </Link>
             </li>
+            {/* ---- products ---- */}
+            <li>
+              <Link to="/products" search={{ page: 1, limit: 25 }} activeProps={{ 'aria-current': 'page' }}>
+                {t.products.nav.products}
+              </Link>
+            </li>
+            <li>
+              <Link to="/categories" search={{ page: 1, limit: 25 }} activeProps={{ 'aria-current': 'page' }}>
+                {t.products.nav.categories}
+              </Link>
+            </li>
+            <li>
+              <Link to="/brands" search={{ page: 1, limit: 25 }} activeProps={{ 'aria-current': 'page' }}>
+                {t.products.nav.brands}
+              </Link>
+            </li>
+            <li>
+              <Link to="/suppliers" search={{ page: 1, limit: 25 }} activeProps={{ 'aria-current': 'page' }}>
+                {t.products.nav.suppliers}
+              </Link>
+            </li>
+            {/* ---- end products ---- */}
             <li>
               <Link to="/account" activeProps={{ 'aria-current': 'page' }}>
                 {t.nav.account}
