@@ -60,8 +60,18 @@ export function SignedInLayout() {
         <nav aria-label={t.nav.main} className="main-nav">
           <ul>
             <li>
+              <Link to="/" activeOptions={{ exact: true }} activeProps={{ 'aria-current': 'page' }}>
+                {t.home.nav}
+              </Link>
+            </li>
+            <li>
               <Link to="/orders" search={{ page: 1, limit: 25 }} activeProps={{ 'aria-current': 'page' }}>
                 {t.nav.orders}
+              </Link>
+            </li>
+            <li>
+              <Link to="/channels" activeProps={{ 'aria-current': 'page' }}>
+                {t.channels.nav}
               </Link>
             </li>
             <li>
