@@ -145,7 +145,7 @@ export const de = {
       refunds_pending: 'Erstattungen in Bearbeitung',
       refunds_failed: 'Fehlgeschlagene Erstattungen',
       invoices_draft: 'Rechnungsentwürfe',
-      accounting_failed: 'Fehlgeschlagene Buchhaltungsübertragungen',
+      accounting_failed: 'Buchhaltung: Übertragung fehlgeschlagen',
       webhooks_dead: 'Nicht zugestellte Webhooks',
       emails_failed: 'Nicht versandte E-Mails (7 Tage)',
     },

@@ -27,7 +27,7 @@ export function ChannelDetailPage() {
   const channel = query.data;
   useTitle(channel ? t.channels.channelTitle(channel.name) : t.channels.title);
   return (
-    <div className="page">
+    <div className="page channel-page">
       <p>
         <Link to="/channels">← {t.channels.back}</Link>
       </p>

@@ -22,7 +22,7 @@ export function ChannelListPage() {
   const query = $api.useQuery('get', '/api/admin/channels');
   const data = query.data;
   return (
-    <div className="page">
+    <div className="page channel-page">
       <div className="page-head">
         <h1>{t.channels.title}</h1>
         {data ? <p className="muted">{t.channels.count(data.channels.length)}</p> : null}
