@@ -67,6 +67,12 @@ async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
 }
 
+/** A smaller picture for docs/admin/ (copied there by hand): the top of the page, no full scroll. */
+async function docShot(page: Page, name: string, height = 800): Promise<void> {
+  mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: `${SHOTS}/docs-${name}.png`, clip: { x: 0, y: 0, width: 1280, height } });
+}
+
 /** Opens an admin page; signs in on the way (the page is remembered). */
 async function open(page: Page, path: string, email: string, password: string, lang: 'de' | 'en' = 'de') {
   await page.goto(`${origin}/admin/sign-in`);
@@ -206,6 +212,7 @@ describe('Heute and channels in Chromium', () => {
       expect(await page.locator('.revenue').textContent()).toMatch(/Testzahlungen \(kein echtes Geld\)EUR49,00\s€/);
       expect(await axe(page)).toEqual([]);
       await shot(page, 'home-de');
+      await docShot(page, 'home', 720);
       await tile.getByRole('link', { name: 'Bezahlt, noch nicht erfüllt: Liste öffnen' }).click();
       await page.getByRole('heading', { name: 'Bestellungen', level: 1 }).waitFor();
       await expect.poll(() => new URL(page.url()).searchParams.get('status')).toBe('paid');
@@ -223,6 +230,7 @@ describe('Heute and channels in Chromium', () => {
         await page.getByRole('link', { name: 'Bergladen' }).waitFor();
         expect(await axe(page)).toEqual([]);
         await shot(page, 'channels-de');
+        await docShot(page, 'channels', 700);
         await page.getByRole('textbox', { name: 'Name' }).fill('Bergladen Österreich');
         await page.getByRole('textbox', { name: 'Standardland' }).fill('AT');
         await page.getByRole('button', { name: 'Kanal anlegen' }).click();
@@ -279,8 +287,10 @@ describe('Heute and channels in Chromium', () => {
           .toMatchObject({ pending_payment_ttl_hours: 48, auto_confirm_orders: true });
         expect(await axe(page)).toEqual([]);
         await shot(page, 'channel-detail-de');
+        await docShot(page, 'channel', 1250);
       });
     },
+    90_000,
   );
 
   it.skipIf(skip)(
