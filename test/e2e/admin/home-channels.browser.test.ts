@@ -70,7 +70,11 @@ async function shot(page: Page, name: string): Promise<void> {
 /** A smaller picture for docs/admin/ (copied there by hand): the top of the page, no full scroll. */
 async function docShot(page: Page, name: string, height = 800): Promise<void> {
   mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: `${SHOTS}/docs-${name}.png`, clip: { x: 0, y: 0, width: 1280, height } });
+  await page.screenshot({
+    path: `${SHOTS}/docs-${name}.png`,
+    fullPage: true,
+    clip: { x: 0, y: 0, width: 1280, height },
+  });
 }
 
 /** Opens an admin page; signs in on the way (the page is remembered). */
