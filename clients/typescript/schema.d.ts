@@ -382,7 +382,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List sales channels */
+        /** List sales channels (each with the number of its domains) */
         get: operations["listChannels"];
         put?: never;
         /** Create a channel (owner only); never the default (the shop has one from its creation; see set-default) */
@@ -6904,6 +6904,8 @@ export interface operations {
                             created_at: string;
                             currency: string;
                             default_country: string;
+                            /** @description How many domains are mapped to the channel */
+                            domain_count: number;
                             id: string;
                             is_active: boolean;
                             is_default: boolean;

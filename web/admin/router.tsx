@@ -77,13 +77,14 @@ const signedInRoute = createRoute({
   },
 });
 
+// ---- home (Heute) ----
 const homeRoute = createRoute({
   getParentRoute: () => signedInRoute,
   path: '/',
-  beforeLoad: () => {
-    throw redirect({ to: '/orders', search: { page: 1, limit: 25 } });
-  },
+  loader: ({ context }) => void context.queryClient.prefetchQuery($api.queryOptions('get', '/api/admin/overview')),
+  component: lazyRouteComponent(() => import('./routes/home/today/page.js'), 'HomePage'),
 });
+// ---- end home ----
 
 export const ORDER_STATUSES = [
   'pending_payment',
@@ -207,9 +208,36 @@ export const suppliersRoute = createRoute({
 const productRoutes = [productsRoute, productNewRoute, productRoute, categoriesRoute, brandsRoute, suppliersRoute];
 // ---- end products ----
 
+// ---- channels ----
+export const channelsRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: 'channels',
+  loader: ({ context }) => void context.queryClient.prefetchQuery($api.queryOptions('get', '/api/admin/channels')),
+  component: lazyRouteComponent(() => import('./routes/channels/channel-list/page.js'), 'ChannelListPage'),
+});
+
+export const channelRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: 'channels/$id',
+  loader: ({ context, params }) =>
+    void context.queryClient.prefetchQuery(
+      $api.queryOptions('get', '/api/admin/channels/{id}', { params: { path: { id: params.id } } }),
+    ),
+  component: lazyRouteComponent(() => import('./routes/channels/channel-detail/page.js'), 'ChannelDetailPage'),
+});
+// ---- end channels ----
+
 const routeTree = rootRoute.addChildren([
   signInRoute,
-  signedInRoute.addChildren([homeRoute, ordersRoute, orderRoute, accountRoute, ...productRoutes]),
+  signedInRoute.addChildren([
+    homeRoute,
+    ordersRoute,
+    orderRoute,
+    accountRoute,
+    ...productRoutes,
+    channelsRoute,
+    channelRoute,
+  ]),
 ]);
 
 export const router = createRouter({

@@ -60,6 +60,11 @@ export function SignedInLayout() {
         <nav aria-label={t.nav.main} className="main-nav">
           <ul>
             <li>
+              <Link to="/" activeOptions={{ exact: true }} activeProps={{ 'aria-current': 'page' }}>
+                {t.home.nav}
+              </Link>
+            </li>
+            <li>
               <Link to="/orders" search={{ page: 1, limit: 25 }} activeProps={{ 'aria-current': 'page' }}>
                 {t.nav.orders}
               </Link>
@@ -86,6 +91,11 @@ export function SignedInLayout() {
               </Link>
             </li>
             {/* ---- end products ---- */}
+            <li>
+              <Link to="/channels" activeProps={{ 'aria-current': 'page' }}>
+                {t.channels.nav}
+              </Link>
+            </li>
             <li>
               <Link to="/account" activeProps={{ 'aria-current': 'page' }}>
                 {t.nav.account}

@@ -43,6 +43,15 @@ export const domainOut = (d: DomainRow) => ({
   created_at: iso(d.createdAt),
 });
 
+/** The number of domains per channel of the shop (channels without a domain are absent). */
+export async function domainCounts(ctx: Pick<Ctx, 'db' | 'shopId'>): Promise<Map<string, number>> {
+  const rows = await query<{ channel_id: string; n: number | string }>(
+    ctx.db,
+    sql`SELECT channel_id, count(*)::int AS n FROM channel_domains WHERE shop_id = ${ctx.shopId} GROUP BY channel_id`,
+  );
+  return new Map(rows.map((r) => [r.channel_id, Number(r.n)]));
+}
+
 export async function listDomains(ctx: Ctx, channelId: string) {
   await getChannel(ctx, channelId);
   return ctx.db

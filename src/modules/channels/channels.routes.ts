@@ -19,11 +19,14 @@ export function channelRoutes(app: TypedApp): void {
       config: readCatalog,
       schema: {
         tags,
-        summary: 'List sales channels',
-        response: { 200: Type.Object({ channels: Type.Array(S.ChannelSchema) }) },
+        summary: 'List sales channels (each with the number of its domains)',
+        response: { 200: Type.Object({ channels: Type.Array(S.ChannelListItem) }) },
       },
     },
-    async (request) => ({ channels: (await svc.listChannels(request.ctx)).map(svc.channelOut) }),
+    async (request) => {
+      const [rows, domains] = await Promise.all([svc.listChannels(request.ctx), cfg.domainCounts(request.ctx)]);
+      return { channels: rows.map((c) => ({ ...svc.channelOut(c), domain_count: domains.get(c.id) ?? 0 })) };
+    },
   );
 
   app.get(

@@ -64,6 +64,11 @@ export const ChannelPatch = Body({
   pending_payment_ttl_hours: Type.Optional(Type.Integer({ minimum: 1, maximum: 720 })),
 });
 
+export const ChannelListItem = Type.Composite([
+  ChannelSchema,
+  Type.Object({ domain_count: Type.Integer({ description: 'How many domains are mapped to the channel' }) }),
+]);
+
 export const DomainSchema = Type.Object({
   id: Type.String({ description: 'The mapping id' }),
   channel_id: Type.String(),

@@ -324,6 +324,11 @@ describe('domains', () => {
       'shop.example.com',
       'xn--bcher-kva.example',
     ]);
+    // the channel list counts them (the admin's channel list shows it)
+    const channels = await call(t.app, 'GET', '/api/admin/channels', { token: owner });
+    const row = channels.data.channels.find((c: { id: string }) => c.id === channel);
+    expect(row.domain_count).toBe(2);
+    expect(channels.data.channels.every((c: { domain_count: unknown }) => Number.isInteger(c.domain_count))).toBe(true);
   });
 
   it.each([

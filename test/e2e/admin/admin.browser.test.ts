@@ -208,6 +208,12 @@ describe('admin web app in Chromium', () => {
       await page.getByRole('alert').filter({ hasText: 'E-Mail oder Passwort ist falsch.' }).waitFor();
       await shot(page, 'sign-in-wrong-de');
       await signIn(page, shop.ownerEmail, OWNER_PASSWORD);
+      // the home is Heute (test/e2e/admin/home-channels.browser.test.ts); the orders are one click away
+      await page.getByRole('heading', { name: 'Heute', level: 1 }).waitFor();
+      await page
+        .getByRole('navigation', { name: 'Hauptnavigation' })
+        .getByRole('link', { name: 'Bestellungen' })
+        .click();
       await page.getByRole('heading', { name: 'Bestellungen', level: 1 }).waitFor();
       expect(new URL(page.url()).pathname).toBe('/admin/orders');
       // the newest first, 25 a page, money and dates in German
@@ -228,7 +234,7 @@ describe('admin web app in Chromium', () => {
 
   it.skipIf(skip)('filters in the URL: status filter and paging are server-side and survive a reload', async () => {
     await inBrowser('filters', async (page) => {
-      await page.goto(`${origin}/admin/sign-in`);
+      await page.goto(`${origin}/admin/orders`); // to sign-in, and back to the orders after it
       await signIn(page, shop.ownerEmail, OWNER_PASSWORD);
       await page.getByRole('heading', { name: 'Bestellungen', level: 1 }).waitFor();
       await page.getByRole('combobox', { name: 'Status' }).selectOption('paid');
@@ -247,7 +253,7 @@ describe('admin web app in Chromium', () => {
 
   it.skipIf(skip)('switches to English and back; the choice is kept', async () => {
     await inBrowser('language', async (page) => {
-      await page.goto(`${origin}/admin/sign-in`);
+      await page.goto(`${origin}/admin/orders`); // to sign-in, and back to the orders after it
       await page.getByRole('button', { name: 'Switch to English' }).click();
       await page.getByRole('heading', { name: 'Sign in' }).waitFor();
       expect(await page.evaluate('document.documentElement.lang')).toBe('en');
@@ -267,7 +273,7 @@ describe('admin web app in Chromium', () => {
 
   it.skipIf(skip)('works by keyboard alone: sign in, page through the list, open an order', async () => {
     await inBrowser('keyboard', async (page) => {
-      await page.goto(`${origin}/admin/sign-in`);
+      await page.goto(`${origin}/admin/orders`); // to sign-in, and back to the orders after it
       await page.getByRole('heading', { name: 'Anmelden' }).waitFor();
       // the skip link comes first
       await page.keyboard.press('Tab');
@@ -379,7 +385,7 @@ describe('admin web app in Chromium', () => {
       `has no WCAG 2.1 AA violation (axe) on sign-in, orders, an order and the account page (${lang})`,
       async () => {
         await inBrowser(`axe-${lang}`, async (page) => {
-          await page.goto(`${origin}/admin/sign-in`);
+          await page.goto(`${origin}/admin/orders`); // to sign-in, and back to the orders after it
           if (lang === 'en') await page.getByRole('button', { name: 'Switch to English' }).click();
           await page.getByRole('heading', { name: lang === 'de' ? 'Anmelden' : 'Sign in' }).waitFor();
           expect(await axe(page), `sign-in ${lang}`).toEqual([]);
@@ -407,7 +413,7 @@ describe('admin web app in Chromium', () => {
 
   it.skipIf(skip)('a lapsed session leads to sign-in and, after it, back to the page', async () => {
     await inBrowser('expiry', async (page) => {
-      await page.goto(`${origin}/admin/sign-in`);
+      await page.goto(`${origin}/admin/orders`); // to sign-in, and back to the orders after it
       await signIn(page, shop.ownerEmail, OWNER_PASSWORD);
       await page.getByRole('heading', { name: 'Bestellungen', level: 1 }).waitFor();
       // the session's idle timeout passes (sessions expire by the database's clock)

@@ -47,7 +47,7 @@ export function SignInPage() {
     },
     onSuccess: async () => {
       if (search.redirect) router.history.push(search.redirect);
-      else await navigate({ to: '/orders', search: { page: 1, limit: 25 } });
+      else await navigate({ to: '/' });
     },
     onError: (problem) => {
       if (problem.retry_after_seconds) setWait(problem.retry_after_seconds);

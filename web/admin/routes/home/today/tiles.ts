@@ -1,0 +1,40 @@
+/**
+ * The overview's tile links (an API list and its filter) as admin screens. Only lists that have a
+ * screen become links; the others show their count without one (no dead links). A screen added
+ * later adds its path here.
+ */
+import type { LinkProps } from '@tanstack/react-router';
+import { ORDER_STATUSES } from '../../../router.js';
+
+export interface ApiLink {
+  path: string;
+  query: Record<string, string>;
+}
+
+export const TILE_KEYS = [
+  'orders_paid_unfulfilled',
+  'orders_unpaid_due_soon',
+  'refunds_pending',
+  'refunds_failed',
+  'invoices_draft',
+  'accounting_failed',
+  'webhooks_dead',
+  'emails_failed',
+] as const;
+export type TileKey = (typeof TILE_KEYS)[number];
+
+const isStatus = (v: string | undefined): v is (typeof ORDER_STATUSES)[number] =>
+  v !== undefined && (ORDER_STATUSES as readonly string[]).includes(v);
+
+/** The screen a tile opens, or null when no screen shows that list yet. */
+export function screenOf(link: ApiLink | null): Pick<LinkProps, 'to' | 'search'> | null {
+  if (!link) return null;
+  if (link.path === '/api/admin/orders') {
+    const status = link.query.status;
+    return {
+      to: '/orders',
+      search: { page: 1, limit: 25, status: isStatus(status) ? status : undefined, q: link.query.q },
+    };
+  }
+  return null;
+}
