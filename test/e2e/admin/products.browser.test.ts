@@ -112,8 +112,8 @@ async function signIn(page: Page, email: string, password: string, lang: 'de' | 
   if (lang === 'en') await page.getByRole('button', { name: 'Switch to English' }).click();
   const l =
     lang === 'de'
-      ? { email: 'E-Mail', password: 'Passwort', submit: 'Anmelden', home: 'Bestellungen' }
-      : { email: 'E-mail', password: 'Password', submit: 'Sign in', home: 'Orders' };
+      ? { email: 'E-Mail', password: 'Passwort', submit: 'Anmelden', home: 'Heute' }
+      : { email: 'E-mail', password: 'Password', submit: 'Sign in', home: 'Today' };
   await page.getByRole('textbox', { name: l.email }).fill(email);
   await page.getByLabel(l.password, { exact: true }).fill(password);
   await page.getByRole('button', { name: l.submit, exact: true }).click();
