@@ -9,6 +9,7 @@ import type { App } from './app.js';
 import { seedDemoCatalog } from './modules/catalog/index.js';
 import { createShop } from './modules/platform-admin/index.js';
 import { shops } from './modules/shops/shops.tables.js';
+import { setStorefrontSettings } from './modules/storefront/index.js';
 import { sha256 } from './platform/crypto.js';
 import { platformSecrets } from './platform/db/platform.tables.js';
 import { newSecret } from './platform/ids.js';
@@ -43,6 +44,8 @@ export async function seedDemo(app: App): Promise<DemoCredentials | null> {
     country: 'DE',
   });
 
+  // the built-in storefront at /shop/ sells with this key (its allowlist holds PUBLIC_URL)
+  await setStorefrontSettings({ db, shopId: shop.id }, { publishable_key_id: key.id }, clock.now());
   const catalog = await seedDemoCatalog({ ...ctx, shopId: shop.id });
   await seedDemoStore(app, ownerEmail, ownerPassword, channel.id, catalog.productIds);
 
@@ -61,6 +64,7 @@ export function printDemo(creds: DemoCredentials, publicUrl: string, tokenFromEn
   const lines = [
     '',
     '================ Demo shop created (shown once) ================',
+    `  Storefront      ${publicUrl}/shop/ (pay with the test card 4242 4242 4242 4242)`,
     `  Admin           ${publicUrl}/admin/ (or POST ${publicUrl}/api/auth/login)`,
     `    e-mail        ${creds.ownerEmail}`,
     `    password      ${creds.ownerPassword}`,

@@ -5,7 +5,7 @@ import { identityRoutes } from './identity.routes.js';
 export { findAccountToken, issueAccountToken, tokenInvalid, useAccountToken } from './account-tokens.js';
 export { CUSTOMER_SESSION_HEADER, checkSignInOrigin, registerAuthorization, requestOrigin } from './authorize.js';
 export { accountForPurchase, limitAccountCalls, resetMailAllowed, signedInBuyer } from './customer-accounts.js';
-export { forgetDeletedChannel } from './identity.queries.js';
+export { forgetDeletedChannel, type LivePublishableKey, livePublishableKey } from './identity.queries.js';
 export { clearSessionCookie, setSessionCookie } from './identity.routes.js';
 export { PublishableKeySchema, UserSchema } from './identity.schemas.js';
 export {

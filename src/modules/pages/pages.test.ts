@@ -26,7 +26,7 @@ describe('GET /', () => {
     expect(json.data).toEqual({
       name: 'commerce-service',
       version: JSON.parse(readFileSync('package.json', 'utf8')).version,
-      links: { admin: '/admin/', docs: '/docs', openapi: '/openapi.json', health: '/health' },
+      links: { shop: '/shop/', admin: '/admin/', docs: '/docs', openapi: '/openapi.json', health: '/health' },
     });
     expect(json.headers.vary).toContain('Accept');
   });
