@@ -1,4 +1,5 @@
 /** A product's price as the store API gives it for the channel (gross for consumers), and its picture. */
+import { useState } from 'react';
 import { useFormat } from '../shared/format.js';
 import { useT } from '../shared/i18n/index.js';
 import type { StoreProduct } from './api.js';
@@ -31,13 +32,16 @@ export function Price({ product, variantId }: { product: StoreProduct; variantId
 /** The product's first image, or a calm placeholder with the initial (decorative). */
 export function ProductImage({ product, large = false }: { product: StoreProduct; large?: boolean }) {
   const image = [...product.images].sort((a, b) => a.position - b.position)[0];
-  if (image) {
+  // an image that does not load (elsewhere, which the page's CSP refuses, or gone) shows the placeholder
+  const [failed, setFailed] = useState(false);
+  if (image && !failed) {
     return (
       <img
         className={large ? 'product-image large' : 'product-image'}
         src={image.url}
         alt={image.alt ?? ''}
         loading="lazy"
+        onError={() => setFailed(true)}
       />
     );
   }

@@ -227,3 +227,18 @@ describe('STOREFRONT=0', () => {
     }
   }, 60_000);
 });
+
+describe("the built-in storefront's same-origin reads", () => {
+  it('a browser GET without Origin but with Sec-Fetch-Site: same-origin counts as from its own origin', async () => {
+    const own = await createShop(t.app, { origins: ['http://shop.local:8080'] });
+    const read = (headers: Record<string, string>) =>
+      call(t.app, 'GET', '/api/store/products', { token: own.publishableKey, headers });
+    const ok = await read({ host: 'shop.local:8080', 'sec-fetch-site': 'same-origin' });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.headers['x-channel-id']).toBe(own.defaultChannelId);
+    // another host, no fetch metadata, or a cross-site fetch: no origin, refused as before
+    expectProblem(await read({ host: 'other.local:8080', 'sec-fetch-site': 'same-origin' }), 403, 'origin_denied');
+    expectProblem(await read({ host: 'shop.local:8080' }), 403, 'origin_denied');
+    expectProblem(await read({ host: 'shop.local:8080', 'sec-fetch-site': 'cross-site' }), 403, 'origin_denied');
+  });
+});

@@ -1,0 +1,324 @@
+/**
+ * The built-in storefront in Chromium (harness of test/e2e/admin/admin.browser.test.ts): on the
+ * demo shop (seeded as `npm start` seeds it), a buyer opens /shop/, finds a product, puts two in
+ * the cart, pays with 4242 4242 4242 4242 on the hosted page and lands on the thank-you page; the
+ * order is in GET /api/admin/orders. The same by keyboard alone; a business buyer sees the
+ * server's reverse-charge price before paying; axe (WCAG 2.1 AA) on catalog, product, cart and
+ * thank-you in both languages. Screenshots go to test/e2e/.screenshots/ (ignored by git).
+ *
+ * Skipped when /usr/bin/chromium is absent, unless CI=true: then it fails.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { AxeBuilder } from '@axe-core/playwright';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type DemoCredentials, seedDemo } from '../../../src/demo.js';
+import { call, startApp, type TestApp } from '../../helpers/app.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const hasChromium = existsSync(CHROMIUM);
+const skip = !hasChromium && process.env.CI !== 'true';
+const SHOTS = 'test/e2e/.screenshots';
+const PRODUCT = 'Bergkäse 12 Monate gereift, 500 g';
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      const port = typeof addr === 'object' && addr ? addr.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+let t: TestApp;
+let origin: string;
+let demo: DemoCredentials;
+let ownerToken: string;
+let browser: Browser | undefined;
+
+async function newContext(locale = 'de-DE'): Promise<BrowserContext> {
+  if (!browser) throw new Error(`${CHROMIUM} is missing (CI=true needs it: apt-get install chromium)`);
+  return browser.newContext({ locale, viewport: { width: 1280, height: 800 } });
+}
+
+async function inBrowser(name: string, fn: (page: Page) => Promise<void>, locale?: string): Promise<void> {
+  const context = await newContext(locale);
+  const page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  try {
+    await fn(page);
+  } catch (err) {
+    await shot(page, `failed-shop-${name}`).catch(() => {});
+    console.error(`screenshot of the failed page: ${SHOTS}/failed-shop-${name}.png (${page.url()})`);
+    throw err;
+  } finally {
+    await context.close();
+  }
+}
+
+async function shot(page: Page, name: string): Promise<void> {
+  mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
+}
+
+async function axe(page: Page) {
+  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  return result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+}
+
+const focusedText = (page: Page) =>
+  page.evaluate(
+    'document.activeElement ? (document.activeElement.getAttribute("aria-label") || document.activeElement.getAttribute("name") || document.activeElement.textContent || "").trim() : ""',
+  ) as Promise<string>;
+
+async function tabTo(page: Page, matches: (text: string) => boolean, max = 60): Promise<void> {
+  for (let i = 0; i < max; i++) {
+    await page.keyboard.press('Tab');
+    if (matches(await focusedText(page))) return;
+  }
+  throw new Error('the keyboard did not reach the element');
+}
+
+async function orderCount(): Promise<number> {
+  const res = await call(t.app, 'GET', '/api/admin/orders', { token: ownerToken });
+  return res.data.count as number;
+}
+
+beforeAll(async () => {
+  if (skip) return;
+  execFileSync(process.execPath, ['scripts/build-if-needed.mjs', '--web-only'], { stdio: 'inherit' });
+  const port = await freePort();
+  origin = `http://127.0.0.1:${port}`;
+  t = await startApp({ PUBLIC_URL: origin });
+  await t.app.listen({ port, host: '127.0.0.1' });
+  const seeded = await seedDemo(t.app);
+  if (!seeded) throw new Error('the demo shop was not seeded');
+  demo = seeded;
+  const login = await call(t.app, 'POST', '/api/auth/login', {
+    body: { email: demo.ownerEmail, password: demo.ownerPassword },
+  });
+  ownerToken = login.data.token;
+  if (hasChromium) {
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+  }
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await t?.close();
+});
+
+describe('the built-in storefront', () => {
+  it.skipIf(skip)(
+    'a buyer finds a product, buys two with a test card and sees the order',
+    async () => {
+      const before = await orderCount();
+      await inBrowser('buy', async (page) => {
+        await page.goto(`${origin}/shop/`);
+        await expect(page.getByRole('heading', { level: 1, name: 'Demo Shop' }).isVisible()).resolves.toBe(true);
+        await page.getByRole('link', { name: PRODUCT }).waitFor();
+        await shot(page, 'shop-catalog-de');
+        // search (in the URL)
+        await page.getByRole('searchbox', { name: 'Suche' }).fill('Bergkäse');
+        await page.getByRole('button', { name: 'Suchen' }).click();
+        await page.waitForURL(/q=Bergk/);
+        await expect(page.getByText('1 Produkt', { exact: true }).isVisible()).resolves.toBe(true);
+        await page.getByRole('link', { name: PRODUCT }).click();
+        await page.getByRole('heading', { level: 1, name: PRODUCT }).waitFor();
+        await page.getByRole('spinbutton', { name: 'Menge' }).fill('2');
+        await page.getByRole('button', { name: 'In den Warenkorb' }).click();
+        await page.getByRole('link', { name: 'Warenkorb, 2 Artikel' }).waitFor();
+        await shot(page, 'shop-product-de');
+        await page.getByRole('link', { name: 'Warenkorb, 2 Artikel' }).click();
+        await page.getByRole('heading', { level: 1, name: 'Warenkorb' }).waitFor();
+        await shot(page, 'shop-cart-de');
+        await page.getByRole('link', { name: 'Zur Kasse' }).click();
+        await page.getByRole('textbox', { name: 'E-Mail' }).fill('kaeufer@example.com');
+        await page.getByRole('textbox', { name: 'Vor- und Nachname' }).fill('Kim Berg');
+        await page.getByRole('textbox', { name: 'Straße und Hausnummer' }).fill('Hauptstraße 1');
+        await page.getByRole('textbox', { name: 'PLZ' }).fill('10115');
+        await page.getByRole('textbox', { name: 'Ort' }).fill('Berlin');
+        await page.getByRole('radio', { name: /DHL Paket/ }).check();
+        await shot(page, 'shop-checkout-de');
+        await page.getByRole('button', { name: 'Weiter zur Bestellübersicht' }).click();
+        await page.getByRole('heading', { level: 1, name: 'Bestellübersicht' }).waitFor();
+        await shot(page, 'shop-summary-de');
+        await page.getByRole('link', { name: 'Zahlungspflichtig bestellen' }).click();
+        await page.waitForURL(/\/pay\//);
+        await page.fill('#card_number', '4242 4242 4242 4242');
+        await page.click('#pay');
+        await page.waitForURL(/\/shop\/danke\?session_id=/);
+        await page.getByRole('heading', { level: 1, name: 'Vielen Dank für Ihre Bestellung!' }).waitFor();
+        await page.getByText('Ihre Zahlung ist eingegangen.', { exact: false }).waitFor();
+        await shot(page, 'shop-thanks-de');
+        // the cart is empty after the purchase
+        await page.getByRole('link', { name: 'Warenkorb, 0 Artikel' }).waitFor();
+      });
+      expect(await orderCount()).toBe(before + 1);
+      const orders = await call(t.app, 'GET', '/api/admin/orders', {
+        token: ownerToken,
+        query: { q: 'kaeufer@example.com' },
+      });
+      expect(orders.data.orders[0]?.status).toBe('paid');
+    },
+    120_000,
+  );
+
+  it.skipIf(skip)(
+    'a business buyer sees the reverse-charge price from the server before paying',
+    async () => {
+      await inBrowser('business', async (page) => {
+        await page.goto(`${origin}/shop/?q=Fotografie`);
+        await page.getByRole('link', { name: /Fotografie/ }).click();
+        await page.getByRole('button', { name: 'In den Warenkorb' }).click();
+        await page.goto(`${origin}/shop/kasse`);
+        await page.getByRole('textbox', { name: 'E-Mail' }).fill('einkauf@firma.example');
+        await page.getByRole('radio', { name: 'Unternehmen' }).check();
+        await page.getByRole('textbox', { name: 'Firma' }).fill('Firma B.V.');
+        await page.getByRole('textbox', { name: 'USt-IdNr.' }).fill('NL123456789B01');
+        await page.getByRole('textbox', { name: 'Vor- und Nachname' }).fill('Joost de Vries');
+        await page.getByRole('textbox', { name: 'Straße und Hausnummer' }).fill('Damrak 1');
+        await page.getByRole('textbox', { name: 'PLZ' }).fill('1012 LG');
+        await page.getByRole('textbox', { name: 'Ort' }).fill('Amsterdam');
+        await page.getByRole('combobox', { name: 'Land' }).selectOption('NL');
+        await page.getByRole('checkbox', { name: /Widerrufsfrist/ }).check();
+        await page.getByRole('button', { name: 'Weiter zur Bestellübersicht' }).click();
+        await page.getByRole('heading', { level: 1, name: 'Bestellübersicht' }).waitFor();
+        await shot(page, 'shop-summary-business-de');
+        const text = await page.locator('main').innerText();
+        expect(text).toMatch(/Reverse Charge|Steuerschuldnerschaft/);
+      });
+    },
+    90_000,
+  );
+
+  it.skipIf(skip)(
+    'checks out by keyboard alone',
+    async () => {
+      const before = await orderCount();
+      await inBrowser('keyboard', async (page) => {
+        await page.goto(`${origin}/shop/?q=Bergk%C3%A4se`);
+        await page.getByRole('link', { name: PRODUCT }).waitFor();
+        await tabTo(page, (s) => s === PRODUCT);
+        await page.keyboard.press('Enter');
+        await page.getByRole('heading', { level: 1, name: PRODUCT }).waitFor();
+        await tabTo(page, (s) => s === 'quantity');
+        await page.keyboard.press('Control+A');
+        await page.keyboard.type('2');
+        await tabTo(page, (s) => s === 'In den Warenkorb');
+        await page.keyboard.press('Enter');
+        await page.getByRole('link', { name: 'Warenkorb, 2 Artikel' }).waitFor();
+        await page.keyboard.press('Shift+Tab');
+        await tabTo(page, (s) => s === 'Zum Warenkorb');
+        await page.keyboard.press('Enter');
+        await page.getByRole('heading', { level: 1, name: 'Warenkorb' }).waitFor();
+        await tabTo(page, (s) => s === 'Zur Kasse');
+        await page.keyboard.press('Enter');
+        await page.getByRole('heading', { level: 1, name: 'Kasse' }).waitFor();
+        for (const [name, value] of [
+          ['email', 'tastatur@example.com'],
+          ['name', 'Tao Tastatur'],
+          ['line1', 'Ringstraße 5'],
+          ['postal_code', '80331'],
+          ['city', 'München'],
+        ] as const) {
+          await tabTo(page, (s) => s === name);
+          await page.keyboard.type(value);
+        }
+        await tabTo(page, (s) => s === 'Weiter zur Bestellübersicht');
+        await page.keyboard.press('Enter');
+        await page.getByRole('heading', { level: 1, name: 'Bestellübersicht' }).waitFor();
+        await tabTo(page, (s) => s === 'Zahlungspflichtig bestellen');
+        await page.keyboard.press('Enter');
+        await page.waitForURL(/\/pay\//);
+        await tabTo(page, (s) => s === 'card_number');
+        await page.keyboard.type('4242 4242 4242 4242');
+        await page.keyboard.press('Enter');
+        await page.waitForURL(/\/shop\/danke\?session_id=/);
+        await page.getByText('Ihre Zahlung ist eingegangen.', { exact: false }).waitFor();
+      });
+      expect(await orderCount()).toBe(before + 1);
+    },
+    120_000,
+  );
+
+  it.skipIf(skip)(
+    'has no WCAG 2.1 AA violation on catalog, product, cart and thank-you, in both languages',
+    async () => {
+      await inBrowser('axe', async (page) => {
+        const violations: Record<string, string[]> = {};
+        // a paid session for the thank-you page
+        await page.goto(`${origin}/shop/`);
+        await page.getByRole('link', { name: PRODUCT }).waitFor();
+        for (const language of ['de', 'en'] as const) {
+          if (language === 'en') {
+            await page.getByRole('button', { name: 'Switch to English' }).click();
+            await page.locator('html[lang="en"]').waitFor();
+          }
+          const catalog = language === 'de' ? 'Alle Produkte' : 'All products';
+          await page.getByRole('link', { name: catalog }).click();
+          await page.getByRole('link', { name: PRODUCT }).waitFor();
+          violations[`catalog-${language}`] = await axe(page);
+          await page.getByRole('link', { name: PRODUCT }).click();
+          await page.getByRole('heading', { level: 1, name: PRODUCT }).waitFor();
+          violations[`product-${language}`] = await axe(page);
+          await shot(page, `shop-product-${language}`);
+          await page.getByRole('button', { name: language === 'de' ? 'In den Warenkorb' : 'Add to cart' }).click();
+          await page.getByRole('link', { name: language === 'de' ? 'Zum Warenkorb' : 'Go to cart' }).click();
+          await page.getByRole('heading', { level: 1, name: language === 'de' ? 'Warenkorb' : 'Cart' }).waitFor();
+          violations[`cart-${language}`] = await axe(page);
+          await shot(page, `shop-cart-${language}`);
+        }
+        // the thank-you page of a paid session (bought through the API, as any storefront would)
+        const sessions = await call(t.app, 'GET', '/api/admin/orders', { token: ownerToken });
+        expect(sessions.data.count).toBeGreaterThan(0);
+        const product = await call(t.app, 'GET', '/api/store/products', {
+          token: demo.publishableKey,
+          headers: { origin },
+          query: { q: 'Fotografie' },
+        });
+        const created = await call(t.app, 'POST', '/api/store/checkout-sessions', {
+          token: demo.publishableKey,
+          headers: { origin },
+          body: {
+            items: [{ product_id: product.data.products[0].id, quantity: 1 }],
+            customer: {
+              email: 'axe@example.com',
+              billing_address: { name: 'A X', line1: 'Weg 1', postal_code: '10115', city: 'Berlin', country: 'DE' },
+            },
+            widerruf_verzicht: true,
+            return_url: `${origin}/shop/danke`,
+          },
+        });
+        expect(created.statusCode, created.body).toBe(201);
+        await page.goto(`${origin}/pay/${created.data.id}`);
+        await page.fill('#card_number', '4242 4242 4242 4242');
+        await page.click('#pay');
+        await page.waitForURL(/\/shop\/danke/);
+        await page.getByRole('heading', { level: 1, name: 'Thank you for your order!' }).waitFor();
+        violations['thanks-en'] = await axe(page);
+        await shot(page, 'shop-thanks-en');
+        await page.getByRole('button', { name: 'Auf Deutsch umschalten' }).click();
+        await page.getByRole('heading', { level: 1, name: 'Vielen Dank für Ihre Bestellung!' }).waitFor();
+        violations['thanks-de'] = await axe(page);
+        expect(violations).toEqual({
+          'catalog-de': [],
+          'product-de': [],
+          'cart-de': [],
+          'catalog-en': [],
+          'product-en': [],
+          'cart-en': [],
+          'thanks-en': [],
+          'thanks-de': [],
+        });
+      });
+    },
+    150_000,
+  );
+});
