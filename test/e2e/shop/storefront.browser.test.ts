@@ -16,6 +16,7 @@ import { type Browser, type BrowserContext, chromium, type Page } from 'playwrig
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DemoCredentials, seedDemo } from '../../../src/demo.js';
 import { call, startApp, type TestApp } from '../../helpers/app.js';
+import { startViesStub, type ViesStub } from '../../helpers/vies-stub.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const hasChromium = existsSync(CHROMIUM);
@@ -41,6 +42,7 @@ let origin: string;
 let demo: DemoCredentials;
 let ownerToken: string;
 let browser: Browser | undefined;
+let vies: ViesStub;
 
 async function newContext(locale = 'de-DE'): Promise<BrowserContext> {
   if (!browser) throw new Error(`${CHROMIUM} is missing (CI=true needs it: apt-get install chromium)`);
@@ -95,7 +97,8 @@ beforeAll(async () => {
   execFileSync(process.execPath, ['scripts/build-if-needed.mjs', '--web-only'], { stdio: 'inherit' });
   const port = await freePort();
   origin = `http://127.0.0.1:${port}`;
-  t = await startApp({ PUBLIC_URL: origin });
+  vies = await startViesStub(['NL123456789B01']);
+  t = await startApp({ PUBLIC_URL: origin, VIES_API_URL: vies.url });
   await t.app.listen({ port, host: '127.0.0.1' });
   const seeded = await seedDemo(t.app);
   if (!seeded) throw new Error('the demo shop was not seeded');
@@ -112,6 +115,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await t?.close();
+  await vies?.close();
 });
 
 describe('the built-in storefront', () => {
@@ -121,14 +125,14 @@ describe('the built-in storefront', () => {
       const before = await orderCount();
       await inBrowser('buy', async (page) => {
         await page.goto(`${origin}/shop/`);
-        await expect(page.getByRole('heading', { level: 1, name: 'Demo Shop' }).isVisible()).resolves.toBe(true);
+        await page.getByRole('heading', { level: 1, name: 'Demo Shop' }).waitFor();
         await page.getByRole('link', { name: PRODUCT }).waitFor();
         await shot(page, 'shop-catalog-de');
         // search (in the URL)
         await page.getByRole('searchbox', { name: 'Suche' }).fill('Bergkäse');
         await page.getByRole('button', { name: 'Suchen' }).click();
         await page.waitForURL(/q=Bergk/);
-        await expect(page.getByText('1 Produkt', { exact: true }).isVisible()).resolves.toBe(true);
+        await page.getByText('1 Produkt', { exact: true }).waitFor();
         await page.getByRole('link', { name: PRODUCT }).click();
         await page.getByRole('heading', { level: 1, name: PRODUCT }).waitFor();
         await page.getByRole('spinbutton', { name: 'Menge' }).fill('2');

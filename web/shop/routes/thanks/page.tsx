@@ -74,6 +74,12 @@ export function ThanksPage() {
               <td className="num">{money(session.shipping_cents)}</td>
             </tr>
           ) : null}
+          <tr>
+            <th scope="row" colSpan={2}>
+              {session.lines.some((l) => l.tax_category === 'AE') ? t.shop.taxNet : t.shop.taxIncluded}
+            </th>
+            <td className="num">{money(session.tax_cents)}</td>
+          </tr>
           <tr className="total-row">
             <th scope="row" colSpan={2}>
               {t.shop.total}
