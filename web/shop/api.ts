@@ -17,11 +17,25 @@ export type CheckoutSession =
 
 let publishableKey = '';
 
-export const store = createFetchClient<paths>({ baseUrl: '', credentials: 'omit' });
+/**
+ * Customer-session routes take the `csid` cookie (set by POST /api/customer/login or verify-email,
+ * HttpOnly; the page never sees the token): they get no publishable key, which they would refuse.
+ */
+const CUSTOMER_SESSION_PATHS = [
+  '/api/customer/me',
+  '/api/customer/orders',
+  '/api/customer/logout',
+  '/api/customer/abos',
+];
+
+export const store = createFetchClient<paths>({ baseUrl: '', credentials: 'same-origin' });
 store.use(problems);
 store.use({
   onRequest({ request }) {
-    if (publishableKey) request.headers.set('authorization', `Bearer ${publishableKey}`);
+    const path = new URL(request.url).pathname;
+    if (publishableKey && !CUSTOMER_SESSION_PATHS.some((p) => path.startsWith(p))) {
+      request.headers.set('authorization', `Bearer ${publishableKey}`);
+    }
     return request;
   },
 });

@@ -32,6 +32,7 @@ export function catalogSearch(raw: Raw) {
   };
 }
 export const thanksSearch = (raw: Raw) => ({ session_id: textParam(raw, 'session_id', 64) });
+export const tokenSearch = (raw: Raw) => ({ token: textParam(raw, 'token', 200) });
 
 /**
  * The typed search of the current URL. (Route hooks are typed by the registered router, which is
@@ -73,7 +74,29 @@ export const thanksRoute = createRoute({
   component: lazyRouteComponent(() => import('./routes/thanks/page.js'), 'ThanksPage'),
 });
 
-const routeTree = rootRoute.addChildren([catalogRoute, productRoute, cartRoute, checkoutRoute, thanksRoute]);
+// ---- customer account area ----
+export const accountRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: 'konto',
+  component: lazyRouteComponent(() => import('./routes/account/page.js'), 'AccountPage'),
+});
+
+export const verifyEmailRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: 'konto/verify-email',
+  validateSearch: searchValidator(tokenSearch),
+  component: lazyRouteComponent(() => import('./routes/account/verify.js'), 'VerifyEmailPage'),
+});
+
+const routeTree = rootRoute.addChildren([
+  catalogRoute,
+  productRoute,
+  cartRoute,
+  checkoutRoute,
+  thanksRoute,
+  accountRoute,
+  verifyEmailRoute,
+]);
 
 export const router = createRouter({
   routeTree,

@@ -93,6 +93,7 @@ export function ShopLayout() {
           </ShopLink>
           <nav aria-label={t.shop.mainNav} className="shop-nav">
             <ShopLink to="/">{t.shop.catalog}</ShopLink>
+            <ShopLink to="/konto">{t.shopAccount.nav}</ShopLink>
             <ShopLink to="/warenkorb" aria-label={t.shop.cartCount(count)} className="cart-link">
               {t.shop.cart} <span className="cart-badge">{count}</span>
             </ShopLink>

@@ -242,3 +242,24 @@ describe("the built-in storefront's same-origin reads", () => {
     expectProblem(await read({ host: 'shop.local:8080', 'sec-fetch-site': 'cross-site' }), 403, 'origin_denied');
   });
 });
+
+describe('e-mailed account links', () => {
+  it("point at the built-in storefront's account pages on the service's own origin, else at /account/ of the storefront", async () => {
+    const own = await createShop(t.app, { origins: ['http://service.test', STORE_ORIGIN] });
+    const register = (origin: string, email: string) =>
+      call(t.app, 'POST', '/api/customer/register', {
+        token: own.publishableKey,
+        headers: { origin },
+        body: { email, password: 'customer-password-1' },
+      });
+    const mailText = async (to: string) =>
+      (await call(t.app, 'GET', '/api/admin/emails', { token: own.ownerToken, query: { to } })).data.emails[0]
+        .text as string;
+    expect((await register('http://service.test', 'eigen@example.com')).statusCode).toBe(202);
+    expect(await mailText('eigen@example.com')).toMatch(/http:\/\/service\.test\/shop\/konto\/verify-email\?token=\S+/);
+    expect((await register(STORE_ORIGIN, 'headless@example.com')).statusCode).toBe(202);
+    expect(await mailText('headless@example.com')).toMatch(
+      /https:\/\/store\.example\/account\/verify-email\?token=\S+/,
+    );
+  });
+});

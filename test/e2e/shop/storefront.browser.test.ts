@@ -43,6 +43,7 @@ let demo: DemoCredentials;
 let ownerToken: string;
 let browser: Browser | undefined;
 let vies: ViesStub;
+const violations: string[] = [];
 
 async function newContext(locale = 'de-DE'): Promise<BrowserContext> {
   if (!browser) throw new Error(`${CHROMIUM} is missing (CI=true needs it: apt-get install chromium)`);
@@ -324,5 +325,51 @@ describe('the built-in storefront', () => {
       });
     },
     150_000,
+  );
+
+  it.skipIf(skip)(
+    'registers, verifies through the e-mailed link, sees the earlier guest order, signs out and in',
+    async () => {
+      const email = 'kaeufer@example.com'; // bought as a guest in the first test
+      await inBrowser('account', async (page) => {
+        await page.goto(`${origin}/shop/`);
+        await page.getByRole('link', { name: 'Mein Konto' }).click();
+        await page.getByRole('heading', { level: 1, name: 'Mein Konto' }).waitFor();
+        const register = page.getByRole('form', { name: 'Neues Kundenkonto' });
+        await register.getByRole('textbox', { name: 'E-Mail' }).fill(email);
+        await register.getByLabel('Passwort (mindestens 8 Zeichen)').fill('kunden-passwort-1');
+        await register.getByRole('button', { name: 'Konto anlegen' }).click();
+        await page.getByText('Fast geschafft', { exact: false }).waitFor();
+        violations.push(...(await axe(page)).map((v) => `account-de: ${v}`));
+        await shot(page, 'shop-account-signed-out-de');
+        // the link of the e-mail (outbox mode) lands on the storefront's verify page
+        const mails = await call(t.app, 'GET', '/api/admin/emails', {
+          token: ownerToken,
+          query: { to: email, kind: 'customer_verify_email' },
+        });
+        const link = /(http\S+\/shop\/konto\/verify-email\?token=\S+)/.exec(mails.data.emails[0].text)?.[1];
+        expect(link).toBeDefined();
+        await page.goto(link as string);
+        await page.getByRole('heading', { level: 1, name: 'E-Mail-Adresse bestätigen' }).waitFor();
+        violations.push(...(await axe(page)).map((v) => `verify-de: ${v}`));
+        await page.getByLabel('Passwort', { exact: true }).fill('kunden-passwort-1');
+        await page.getByRole('button', { name: 'Bestätigen und anmelden' }).click();
+        await page.getByText(`Angemeldet als ${email}`).waitFor();
+        await page.getByRole('heading', { level: 2, name: 'Meine Bestellungen' }).waitFor();
+        await page.getByRole('table').waitFor();
+        expect(await page.getByRole('row').count()).toBeGreaterThan(1);
+        violations.push(...(await axe(page)).map((v) => `account-orders-de: ${v}`));
+        await shot(page, 'shop-account-orders-de');
+        await page.getByRole('button', { name: 'Abmelden' }).click();
+        await page.getByRole('heading', { level: 2, name: 'Anmelden' }).waitFor();
+        const signIn = page.getByRole('form', { name: 'Anmelden' });
+        await signIn.getByRole('textbox', { name: 'E-Mail' }).fill(email);
+        await signIn.getByLabel('Passwort', { exact: true }).fill('kunden-passwort-1');
+        await signIn.getByRole('button', { name: 'Anmelden' }).click();
+        await page.getByText(`Angemeldet als ${email}`).waitFor();
+      });
+      expect(violations).toEqual([]);
+    },
+    120_000,
   );
 });
