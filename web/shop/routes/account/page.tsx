@@ -168,7 +168,7 @@ function SignedIn({ email, verified }: { email: string; verified: boolean }) {
               <tr key={o.id}>
                 <th scope="row">{o.number}</th>
                 <td>{f.date(o.created_at)}</td>
-                <td>{o.status}</td>
+                <td>{(t.orders.statuses as Record<string, string>)[o.status] ?? o.status}</td>
                 <td className="num">{f.money(o.total_cents, o.currency)}</td>
               </tr>
             ))}
