@@ -88,6 +88,13 @@ export const verifyEmailRoute = createRoute({
   component: lazyRouteComponent(() => import('./routes/account/verify.js'), 'VerifyEmailPage'),
 });
 
+export const resetPasswordRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: 'konto/reset-password',
+  validateSearch: searchValidator(tokenSearch),
+  component: lazyRouteComponent(() => import('./routes/account/reset.js'), 'ResetPasswordPage'),
+});
+
 const routeTree = rootRoute.addChildren([
   catalogRoute,
   productRoute,
@@ -96,6 +103,7 @@ const routeTree = rootRoute.addChildren([
   thanksRoute,
   accountRoute,
   verifyEmailRoute,
+  resetPasswordRoute,
 ]);
 
 export const router = createRouter({

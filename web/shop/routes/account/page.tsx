@@ -14,6 +14,7 @@ import { Field } from '../../../shared/widgets/Field.js';
 import { ProblemAlert } from '../../../shared/widgets/ProblemAlert.js';
 import { toast } from '../../../shared/widgets/Toasts.js';
 import { $store } from '../../api.js';
+import { ShopLink } from '../../shell.js';
 
 export function AccountPage() {
   const me = $store.useQuery('get', '/api/customer/me', {}, { retry: false });
@@ -78,9 +79,12 @@ function SignedOut() {
             autoComplete="current-password"
             required
           />
-          <button type="submit" className="primary" disabled={login.isPending}>
-            {t.shopAccount.signIn}
-          </button>
+          <p className="actions-row start">
+            <button type="submit" className="primary" disabled={login.isPending}>
+              {t.shopAccount.signIn}
+            </button>
+            <ShopLink to="/konto/reset-password">{t.shopAccount.forgot}</ShopLink>
+          </p>
         </form>
         <form className="panel" onSubmit={onRegister} aria-labelledby="register-title" noValidate>
           <h2 id="register-title">{t.shopAccount.registerTitle}</h2>
