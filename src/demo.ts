@@ -82,7 +82,7 @@ export function printDemo(creds: DemoCredentials, publicUrl: string, tokenFromEn
 /**
  * Makes the demo shop sell: its default channel (DE, EUR) named, with every published product listed, a
  * shipping method, the digital add-on switched on, a monthly plan for the first digital
- * product, an invited vendor with a commission rule and an affiliate. Goes through the HTTP API, so the demo exercises the same rules as any client.
+ * product (offered by the built-in storefront), an invited vendor with a commission rule and an affiliate. Goes through the HTTP API, so the demo exercises the same rules as any client.
  */
 async function seedDemoStore(
   app: App,
@@ -125,13 +125,19 @@ async function seedDemoStore(
   }
   await call('PUT', '/api/admin/digital/status', token, { aktiv: true, abo_provision: 'erste' });
   if (firstDigital) {
-    await call('POST', '/api/admin/digital/plaene', token, {
+    const plan = await call('POST', '/api/admin/digital/plaene', token, {
       product_id: firstDigital,
       name: 'Monatsabo',
       price_cents: 990,
       interval_unit: 'month',
       interval_count: 1,
       trial_days: 14,
+    });
+    // the built-in storefront offers it on the product's page
+    const settings = await call('GET', '/api/admin/storefront-settings', token);
+    await call('PUT', '/api/admin/storefront-settings', token, {
+      publishable_key_id: settings.publishable_key_id,
+      offered_plan_ids: [plan.id],
     });
   }
   // a marketplace vendor (invited: the accept link is in the outbox) who sells the first

@@ -18518,6 +18518,8 @@ export interface operations {
                     "application/json": {
                         /** @description The named key's origin allowlist */
                         allowed_origins: string[];
+                        /** @description The subscription plans offered on their products' pages (no public plan list exists) */
+                        offered_plan_ids: string[];
                         /** @description The key the pages at /shop/ send; null: none */
                         publishable_key_id: string | null;
                         /** Format: date-time */
@@ -18609,6 +18611,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    offered_plan_ids?: string[];
                     publishable_key_id: string | null;
                 };
             };
@@ -18623,6 +18626,8 @@ export interface operations {
                     "application/json": {
                         /** @description The named key's origin allowlist */
                         allowed_origins: string[];
+                        /** @description The subscription plans offered on their products' pages (no public plan list exists) */
+                        offered_plan_ids: string[];
                         /** @description The key the pages at /shop/ send; null: none */
                         publishable_key_id: string | null;
                         /** Format: date-time */
@@ -27817,6 +27822,18 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The active plans the shop offers in this storefront (its settings), for their products' pages */
+                        offered_plans: {
+                            currency: string;
+                            id: string;
+                            interval_count: number;
+                            interval_unit: string;
+                            name: string;
+                            /** @description The plan's price as configured (gross for consumers) */
+                            price_cents: number;
+                            product_id: string;
+                            trial_days: number;
+                        }[];
                         /** @description Whether this page's origin is on the key's allowlist */
                         origin_allowed: boolean;
                         /** @description Public by design: send it as Authorization: Bearer on /api/store/* */

@@ -1,6 +1,7 @@
 CREATE TABLE "storefront_settings" (
 	"shop_id" text PRIMARY KEY NOT NULL,
 	"publishable_key_id" text,
+	"offered_plan_ids" text[] DEFAULT '{}'::text[] NOT NULL,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
 );

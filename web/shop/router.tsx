@@ -31,7 +31,7 @@ export function catalogSearch(raw: Raw) {
     page: Number.isInteger(page) && page >= 1 && page <= 10_000 ? page : 1,
   };
 }
-export const thanksSearch = (raw: Raw) => ({ session_id: textParam(raw, 'session_id', 64) });
+export const thanksSearch = (raw: Raw) => ({ session_id: textParam(raw, 'session_id', 64), abo: raw.abo === '1' });
 export const tokenSearch = (raw: Raw) => ({ token: textParam(raw, 'token', 200) });
 
 /**

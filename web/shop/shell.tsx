@@ -7,11 +7,13 @@ import type { Bootstrap } from './api.js';
 import { useCart } from './cart.js';
 import { router } from './router.js';
 
-let boot: Bootstrap = { shop_name: '', publishable_key: '', origin_allowed: true };
+let boot: Bootstrap = { shop_name: '', publishable_key: '', origin_allowed: true, offered_plans: [] };
 export function setBoot(value: Bootstrap): void {
   boot = value;
 }
 export const shopName = () => boot.shop_name;
+/** The subscription plans the shop's storefront settings offer (on their products' pages). */
+export const offeredPlans = () => boot.offered_plans;
 
 type Search = Record<string, string | number | undefined>;
 

@@ -17,7 +17,7 @@ import { customerAboRoutes, tokenAboRoutes } from './self-service.js';
 
 /** Subscription events of the provider webhook (wired in app.ts into checkout's webhook route). */
 export { aboPaymentEventHandlers } from './abo-payment-events.js';
-export { claimGuestAbos } from './digital.queries.js';
+export { claimGuestAbos, type OfferedPlan, plansOfShop } from './digital.queries.js';
 export { processDue } from './renewals.js';
 
 // Subscriptions bill in their channel: it cannot be deleted while they exist.

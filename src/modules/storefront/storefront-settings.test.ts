@@ -31,7 +31,12 @@ describe('storefront settings', () => {
   it('names a live key of the shop; GET shows it with its allowlist; null clears it', async () => {
     const empty = await call(t.app, 'GET', '/api/admin/storefront-settings', { token: first.ownerToken });
     expect(empty.statusCode).toBe(200);
-    expect(empty.data).toEqual({ publishable_key_id: null, allowed_origins: [], updated_at: null });
+    expect(empty.data).toEqual({
+      publishable_key_id: null,
+      offered_plan_ids: [],
+      allowed_origins: [],
+      updated_at: null,
+    });
     const set = await call(t.app, 'PUT', '/api/admin/storefront-settings', {
       token: first.ownerToken,
       body: { publishable_key_id: first.publishableKeyId },
@@ -82,6 +87,7 @@ describe('GET /api/storefront/bootstrap', () => {
       shop_name: 'Erster Laden',
       publishable_key: first.publishableKey,
       origin_allowed: false,
+      offered_plans: [],
     });
     expect((await bootstrap('service.test')).data.shop_name).toBe('Erster Laden');
   });
@@ -261,5 +267,80 @@ describe('e-mailed account links', () => {
     expect(await mailText('headless@example.com')).toMatch(
       /https:\/\/store\.example\/account\/verify-email\?token=\S+/,
     );
+  });
+});
+
+describe('offered plans', () => {
+  it('are plans of the shop; the bootstrap lists the active ones with their display price, in the order chosen', async () => {
+    const own = await createShop(t.app, { digitalAllowed: true, origins: ['http://plans.local'] });
+    await call(t.app, 'PUT', '/api/admin/digital/status', { token: own.ownerToken, body: { aktiv: true } });
+    const product = await call(t.app, 'POST', '/api/products', {
+      token: own.ownerToken,
+      body: { name: 'Kurs', is_digital: true, base_price_cents: 4900, status: 'published' },
+    });
+    const plan = async (name: string, price: number) =>
+      (
+        await call(t.app, 'POST', '/api/admin/digital/plaene', {
+          token: own.ownerToken,
+          body: { product_id: product.data.id, name, price_cents: price, interval_unit: 'month', interval_count: 1 },
+        })
+      ).data.id as string;
+    const monthly = await plan('Monatlich', 990);
+    const premium = await plan('Premium', 1990);
+    const foreign = (
+      await call(t.app, 'POST', '/api/products', {
+        token: first.ownerToken,
+        body: { name: 'X', is_digital: true, base_price_cents: 100, status: 'published' },
+      })
+    ).data.id;
+    expect(foreign).toBeDefined();
+    const bad = await call(t.app, 'PUT', '/api/admin/storefront-settings', {
+      token: own.ownerToken,
+      body: { publishable_key_id: own.publishableKeyId, offered_plan_ids: [premium, 'plan_unknown'] },
+    });
+    expectProblem(bad, 400, 'validation_failed');
+    expect(bad.data.errors.map((e: { path: string }) => e.path)).toEqual(['/body/offered_plan_ids/1']);
+    expectProblem(
+      await call(t.app, 'PUT', '/api/admin/storefront-settings', {
+        token: own.ownerToken,
+        body: { publishable_key_id: own.publishableKeyId, offered_plan_ids: [premium, premium] },
+      }),
+      400,
+      'validation_failed',
+    );
+    const ok = await call(t.app, 'PUT', '/api/admin/storefront-settings', {
+      token: own.ownerToken,
+      body: { publishable_key_id: own.publishableKeyId, offered_plan_ids: [premium, monthly] },
+    });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.data.offered_plan_ids).toEqual([premium, monthly]);
+    await call(t.app, 'POST', `/api/admin/channels/${own.defaultChannelId}/domains`, {
+      token: own.ownerToken,
+      body: { domain: 'plans.local' },
+    });
+    const boot = await bootstrap('plans.local');
+    expect(boot.data.offered_plans).toEqual([
+      expect.objectContaining({
+        id: premium,
+        product_id: product.data.id,
+        name: 'Premium',
+        price_cents: 1990,
+        currency: 'EUR',
+        interval_unit: 'month',
+        interval_count: 1,
+      }),
+      expect.objectContaining({ id: monthly, name: 'Monatlich', price_cents: 990 }),
+    ]);
+    // a plan switched off is no longer offered; leaving out offered_plan_ids keeps them
+    await call(t.app, 'PATCH', `/api/admin/digital/plaene/${premium}`, {
+      token: own.ownerToken,
+      body: { is_active: false },
+    });
+    expect((await bootstrap('plans.local')).data.offered_plans.map((p: { id: string }) => p.id)).toEqual([monthly]);
+    const kept = await call(t.app, 'PUT', '/api/admin/storefront-settings', {
+      token: own.ownerToken,
+      body: { publishable_key_id: own.publishableKeyId },
+    });
+    expect(kept.data.offered_plan_ids).toEqual([premium, monthly]);
   });
 });

@@ -19,25 +19,46 @@ import type { TypedApp } from '../../platform/http/typed-app.js';
 import type { AppDeps } from '../../platform/module.js';
 import { storeCategories } from '../catalog/index.js';
 import { shopOfDomain } from '../channels/index.js';
+import { plansOfShop } from '../digital/index.js';
 import { livePublishableKey } from '../identity/index.js';
 import { shopName } from '../shops/index.js';
 import { storefrontSettings } from './storefront.tables.js';
 
 const tags = ['storefront'];
 
+const OfferedPlanSchema = Type.Object({
+  id: Type.String(),
+  product_id: Type.String(),
+  name: Type.String(),
+  price_cents: Type.Integer({ description: "The plan's price as configured (gross for consumers)" }),
+  currency: Type.String(),
+  interval_unit: Type.String(),
+  interval_count: Type.Integer(),
+  trial_days: Type.Integer(),
+});
+
 export const StorefrontSettingsSchema = Type.Object({
   publishable_key_id: Nullable(Type.String({ description: 'The key the pages at /shop/ send; null: none' })),
+  offered_plan_ids: Type.Array(Type.String(), {
+    description: "The subscription plans offered on their products' pages (no public plan list exists)",
+  }),
   allowed_origins: Type.Array(Type.String(), { description: "The named key's origin allowlist" }),
   updated_at: Nullable(Timestamp),
 });
 export const StorefrontSettingsBody = Body({
   publishable_key_id: Nullable(Type.String({ minLength: 1, maxLength: 64 })),
+  offered_plan_ids: Type.Optional(
+    Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 50, uniqueItems: true }),
+  ),
 });
 
 export const StorefrontBootstrapSchema = Type.Object({
   shop_name: Type.String(),
   publishable_key: Type.String({ description: 'Public by design: send it as Authorization: Bearer on /api/store/*' }),
   origin_allowed: Type.Boolean({ description: "Whether this page's origin is on the key's allowlist" }),
+  offered_plans: Type.Array(OfferedPlanSchema, {
+    description: "The active plans the shop offers in this storefront (its settings), for their products' pages",
+  }),
 });
 
 type ShopCtx = Pick<Ctx, 'db' | 'shopId'>;
@@ -47,25 +68,44 @@ export async function getStorefrontSettings(ctx: ShopCtx) {
   const key = row?.publishableKeyId ? await livePublishableKey(ctx, row.publishableKeyId) : null;
   return {
     publishable_key_id: key?.id ?? null,
+    offered_plan_ids: row?.offeredPlanIds ?? [],
     allowed_origins: key?.allowed_origins ?? [],
     updated_at: row ? iso(row.updatedAt) : null,
   };
 }
 
-/** Names the storefront's key: a live publishable key of this shop, else 400 at the field. */
-export async function setStorefrontSettings(ctx: ShopCtx, input: { publishable_key_id: string | null }, now: Date) {
+/**
+ * Names the storefront's key (a live publishable key of this shop) and, when given, the plans it
+ * offers (plans of this shop); else 400 at the field, changing nothing.
+ */
+export async function setStorefrontSettings(
+  ctx: ShopCtx,
+  input: { publishable_key_id: string | null; offered_plan_ids?: string[] | undefined },
+  now: Date,
+) {
+  const errors: { path: string; message: string }[] = [];
   if (input.publishable_key_id !== null && !(await livePublishableKey(ctx, input.publishable_key_id))) {
-    throw new AppError('validation_failed', 'publishable_key_id names no live publishable key of this shop', [
-      { path: '/body/publishable_key_id', message: 'no live publishable key of this shop has this id' },
-    ]);
+    errors.push({ path: '/body/publishable_key_id', message: 'no live publishable key of this shop has this id' });
   }
+  const planIds = input.offered_plan_ids;
+  if (planIds) {
+    const known = new Set((await plansOfShop(ctx, planIds, false)).map((p) => p.id));
+    planIds.forEach((id, i) => {
+      if (!known.has(id))
+        errors.push({ path: `/body/offered_plan_ids/${i}`, message: 'no plan of this shop has this id' });
+    });
+  }
+  if (errors.length > 0)
+    throw new AppError('validation_failed', 'The storefront settings name unknown records', errors);
+  const set = {
+    publishableKeyId: input.publishable_key_id,
+    ...(planIds ? { offeredPlanIds: planIds } : {}),
+    updatedAt: now,
+  };
   await ctx.db
     .insert(storefrontSettings)
-    .values({ shopId: ctx.shopId, publishableKeyId: input.publishable_key_id, updatedAt: now })
-    .onConflictDoUpdate({
-      target: storefrontSettings.shopId,
-      set: { publishableKeyId: input.publishable_key_id, updatedAt: now },
-    });
+    .values({ shopId: ctx.shopId, ...set })
+    .onConflictDoUpdate({ target: storefrontSettings.shopId, set });
   return getStorefrontSettings(ctx);
 }
 
@@ -89,6 +129,7 @@ async function shopForHost(ctx: Pick<Ctx, 'db' | 'config'>, host: string): Promi
 export async function storefrontBootstrap(ctx: Pick<Ctx, 'db' | 'config'>, host: string, pageOrigin: string) {
   const shopId = await shopForHost(ctx, host);
   const settings = shopId ? await getStorefrontSettings({ db: ctx.db, shopId }) : null;
+  const plans = shopId && settings ? await plansOfShop({ db: ctx.db, shopId }, settings.offered_plan_ids, true) : [];
   const key =
     shopId && settings?.publishable_key_id
       ? await livePublishableKey({ db: ctx.db, shopId }, settings.publishable_key_id)
@@ -98,6 +139,7 @@ export async function storefrontBootstrap(ctx: Pick<Ctx, 'db' | 'config'>, host:
     shop_name: (await shopName({ db: ctx.db, shopId })) ?? '',
     publishable_key: key.key,
     origin_allowed: key.allowed_origins.includes(normalizeOrigin(pageOrigin) ?? ''),
+    offered_plans: plans,
   };
 }
 

@@ -409,4 +409,29 @@ describe('the built-in storefront', () => {
     },
     120_000,
   );
+
+  it.skipIf(skip)(
+    "offers the shop's chosen plan on its digital product's page and starts the abo checkout",
+    async () => {
+      const boot = await call(t.app, 'GET', '/api/storefront/bootstrap', { headers: { host: new URL(origin).host } });
+      const plan = boot.data.offered_plans[0];
+      expect(plan?.name).toBe('Monatsabo');
+      const product = await call(t.app, 'GET', `/api/store/products/${plan.product_id}`, {
+        token: demo.publishableKey,
+        headers: { origin },
+      });
+      await inBrowser('plans', async (page) => {
+        await page.goto(`${origin}/shop/produkt/${product.data.product.slug}`);
+        await page.getByRole('heading', { level: 2, name: 'Im Abo' }).waitFor();
+        violations.push(...(await axe(page)).map((v) => `product-plans-de: ${v}`));
+        await shot(page, 'shop-product-plans-de');
+        await page.getByRole('textbox', { name: 'E-Mail für das Abo' }).fill('abo@example.com');
+        await page.getByRole('button', { name: 'Monatsabo abschließen' }).click();
+        await page.waitForURL((url) => !url.pathname.startsWith('/shop/'));
+        expect(page.url()).toContain(origin);
+      });
+      expect(violations).toEqual([]);
+    },
+    90_000,
+  );
 });

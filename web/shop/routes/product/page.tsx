@@ -1,13 +1,17 @@
 /** A product: picture, description, variants (price per variant as the server gives it), add to cart. */
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useId, useState } from 'react';
+import { type ApiProblem, idempotencyKey } from '../../../shared/api.js';
+import { useFormat } from '../../../shared/format.js';
+import { fieldErrors } from '../../../shared/forms.js';
 import { useT } from '../../../shared/i18n/index.js';
+import { Field } from '../../../shared/widgets/Field.js';
 import { ProblemAlert } from '../../../shared/widgets/ProblemAlert.js';
 import { toast } from '../../../shared/widgets/Toasts.js';
 import { $store } from '../../api.js';
 import { cart, clampQuantity, MAX_LINE_QUANTITY } from '../../cart.js';
 import { Price, ProductImage, shownPrice } from '../../price.js';
 import { productRoute } from '../../router.js';
-import { ShopLink } from '../../shell.js';
+import { offeredPlans, ShopLink } from '../../shell.js';
 
 export function ProductPage() {
   const t = useT();
@@ -107,9 +111,77 @@ export function ProductPage() {
               {t.shop.added(product.name)} <ShopLink to="/warenkorb">{t.shop.toCart}</ShopLink>
             </p>
           ) : null}
+          <Plans productId={product.id} currency={product.channel.currency} />
           {product.description ? <div className="description">{product.description}</div> : null}
         </div>
       </div>
     </article>
+  );
+}
+
+/**
+ * The subscription plans the shop offers for this product (its storefront settings, from the
+ * bootstrap: spec §4.3 rule 5 has no public plan list). Subscribing creates an abo session
+ * (POST /api/store/abo-sessions) and goes to its hosted page, which collects the billing details.
+ */
+function Plans({ productId, currency }: { productId: string; currency: string }) {
+  const t = useT();
+  const f = useFormat();
+  const plans = offeredPlans().filter((p) => p.product_id === productId);
+  const create = $store.useMutation('post', '/api/store/abo-sessions');
+  const ids = useId();
+  if (plans.length === 0) return null;
+  const problem = create.error as ApiProblem | null;
+  const errors = fieldErrors(problem, ['customer_email'], t);
+  const subscribe = (planId: string, form: HTMLFormElement) => {
+    const email = String(new FormData(form).get('customer_email') ?? '');
+    create.mutate(
+      {
+        params: { header: { 'Idempotency-Key': idempotencyKey() } } as never,
+        body: { plan_id: planId, customer_email: email, return_url: `${window.location.origin}/shop/danke?abo=1` },
+      },
+      { onSuccess: (session) => window.location.assign(session.url) },
+    );
+  };
+  return (
+    <section className="plans" aria-labelledby={`${ids}-plans`}>
+      <h2 id={`${ids}-plans`}>{t.shop.planTitle}</h2>
+      {problem ? <ProblemAlert problem={problem} extra={errors.other} /> : null}
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          const submitter = (e.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
+          subscribe(submitter?.value ?? plans[0]?.id ?? '', e.currentTarget);
+        }}
+        noValidate
+      >
+        <Field
+          label={t.shop.planEmail}
+          name="customer_email"
+          type="email"
+          autoComplete="email"
+          required
+          error={errors.fields.customer_email}
+        />
+        <ul className="plan-list">
+          {plans.map((p) => (
+            <li key={p.id} className="plan">
+              <p className="plan-name">{p.name}</p>
+              <p className="price">
+                <span className="price-now">{f.money(p.price_cents, p.currency || currency)}</span>{' '}
+                <span className="price-note">
+                  {t.shop.planInterval(p.interval_count, p.interval_unit)} · {t.shop.priceNote}
+                </span>
+              </p>
+              {p.trial_days > 0 ? <p className="badge">{t.shop.planTrial(p.trial_days)}</p> : null}
+              <button type="submit" name="plan" value={p.id} className="button" disabled={create.isPending}>
+                {t.shop.planSubscribe(p.name)}
+              </button>
+            </li>
+          ))}
+        </ul>
+        <p className="muted small">{t.shop.planNote}</p>
+      </form>
+    </section>
   );
 }

@@ -11,13 +11,13 @@ import { ShopLink } from '../../shell.js';
 export function ThanksPage() {
   const t = useT();
   const f = useFormat();
-  const { session_id } = useShopSearch(thanksSearch);
+  const { session_id, abo } = useShopSearch(thanksSearch);
   const query = $store.useQuery(
     'get',
     '/api/store/checkout-sessions/{id}',
     { params: { path: { id: session_id ?? '' } } },
     {
-      enabled: Boolean(session_id),
+      enabled: Boolean(session_id) && !abo,
       // the provider's confirmation may come a moment after the redirect
       refetchInterval: (q) => (q.state.data && q.state.data.status === 'open' ? 2000 : false),
     },
@@ -28,6 +28,16 @@ export function ThanksPage() {
     if (paid) cart.clear();
   }, [paid]);
 
+  // an abo session's hosted page returns here with ?abo=1 (its details come by e-mail and in the account)
+  if (abo && session_id) {
+    return (
+      <section aria-labelledby="thanks-title" className="thanks">
+        <h1 id="thanks-title">{t.shop.thanksTitle}</h1>
+        <p role="status">{t.shop.aboThanks}</p>
+        <ShopLink to="/">{t.shop.continueShopping}</ShopLink>
+      </section>
+    );
+  }
   if (!session_id || query.error) {
     return (
       <section>
