@@ -266,12 +266,14 @@ export const de = {
     total: 'Summe',
     forgot: 'Passwort vergessen?',
     resetTitle: 'Neues Passwort',
-    resetIntro: 'Geben Sie Ihre E-Mail-Adresse an. Gibt es dazu ein Konto, schicken wir einen Link, mit dem Sie ein neues Passwort festlegen.',
+    resetIntro:
+      'Geben Sie Ihre E-Mail-Adresse an. Gibt es dazu ein Konto, schicken wir einen Link, mit dem Sie ein neues Passwort festlegen.',
     resetRequest: 'Link anfordern',
     resetSent: 'Wenn es zu dieser Adresse ein Konto gibt, ist eine E-Mail mit dem Link unterwegs.',
     resetConfirmIntro: 'Legen Sie Ihr neues Passwort fest. Danach melden Sie sich damit an.',
     resetConfirm: 'Passwort speichern',
     resetDone: 'Ihr neues Passwort ist gespeichert. Bitte melden Sie sich an.',
-    unverified: 'Bestellungen, die Sie als Gast aufgegeben haben, erscheinen hier, sobald Ihre E-Mail-Adresse bestätigt ist.',
+    unverified:
+      'Bestellungen, die Sie als Gast aufgegeben haben, erscheinen hier, sobald Ihre E-Mail-Adresse bestätigt ist.',
   },
 };
