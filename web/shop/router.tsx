@@ -31,7 +31,10 @@ export function catalogSearch(raw: Raw) {
     page: Number.isInteger(page) && page >= 1 && page <= 10_000 ? page : 1,
   };
 }
-export const thanksSearch = (raw: Raw) => ({ session_id: textParam(raw, 'session_id', 64), abo: raw.abo === '1' });
+export const thanksSearch = (raw: Raw) => ({
+  session_id: textParam(raw, 'session_id', 64),
+  abo: ['1', 'true', true].includes(raw.abo as string),
+});
 export const tokenSearch = (raw: Raw) => ({ token: textParam(raw, 'token', 200) });
 
 /**

@@ -270,6 +270,18 @@ export const en: Dictionary = {
     resetConfirmIntro: 'Set your new password. Then sign in with it.',
     resetConfirm: 'Save password',
     resetDone: 'Your new password is saved. Please sign in.',
+    abos: 'My subscriptions',
+    noAbos: 'No subscriptions.',
+    aboPrice: 'Price',
+    aboPeriodEnd: 'Paid until',
+    aboEndsAt: (date: string) => `Cancelled, ends on ${date}`,
+    kuendigen: 'Cancel',
+    kuendigenTitle: 'Cancel the subscription?',
+    kuendigenText: (date: string) =>
+      `The subscription ends at the end of the paid period on ${date}. Until then you keep using it; nothing is charged after.`,
+    kuendigenConfirm: 'Cancel at period end',
+    kuendigt: (date: string) => `Cancelled as of ${date}.`,
+    aboStatuses: { trialing: 'Trial', active: 'Active', past_due: 'Payment due', unpaid: 'Unpaid', canceled: 'Ended' },
     unverified: 'Orders you placed as a guest show here once your e-mail address is confirmed.',
   },
 };

@@ -10,6 +10,7 @@ import type { ApiProblem } from '../../../shared/api.js';
 import { useFormat } from '../../../shared/format.js';
 import { fieldErrors } from '../../../shared/forms.js';
 import { useT } from '../../../shared/i18n/index.js';
+import { Dialog } from '../../../shared/widgets/Dialog.js';
 import { Field } from '../../../shared/widgets/Field.js';
 import { ProblemAlert } from '../../../shared/widgets/ProblemAlert.js';
 import { toast } from '../../../shared/widgets/Toasts.js';
@@ -179,6 +180,92 @@ function SignedIn({ email, verified }: { email: string; verified: boolean }) {
           </tbody>
         </table>
       ) : null}
+      <Abos />
     </section>
+  );
+}
+
+type Abo = NonNullable<ReturnType<typeof useAbos>['data']>['abos'][number];
+const useAbos = () => $store.useQuery('get', '/api/customer/abos', {});
+
+/**
+ * The customer's subscriptions (GET /api/customer/abos) with `kuendigen` at the period end
+ * (POST /api/customer/abos/:id/kuendigen), confirmed in a dialog that names the date.
+ */
+function Abos() {
+  const t = useT();
+  const f = useFormat();
+  const abos = useAbos();
+  const client = useQueryClient();
+  const [cancelling, setCancelling] = useState<Abo | null>(null);
+  const kuendigen = $store.useMutation('post', '/api/customer/abos/{id}/kuendigen');
+  if (!abos.data) return abos.error ? <ProblemAlert problem={abos.error} /> : null;
+  return (
+    <>
+      <h2>{t.shopAccount.abos}</h2>
+      {abos.data.abos.length === 0 ? <p className="empty">{t.shopAccount.noAbos}</p> : null}
+      {abos.data.abos.length ? (
+        <table className="cart-table">
+          <thead>
+            <tr>
+              <th scope="col">{t.shopAccount.aboPrice}</th>
+              <th scope="col">{t.shopAccount.status}</th>
+              <th scope="col">{t.shopAccount.aboPeriodEnd}</th>
+              <th scope="col">
+                <span className="visually-hidden">{t.shopAccount.kuendigen}</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {abos.data.abos.map((a) => (
+              <tr key={a.id}>
+                <th scope="row">
+                  {f.money(a.next_charge_cents ?? a.price_cents, a.currency)} {a.interval_text}
+                </th>
+                <td>
+                  {a.cancel_at_period_end
+                    ? t.shopAccount.aboEndsAt(f.date(a.endet_am ?? a.current_period_end))
+                    : ((t.shopAccount.aboStatuses as Record<string, string>)[a.status] ?? a.status)}
+                </td>
+                <td>{f.date(a.current_period_end)}</td>
+                <td>
+                  {!a.cancel_at_period_end && a.status !== 'canceled' ? (
+                    <button type="button" className="link-button" onClick={() => setCancelling(a)}>
+                      {t.shopAccount.kuendigen}
+                    </button>
+                  ) : null}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+      {kuendigen.error ? <ProblemAlert problem={kuendigen.error as ApiProblem} /> : null}
+      <Dialog
+        open={cancelling !== null}
+        title={t.shopAccount.kuendigenTitle}
+        onClose={() => setCancelling(null)}
+        confirm={{
+          label: t.shopAccount.kuendigenConfirm,
+          danger: true,
+          busy: kuendigen.isPending,
+          onConfirm: () => {
+            if (!cancelling) return;
+            kuendigen.mutate(
+              { params: { path: { id: cancelling.id } }, body: {} },
+              {
+                onSuccess: (row) => {
+                  toast(t.shopAccount.kuendigt(f.date(row.endet_am ?? row.current_period_end)));
+                  void client.invalidateQueries();
+                },
+                onSettled: () => setCancelling(null),
+              },
+            );
+          },
+        }}
+      >
+        <p>{cancelling ? t.shopAccount.kuendigenText(f.date(cancelling.current_period_end)) : ''}</p>
+      </Dialog>
+    </>
   );
 }
