@@ -81,13 +81,13 @@ if (existsSync('web')) {
     }
     try {
       if (stale(webStamp, webSources)) {
-        const bundler = await loadEsbuild('The admin web app (web/)');
-        process.stdout.write('Building the admin web app (esbuild)…\n');
+        const bundler = await loadEsbuild('The web apps (web/)');
+        process.stdout.write('Building the web apps (esbuild)…\n');
         const started = performance.now();
-        const { buildWeb } = await import('./build-web.mjs');
-        await buildWeb(bundler);
+        const { buildAllWeb } = await import('./build-web.mjs');
+        await buildAllWeb(bundler);
         writeFileSync(webStamp, new Date().toISOString());
-        process.stdout.write(`Built the admin web app in ${Math.round(performance.now() - started)} ms\n`);
+        process.stdout.write(`Built the web apps in ${Math.round(performance.now() - started)} ms\n`);
       }
     } finally {
       rmSync(lock, { recursive: true, force: true });

@@ -1,4 +1,5 @@
-// Builds the admin web app (web/admin/main.tsx) into dist/web/admin/ with the project's esbuild:
+// Builds the web apps — the admin (web/admin/main.tsx → dist/web/admin/) and the built-in storefront
+// (web/shop/main.tsx → dist/web/shop/) — with the project's esbuild, each the same way:
 // ES modules with code splitting (one lazy chunk per screen), hashed names, minified, one bundled
 // stylesheet, an index.html referencing the hashed files (no inline script or style, for the
 // Content-Security-Policy), .gz and .br copies of every asset, and esbuild's metafile (meta.json,
@@ -10,15 +11,40 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
 export const WEB_OUT = 'dist/web/admin';
 
-/** Builds the admin; `esbuild` is passed in so that callers decide how (and whether) it is loaded. */
-export async function buildWeb(esbuild, { outdir: target = WEB_OUT } = {}) {
+/** The apps: entry, output folder, URL base, title and the no-script text of index.html. */
+const APPS = {
+  admin: {
+    entry: 'web/admin/main.tsx',
+    out: WEB_OUT,
+    base: '/admin',
+    title: 'Verwaltung',
+    noscript: 'Die Verwaltung braucht JavaScript. / The admin needs JavaScript.',
+  },
+  shop: {
+    entry: 'web/shop/main.tsx',
+    out: 'dist/web/shop',
+    base: '/shop',
+    title: 'Shop',
+    noscript: 'Der Shop braucht JavaScript. / The shop needs JavaScript.',
+  },
+};
+
+/** Builds every web app (npm start, npm run build:web). */
+export async function buildAllWeb(esbuild) {
+  for (const app of Object.keys(APPS)) await buildWeb(esbuild, { app });
+}
+
+/** Builds one app (default the admin); `esbuild` is passed in so that callers decide how (and whether) it is loaded. */
+export async function buildWeb(esbuild, { app = 'admin', outdir: into } = {}) {
+  const spec = APPS[app];
+  const target = into ?? spec.out;
   // built beside the target and moved into place: a running server (or a parallel build) never
   // sees half a build
   const outdir = `${target}.tmp-${process.pid}`;
   rmSync(outdir, { recursive: true, force: true });
   const assets = join(outdir, 'assets');
   const result = await esbuild.build({
-    entryPoints: { main: 'web/admin/main.tsx' },
+    entryPoints: { main: spec.entry },
     outdir: assets,
     bundle: true,
     splitting: true,
@@ -41,11 +67,11 @@ export async function buildWeb(esbuild, { outdir: target = WEB_OUT } = {}) {
   writeFileSync(join(outdir, 'meta.json'), JSON.stringify(metafile));
 
   const outputs = Object.entries(result.metafile.outputs);
-  const entry = outputs.find(([, o]) => o.entryPoint === 'web/admin/main.tsx');
+  const entry = outputs.find(([, o]) => o.entryPoint === spec.entry);
   const js = entry?.[0];
   const css = entry?.[1].cssBundle;
   if (!js || !entry) throw new Error('build-web: no entry output');
-  const url = (file) => `/admin/assets/${file.split('/').pop()}`;
+  const url = (file) => `${spec.base}/assets/${file.split('/').pop()}`;
   // the entry's static imports, fetched at once instead of one after the other
   const preloads = entry[1].imports.filter((i) => i.kind === 'import-statement').map((i) => i.path);
   const html = `<!doctype html>
@@ -54,12 +80,12 @@ export async function buildWeb(esbuild, { outdir: target = WEB_OUT } = {}) {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light">
-<title>Verwaltung</title>
+<title>${spec.title}</title>
 ${css ? `<link rel="stylesheet" href="${url(css)}">\n` : ''}${preloads.map((p) => `<link rel="modulepreload" href="${url(p)}">\n`).join('')}<script type="module" src="${url(js)}"></script>
 </head>
 <body>
 <div id="app"></div>
-<noscript>Die Verwaltung braucht JavaScript. / The admin needs JavaScript.</noscript>
+<noscript>${spec.noscript}</noscript>
 </body>
 </html>
 `;
@@ -84,6 +110,6 @@ ${css ? `<link rel="stylesheet" href="${url(css)}">\n` : ''}${preloads.map((p) =
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const started = performance.now();
   mkdirSync('dist', { recursive: true });
-  await buildWeb(await import('esbuild'));
-  process.stdout.write(`Built the admin web app in ${Math.round(performance.now() - started)} ms\n`);
+  await buildAllWeb(await import('esbuild'));
+  process.stdout.write(`Built the web apps (admin, shop) in ${Math.round(performance.now() - started)} ms\n`);
 }

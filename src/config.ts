@@ -23,6 +23,8 @@ export interface Config {
   masterKey: Buffer | null;
   clock: ClockMode;
   demo: boolean;
+  /** Serve the built-in storefront at /shop/ and its bootstrap read (STOREFRONT, default on). */
+  storefront: boolean;
   paymentProvider: PaymentProviderName;
   stripeSecretKey: string | null;
   stripeWebhookSecret: string | null;
@@ -272,6 +274,7 @@ export function loadConfig(env: Env = process.env): Config {
     masterKey: masterKey(env, production),
     clock: oneOf(env, 'CLOCK', ['real', 'simulated'] as const, 'real'),
     demo: flag(env, 'DEMO', !production),
+    storefront: flag(env, 'STOREFRONT', true),
     paymentProvider,
     stripeSecretKey,
     stripeWebhookSecret: optional(env, 'STRIPE_WEBHOOK_SECRET'),

@@ -9,6 +9,7 @@ import type { App } from './app.js';
 import { seedDemoCatalog } from './modules/catalog/index.js';
 import { createShop } from './modules/platform-admin/index.js';
 import { shops } from './modules/shops/shops.tables.js';
+import { setStorefrontSettings } from './modules/storefront/index.js';
 import { sha256 } from './platform/crypto.js';
 import { platformSecrets } from './platform/db/platform.tables.js';
 import { newSecret } from './platform/ids.js';
@@ -43,6 +44,8 @@ export async function seedDemo(app: App): Promise<DemoCredentials | null> {
     country: 'DE',
   });
 
+  // the built-in storefront at /shop/ sells with this key (its allowlist holds PUBLIC_URL)
+  await setStorefrontSettings({ db, shopId: shop.id }, { publishable_key_id: key.id }, clock.now());
   const catalog = await seedDemoCatalog({ ...ctx, shopId: shop.id });
   await seedDemoStore(app, ownerEmail, ownerPassword, channel.id, catalog.productIds);
 
@@ -61,6 +64,7 @@ export function printDemo(creds: DemoCredentials, publicUrl: string, tokenFromEn
   const lines = [
     '',
     '================ Demo shop created (shown once) ================',
+    `  Storefront      ${publicUrl}/shop/ (pay with the test card 4242 4242 4242 4242)`,
     `  Admin           ${publicUrl}/admin/ (or POST ${publicUrl}/api/auth/login)`,
     `    e-mail        ${creds.ownerEmail}`,
     `    password      ${creds.ownerPassword}`,
@@ -78,7 +82,7 @@ export function printDemo(creds: DemoCredentials, publicUrl: string, tokenFromEn
 /**
  * Makes the demo shop sell: its default channel (DE, EUR) named, with every published product listed, a
  * shipping method, the digital add-on switched on, a monthly plan for the first digital
- * product, an invited vendor with a commission rule and an affiliate. Goes through the HTTP API, so the demo exercises the same rules as any client.
+ * product (offered by the built-in storefront), an invited vendor with a commission rule and an affiliate. Goes through the HTTP API, so the demo exercises the same rules as any client.
  */
 async function seedDemoStore(
   app: App,
@@ -121,13 +125,19 @@ async function seedDemoStore(
   }
   await call('PUT', '/api/admin/digital/status', token, { aktiv: true, abo_provision: 'erste' });
   if (firstDigital) {
-    await call('POST', '/api/admin/digital/plaene', token, {
+    const plan = await call('POST', '/api/admin/digital/plaene', token, {
       product_id: firstDigital,
       name: 'Monatsabo',
       price_cents: 990,
       interval_unit: 'month',
       interval_count: 1,
       trial_days: 14,
+    });
+    // the built-in storefront offers it on the product's page
+    const settings = await call('GET', '/api/admin/storefront-settings', token);
+    await call('PUT', '/api/admin/storefront-settings', token, {
+      publishable_key_id: settings.publishable_key_id,
+      offered_plan_ids: [plan.id],
     });
   }
   // a marketplace vendor (invited: the accept link is in the outbox) who sells the first

@@ -76,6 +76,7 @@ export type RoleGatedOperation =
   | "GET /api/admin/settings/payment-methods"
   | "GET /api/admin/settings/token-write-policy"
   | "GET /api/admin/shipping-methods"
+  | "GET /api/admin/storefront-settings"
   | "GET /api/admin/suppliers"
   | "GET /api/admin/suppliers/{id}"
   | "GET /api/admin/vendor-analytics"
@@ -167,5 +168,6 @@ export type RoleGatedOperation =
   | "PUT /api/admin/settings/company"
   | "PUT /api/admin/settings/partners"
   | "PUT /api/admin/settings/payment-methods"
-  | "PUT /api/admin/settings/token-write-policy";
+  | "PUT /api/admin/settings/token-write-policy"
+  | "PUT /api/admin/storefront-settings";
 export declare const OPERATION_ROLES: Record<RoleGatedOperation, readonly EmployeeRole[]>;

@@ -76,6 +76,7 @@ export const OPERATION_ROLES = {
   "GET /api/admin/settings/payment-methods": ["owner","admin","catalog_editor","viewer"],
   "GET /api/admin/settings/token-write-policy": ["owner","admin"],
   "GET /api/admin/shipping-methods": ["owner","admin","catalog_editor","viewer"],
+  "GET /api/admin/storefront-settings": ["owner","admin"],
   "GET /api/admin/suppliers": ["owner","admin","catalog_editor","viewer"],
   "GET /api/admin/suppliers/{id}": ["owner","admin","catalog_editor","viewer"],
   "GET /api/admin/vendor-analytics": ["owner","admin"],
@@ -168,4 +169,5 @@ export const OPERATION_ROLES = {
   "PUT /api/admin/settings/partners": ["owner","admin"],
   "PUT /api/admin/settings/payment-methods": ["owner","admin"],
   "PUT /api/admin/settings/token-write-policy": ["owner","admin"],
+  "PUT /api/admin/storefront-settings": ["owner","admin"],
 };

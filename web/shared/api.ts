@@ -20,7 +20,7 @@ export function setUnauthorizedHandler(handler: () => void): void {
   onUnauthorized = handler;
 }
 
-const problems: Middleware = {
+export const problems: Middleware = {
   async onResponse({ request, response }) {
     if (response.ok) return undefined;
     const url = new URL(request.url);

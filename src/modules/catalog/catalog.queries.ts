@@ -2,7 +2,7 @@
  * What other modules read of the catalog's tables, as functions of its own (docs/ARCHITECTURE.md,
  * "Cross-module table reads").
  */
-import { and, Column, desc, eq, getTableName, inArray, is, isNull, type SQL, sql } from 'drizzle-orm';
+import { and, asc, Column, desc, eq, getTableName, inArray, is, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import type { Db } from '../../platform/db/client.js';
 import { query } from '../../platform/db/tx.js';
@@ -161,4 +161,15 @@ export function prepareCatalogVersion(db: Db, name: string): (shopId: string) =>
     .where(eq(catalogVersions.shopId, sql.placeholder('shopId')))
     .prepare(name);
   return async (shopId) => (await statement.execute({ shopId }))[0]?.version ?? null;
+}
+
+/** The shop's categories for a storefront's filter (names and parents only), by name; at most 500. */
+export async function storeCategories(ctx: ShopCtx): Promise<{ id: string; name: string; parent_id: string | null }[]> {
+  const rows = await ctx.db
+    .select({ id: categories.id, name: categories.name, parentId: categories.parentId })
+    .from(categories)
+    .where(eq(categories.shopId, ctx.shopId))
+    .orderBy(asc(categories.name), asc(categories.id))
+    .limit(500);
+  return rows.map((r) => ({ id: r.id, name: r.name, parent_id: r.parentId }));
 }

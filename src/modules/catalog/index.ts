@@ -16,6 +16,7 @@ export {
   productListedInChannels,
   productSql,
   refsTrackingStock,
+  storeCategories,
   vendorProducts,
 } from './catalog.queries.js';
 export { slugify } from './catalog.util.js';

@@ -50,3 +50,17 @@ export async function channelAutoConfirmsOrders(ctx: ShopCtx, channelId: string)
 export const channelSql = (channelId: SQL, shopId: SQL): SQL =>
   sql`(SELECT c.id, c.currency, c.is_default, c.auto_confirm_orders
        FROM channels c WHERE c.id = ${channelId} AND c.shop_id = ${shopId})`;
+
+/**
+ * The shop whose active channel has `host` as a domain mapping (domains are unique across shops),
+ * or null: how a page served for a host finds its shop (DESIGN §10, spec §4.5 rule 3).
+ */
+export async function shopOfDomain(db: Ctx['db'], host: string): Promise<string | null> {
+  if (!host) return null;
+  const rows = await query<{ shop_id: string }>(
+    db,
+    sql`SELECT d.shop_id FROM channel_domains d JOIN channels c ON c.id = d.channel_id AND c.shop_id = d.shop_id
+        WHERE d.domain = ${host} AND c.is_active LIMIT 1`,
+  );
+  return rows[0]?.shop_id ?? null;
+}

@@ -13,6 +13,7 @@ export {
   channelSql,
   defaultChannelCurrency,
   defaultChannelDomain,
+  shopOfDomain,
 } from './channels.queries.js';
 export { ChannelSchema, CountryCode, CurrencyCode } from './channels.schemas.js';
 export { type ChannelRow, channelOut, createDefaultChannel, getChannel, listChannels } from './channels.service.js';

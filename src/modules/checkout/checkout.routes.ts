@@ -1,13 +1,17 @@
 /** Storefront checkout routes (checkout role). */
 
+import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import type { PaymentProvider } from '../../adapters/payment/port.js';
+import { storefrontKey } from '../../platform/auth/presets.js';
 import { iso } from '../../platform/dates.js';
+import { notFound } from '../../platform/errors.js';
 import { pathPrefixOf, type TypedApp } from '../../platform/http/typed-app.js';
 import type { AppDeps } from '../../platform/module.js';
 import { resolveChannel } from '../channels/index.js';
 import { pricingTaxOut } from '../tax/index.js';
 import { CheckoutCreate, CheckoutSessionOut } from './checkout.schemas.js';
+import { getSession } from './checkout.service.js';
 import type { CheckoutSessionRow } from './checkout.tables.js';
 import { startCheckout } from './start-checkout.js';
 
@@ -78,4 +82,27 @@ export function checkoutRoutes(app: TypedApp, _deps: AppDeps, provider: PaymentP
       },
     );
   }
+
+  // the thank-you page of a storefront reads the session it returned from (return_url?session_id=…)
+  app.get(
+    '/api/store/checkout-sessions/:id',
+    {
+      config: storefrontKey,
+      schema: {
+        tags: ['checkout'],
+        summary: "A checkout session of the key's shop: status, lines, totals and the order once paid",
+        description:
+          'For the page return_url leads to (`?session_id=…`). `url` is null here: the payment page address is given at creation.',
+        params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }),
+        response: { 200: CheckoutSessionOut },
+      },
+    },
+    async (request) => {
+      const session = await getSession(request.ctx, request.params.id);
+      if (!session || session.shopId !== request.ctx.shopId || session.kind !== 'order') {
+        throw notFound('Checkout session');
+      }
+      return sessionOut(session, null);
+    },
+  );
 }

@@ -4,7 +4,8 @@
  */
 import { and, desc, eq, or, type SQL, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
-import type { TxCtx } from '../../platform/db/tx.js';
+import type { Db } from '../../platform/db/client.js';
+import { query, type TxCtx } from '../../platform/db/tx.js';
 import { aboOut } from './abo-common.js';
 import { abos } from './digital.tables.js';
 
@@ -59,4 +60,37 @@ export async function buyerAbos(
     billingAddresses: rows.map((r) => r.billingAddress),
     count: Number(total[0]?.n ?? 0),
   };
+}
+export interface OfferedPlan {
+  id: string;
+  product_id: string;
+  name: string;
+  price_cents: number;
+  currency: string;
+  interval_unit: string;
+  interval_count: number;
+  trial_days: number;
+}
+
+/**
+ * The plans of the shop among `ids` (a storefront's offered plans, in the order given), for the
+ * storefront's settings; `activeOnly` leaves out plans switched off since.
+ */
+export async function plansOfShop(
+  ctx: { db: Db; shopId: string },
+  ids: string[],
+  activeOnly: boolean,
+): Promise<OfferedPlan[]> {
+  if (ids.length === 0) return [];
+  const rows = await query<OfferedPlan>(
+    ctx.db,
+    sql`SELECT id, product_id, name, price_cents, currency, interval_unit, interval_count, trial_days
+        FROM abo_plans
+        WHERE shop_id = ${ctx.shopId} AND id IN (${sql.join(
+          ids.map((id) => sql`${id}`),
+          sql`, `,
+        )}) ${activeOnly ? sql`AND is_active` : sql``}`,
+  );
+  const byId = new Map(rows.map((r) => [r.id, { ...r, price_cents: Number(r.price_cents) }]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
 }

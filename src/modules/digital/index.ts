@@ -18,7 +18,7 @@ import { customerAboRoutes, tokenAboRoutes } from './self-service.js';
 /** Subscription events of the provider webhook (wired in app.ts into checkout's webhook route). */
 export { aboPaymentEventHandlers } from './abo-payment-events.js';
 export { AboOut } from './abos.schemas.js';
-export { buyerAbos, claimGuestAbos } from './digital.queries.js';
+export { buyerAbos, claimGuestAbos, type OfferedPlan, plansOfShop } from './digital.queries.js';
 export { processDue } from './renewals.js';
 
 // Subscriptions bill in their channel: it cannot be deleted while they exist.

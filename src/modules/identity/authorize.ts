@@ -219,6 +219,18 @@ export function requestOrigin(request: FastifyRequest): string | null {
   return typeof origin === 'string' && origin !== 'null' ? normalizeOrigin(origin) : null;
 }
 
+/**
+ * The origin of a browser's same-origin GET, which carries no Origin header: the page was served
+ * by this service, so its origin is the request's own (scheme and Host, as TRUST_PROXY gives them).
+ * Only with `Sec-Fetch-Site: same-origin`, which only browsers set (a script could forge it, as it
+ * could forge Origin: the allowlist binds browsers, docs/decisions.md "The built-in storefront's
+ * requests"). The built-in storefront at /shop/ reads the catalog this way.
+ */
+function sameOriginFetch(request: FastifyRequest): string | null {
+  if (request.headers['sec-fetch-site'] !== 'same-origin') return null;
+  return normalizeOrigin(`${request.protocol}://${request.host}`);
+}
+
 async function authenticate(request: FastifyRequest, spec: AuthSpec, deps: AppDeps): Promise<Identified> {
   const db = deps.database.db;
   const accepts = spec.accepts as CredentialKind[];
@@ -246,7 +258,7 @@ async function authenticate(request: FastifyRequest, spec: AuthSpec, deps: AppDe
   } else if (kind === 'token') {
     found = await identifyToken(db, credential);
   } else if (kind === 'publishable') {
-    found = await identifyPublishable(db, credential, requestOrigin(request) ?? '');
+    found = await identifyPublishable(db, credential, requestOrigin(request) ?? sameOriginFetch(request) ?? '');
   } else {
     found = await identifySession(db, kind as SessionKind, credential);
   }

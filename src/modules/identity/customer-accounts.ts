@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import { queueEmail } from '../../adapters/mail/index.js';
+import { normalizeOrigin } from '../../config.js';
 import type { Ctx } from '../../platform/auth/types.js';
 import { hashPassword, verifyPassword } from '../../platform/crypto.js';
 import type { Db } from '../../platform/db/client.js';
@@ -109,6 +110,19 @@ const storefrontBase = (ctx: Ctx): string =>
   ctx.actor?.kind === 'publishable' ? ctx.actor.origin : ctx.config.publicUrl;
 
 /**
+ * The page of an e-mailed account link: on the service's own origin (PUBLIC_URL) the built-in
+ * storefront's account area (`/shop/konto/…`, docs/storefront.md); on a headless storefront's
+ * origin the documented `/account/…` path there.
+ */
+function accountLink(ctx: Ctx, page: 'verify-email' | 'reset-password'): string {
+  const base = storefrontBase(ctx);
+  const own = normalizeOrigin(ctx.config.publicUrl);
+  return normalizeOrigin(base) === own && ctx.config.storefront
+    ? `${base}/shop/konto/${page}`
+    : `${base}/account/${page}`;
+}
+
+/**
  * Issues a one-use account token for `purpose` and queues its e-mail in the caller's transaction
  * (a new link ends the earlier one). `lines` builds the text from the shop's name and the token.
  */
@@ -143,7 +157,7 @@ export async function sendVerificationEmail(ctx: TxCtx, row: CustomerRow): Promi
       '',
       'Bitte bestätigen Sie Ihre E-Mail-Adresse über diesen Link (mit dem Passwort, das Sie bei der Registrierung gewählt haben):',
       '',
-      `${storefrontBase(ctx)}/account/verify-email?token=${encodeURIComponent(token)}`,
+      `${accountLink(ctx, 'verify-email')}?token=${encodeURIComponent(token)}`,
       '',
       `Der Link ist 72 Stunden gültig. Token: ${token}`,
       '',
@@ -169,7 +183,7 @@ export async function sendRegistrationAttemptEmail(ctx: TxCtx, row: CustomerRow)
       `jemand hat versucht, mit Ihrer E-Mail-Adresse ein Kundenkonto bei ${name} anzulegen. Sie haben dort bereits ein Konto.`,
       '',
       'Waren Sie das, melden Sie sich mit Ihrem Passwort an. Haben Sie es vergessen, legen Sie ein neues fest:',
-      `${storefrontBase(ctx)}/account/reset-password`,
+      accountLink(ctx, 'reset-password'),
       '',
       'Waren Sie es nicht, ignorieren Sie diese E-Mail: Ihr Konto bleibt unverändert.',
     ].join('\n'),
@@ -264,7 +278,7 @@ export async function requestCustomerReset(ctx: Ctx, email: string): Promise<voi
       lines: (_name, token) => [
         'Sie haben ein neues Passwort angefordert. Legen Sie es über diesen Link fest:',
         '',
-        `${storefrontBase(ctx)}/account/reset-password?token=${encodeURIComponent(token)}`,
+        `${accountLink(ctx, 'reset-password')}?token=${encodeURIComponent(token)}`,
         '',
         `Der Link ist 1 Stunde gültig und funktioniert einmal. Token: ${token}`,
         'Wenn Sie das nicht waren, ignorieren Sie diese E-Mail; Ihr Passwort bleibt unverändert.',

@@ -13,7 +13,7 @@ export {
   restoreCustomer,
   suspendCustomer,
 } from './customer-admin.js';
-export { forgetDeletedChannel } from './identity.queries.js';
+export { forgetDeletedChannel, type LivePublishableKey, livePublishableKey } from './identity.queries.js';
 export { clearSessionCookie, setSessionCookie } from './identity.routes.js';
 export { PublishableKeySchema, UserSchema } from './identity.schemas.js';
 export {

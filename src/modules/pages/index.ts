@@ -1,6 +1,7 @@
 /**
  * The web pages the service serves (DESIGN §10): `/` (links, or name/version/links as JSON) and
- * the admin app at `/admin/`, built from web/ into dist/web/admin by scripts/build-web.mjs.
+ * the admin app at `/admin/` and the storefront at `/shop/`, built from web/ into dist/web/admin and
+ * dist/web/shop by scripts/build-web.mjs.
  * Hashed assets are cached for a year, index.html never; .br/.gz copies are sent when the browser
  * takes them; every page carries a strict Content-Security-Policy (no inline script or style).
  */
@@ -13,6 +14,8 @@ import type { Module } from '../../platform/module.js';
 
 /** Where scripts/build-web.mjs writes the admin app (relative to the working directory, like dist/src). */
 export const ADMIN_DIST = resolve('dist/web/admin');
+/** Where it writes the built-in storefront (docs/storefront.md, "The built-in storefront"). */
+export const SHOP_DIST = resolve('dist/web/shop');
 
 /** The policy of every page: nothing inline, nothing from elsewhere, never framed. */
 export const PAGE_CSP =
@@ -34,7 +37,7 @@ function packageInfo(): { name: string; version: string } {
   }
 }
 
-const LINKS = { admin: '/admin/', docs: '/docs', openapi: '/openapi.json', health: '/health' };
+const LINKS = { shop: '/shop/', admin: '/admin/', docs: '/docs', openapi: '/openapi.json', health: '/health' };
 
 const HOME_HTML = `<!doctype html>
 <html lang="de">
@@ -47,6 +50,7 @@ const HOME_HTML = `<!doctype html>
 <main>
 <h1>Commerce service</h1>
 <ul>
+<li><a href="/shop/" hreflang="de">Shop (storefront)</a></li>
 <li><a href="/admin/" hreflang="de">Verwaltung (Admin)</a></li>
 <li><a href="/docs">API-Referenz (API reference)</a></li>
 <li><a href="/openapi.json">OpenAPI</a></li>
@@ -56,24 +60,26 @@ const HOME_HTML = `<!doctype html>
 </html>
 `;
 
-/** index.html, or 503 with a plain explanation when the web app was never built. */
-function sendIndex(reply: FastifyReply) {
+/** index.html of a web app, or 503 with a plain explanation when it was never built. */
+function sendIndex(reply: FastifyReply, dist = ADMIN_DIST) {
   reply.headers(PAGE_HEADERS);
-  if (!existsSync(resolve(ADMIN_DIST, 'index.html'))) {
+  if (!existsSync(resolve(dist, 'index.html'))) {
     return reply
       .code(503)
       .header('cache-control', 'no-store')
       .type('text/plain; charset=utf-8')
-      .send('The admin web app is not built: run `npm run build` (npm start builds it when its sources changed).\n');
+      .send('The web app is not built: run `npm run build` (npm start builds it when its sources changed).\n');
   }
   reply.header('cache-control', 'no-cache');
-  return reply.sendFile('index.html', ADMIN_DIST, { cacheControl: false });
+  return reply.sendFile('index.html', dist, { cacheControl: false });
 }
+
+const ASSET = /^[\w.-]+\.(js|css|map)$/;
 
 export const pagesModule: Module = {
   name: 'pages',
   group: 'shop',
-  async routes(app) {
+  async routes(app, deps) {
     const info = packageInfo();
     await app.register(fastifyStatic, { root: ADMIN_DIST, serve: false, preCompressed: true });
     const hidden = { config: publicRoute, schema: { hide: true } };
@@ -92,12 +98,24 @@ export const pagesModule: Module = {
     app.get('/admin/assets/:file', hidden, async (request, reply) => {
       const { file } = request.params as { file: string };
       reply.headers(PAGE_HEADERS);
-      if (!/^[\w.-]+\.(js|css|map)$/.test(file) || file.includes('..')) return reply.callNotFound();
+      if (!ASSET.test(file) || file.includes('..')) return reply.callNotFound();
       return reply.sendFile(`assets/${file}`, ADMIN_DIST, { immutable: true, maxAge: 31_536_000_000 });
     });
 
     // the app's own URLs (/admin/orders?status=paid …): index.html, the router takes over
     app.get('/admin', hidden, async (_request, reply) => sendIndex(reply));
     app.get('/admin/*', hidden, async (_request, reply) => sendIndex(reply));
+
+    // the built-in storefront (STOREFRONT=0: not served, 404 like any unknown path)
+    if (deps.config.storefront) {
+      app.get('/shop/assets/:file', hidden, async (request, reply) => {
+        const { file } = request.params as { file: string };
+        reply.headers(PAGE_HEADERS);
+        if (!ASSET.test(file) || file.includes('..')) return reply.callNotFound();
+        return reply.sendFile(`assets/${file}`, SHOP_DIST, { immutable: true, maxAge: 31_536_000_000 });
+      });
+      app.get('/shop', hidden, async (_request, reply) => sendIndex(reply, SHOP_DIST));
+      app.get('/shop/*', hidden, async (_request, reply) => sendIndex(reply, SHOP_DIST));
+    }
   },
 };

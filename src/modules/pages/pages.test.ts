@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, startApp, type TestApp } from '../../../test/helpers/app.js';
-import { ADMIN_DIST, PAGE_CSP } from './index.js';
+import { ADMIN_DIST, PAGE_CSP, SHOP_DIST } from './index.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -26,7 +26,7 @@ describe('GET /', () => {
     expect(json.data).toEqual({
       name: 'commerce-service',
       version: JSON.parse(readFileSync('package.json', 'utf8')).version,
-      links: { admin: '/admin/', docs: '/docs', openapi: '/openapi.json', health: '/health' },
+      links: { shop: '/shop/', admin: '/admin/', docs: '/docs', openapi: '/openapi.json', health: '/health' },
     });
     expect(json.headers.vary).toContain('Accept');
   });
@@ -83,5 +83,33 @@ describe('/admin/', () => {
     }
     // the metafile is next to the app, never served
     expect((await call(t.app, 'GET', '/admin/meta.json')).body).not.toContain('"outputs"');
+  });
+});
+
+describe('/shop/', () => {
+  it('answers the storefront index.html for every shop URL, with the strict CSP; its assets for a year; a missing one is 404', async () => {
+    for (const url of [
+      '/shop',
+      '/shop/',
+      '/shop/?q=k%C3%A4se&page=2',
+      '/shop/produkt/bergkaese',
+      '/shop/danke?session_id=cs_x',
+      '/shop/konto',
+    ]) {
+      const res = await call(t.app, 'GET', url);
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['cache-control'], url).toBe('no-cache');
+      expect(res.headers['content-security-policy'], url).toBe(PAGE_CSP);
+      expect(res.body, url).toContain('/shop/assets/main-');
+      expect(res.body, url).not.toMatch(/<script>|<style|\sstyle=|\son\w+=/);
+    }
+    const html = readFileSync(`${SHOP_DIST}/index.html`, 'utf8');
+    const js = /src="(\/shop\/assets\/main-[\w-]+\.js)"/.exec(html)?.[1] as string;
+    const asset = await call(t.app, 'GET', js, { headers: { 'accept-encoding': 'br' } });
+    expect(asset.statusCode).toBe(200);
+    expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(asset.headers['content-encoding']).toBe('br');
+    expect((await call(t.app, 'GET', '/shop/assets/main-MISSING0.js')).statusCode).toBe(404);
+    expect((await call(t.app, 'GET', '/shop/assets/..%2f..%2fpackage.json')).statusCode).toBe(404);
   });
 });

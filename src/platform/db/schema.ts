@@ -12,5 +12,6 @@ export * from '../../modules/orders/orders.tables.js';
 export * from '../../modules/partners/partners.tables.js';
 export * from '../../modules/shipping/shipping.tables.js';
 export * from '../../modules/shops/shops.tables.js';
+export * from '../../modules/storefront/storefront.tables.js';
 export * from '../../modules/webhooks/webhooks.tables.js';
 export * from './platform.tables.js';

@@ -15,7 +15,7 @@ import { orderRows } from './orders.rows.js';
 import { partnerAuthRows } from './partner-auth.rows.js';
 import { payoutsRows } from './payouts.rows.js';
 import { shippingRows } from './shipping.rows.js';
-import { storefrontRows } from './storefront.rows.js';
+import { builtInStorefrontRows, storefrontRows } from './storefront.rows.js';
 import { vendorsRows } from './vendors.rows.js';
 import { webhookRows } from './webhooks.rows.js';
 
@@ -27,6 +27,7 @@ export const ALL_ROWS: { module: string; rows: MatrixRow[] }[] = [
   { module: 'webhooks', rows: webhookRows },
   { module: 'shipping', rows: shippingRows },
   { module: 'storefront', rows: storefrontRows },
+  { module: 'built-in-storefront', rows: builtInStorefrontRows },
   { module: 'orders', rows: orderRows },
   { module: 'digital', rows: digitalRows },
   { module: 'finance', rows: financeRows },

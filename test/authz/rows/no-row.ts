@@ -22,18 +22,13 @@ const noRow = (route: string, reason: string): NoRow => {
 };
 
 export const NO_ROW: NoRow[] = [
+  noRow('GET /', 'the links page (pages module): public, the same for every caller (pages.test.ts)'),
+  noRow('GET /admin*', "the admin app's files (pages module): public static files; its data comes from /api routes"),
+  noRow('GET /shop*', "the storefront's files (pages module): public static files; its data comes from /api routes"),
   noRow('* /docs*', 'the interactive API reference: static files of @fastify/swagger-ui, public, no shop data'),
   noRow(
     'GET /openapi.json',
     'the OpenAPI document: public, the same for every caller (test/foundation/openapi.test.ts)',
   ),
   noRow('OPTIONS *', 'the CORS preflight of every path: public, answers by Origin only (storefront CORS tests)'),
-  noRow(
-    'GET /',
-    'the link page (HTML) or {name, version, links} (JSON): public, no shop data (src/modules/pages/pages.test.ts)',
-  ),
-  noRow(
-    'GET /admin*',
-    'the admin web app: static files and its index.html, public; every call the page makes is a row of its own (src/modules/pages/pages.test.ts)',
-  ),
 ];

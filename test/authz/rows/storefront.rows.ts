@@ -1,4 +1,4 @@
-import type { MatrixRow } from '../matrix.types.js';
+import { CREDENTIALS, MANAGERS, type MatrixRow } from '../matrix.types.js';
 
 /**
  * Spec §5: the public catalog takes a publishable key with an Origin on its allowlist. The
@@ -23,4 +23,29 @@ export const storefrontRows: MatrixRow[] = [
   store('/api/store/products/prod_unknown'),
   store('/de/api/store/products', 200),
   store('/de/api/store/products/some-slug'),
+];
+
+/**
+ * The built-in storefront (docs/storefront.md): its setting is the owner's and admins'; the
+ * bootstrap read is public (the matrix shop names no storefront key: 404 for every caller); the
+ * category list and a checkout session by id take the publishable key like the catalog.
+ */
+export const builtInStorefrontRows: MatrixRow[] = [
+  {
+    method: 'GET',
+    url: '/api/admin/storefront-settings',
+    allow: MANAGERS,
+    codes: { catalog_editor: 'role_denied', viewer: 'role_denied', pk_allowed_origin: 'credential_denied' },
+  },
+  {
+    method: 'PUT',
+    url: '/api/admin/storefront-settings',
+    body: { publishable_key_id: 'pk_unknown' },
+    allow: MANAGERS,
+    ok: 400,
+    codes: { catalog_editor: 'role_denied', viewer: 'role_denied' },
+  },
+  { method: 'GET', url: '/api/storefront/bootstrap', allow: [...CREDENTIALS], ok: 404 },
+  store('/api/store/categories', 200),
+  store('/api/store/checkout-sessions/cs_unknown'),
 ];

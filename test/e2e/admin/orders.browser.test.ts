@@ -369,10 +369,10 @@ describe('orders screens in Chromium', () => {
         expect(await dialog.getByRole('table').textContent()).toContain('E-Book');
         expect(await axe(page), 'refund dialog de').toEqual([]);
         await shot(page, 'refund-dialog-de');
-      // the dialog alone, tall enough to show all of it (docs/admin/refund-dialog.png)
-      await page.setViewportSize({ width: 1280, height: 1400 });
-      await dialog.screenshot({ path: `${SHOTS}/orders-refund-dialog-only-de.png` });
-      await page.setViewportSize({ width: 1280, height: 800 });
+        // the dialog alone, tall enough to show all of it (docs/admin/refund-dialog.png)
+        await page.setViewportSize({ width: 1280, height: 1400 });
+        await dialog.screenshot({ path: `${SHOTS}/orders-refund-dialog-only-de.png` });
+        await page.setViewportSize({ width: 1280, height: 800 });
         await tabTo(page, (text) => / erstatten$/.test(text));
         await page.keyboard.press('Enter');
         await page.getByText(/ erstattet\.$/).waitFor();
