@@ -8,34 +8,15 @@
  * Skipped when /usr/bin/chromium is absent, unless CI=true: then it fails.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { AxeBuilder } from '@axe-core/playwright';
 import { sql } from 'drizzle-orm';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256 } from '../../../src/platform/crypto.js';
 import { call, createShop, type ShopFixture, startApp, type TestApp } from '../../helpers/app.js';
+import { axe, CHROMIUM, focused, freePort, hasChromium, SHOTS, shot, skip, tabber } from '../browser.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-const skip = !hasChromium && process.env.CI !== 'true';
-const SHOTS = 'test/e2e/.screenshots';
 const OWNER_PASSWORD = 'owner-password-1';
 const ORDER_COUNT = 27;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 let t: TestApp;
 let port: number;
@@ -66,11 +47,6 @@ async function inBrowser(name: string, fn: (page: Page) => Promise<void>, locale
   }
 }
 
-async function shot(page: Page, name: string): Promise<void> {
-  mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
-}
-
 async function signIn(page: Page, email: string, password: string, lang: 'de' | 'en' = 'de') {
   const l =
     lang === 'de'
@@ -81,24 +57,7 @@ async function signIn(page: Page, email: string, password: string, lang: 'de' | 
   await page.getByRole('button', { name: l.submit, exact: true }).click();
 }
 
-async function axe(page: Page) {
-  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  return result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
-}
-
-/** What the focused element is, for keyboard steps. */
-const focused = (page: Page) =>
-  page.evaluate(
-    'document.activeElement ? (document.activeElement.getAttribute("name") || document.activeElement.textContent || "").trim() : ""',
-  ) as Promise<string>;
-
-async function tabTo(page: Page, matches: (text: string) => boolean, max = 40): Promise<void> {
-  for (let i = 0; i < max; i++) {
-    await page.keyboard.press('Tab');
-    if (matches(await focused(page))) return;
-  }
-  throw new Error('the keyboard did not reach the element');
-}
+const tabTo = tabber(40);
 
 beforeAll(async () => {
   if (skip) return;

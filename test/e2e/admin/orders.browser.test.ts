@@ -7,9 +7,6 @@
  * Screenshots go to test/e2e/.screenshots/orders-*.png.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { AxeBuilder } from '@axe-core/playwright';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -23,25 +20,9 @@ import {
 } from '../../../src/modules/finance/finance.fixtures.js';
 import { call, STORE_ORIGIN, startApp, type TestApp } from '../../helpers/app.js';
 import { startViesStub, type ViesStub } from '../../helpers/vies-stub.js';
+import { axe, CHROMIUM, freePort, hasChromium, SHOTS, shot as screenshot, skip, tabber } from '../browser.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-const skip = !hasChromium && process.env.CI !== 'true';
-const SHOTS = 'test/e2e/.screenshots';
 const PASSWORD = 'owner-password-1';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 let t: TestApp;
 let vies: ViesStub;
@@ -67,10 +48,7 @@ async function orderOf(id: string, email: string): Promise<Ord> {
   return { id, number: res.data.order.number, email };
 }
 
-async function shot(page: Page, name: string): Promise<void> {
-  mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: `${SHOTS}/orders-${name}.png`, fullPage: true });
-}
+const shot = (page: Page, name: string) => screenshot(page, `orders-${name}`);
 
 async function inBrowser(name: string, fn: (page: Page) => Promise<void>, locale = 'de-DE'): Promise<void> {
   if (!browser) throw new Error(`${CHROMIUM} is missing (CI=true needs it)`);
@@ -100,23 +78,7 @@ async function signIn(page: Page, path: string, email: string, password: string,
   await page.getByRole('button', { name: l.submit, exact: true }).click();
 }
 
-async function axe(page: Page) {
-  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  return result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
-}
-
-const focused = (page: Page) =>
-  page.evaluate(
-    'document.activeElement ? (document.activeElement.getAttribute("name") || document.activeElement.textContent || "").trim() : ""',
-  ) as Promise<string>;
-
-async function tabTo(page: Page, matches: (text: string) => boolean, max = 60): Promise<void> {
-  for (let i = 0; i < max; i++) {
-    await page.keyboard.press('Tab');
-    if (matches(await focused(page))) return;
-  }
-  throw new Error('the keyboard did not reach the element');
-}
+const tabTo = tabber(60);
 
 const rows = (page: Page) => page.getByRole('table').first().locator('tbody tr');
 const param = (page: Page, key: string) => new URL(page.url()).searchParams.get(key);

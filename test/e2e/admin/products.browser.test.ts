@@ -8,32 +8,13 @@
  * screen and the categories screen in both languages. Screenshots in test/e2e/.screenshots/.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { deflateSync } from 'node:zlib';
-import { AxeBuilder } from '@axe-core/playwright';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createShop, type ShopFixture, startApp, type TestApp } from '../../helpers/app.js';
+import { axe, CHROMIUM, freePort, hasChromium, SHOTS, shot, skip, tabber } from '../browser.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-const skip = !hasChromium && process.env.CI !== 'true';
-const SHOTS = 'test/e2e/.screenshots';
 const OWNER_PASSWORD = 'owner-password-1';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 /** A real PNG (RGB, width × height, one colour), made without a library. */
 function png(width: number, height: number): Buffer {
@@ -101,11 +82,6 @@ async function inBrowser(name: string, fn: (page: Page) => Promise<void>, locale
   }
 }
 
-async function shot(page: Page, name: string): Promise<void> {
-  mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
-}
-
 /** Signs in on the sign-in page (in the page's language) and waits for the first screen. */
 async function signIn(page: Page, email: string, password: string, lang: 'de' | 'en' = 'de') {
   await page.goto(`${origin}/admin/sign-in`);
@@ -120,23 +96,7 @@ async function signIn(page: Page, email: string, password: string, lang: 'de' | 
   await page.getByRole('heading', { name: l.home, level: 1 }).waitFor();
 }
 
-async function axe(page: Page) {
-  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  return result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
-}
-
-const focused = (page: Page) =>
-  page.evaluate(
-    'document.activeElement ? (document.activeElement.getAttribute("name") || document.activeElement.textContent || "").trim() : ""',
-  ) as Promise<string>;
-
-async function tabTo(page: Page, matches: (text: string) => boolean, max = 80): Promise<void> {
-  for (let i = 0; i < max; i++) {
-    await page.keyboard.press('Tab');
-    if (matches(await focused(page))) return;
-  }
-  throw new Error('the keyboard did not reach the element');
-}
+const tabTo = tabber(80);
 
 async function product(body: Record<string, unknown>): Promise<string> {
   const res = await call(t.app, 'POST', '/api/products', { token: shop.ownerToken, body });

@@ -9,33 +9,14 @@
  * Skipped when /usr/bin/chromium is absent, unless CI=true: then it fails.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { AxeBuilder } from '@axe-core/playwright';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DemoCredentials, seedDemo } from '../../../src/demo.js';
 import { call, startApp, type TestApp } from '../../helpers/app.js';
 import { startViesStub, type ViesStub } from '../../helpers/vies-stub.js';
+import { axe, CHROMIUM, freePort, hasChromium, SHOTS, shot, skip, tabber } from '../browser.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-const skip = !hasChromium && process.env.CI !== 'true';
-const SHOTS = 'test/e2e/.screenshots';
 const PRODUCT = 'Bergkäse 12 Monate gereift, 500 g';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 let t: TestApp;
 let origin: string;
@@ -65,28 +46,12 @@ async function inBrowser(name: string, fn: (page: Page) => Promise<void>, locale
   }
 }
 
-async function shot(page: Page, name: string): Promise<void> {
-  mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
-}
-
-async function axe(page: Page) {
-  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  return result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
-}
-
 const focusedText = (page: Page) =>
   page.evaluate(
     'document.activeElement ? (document.activeElement.getAttribute("aria-label") || document.activeElement.getAttribute("name") || document.activeElement.textContent || "").trim() : ""',
   ) as Promise<string>;
 
-async function tabTo(page: Page, matches: (text: string) => boolean, max = 60): Promise<void> {
-  for (let i = 0; i < max; i++) {
-    await page.keyboard.press('Tab');
-    if (matches(await focusedText(page))) return;
-  }
-  throw new Error('the keyboard did not reach the element');
-}
+const tabTo = tabber(60, focusedText);
 
 async function orderCount(): Promise<number> {
   const res = await call(t.app, 'GET', '/api/admin/orders', { token: ownerToken });
