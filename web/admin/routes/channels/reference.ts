@@ -65,6 +65,21 @@ export const METHOD_CODES = [
   'bank_transfer',
 ] as const satisfies readonly MethodCode[];
 
+/**
+ * Each list is the API's whole enum, not only a subset of it: the schema's values come as types
+ * only (clients/typescript), so a value the server gains or drops fails this check at compile time
+ * instead of silently missing from the form.
+ */
+type Exactly<List extends readonly string[], Enum extends string> = [Exclude<Enum, List[number]>] extends [never]
+  ? true
+  : false;
+const complete: [
+  Exactly<typeof CURRENCIES, Currency>,
+  Exactly<typeof ALLOCATIONS, Allocation>,
+  Exactly<typeof METHOD_CODES, MethodCode>,
+] = [true, true, true];
+void complete;
+
 /** Percent as typed (19 or 19,5) → the fraction the API stores (0.19); '' → null; not a number → undefined. */
 export function percentToFraction(text: string): number | null | undefined {
   const trimmed = text.trim().replace(',', '.');
