@@ -1,16 +1,11 @@
 /**
  * The admin's routes: paths, typed search params and what must hold before a screen renders
  * (signed in). Screens are loaded lazily, one chunk per screen folder (routes/<area>/<screen>/).
+ * New areas declare their routes in routes/<area>/routes.ts (against route-base.ts's
+ * `signedInRoute`) and add them to the tree below.
  */
-import { QueryClient } from '@tanstack/react-query';
-import {
-  createRootRouteWithContext,
-  createRoute,
-  createRouter,
-  lazyRouteComponent,
-  redirect,
-} from '@tanstack/react-router';
-import { $api, isProblem, setUnauthorizedHandler } from '../shared/api.js';
+import { createRoute, createRouter, lazyRouteComponent } from '@tanstack/react-router';
+import { $api, setUnauthorizedHandler } from '../shared/api.js';
 import { meQuery } from '../shared/auth.js';
 import {
   dayParam,
@@ -21,61 +16,11 @@ import {
   stringifySearch,
   textParam,
 } from '../shared/list.js';
+import { queryClient, rootRoute, safeRedirect, signedInRoute, signInRoute } from './route-base.js';
 import { orderListQuery } from './routes/orders/order-list/query.js';
 import { productListQuery } from './routes/products/product-list/query.js';
-import { NotFound, RootLayout, SignedInLayout } from './shell.js';
 
-export const queryClient = new QueryClient({
-  defaultOptions: {
-    queries: {
-      staleTime: 10_000,
-      // a refused call is not retried; a network failure once
-      retry: (count, error) => !isProblem(error) && count < 1,
-    },
-  },
-});
-
-const rootRoute = createRootRouteWithContext<{ queryClient: QueryClient }>()({
-  component: RootLayout,
-  notFoundComponent: NotFound,
-});
-
-/** Only a path inside the admin is followed after sign-in (never another site). */
-export function safeRedirect(value: unknown): string | undefined {
-  return typeof value === 'string' && value.startsWith('/admin/') && !value.startsWith('//') && !value.includes('\\')
-    ? value.slice(0, 2000)
-    : undefined;
-}
-
-export const signInRoute = createRoute({
-  getParentRoute: () => rootRoute,
-  path: 'sign-in',
-  validateSearch: searchValidator((raw) => ({
-    redirect: safeRedirect(raw.redirect),
-    reason: enumParam(raw, 'reason', ['expired', 'signed-out'] as const),
-  })),
-  component: lazyRouteComponent(() => import('./routes/sign-in/page.js'), 'SignInPage'),
-});
-
-/**
- * Everything behind sign-in. The session check (GET /api/auth/me) is started here but awaited in
- * the loader, so that it runs in parallel with the screen's own data (child loaders); without a
- * session: to sign-in with the page remembered.
- */
-const signedInRoute = createRoute({
-  getParentRoute: () => rootRoute,
-  id: 'signed-in',
-  component: SignedInLayout,
-  beforeLoad: ({ context }) => ({ session: context.queryClient.ensureQueryData(meQuery()) }),
-  loader: async ({ context, location }) => {
-    try {
-      await context.session;
-    } catch {
-      const href = location.href.startsWith('/admin/') ? location.href : `/admin${location.href}`;
-      throw redirect({ to: '/sign-in', search: { redirect: safeRedirect(href), reason: undefined } });
-    }
-  },
-});
+export { queryClient, rootRoute, safeRedirect, signedInRoute, signInRoute } from './route-base.js';
 
 // ---- home (Heute) ----
 const homeRoute = createRoute({

@@ -1,12 +1,13 @@
 /**
  * The frame of every screen: a skip link, the banner with who is signed in, the language switch
- * and sign-out, the main navigation (only screens that exist), and the main landmark.
+ * and sign-out, the main navigation (nav.tsx: a sidebar of groups), and the main landmark.
  */
 import { Link, Outlet, useNavigate } from '@tanstack/react-router';
 import { useEffect } from 'react';
 import { useMe, useSignOut } from '../shared/auth.js';
 import { setLanguage, useLanguage, useT } from '../shared/i18n/index.js';
 import { Toasts } from '../shared/widgets/Toasts.js';
+import { MainNav } from './nav.js';
 
 /** Sets the document title: "<screen> · <app>". */
 export function useTitle(title: string): void {
@@ -57,52 +58,6 @@ export function SignedInLayout() {
           {t.common.appName}
           {me ? <span className="shop"> · {me.shop.name}</span> : null}
         </span>
-        <nav aria-label={t.nav.main} className="main-nav">
-          <ul>
-            <li>
-              <Link to="/" activeOptions={{ exact: true }} activeProps={{ 'aria-current': 'page' }}>
-                {t.home.nav}
-              </Link>
-            </li>
-            <li>
-              <Link to="/orders" search={{ page: 1, limit: 25 }} activeProps={{ 'aria-current': 'page' }}>
-                {t.nav.orders}
-              </Link>
-            </li>
-            {/* ---- products ---- */}
-            <li>
-              <Link to="/products" search={{ page: 1, limit: 25 }} activeProps={{ 'aria-current': 'page' }}>
-                {t.products.nav.products}
-              </Link>
-            </li>
-            <li>
-              <Link to="/categories" search={{ page: 1, limit: 25 }} activeProps={{ 'aria-current': 'page' }}>
-                {t.products.nav.categories}
-              </Link>
-            </li>
-            <li>
-              <Link to="/brands" search={{ page: 1, limit: 25 }} activeProps={{ 'aria-current': 'page' }}>
-                {t.products.nav.brands}
-              </Link>
-            </li>
-            <li>
-              <Link to="/suppliers" search={{ page: 1, limit: 25 }} activeProps={{ 'aria-current': 'page' }}>
-                {t.products.nav.suppliers}
-              </Link>
-            </li>
-            {/* ---- end products ---- */}
-            <li>
-              <Link to="/channels" activeProps={{ 'aria-current': 'page' }}>
-                {t.channels.nav}
-              </Link>
-            </li>
-            <li>
-              <Link to="/account" activeProps={{ 'aria-current': 'page' }}>
-                {t.nav.account}
-              </Link>
-            </li>
-          </ul>
-        </nav>
         <div className="session">
           {me ? (
             <span className="who">{t.nav.signedInAs(me.user.name ?? me.user.email, t.roles[me.user.role])}</span>
@@ -119,6 +74,7 @@ export function SignedInLayout() {
           </button>
         </div>
       </header>
+      <MainNav />
       <main id="main" tabIndex={-1}>
         <Outlet />
       </main>
@@ -133,9 +89,7 @@ export function NotFound() {
     <main id="main" tabIndex={-1} className="narrow">
       <h1>{t.notFound.title}</h1>
       <p>
-        <Link to="/orders" search={{ page: 1, limit: 25 }}>
-          {t.notFound.back}
-        </Link>
+        <Link to="/">{t.notFound.back}</Link>
       </p>
     </main>
   );

@@ -21,6 +21,14 @@ export const de = {
     notifications: 'Benachrichtigungen',
   },
   nav: {
+    groups: {
+      sales: 'Verkauf',
+      catalog: 'Katalog',
+      digital: 'Digital',
+      finance: 'Finanzen',
+      partners: 'Partner',
+      settings: 'Einstellungen',
+    },
     main: 'Hauptnavigation',
     orders: 'Bestellungen',
     account: 'Mein Konto',
@@ -129,7 +137,7 @@ export const de = {
     wrong: 'Stimmt nicht.',
     format: 'Das Format stimmt nicht.',
   },
-  notFound: { title: 'Seite nicht gefunden', back: 'Zu den Bestellungen' },
+  notFound: { title: 'Seite nicht gefunden', back: 'Zu „Heute“' },
   errorPage: { title: 'Etwas ist schiefgegangen' },
   // ---- orders (list filters, saved views, order detail, refunds) ----
   orderOps: {

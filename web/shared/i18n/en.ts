@@ -20,6 +20,14 @@ export const en: Dictionary = {
     notifications: 'Notifications',
   },
   nav: {
+    groups: {
+      sales: 'Sales',
+      catalog: 'Catalogue',
+      digital: 'Digital',
+      finance: 'Finance',
+      partners: 'Partners',
+      settings: 'Settings',
+    },
     main: 'Main navigation',
     orders: 'Orders',
     account: 'My account',
@@ -128,7 +136,7 @@ export const en: Dictionary = {
     wrong: 'This is not right.',
     format: 'The format is not right.',
   },
-  notFound: { title: 'Page not found', back: 'To the orders' },
+  notFound: { title: 'Page not found', back: 'To Today' },
   errorPage: { title: 'Something went wrong' },
   // ---- orders (list filters, saved views, order detail, refunds) ----
   orderOps: {

@@ -11,7 +11,7 @@ import { errorsDe } from './errors.de.js';
 import { errorsEn } from './errors.en.js';
 
 /** The German dictionary with every literal widened: the shape en.ts must have. */
-type Widen<T> = T extends (...args: infer A) => string
+export type Widen<T> = T extends (...args: infer A) => string
   ? (...args: A) => string
   : T extends string
     ? string
@@ -68,6 +68,24 @@ export function useLanguage(): Language {
 /** The dictionary of the current language: `const t = useT(); t.orders.title`. */
 export function useT(): Dictionary {
   return DICTIONARIES[useLanguage()];
+}
+
+/** A dictionary of an area in both languages (see `defineDictionary`). */
+export type AreaDictionary<D> = { readonly de: Widen<D>; readonly en: Widen<D> };
+
+/**
+ * An area's own dictionary, kept beside its screens (routes/<area>/i18n.ts) so that it is loaded
+ * with their lazy chunk instead of the main bundle: `export const subsText = defineDictionary(de, en)`
+ * with `en` typed by `de` (a missing or extra key does not compile), then in a component
+ * `const s = useDictionary(subsText)`.
+ */
+export function defineDictionary<D>(de: D, en: Widen<D>): AreaDictionary<D> {
+  return { de: de as Widen<D>, en };
+}
+
+/** The current language's half of an area dictionary; re-renders when the language changes. */
+export function useDictionary<D>(dictionary: AreaDictionary<D>): Widen<D> {
+  return dictionary[useLanguage()];
 }
 
 /** The message of a problem code in the current language. */
