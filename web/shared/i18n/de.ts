@@ -321,6 +321,8 @@ export const de = {
     supplier: 'Lieferant',
     any: 'Alle',
     without: 'Ohne',
+    pickerSearch: (label: string) => `${label} suchen`,
+    pickerHint: (count: number) => `${count} Treffer in der Auswahl; tippen Sie einen Teil des Namens.`,
     digital: 'Digital',
     digitalOnly: 'Nur digitale',
     allProducts: 'Alle Produkte',

@@ -312,6 +312,8 @@ export const en: Dictionary = {
     supplier: 'Supplier',
     any: 'Any',
     without: 'Without',
+    pickerSearch: (label) => `Search ${label.toLowerCase()}`,
+    pickerHint: (count) => `${count} matches in the list; type part of the name.`,
     digital: 'Digital',
     digitalOnly: 'Digital only',
     allProducts: 'All products',

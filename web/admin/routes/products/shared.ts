@@ -2,6 +2,8 @@
  * What the product screens share: euros typed by a person ↔ integer cents, and the reference
  * records (categories, brands, suppliers) and channels offered in pickers.
  */
+import { keepPreviousData } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
 import { $api } from '../../../shared/api.js';
 import { useChannelScope } from '../../../shared/auth.js';
 
@@ -40,18 +42,82 @@ export interface ReferenceOption {
   name: string;
 }
 
-/** Pickers offer the first 200 records by name (the API's page limit). */
+/** A picker lists at most this many records (the API's page limit); beyond it, a search narrows them. */
 const PICKER_LIMIT = 200;
 
-export function useReferenceOptions(): Record<ReferenceKind, ReferenceOption[]> {
-  const query = { params: { query: { limit: PICKER_LIMIT } } };
-  const cats = $api.useQuery('get', '/api/admin/categories', query, { staleTime: 60_000 }).data;
-  const brands = $api.useQuery('get', '/api/admin/brands', query, { staleTime: 60_000 }).data;
-  const suppliers = $api.useQuery('get', '/api/admin/suppliers', query, { staleTime: 60_000 }).data;
+export interface ReferencePicker {
+  /** The records offered: the first 200 by name (or those matching the search), the selected one always among them. */
+  options: ReferenceOption[];
+  /** More records exist than are offered: the picker shows a search field. */
+  more: boolean;
+  search: string;
+  setSearch: (text: string) => void;
+}
+
+/**
+ * The records of one reference kind for a picker. A shop with more than 200 categories (brands,
+ * suppliers) gets a search beside the picker, answered by the server (`q`, case- and
+ * accent-insensitive); a selected record outside the page is read by its id so that it keeps its name.
+ */
+export function useReferencePicker(kind: ReferenceKind, selected?: string | null): ReferencePicker {
+  const [search, setSearch] = useState('');
+  const [q, setQ] = useState('');
+  useEffect(() => {
+    const timer = setTimeout(() => setQ(search.trim()), 250);
+    return () => clearTimeout(timer);
+  }, [search]);
+  const query = { params: { query: { limit: PICKER_LIMIT, ...(q ? { q } : {}) } } };
+  const options = { staleTime: 60_000, placeholderData: keepPreviousData };
+  const cats = $api.useQuery('get', '/api/admin/categories', query, {
+    ...options,
+    enabled: kind === 'categories',
+  }).data;
+  const brands = $api.useQuery('get', '/api/admin/brands', query, { ...options, enabled: kind === 'brands' }).data;
+  const suppliers = $api.useQuery('get', '/api/admin/suppliers', query, {
+    ...options,
+    enabled: kind === 'suppliers',
+  }).data;
+  const page = kind === 'categories' ? cats?.categories : kind === 'brands' ? brands?.brands : suppliers?.suppliers;
+  const count = (kind === 'categories' ? cats : kind === 'brands' ? brands : suppliers)?.count ?? 0;
+  const listed: ReferenceOption[] = (page ?? []).map(({ id, name }) => ({ id, name }));
+  const id = selected && selected !== 'ohne' && !listed.some((r) => r.id === selected) ? selected : null;
+  const one = useSelectedReference(kind, id);
   return {
-    categories: cats?.categories ?? [],
-    brands: brands?.brands ?? [],
-    suppliers: suppliers?.suppliers ?? [],
+    options: one ? [one, ...listed] : listed,
+    more: q !== '' || count > listed.length,
+    search,
+    setSearch,
+  };
+}
+
+function useSelectedReference(kind: ReferenceKind, id: string | null): ReferenceOption | null {
+  const path = { params: { path: { id: id ?? '' } } };
+  const options = { staleTime: 60_000, retry: false };
+  const cat = $api.useQuery('get', '/api/admin/categories/{id}', path, {
+    ...options,
+    enabled: kind === 'categories' && id !== null,
+  }).data;
+  const brand = $api.useQuery('get', '/api/admin/brands/{id}', path, {
+    ...options,
+    enabled: kind === 'brands' && id !== null,
+  }).data;
+  const supplier = $api.useQuery('get', '/api/admin/suppliers/{id}', path, {
+    ...options,
+    enabled: kind === 'suppliers' && id !== null,
+  }).data;
+  if (id === null) return null;
+  const record = kind === 'categories' ? cat : kind === 'brands' ? brand : supplier;
+  return record ? { id: record.id, name: record.name } : null;
+}
+
+/** The three pickers of a product form or filter bar. */
+export function useReferencePickers(
+  selected: Partial<Record<ReferenceKind, string | null | undefined>> = {},
+): Record<ReferenceKind, ReferencePicker> {
+  return {
+    categories: useReferencePicker('categories', selected.categories),
+    brands: useReferencePicker('brands', selected.brands),
+    suppliers: useReferencePicker('suppliers', selected.suppliers),
   };
 }
 

@@ -6,7 +6,7 @@
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
-import { type FormEvent, type ReactNode, useState } from 'react';
+import { type FormEvent, Fragment, type ReactNode, useState } from 'react';
 import { $api, type ApiProblem, client } from '../../../../shared/api.js';
 import { useCan } from '../../../../shared/auth.js';
 import { fieldErrors } from '../../../../shared/forms.js';
@@ -17,7 +17,8 @@ import { ProblemAlert } from '../../../../shared/widgets/ProblemAlert.js';
 import { toast } from '../../../../shared/widgets/Toasts.js';
 import { PRODUCT_STATUSES, productRoute } from '../../../router.js';
 import { useTitle } from '../../../shell.js';
-import { useReferenceOptions } from '../shared.js';
+import { ReferenceSearch } from '../reference-search.js';
+import { useReferencePickers } from '../shared.js';
 import { CheckField, SelectField, TextAreaField } from './controls.js';
 import { bodyOf, type Draft, draftOf, newKey, type Product } from './draft.js';
 import { Listings } from './listings.js';
@@ -74,10 +75,14 @@ function ProductForm({ product }: { product: Product | null }) {
   const language = useLanguage();
   const message = useErrorMessage();
   const can = useCan();
-  const refs = useReferenceOptions();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [draft, setDraft] = useState<Draft>(() => draftOf(product, language));
+  const refs = useReferencePickers({
+    categories: draft.category_id,
+    brands: draft.brand_id,
+    suppliers: draft.supplier_id,
+  });
   const [dirty, setDirty] = useState(false);
   const [local, setLocal] = useState<Record<string, string>>({});
   const [uploadError, setUploadError] = useState<string | null>(null);
@@ -326,25 +331,27 @@ function ProductForm({ product }: { product: Product | null }) {
                 ['brand_id', t.products.brand, refs.brands],
                 ['supplier_id', t.products.supplier, refs.suppliers],
               ] as const
-            ).map(([field, label, options]) => (
-              <SelectField
-                key={field}
-                label={label}
-                name={field}
-                value={draft[field]}
-                onChange={(e) => set({ [field]: e.currentTarget.value })}
-                error={err(field)}
-              >
-                <option value="">{t.products.none}</option>
-                {options.map((o) => (
-                  <option key={o.id} value={o.id}>
-                    {o.name}
-                  </option>
-                ))}
-                {draft[field] && !options.some((o) => o.id === draft[field]) ? (
-                  <option value={draft[field]}>{draft[field]}</option>
-                ) : null}
-              </SelectField>
+            ).map(([field, label, picker]) => (
+              <Fragment key={field}>
+                <SelectField
+                  label={label}
+                  name={field}
+                  value={draft[field]}
+                  onChange={(e) => set({ [field]: e.currentTarget.value })}
+                  error={err(field)}
+                >
+                  <option value="">{t.products.none}</option>
+                  {picker.options.map((o) => (
+                    <option key={o.id} value={o.id}>
+                      {o.name}
+                    </option>
+                  ))}
+                  {draft[field] && !picker.options.some((o) => o.id === draft[field]) ? (
+                    <option value={draft[field]}>{draft[field]}</option>
+                  ) : null}
+                </SelectField>
+                <ReferenceSearch id={`product-${field}-search`} label={label} picker={picker} />
+              </Fragment>
             ))}
           </fieldset>
 

@@ -12,7 +12,8 @@ import { useErrorMessage, useT } from '../../../../shared/i18n/index.js';
 import { Dialog } from '../../../../shared/widgets/Dialog.js';
 import { ProblemAlert } from '../../../../shared/widgets/ProblemAlert.js';
 import { toast } from '../../../../shared/widgets/Toasts.js';
-import { useChannelOptions, useReferenceOptions } from '../shared.js';
+import { ReferenceSearch } from '../reference-search.js';
+import { type ReferenceKind, useChannelOptions, useReferencePicker } from '../shared.js';
 
 export const BULK_ACTIONS = [
   'publish',
@@ -51,10 +52,12 @@ export function BulkBar({
   const t = useT();
   const message = useErrorMessage();
   const queryClient = useQueryClient();
-  const refs = useReferenceOptions();
   const channels = useChannelOptions();
   const [action, setAction] = useState<BulkAction>('publish');
   const [target, setTarget] = useState('');
+  const kind: ReferenceKind =
+    action === 'set_brand' ? 'brands' : action === 'set_supplier' ? 'suppliers' : 'categories';
+  const picker = useReferencePicker(kind, target === CLEAR ? null : target);
   const [confirming, setConfirming] = useState(false);
   const [key, setKey] = useState(idempotencyKey);
   const [result, setResult] = useState<{ data: BulkResult; names: Record<string, string> } | null>(null);
@@ -71,15 +74,11 @@ export function BulkBar({
   });
 
   const targets: { id: string; name: string }[] | null =
-    action === 'set_category'
-      ? refs.categories
-      : action === 'set_brand'
-        ? refs.brands
-        : action === 'set_supplier'
-          ? refs.suppliers
-          : action === 'add_to_channel' || action === 'remove_from_channel'
-            ? channels
-            : null;
+    action === 'set_category' || action === 'set_brand' || action === 'set_supplier'
+      ? picker.options
+      : action === 'add_to_channel' || action === 'remove_from_channel'
+        ? channels
+        : null;
   const clearable = action.startsWith('set_');
   const targetName = target === CLEAR ? t.products.clearValue : (targets?.find((x) => x.id === target)?.name ?? '');
   const ready = ids.length > 0 && (targets === null || target !== '');
@@ -144,6 +143,7 @@ export function BulkBar({
               </select>
             </div>
           ) : null}
+          {clearable ? <ReferenceSearch id="bulk-target-search" label={t.products.bulkTarget} picker={picker} /> : null}
           <div className="filter-actions">
             <button type="submit" className="primary" disabled={!ready || run.isPending}>
               {run.isPending ? t.products.bulkRunning : t.products.bulkApply}

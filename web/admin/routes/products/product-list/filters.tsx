@@ -1,8 +1,9 @@
 /** The filter bar of the products list: native controls in a search form, values from the URL. */
-import type { FormEvent } from 'react';
+import { type FormEvent, useState } from 'react';
 import { useT } from '../../../../shared/i18n/index.js';
 import { PRODUCT_STATUSES } from '../../../router.js';
-import { type ReferenceKind, useReferenceOptions } from '../shared.js';
+import { ReferenceSearch } from '../reference-search.js';
+import { type ReferenceKind, useReferencePicker } from '../shared.js';
 import type { ProductListSearch } from './query.js';
 
 const REFS: { kind: ReferenceKind; param: 'category_id' | 'brand_id' | 'supplier_id' }[] = [
@@ -19,7 +20,6 @@ export function ProductFilters({
   onSubmit: (event: FormEvent<HTMLFormElement>) => void;
 }) {
   const t = useT();
-  const refs = useReferenceOptions();
   const labels = { categories: t.products.category, brands: t.products.brand, suppliers: t.products.supplier };
   // keyed by the URL (and the loaded pickers): back/forward reset the controls to what the list shows
   const key = JSON.stringify([
@@ -29,9 +29,6 @@ export function ProductFilters({
     search.brand_id,
     search.supplier_id,
     search.digital,
-    refs.categories.length,
-    refs.brands.length,
-    refs.suppliers.length,
   ]);
   return (
     <search aria-label={t.list.filters}>
@@ -58,21 +55,7 @@ export function ProductFilters({
           </select>
         </div>
         {REFS.map(({ kind, param }) => (
-          <div className="field" key={kind}>
-            <label htmlFor={`products-${param}`}>{labels[kind]}</label>
-            <select id={`products-${param}`} name={param} defaultValue={search[param] ?? ''}>
-              <option value="">{t.products.any}</option>
-              <option value="ohne">{t.products.without}</option>
-              {refs[kind].map((r) => (
-                <option key={r.id} value={r.id}>
-                  {r.name}
-                </option>
-              ))}
-              {search[param] && search[param] !== 'ohne' && !refs[kind].some((r) => r.id === search[param]) ? (
-                <option value={search[param]}>{search[param]}</option>
-              ) : null}
-            </select>
-          </div>
+          <ReferenceFilter key={kind} kind={kind} param={param} label={labels[kind]} value={search[param]} />
         ))}
         <div className="field">
           <label htmlFor="products-digital">{t.products.digital}</label>
@@ -88,5 +71,45 @@ export function ProductFilters({
         </div>
       </form>
     </search>
+  );
+}
+
+/**
+ * One reference filter: a select of the records (controlled, so that narrowing its options by the
+ * search does not lose the choice) and, in a shop with more than the picker lists, its search.
+ */
+function ReferenceFilter({
+  kind,
+  param,
+  label,
+  value: initial,
+}: {
+  kind: ReferenceKind;
+  param: string;
+  label: string;
+  value: string | undefined;
+}) {
+  const t = useT();
+  const [value, setValue] = useState(initial ?? '');
+  const picker = useReferencePicker(kind, value);
+  return (
+    <>
+      <div className="field">
+        <label htmlFor={`products-${param}`}>{label}</label>
+        <select id={`products-${param}`} name={param} value={value} onChange={(e) => setValue(e.currentTarget.value)}>
+          <option value="">{t.products.any}</option>
+          <option value="ohne">{t.products.without}</option>
+          {picker.options.map((r) => (
+            <option key={r.id} value={r.id}>
+              {r.name}
+            </option>
+          ))}
+          {value && value !== 'ohne' && !picker.options.some((r) => r.id === value) ? (
+            <option value={value}>{value}</option>
+          ) : null}
+        </select>
+      </div>
+      <ReferenceSearch id={`products-${param}-search`} label={label} picker={picker} />
+    </>
   );
 }
