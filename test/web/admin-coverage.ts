@@ -21,15 +21,17 @@ function files(dir: string): string[] {
   });
 }
 
+const PARAM = '__param__';
+
 /** A path of the source (`{id}` or `${expr}` segments) as a pattern over the API's paths. */
 function pathPattern(path: string): RegExp {
   const parts = path
-    .replace(/\$\{[^}]*\}/g, '\u0000')
+    .replace(/\$\{[^}]*\}/g, PARAM)
     .split('/')
     .map((segment) =>
-      segment === '\u0000' || /^\{[^}]+\}$/.test(segment)
+      segment === PARAM || /^\{[^}]+\}$/.test(segment)
         ? '[^/]+'
-        : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\u0000/g, '[^/]+'),
+        : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replaceAll(PARAM, '[^/]+'),
     );
   return new RegExp(`^${parts.join('/')}$`);
 }
@@ -64,7 +66,7 @@ export function operationsWithoutScreen(): string[] {
   return Object.keys(OPERATION_ROLES)
     .filter((operation) => {
       const [method, path] = operation.split(' ');
-      return !calls.some((call) => call.method === method && call.pattern.test(path));
+      return !calls.some((call) => call.method === method && call.pattern.test(path ?? ''));
     })
     .sort();
 }
