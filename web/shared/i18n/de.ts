@@ -525,6 +525,10 @@ export const de = {
     confirmActivate: 'Der Kanal wird aktiviert: Seine Domains und sein Pfadpräfix beantworten wieder Shop-Anfragen.',
     confirmDeactivate:
       'Der Kanal wird deaktiviert: Anfragen an seine Domains und sein Pfadpräfix gehen an den Standardkanal. Bestehende Bestellungen bleiben.',
+    removeChannel: 'Kanal löschen',
+    confirmRemoveChannel: (name: string) =>
+      `${name} wird mit seinen Domains, Preisen und Auswahlen gelöscht. Das geht nur, solange keine Bestellungen oder andere Daten am Kanal hängen – sonst deaktivieren Sie ihn.`,
+    channelRemoved: (name: string) => `${name} wurde gelöscht.`,
     confirmDefault: (name: string) =>
       `${name} wird der Standardkanal: Er beantwortet alle Shop-Anfragen, die keinem anderen Kanal zugeordnet sind.`,
     saved: 'Gespeichert.',

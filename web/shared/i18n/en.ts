@@ -513,6 +513,10 @@ export const en: Dictionary = {
     confirmActivate: 'The channel is activated: its domains and path prefix answer storefront requests again.',
     confirmDeactivate:
       'The channel is deactivated: requests to its domains and path prefix go to the default channel. Existing orders stay.',
+    removeChannel: 'Delete channel',
+    confirmRemoveChannel: (name) =>
+      `${name} is deleted with its domains, prices and selections. This is possible only while no orders or other data depend on the channel – otherwise deactivate it.`,
+    channelRemoved: (name) => `${name} was deleted.`,
     confirmDefault: (name) =>
       `${name} becomes the default channel: it answers every storefront request no other channel takes.`,
     saved: 'Saved.',

@@ -3,7 +3,9 @@
  * (currency with its lock), domains, countries with tax overrides (entered in percent, stored as
  * fractions), own countries and payment methods. What the role may not change is shown read-only.
  */
-import { Link } from '@tanstack/react-router';
+
+import { useQueryClient } from '@tanstack/react-query';
+import { Link, useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
 import { $api, type ApiProblem } from '../../../../shared/api.js';
 import { useCan } from '../../../../shared/auth.js';
@@ -56,7 +58,7 @@ export function ChannelDetailPage() {
   );
 }
 
-type Action = 'activate' | 'deactivate' | 'default';
+type Action = 'activate' | 'deactivate' | 'default' | 'remove';
 
 function ChannelActions({ channel }: { channel: Channel }) {
   const t = useT();
@@ -77,6 +79,17 @@ function ChannelActions({ channel }: { channel: Channel }) {
   };
   const patch = $api.useMutation('patch', '/api/admin/channels/{id}', options);
   const setDefault = $api.useMutation('post', '/api/admin/channels/{id}/set-default', options);
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const remove = $api.useMutation('delete', '/api/admin/channels/{id}', {
+    onSuccess: async () => {
+      setPending(null);
+      toast(t.channels.channelRemoved(channel.name));
+      await queryClient.invalidateQueries({ queryKey: ['get', '/api/admin/channels'] });
+      await navigate({ to: '/channels' });
+    },
+    onError: options.onError,
+  });
   const path = { id: channel.id };
   const actions = [
     {
@@ -104,6 +117,16 @@ function ChannelActions({ channel }: { channel: Channel }) {
       show: channel.is_active && !channel.is_default && can('POST /api/admin/channels/{id}/set-default'),
       busy: setDefault.isPending,
       run: () => setDefault.mutate({ params: { path } }),
+    },
+    {
+      key: 'remove' as const,
+      label: t.channels.removeChannel,
+      text: t.channels.confirmRemoveChannel(channel.name),
+      danger: true,
+      // the default channel cannot be deleted; one with orders answers channel_in_use
+      show: !channel.is_default && can('DELETE /api/admin/channels/{id}'),
+      busy: remove.isPending,
+      run: () => remove.mutate({ params: { path } }),
     },
   ].filter((a) => a.show);
   if (actions.length === 0) return null;
