@@ -48,10 +48,34 @@ export const focused = (page: Page) =>
 /** `tabTo(page, matches)`: presses Tab until `read` of the focused element matches, at most `max` times. */
 export const tabber =
   (max: number, read: (page: Page) => Promise<string> = focused) =>
-  async (page: Page, matches: (text: string) => boolean, limit = max): Promise<void> => {
+  async (
+    page: Page,
+    matches: (text: string) => boolean,
+    limit = max,
+    /** Called on every element passed on the way (not the one matched). */
+    passing?: () => Promise<void>,
+  ): Promise<void> => {
     for (let i = 0; i < limit; i++) {
       await page.keyboard.press('Tab');
       if (matches(await read(page))) return;
+      await passing?.();
     }
     throw new Error('the keyboard did not reach the element');
   };
+
+/**
+ * Whether the focused element is visible where it is (not under a sticky bar or a dialog's
+ * backdrop): the element at the centre of its box is it or inside it. WCAG 2.4.11 (focus not
+ * obscured) as a check for keyboard steps.
+ */
+export const focusVisibleInViewport = (page: Page) =>
+  page.evaluate(`(() => {
+    const el = document.activeElement;
+    if (!el || el === document.body) return true;
+    const box = el.getBoundingClientRect();
+    const x = box.left + box.width / 2;
+    const y = box.top + box.height / 2;
+    if (y < 0 || y > innerHeight) return false;
+    const top = document.elementFromPoint(x, y);
+    return top === el || el.contains(top) || (top !== null && top.contains(el) && top.tagName === 'LABEL');
+  })()`) as Promise<boolean>;

@@ -301,28 +301,31 @@ describe('Heute and channels in Chromium', () => {
     });
   });
 
-  it.skipIf(skip)('the owner deletes an unused channel after saying so; the default channel offers no delete', async () => {
-    const created = await call(t.app, 'POST', '/api/admin/channels', {
-      token: shop.ownerToken,
-      body: { name: 'Testkanal Löschen', currency: 'EUR', default_country: 'DE' },
-    });
-    if (created.statusCode !== 201) throw new Error(created.body);
-    await inBrowser('channel-delete', async (page) => {
-      await open(page, `/admin/channels/${created.data.id}`, shop.ownerEmail, OWNER_PASSWORD);
-      await page.getByRole('heading', { name: 'Kanal Testkanal Löschen', level: 1 }).waitFor();
-      await page.getByRole('button', { name: 'Kanal löschen' }).click();
-      const dialog = page.getByRole('dialog', { name: 'Kanal löschen' });
-      await dialog.getByText(/wird mit seinen Domains, Preisen und Auswahlen gelöscht/).waitFor();
-      await dialog.getByRole('button', { name: 'Kanal löschen' }).click();
-      await page.getByRole('heading', { name: 'Kanäle', level: 1 }).waitFor();
-      await expect.poll(() => page.getByRole('link', { name: 'Testkanal Löschen' }).count()).toBe(0);
-      const gone = await call(t.app, 'GET', `/api/admin/channels/${created.data.id}`, { token: shop.ownerToken });
-      expect(gone.statusCode).toBe(404);
-      await page.getByRole('link', { name: 'Bergladen', exact: true }).click();
-      await page.getByRole('heading', { name: 'Kanal Bergladen', level: 1 }).waitFor();
-      expect(await page.getByRole('button', { name: 'Kanal löschen' }).count()).toBe(0);
-    });
-  });
+  it.skipIf(skip)(
+    'the owner deletes an unused channel after saying so; the default channel offers no delete',
+    async () => {
+      const created = await call(t.app, 'POST', '/api/admin/channels', {
+        token: shop.ownerToken,
+        body: { name: 'Testkanal Löschen', currency: 'EUR', default_country: 'DE' },
+      });
+      if (created.statusCode !== 201) throw new Error(created.body);
+      await inBrowser('channel-delete', async (page) => {
+        await open(page, `/admin/channels/${created.data.id}`, shop.ownerEmail, OWNER_PASSWORD);
+        await page.getByRole('heading', { name: 'Kanal Testkanal Löschen', level: 1 }).waitFor();
+        await page.getByRole('button', { name: 'Kanal löschen' }).click();
+        const dialog = page.getByRole('dialog', { name: 'Kanal löschen' });
+        await dialog.getByText(/wird mit seinen Domains, Preisen und Auswahlen gelöscht/).waitFor();
+        await dialog.getByRole('button', { name: 'Kanal löschen' }).click();
+        await page.getByRole('heading', { name: 'Kanäle', level: 1 }).waitFor();
+        await expect.poll(() => page.getByRole('link', { name: 'Testkanal Löschen' }).count()).toBe(0);
+        const gone = await call(t.app, 'GET', `/api/admin/channels/${created.data.id}`, { token: shop.ownerToken });
+        expect(gone.statusCode).toBe(404);
+        await page.getByRole('link', { name: 'Bergladen', exact: true }).click();
+        await page.getByRole('heading', { name: 'Kanal Bergladen', level: 1 }).waitFor();
+        expect(await page.getByRole('button', { name: 'Kanal löschen' }).count()).toBe(0);
+      });
+    },
+  );
 
   it.skipIf(skip)('creates a channel by keyboard alone', async () => {
     await inBrowser('channels-keyboard', async (page) => {

@@ -12,7 +12,18 @@ import { deflateSync } from 'node:zlib';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createShop, type ShopFixture, startApp, type TestApp } from '../../helpers/app.js';
-import { axe, CHROMIUM, freePort, hasChromium, SHOTS, shot, skip, tabber } from '../browser.js';
+import {
+  axe,
+  CHROMIUM,
+  focused,
+  focusVisibleInViewport,
+  freePort,
+  hasChromium,
+  SHOTS,
+  shot,
+  skip,
+  tabber,
+} from '../browser.js';
 
 const OWNER_PASSWORD = 'owner-password-1';
 
@@ -458,7 +469,17 @@ describe('admin product screens in Chromium', () => {
       await tabTo(page, (name) => name === 'base_price');
       await page.keyboard.press('Control+A');
       await page.keyboard.type('21,00');
-      await tabTo(page, (text) => text === 'Produkt speichern');
+      // every control the Tab key passes is in view, none under the sticky save bar
+      const obscured: string[] = [];
+      await tabTo(
+        page,
+        (text) => text === 'Produkt speichern',
+        80,
+        async () => {
+          if (!(await focusVisibleInViewport(page))) obscured.push(await focused(page));
+        },
+      );
+      expect(obscured).toEqual([]);
       await page.keyboard.press('Enter');
       await page.getByText('Produkt gespeichert.').waitFor();
       const res = await call(t.app, 'GET', `/api/admin/products/${ids.tasse}`, { token: shop.ownerToken });
