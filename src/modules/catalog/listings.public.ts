@@ -78,13 +78,23 @@ export interface PublicChannel {
   currency: string;
 }
 
+/**
+ * The one visibility rule of the storefront, for a product `p`: the product's own listing `l` in
+ * the channel is published (the join), and the product is live and published (the condition).
+ * Every public read joins and filters through these two.
+ */
+function visibleListing(channelId: string) {
+  return sql`JOIN product_channel_listings l
+      ON l.shop_id = p.shop_id AND l.product_id = p.id AND l.channel_id = ${channelId}
+     AND l.variant_id IS NULL AND l.is_published`;
+}
+const LIVE_PUBLISHED = sql`p.deleted_at IS NULL AND p.status = 'published'`;
+
 /** Products visible in the channel, the filters given: the FROM and WHERE of both queries. */
 function visibleIn(shopId: string, channelId: string, filters: SQL[]) {
   return sql`FROM products p
-    JOIN product_channel_listings l
-      ON l.shop_id = p.shop_id AND l.product_id = p.id AND l.channel_id = ${channelId}
-     AND l.variant_id IS NULL AND l.is_published
-    WHERE ${and(sql`p.shop_id = ${shopId}`, sql`p.deleted_at IS NULL`, sql`p.status = 'published'`, ...filters)}`;
+    ${visibleListing(channelId)}
+    WHERE ${and(sql`p.shop_id = ${shopId}`, LIVE_PUBLISHED, ...filters)}`;
 }
 
 const PRODUCT_COLUMNS = sql`p.id, p.name, p.slug, p.sku, p.type, p.is_digital, p.tax_class, p.description,
@@ -260,10 +270,8 @@ async function rowsByIds(ctx: Pick<Ctx, 'db' | 'shopId'>, channelId: string, ids
           SELECT ${PRODUCT_COLUMNS}, o.n
           FROM unnest(string_to_array(${ids.join(',')}, ',')) WITH ORDINALITY AS o(id, n)
           JOIN products p ON p.id = o.id AND p.shop_id = ${shopId}
-          JOIN product_channel_listings l
-            ON l.shop_id = p.shop_id AND l.product_id = p.id AND l.channel_id = ${channelId}
-           AND l.variant_id IS NULL AND l.is_published
-          WHERE p.deleted_at IS NULL AND p.status = 'published')
+          ${visibleListing(channelId)}
+          WHERE ${LIVE_PUBLISHED})
         SELECT page.*, ${children(shopId, channelId)} FROM page ORDER BY page.n`,
   );
 }
@@ -323,9 +331,7 @@ export async function publicProducts(
           FROM (SELECT ids.id FROM ids ORDER BY ids.created_at DESC, ids.id DESC
                 LIMIT ${input.limit} OFFSET ${input.offset}) o
           JOIN products p ON p.id = o.id
-          JOIN product_channel_listings l
-            ON l.shop_id = p.shop_id AND l.product_id = p.id AND l.channel_id = ${channel.id}
-           AND l.variant_id IS NULL AND l.is_published)
+          ${visibleListing(channel.id)})
         SELECT CASE WHEN page.ord IS NULL OR page.ord = 1 THEN agg.all_ids END AS all_ids, agg.n, page.*,
                ${children(shopId, channel.id)}
         FROM agg LEFT JOIN page ON true ORDER BY page.ord`,
