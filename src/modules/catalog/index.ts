@@ -26,6 +26,7 @@ export {
   type PriceRef,
   type PublicChannel,
   type PublicListInput,
+  PublicListMemo,
   type PublicProduct,
   publicPageIds,
   publicProduct,

@@ -173,9 +173,18 @@ const MAX_LIST_IDS = 20_000;
  * every process. Per process, bounded by the number of ids held (about 64 bytes each).
  */
 const ID_BUDGET = 100_000;
-const idLists = new VersionedLru<string[]>((ids) => ids.length, { maxTotal: ID_BUDGET, maxItem: ID_BUDGET / 4 });
-/** Exact counts of filters too large for an id list, per storefront version (as the id lists). */
-const largeCounts = new VersionedMemo<number>(5_000);
+
+/**
+ * What the public list reads remember between requests: the filters' ordered id lists and the
+ * exact counts of filters too large for one, per storefront version. Owned by the storefront's
+ * read model (storefront/read-model.ts), which holds every cache of the public catalog in one
+ * place; catalog only reads and fills it.
+ */
+export class PublicListMemo {
+  readonly idLists = new VersionedLru<string[]>((ids) => ids.length, { maxTotal: ID_BUDGET, maxItem: ID_BUDGET / 4 });
+  /** Exact counts of filters too large for an id list, per storefront version (as the id lists). */
+  readonly largeCounts = new VersionedMemo<number>(5_000);
+}
 
 /** The id lists' key of a filter. */
 function listKey(shopId: string, channelId: string, input: Pick<PublicListInput, 'q' | 'category_id'>): string {
@@ -196,12 +205,14 @@ function listKey(shopId: string, channelId: string, input: Pick<PublicListInput,
  */
 export async function publicPageIds(
   ctx: Pick<Ctx, 'db' | 'shopId'>,
+  memo: PublicListMemo,
   channelId: string,
   input: PublicListInput,
   version: number | null,
 ): Promise<{ ids: string[]; count: number } | undefined> {
   if (version === null) return undefined;
   const { db, shopId } = ctx;
+  const { idLists } = memo;
   const slice = (ids: string[]) => ({ ids: ids.slice(input.offset, input.offset + input.limit), count: ids.length });
   const key = listKey(shopId, channelId, input);
   const known = idLists.get(key, version);
@@ -213,7 +224,7 @@ export async function publicPageIds(
     db,
     'store_matching',
     sql`SELECT p.id FROM products p
-        WHERE ${and(sql`p.shop_id = ${shopId}`, sql`p.deleted_at IS NULL`, sql`p.status = 'published'`, ...filters)}`,
+        WHERE ${and(sql`p.shop_id = ${shopId}`, LIVE_PUBLISHED, ...filters)}`,
   );
   const ids = inOrderOf(
     whole,
@@ -287,11 +298,13 @@ async function rowsByIds(ctx: Pick<Ctx, 'db' | 'shopId'>, channelId: string, ids
  */
 export async function publicProducts(
   ctx: Pick<Ctx, 'db' | 'shopId'>,
+  memo: PublicListMemo,
   channel: PublicChannel,
   input: PublicListInput,
   version: number | null = null,
 ) {
   const { db, shopId } = ctx;
+  const { idLists, largeCounts } = memo;
   const filters = filtersOf(input);
   const from = visibleIn(shopId, channel.id, filters);
   const key = listKey(shopId, channel.id, input);

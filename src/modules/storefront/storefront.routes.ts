@@ -10,8 +10,8 @@ import type { TypedApp } from '../../platform/http/typed-app.js';
 import type { AppDeps } from '../../platform/module.js';
 import type { PublicChannel } from '../catalog/index.js';
 import { hostOf } from '../channels/index.js';
-import { type CachedResponse, StorefrontCache } from './storefront.cache.js';
-import { ProductFragments } from './storefront.fragments.js';
+import { StorefrontReadModel } from './read-model.js';
+import type { CachedResponse } from './storefront.cache.js';
 import * as S from './storefront.schemas.js';
 import {
   type ChannelHints,
@@ -69,8 +69,8 @@ function serializerOf(reply: FastifyReply): StoreSerializer {
   };
 }
 export function storefrontRoutes(app: TypedApp, deps: AppDeps): void {
-  const cache = new StorefrontCache(deps.database.db);
-  const fragments = new ProductFragments();
+  const model = new StorefrontReadModel(deps.database.db);
+  const cache = model.responses;
 
   /**
    * Answers from the cache when the shop's storefront version is unchanged; else resolves the
@@ -102,13 +102,13 @@ export function storefrontRoutes(app: TypedApp, deps: AppDeps): void {
     const q = request.query;
     const what = JSON.stringify(['list', q.q ?? null, q.category_id ?? null, q.limit ?? null, q.offset ?? null]);
     return cached(request, reply, what, (channel) =>
-      listStoreProducts(request.ctx, channel, q, fragments, serializerOf(reply)),
+      listStoreProducts(request.ctx, channel, q, model, serializerOf(reply)),
     );
   };
   const detail = async (request: StoreRequest<{ Params: { idOrSlug: string } }>, reply: FastifyReply) => {
     const { idOrSlug } = request.params;
     return cached(request, reply, JSON.stringify(['detail', idOrSlug]), (channel) =>
-      getStoreProduct(request.ctx, channel, idOrSlug, fragments, serializerOf(reply)),
+      getStoreProduct(request.ctx, channel, idOrSlug, model, serializerOf(reply)),
     );
   };
 

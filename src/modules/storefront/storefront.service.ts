@@ -15,6 +15,7 @@ import {
   publicProductsByIds,
 } from '../catalog/index.js';
 import { resolveChannel } from '../channels/index.js';
+import type { StorefrontReadModel } from './read-model.js';
 import type { ProductFragments } from './storefront.fragments.js';
 import type { StoreListInput } from './storefront.schemas.js';
 
@@ -67,10 +68,11 @@ export async function listStoreProducts(
   ctx: Ctx,
   channel: PublicChannel,
   input: StoreListInput,
-  fragments: ProductFragments,
+  model: StorefrontReadModel,
   serializer: StoreSerializer,
 ): Promise<Buffer> {
   const version = catalogVersionOf(ctx.actor);
+  const { fragments, lists } = model;
   const filter = {
     ...(input.q !== undefined ? { q: input.q } : {}),
     ...(input.category_id !== undefined ? { category_id: input.category_id } : {}),
@@ -78,9 +80,9 @@ export async function listStoreProducts(
     offset: input.offset ?? 0,
   };
   const meta = { limit: filter.limit, offset: filter.offset };
-  const known = await publicPageIds(ctx, channel.id, filter, version);
+  const known = await publicPageIds(ctx, lists, channel.id, filter, version);
   if (known === undefined || version === null) {
-    const page = await publicProducts(ctx, channel, filter, version);
+    const page = await publicProducts(ctx, lists, channel, filter, version);
     const json = fragmentsOf(ctx, channel, page.products, fragments, serializer, version);
     return serializer.list(json, { count: page.count, ...meta });
   }
@@ -102,7 +104,7 @@ export async function getStoreProduct(
   ctx: Ctx,
   channel: PublicChannel,
   idOrSlug: string,
-  fragments: ProductFragments,
+  { fragments }: StorefrontReadModel,
   serializer: StoreSerializer,
 ): Promise<Buffer> {
   const version = catalogVersionOf(ctx.actor);
