@@ -90,6 +90,9 @@ const de = {
     currencyNote: (currency: string) => `Die Währung (${currency}) legt der Dienst fest.`,
     readOnly: 'Ihre Rolle kann Pläne nur lesen.',
     numberRequired: 'Bitte eine ganze Zahl angeben.',
+    intervalTooLong: (max: number, unit: string) => `Zu lang: höchstens ${max} ${unit} pro Intervall.`,
+    between: (min: string, max: string) => `Bitte einen Wert zwischen ${min} und ${max} angeben.`,
+    productInvalid: 'Bitte ein digitales Produkt dieses Shops wählen.',
     priceRequired: 'Bitte einen Betrag angeben.',
   },
   abos: {
@@ -118,6 +121,7 @@ const de = {
     testBadge: 'Test',
     testCaption: 'Test-Abos (kein echtes Geld) sind mit „Test“ markiert.',
     endsOn: (date: string) => `endet am ${date}`,
+    cancelledEndsOn: (date: string) => `Gekündigt, endet am ${date}`,
     statuses: {
       trialing: 'Testzeit',
       active: 'Aktiv',
@@ -176,6 +180,7 @@ const de = {
     eventGrund: (grund: string) => `Grund: ${grund}`,
     eventAmount: (amount: string) => `Betrag ${amount}`,
     eventBackfilled: 'aus dem Bestand übernommen',
+    eventOrder: (number: string) => `Bestellung ${number}`,
     canceledBy: { admin: 'Verwaltung', customer: 'Kunde', system: 'System' } as Record<string, string>,
     actions: 'Aktionen',
     kuendigen: 'Kündigen …',
@@ -331,6 +336,9 @@ const en: Widen<typeof de> = {
     currencyNote: (currency: string) => `The service sets the currency (${currency}).`,
     readOnly: 'Your role can only read plans.',
     numberRequired: 'Please enter a whole number.',
+    intervalTooLong: (max: number, unit: string) => `Too long: at most ${max} ${unit} per interval.`,
+    between: (min: string, max: string) => `Please enter a value between ${min} and ${max}.`,
+    productInvalid: 'Please choose a digital product of this shop.',
     priceRequired: 'Please enter an amount.',
   },
   abos: {
@@ -359,6 +367,7 @@ const en: Widen<typeof de> = {
     testBadge: 'Test',
     testCaption: 'Test subscriptions (no real money) are marked “Test”.',
     endsOn: (date: string) => `ends on ${date}`,
+    cancelledEndsOn: (date: string) => `Cancelled, ends on ${date}`,
     statuses: {
       trialing: 'Trial',
       active: 'Active',
@@ -417,6 +426,7 @@ const en: Widen<typeof de> = {
     eventGrund: (grund: string) => `Reason: ${grund}`,
     eventAmount: (amount: string) => `Amount ${amount}`,
     eventBackfilled: 'taken over from existing data',
+    eventOrder: (number: string) => `Order ${number}`,
     canceledBy: { admin: 'the admin', customer: 'the customer', system: 'the system' },
     actions: 'Actions',
     kuendigen: 'Cancel …',

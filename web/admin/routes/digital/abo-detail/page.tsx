@@ -67,6 +67,9 @@ function AboDetail() {
       <div className="page-head">
         <h1>{s.abo.title(abo.customer_email)}</h1>
         <AboStatusBadge status={abo.status} />
+        {abo.cancel_at_period_end && abo.endet_am && running ? (
+          <span className="badge badge-abo-ending">{s.abos.cancelledEndsOn(f.date(abo.endet_am))}</span>
+        ) : null}
         {abo.is_test ? <TestBadge /> : null}
       </div>
       {abo.is_test ? <p className="alert alert-warning">{s.abo.test}</p> : null}
@@ -197,12 +200,12 @@ function AboDetail() {
           </div>
         )}
       </section>
-      <AboEvents abo={abo} />
+      <AboEvents abo={abo} numbers={new Map(bestellungen.map((o) => [o.id, o.number]))} />
     </div>
   );
 }
 
-function AboEvents({ abo }: { abo: Abo }) {
+function AboEvents({ abo, numbers }: { abo: Abo; numbers: Map<string, string> }) {
   const t = useT();
   const s = useDictionary(digitalText);
   const f = useFormat();
@@ -234,7 +237,7 @@ function AboEvents({ abo }: { abo: Abo }) {
                 {typeof d.order_id === 'string' ? (
                   <span className="small block">
                     <Link to="/orders/$id" params={{ id: d.order_id }}>
-                      {s.abo.orders}: {d.order_id}
+                      {s.abo.eventOrder(numbers.get(d.order_id) ?? d.order_id)}
                     </Link>
                   </span>
                 ) : null}

@@ -151,6 +151,24 @@ function PlanForm({
   const mutation = plan ? update : create;
   const problem = mutation.error as ApiProblem | null;
   const errors = fieldErrors(problem, FIELDS, t);
+  // the API's field messages (JSON Schema and the plan rules, in English) in the page's words
+  const ranges: Record<string, [string, string]> = {
+    price_cents: [f.money(PRICE_MIN, currency), f.money(PRICE_MAX, currency)],
+    trial_days: ['0', '730'],
+    intro_discount_percent: ['1', '100'],
+    intro_discount_months: ['1', '120'],
+    interval_count: ['1', String(MAX_COUNT[unit])],
+  };
+  for (const [field, text] of Object.entries(errors.fields)) {
+    const most = /must be at most (\d+) for interval_unit/.exec(text);
+    if (most) errors.fields[field] = s.planForm.intervalTooLong(Number(most[1]), s.planForm.units[unit]);
+    else if (/together/.test(text)) errors.fields[field] = s.planForm.introPair;
+    else if (/existing digital product/.test(text)) errors.fields[field] = s.planForm.productInvalid;
+    else if (/must be [<>]=|must be integer|must be number|must be (null|integer)/.test(text) && ranges[field]) {
+      const [min, max] = ranges[field];
+      errors.fields[field] = s.planForm.between(min, max);
+    }
+  }
   if (problem?.code === 'product_immutable') errors.fields.product_id = s.planForm.productImmutable;
   for (const [k, v] of Object.entries(local)) errors.fields[k] ??= v;
 
@@ -215,6 +233,7 @@ function PlanForm({
       <form onSubmit={onSubmit} noValidate className="panel">
         <fieldset disabled={!editable} className="plain">
           <legend className="visually-hidden">{title}</legend>
+          {plan ? <p className="alert alert-info plan-note">{s.planForm.priceChangeNote}</p> : null}
           <div className="form-grid">
             {plan ? (
               <Field
@@ -268,7 +287,7 @@ function PlanForm({
               required
               className="short"
               defaultValue={plan ? (plan.price_cents / 100).toFixed(2).replace('.', language === 'de' ? ',' : '.') : ''}
-              hint={`${s.planForm.priceHint(f.money(PRICE_MIN, currency), f.money(PRICE_MAX, currency))}${plan ? ` ${s.planForm.priceChangeNote}` : ''}`}
+              hint={s.planForm.priceHint(f.money(PRICE_MIN, currency), f.money(PRICE_MAX, currency))}
               error={errors.fields.price_cents}
             />
             <div className="field">

@@ -18,23 +18,28 @@ function ChartFigure({
   table,
   children,
   legend,
+  height = H,
+  quietTitle = false,
 }: {
   title: string;
   summary: string;
   table: ReactNode;
   children: ReactNode;
   legend?: ReactNode;
+  height?: number;
+  /** The section's heading already says the title: it stays the figure's name, not shown twice. */
+  quietTitle?: boolean;
 }) {
   const s = useDictionary(digitalText);
   const id = useId();
   return (
     <figure className="chart" aria-labelledby={`${id}-cap`}>
       <figcaption id={`${id}-cap`}>
-        <span className="chart-title">{title}</span>
+        <span className={quietTitle ? 'visually-hidden' : 'chart-title'}>{title}</span>
         <span className="chart-summary muted small block">{summary}</span>
       </figcaption>
       <svg
-        viewBox={`0 0 ${W} ${H}`}
+        viewBox={`0 0 ${W} ${height}`}
         role="img"
         aria-labelledby={`${id}-t ${id}-d`}
         className="chart-svg"
@@ -170,7 +175,7 @@ export function BarChart({
     </ul>
   );
   return (
-    <ChartFigure title={title} summary={summary} table={table} legend={legend}>
+    <ChartFigure title={title} summary={summary} table={table} legend={legend} quietTitle>
       <YAxis max={max} format={(v) => (Number.isInteger(v) ? String(v) : '')} />
       {groups.map((g, gi) => {
         const x0 = PAD.left + gi * groupW + (groupW - barW * series.length) / 2;
@@ -229,12 +234,12 @@ export function StackChart({
     </ul>
   );
   return (
-    <ChartFigure title={title} summary={summary} table={table} legend={legend}>
-      <rect x={PAD.left} y={70} width={innerW} height={60} className="chart-track" />
+    <ChartFigure title={title} summary={summary} table={table} legend={legend} height={56} quietTitle>
+      <rect x={PAD.left} y={8} width={innerW} height={40} className="chart-track" />
       {total > 0
         ? parts.map((p) => {
             const w = (p.value / total) * innerW;
-            const rect = <rect key={p.name} x={x} y={70} width={w} height={60} className={p.className} />;
+            const rect = <rect key={p.name} x={x} y={8} width={w} height={40} className={p.className} />;
             x += w;
             return rect;
           })
