@@ -14,7 +14,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createShop, PLATFORM_TOKEN, type ShopFixture } from '../../helpers/app.js';
-import { axe, shot as screenshot, skip } from '../browser.js';
+import { axe, shot as screenshot, skip, tabber } from '../browser.js';
 import { adminHarness } from './harness.js';
 
 const PASSWORD = 'owner-password-1';
@@ -34,6 +34,7 @@ const check = async (page: Page, name: string) => {
   await shot(page, name);
 };
 
+const tabTo = tabber(10);
 const isoDay = (d: Date) => d.toISOString().slice(0, 10);
 let range = '';
 
@@ -66,7 +67,7 @@ beforeAll(async () => {
 
 afterAll(() => h.stop(), 120_000);
 
-describe('digital add-on screens in Chromium', () => {
+describe('digital add-on screens in Chromium', { timeout: 90_000 }, () => {
   it.skipIf(skip)('a shop without the add-on gets a page that says so on every digital screen', async () => {
     await h.inBrowser('closed', async (page) => {
       await h.open(page, '/admin/digital/abos', closed.ownerEmail, PASSWORD);
@@ -81,6 +82,7 @@ describe('digital add-on screens in Chromium', () => {
         await page.getByRole('heading', { level: 1, name: 'Digital-Add-on nicht verfügbar' }).waitFor();
       }
     });
+    expect(violations).toEqual([]);
   });
 
   it.skipIf(skip)(
@@ -166,8 +168,9 @@ describe('digital add-on screens in Chromium', () => {
           is_active: true,
         });
       });
+      expect(violations).toEqual([]);
     },
-    60_000,
+    90_000,
   );
 
   it.skipIf(skip)('a buyer subscribes on the hosted abo page; the owner finds it in Abos', async () => {
@@ -223,6 +226,7 @@ describe('digital add-on screens in Chromium', () => {
       await history.getByText('Zahlung eingegangen').waitFor();
       await check(page, 'abo-de');
     });
+    expect(violations).toEqual([]);
   });
 
   it.skipIf(skip)(
@@ -254,12 +258,20 @@ describe('digital add-on screens in Chromium', () => {
         await dialog.getByRole('radio', { name: /^Zum Periodenende/ }).check();
         await dialog.getByRole('textbox', { name: 'Grund (optional, nur intern)' }).fill('Kurs abgeschlossen');
         await check(page, 'abo-cancel-dialog-de');
-        // keyboard: the confirming button is reachable and works with Enter
-        await dialog.getByRole('button', { name: 'Zum Periodenende kündigen' }).focus();
+        // keyboard: from the reason, Tab reaches the confirming button; Enter confirms
+        await tabTo(page, (text) => text === 'Zum Periodenende kündigen');
         await page.keyboard.press('Enter');
         await page.getByText('Abo gekündigt.').waitFor();
         await page.getByRole('region', { name: 'Verlauf' }).getByText('Grund: Kurs abgeschlossen').waitFor();
-        await page.getByRole('button', { name: 'Kündigung zurücknehmen …' }).waitFor();
+        // withdrawing is offered, and its dialog names the date and the amount then charged
+        await page.getByRole('button', { name: 'Kündigung zurücknehmen …' }).click();
+        const resume = page.getByRole('dialog', { name: 'Kündigung zurücknehmen' });
+        await resume
+          .getByText(`Die zum ${periodEnd} geplante Kündigung wird zurückgenommen.`, { exact: false })
+          .waitFor();
+        expect(await resume.textContent()).toMatch(/6,45\s€ abgebucht/);
+        await page.keyboard.press('Escape');
+        await resume.waitFor({ state: 'hidden' });
         const cancelled = await call(h.t.app, 'GET', `/api/admin/digital/abos/${aboId}`, { token: shop.ownerToken });
         expect(cancelled.data.abo).toMatchObject({ cancel_at_period_end: true, grund: 'Kurs abgeschlossen' });
         await check(page, 'abo-cancelled-de');
@@ -286,9 +298,11 @@ describe('digital add-on screens in Chromium', () => {
         const last = mrr.getByRole('row').last();
         expect(await last.textContent()).toMatch(/0,00\s€0$/);
         await check(page, 'statistik-after-de');
+        await h.docShot(page, 'digital-statistik', 1000);
       });
+      expect(violations).toEqual([]);
     },
-    60_000,
+    90_000,
   );
 
   it.skipIf(skip)('a viewer reads plans, abos and the status but cannot change them', async () => {
@@ -317,6 +331,7 @@ describe('digital add-on screens in Chromium', () => {
       });
       expect(refused.statusCode).toBe(403);
     });
+    expect(violations).toEqual([]);
   });
 
   it.skipIf(skip)('every digital screen in English, axe-clean', async () => {

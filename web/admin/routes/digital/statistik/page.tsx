@@ -141,9 +141,7 @@ function Statistik() {
             ))}
             {now.data.mrr_by_currency.map((m) => (
               <div key={m.currency} className="stat-tile">
-                <dt>
-                  {s.statistik.mrr} ({m.currency})
-                </dt>
+                <dt>MRR {m.currency}</dt>
                 <dd>{f.money(m.mrr_cents, m.currency)}</dd>
               </div>
             ))}
