@@ -293,12 +293,12 @@ describe('digital add-on screens in Chromium', { timeout: 90_000 }, () => {
         await page.goto(`${h.origin}/admin/digital/statistik?${range}`);
         await page.getByText('Im Zeitraum: 1 neu, 1 gekündigt, 1 beendet.').first().waitFor();
         await page.getByText('Beendet', { exact: true }).first().waitFor();
+        await h.docShot(page, 'digital-statistik', 1000);
         const mrr = page.locator('figure').filter({ has: page.getByRole('img', { name: 'MRR in EUR pro Tag' }) });
         await mrr.getByText('Als Tabelle').click();
         const last = mrr.getByRole('row').last();
         expect(await last.textContent()).toMatch(/0,00\s€0$/);
         await check(page, 'statistik-after-de');
-        await h.docShot(page, 'digital-statistik', 1000);
       });
       expect(violations).toEqual([]);
     },

@@ -5,7 +5,7 @@
  * service's `hinweis` is shown (price or interval changes apply to new subscriptions only). The
  * amounts the plan charges (intro price, first charge) are the service's, shown as it returns them.
  */
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
 import { $api, type ApiProblem } from '../../../../shared/api.js';
@@ -123,12 +123,16 @@ function PlanForm({
   const currency = plan?.currency ?? stats.data?.currency ?? 'EUR';
   const plans = $api.useQuery('get', '/api/admin/digital/plaene', {}, { enabled: Boolean(plan) });
   const productName = plans.data?.plaene.find((p) => p.id === plan?.id)?.product_name;
+  // the shop's digital products by name (200 a page; more: the search narrows them)
+  const [productSearch, setProductSearch] = useState('');
   const products = useQuery({
     ...$api.queryOptions('get', '/api/admin/products', {
-      params: { query: { digital: 'ja', limit: 100, sort: 'name' } },
+      params: { query: { digital: 'ja', limit: 200, sort: 'name', q: productSearch.trim() || undefined } },
     }),
     enabled: !plan,
+    placeholderData: keepPreviousData,
   });
+  const manyProducts = (products.data?.count ?? 0) > 200 || productSearch !== '';
 
   const refresh = async () => {
     await queryClient.invalidateQueries({ queryKey: ['get', '/api/admin/digital/plaene'] });
@@ -246,6 +250,17 @@ function PlanForm({
               />
             ) : (
               <div className="field field-wide">
+                {manyProducts ? (
+                  <>
+                    <label htmlFor="plan-product-search">{s.planForm.productSearch}</label>
+                    <input
+                      id="plan-product-search"
+                      type="search"
+                      value={productSearch}
+                      onChange={(e) => setProductSearch(e.currentTarget.value)}
+                    />
+                  </>
+                ) : null}
                 <label htmlFor="plan-product">{s.planForm.product}</label>
                 <span className="hint" id="plan-product-hint">
                   {productList.length === 0 && products.data ? s.planForm.noProducts : s.planForm.productHint}
