@@ -92,7 +92,7 @@ function AboDetail() {
             {f.money(abo.price_cents, abo.currency)} ·{' '}
             {interval(abo.interval_unit, abo.interval_count, abo.interval_text)}
           </dd>
-          {abo.intro_price_cents !== null && abo.intro_until ? (
+          {running && abo.intro_price_cents !== null && abo.intro_until ? (
             <>
               <dt>{s.abo.intro}</dt>
               <dd>{s.abo.introUntil(f.money(abo.intro_price_cents, abo.currency), f.date(abo.intro_until))}</dd>
@@ -120,7 +120,7 @@ function AboDetail() {
           ) : null}
           {abo.endet_am ? (
             <>
-              <dt>{s.abo.endsAt}</dt>
+              <dt>{running ? s.abo.endsAt : s.abo.endedAt}</dt>
               <dd>{f.dateTime(abo.endet_am)}</dd>
             </>
           ) : null}
