@@ -6,6 +6,8 @@
  */
 import { Link, type LinkComponentProps } from '@tanstack/react-router';
 import { type ReactNode, useId } from 'react';
+import { $api } from '../shared/api.js';
+import { useCan } from '../shared/auth.js';
 import { useT } from '../shared/i18n/index.js';
 
 /** One entry of the sidebar: a router link marked `aria-current="page"` when it is the page shown. */
@@ -64,6 +66,33 @@ function CatalogGroup() {
 }
 
 // ---- digital group ----
+/**
+ * The digital add-on: its status always (it says when the add-on is not available); plans,
+ * subscriptions and statistics once the platform has made the add-on available.
+ */
+function DigitalGroup() {
+  const t = useT();
+  const can = useCan();
+  const status = $api.useQuery('get', '/api/admin/digital/status', {}, { staleTime: 60_000 });
+  const allowed = status.data?.erlaubt === true;
+  return (
+    <NavGroup label={t.nav.groups.digital}>
+      <NavLink to="/digital" activeOptions={{ exact: true }}>
+        {t.nav.digitalStatus}
+      </NavLink>
+      {allowed && can('GET /api/admin/digital/plaene') ? <NavLink to="/digital/plaene">{t.nav.plans}</NavLink> : null}
+      {allowed && can('GET /api/admin/digital/abos') ? (
+        <NavLink to="/digital/abos" search={{ page: 1, limit: 25 }}>
+          {t.nav.abos}
+        </NavLink>
+      ) : null}
+      {allowed && can('GET /api/admin/digital/abos/statistik/verlauf') ? (
+        <NavLink to="/digital/statistik">{t.nav.abosStatistik}</NavLink>
+      ) : null}
+    </NavGroup>
+  );
+}
+
 // ---- finance group ----
 // ---- partners group ----
 // ---- settings group ----
@@ -78,6 +107,7 @@ export function MainNav() {
         </NavLink>
         <SalesGroup />
         <CatalogGroup />
+        <DigitalGroup />
         {/* ---- groups ---- */}
         <NavLink to="/account">{t.nav.account}</NavLink>
       </ul>
