@@ -17,8 +17,10 @@ import {
   textParam,
 } from '../shared/list.js';
 import { queryClient, rootRoute, safeRedirect, signedInRoute, signInRoute } from './route-base.js';
+import { customerRoutes } from './routes/customers/routes.js';
 import { orderListQuery } from './routes/orders/order-list/query.js';
 import { productListQuery } from './routes/products/product-list/query.js';
+import { operationsSettingsRoutes } from './routes/settings/routes.js';
 
 export { queryClient, rootRoute, safeRedirect, signedInRoute, signInRoute } from './route-base.js';
 
@@ -182,6 +184,8 @@ const routeTree = rootRoute.addChildren([
     ...productRoutes,
     channelsRoute,
     channelRoute,
+    ...customerRoutes,
+    ...operationsSettingsRoutes,
   ]),
 ]);
 
