@@ -368,8 +368,11 @@ describe.skipIf(skip)('Einstellungen (Betrieb)', () => {
       await owner(page, '/admin/settings/payment-events');
       await page.getByRole('heading', { name: 'Zahlungsereignisse', level: 1 }).waitFor();
       await page.getByText('3 Ereignisse').waitFor();
-      const orderRow = page.getByRole('row').filter({ hasText: accountOrder.id });
+      const orderRow = page
+        .getByRole('row')
+        .filter({ has: page.locator(`a[href="/admin/orders/${accountOrder.id}"]`) });
       await orderRow.getByText('Verarbeitet').waitFor();
+      await orderRow.getByRole('link', { name: 'Bestellung ansehen' }).waitFor();
       const rejected = page.getByRole('row').filter({ hasText: 'Abgelehnt' });
       await rejected.getByText(/Bezahlt, aber nicht angewendet/).waitFor();
       await rejected.getByText(/amount_mismatch/).waitFor();

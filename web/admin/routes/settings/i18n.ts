@@ -78,6 +78,7 @@ const de = {
     reason: 'Grund',
     amount: 'Betrag',
     noOrder: 'keine',
+    openOrder: 'Bestellung ansehen',
   },
   emails: {
     title: 'E-Mail-Ausgang',
@@ -188,6 +189,7 @@ export const settingsText = defineDictionary(de, {
     reason: 'Reason',
     amount: 'Amount',
     noOrder: 'none',
+    openOrder: 'View order',
   },
   emails: {
     title: 'E-mail outbox',

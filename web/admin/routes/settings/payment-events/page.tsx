@@ -80,9 +80,9 @@ export function PaymentEventsPage() {
             {data?.payment_events.map((e) => (
               <tr key={`${e.provider}-${e.event_id}`} className={`event-${e.status}`}>
                 <td>{f.dateTime(e.received_at)}</td>
-                <td className="wrap">
+                <td className="event-type">
                   <code>{e.type}</code>
-                  <span className="muted block small">
+                  <span className="muted block small event-id">
                     {e.provider} · {e.event_id}
                   </span>
                 </td>
@@ -100,7 +100,7 @@ export function PaymentEventsPage() {
                 <td>
                   {e.order_id ? (
                     <Link to="/orders/$id" params={{ id: e.order_id }}>
-                      {e.order_id}
+                      {s.openOrder}
                     </Link>
                   ) : (
                     <span className="muted">{s.noOrder}</span>
