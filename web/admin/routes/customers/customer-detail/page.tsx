@@ -10,7 +10,7 @@ import { useDictionary, useT } from '../../../../shared/i18n/index.js';
 import { ProblemAlert } from '../../../../shared/widgets/ProblemAlert.js';
 import { useTitle } from '../../../shell.js';
 import { StatusBadge } from '../../orders/status.js';
-import { CustomerBadges } from '../customer-list/page.js';
+import { CustomerBadges } from '../badges.js';
 import { customersText } from '../i18n.js';
 import { customerRoute } from '../routes.js';
 import { CustomerActions } from './actions.js';

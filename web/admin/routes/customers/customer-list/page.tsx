@@ -13,6 +13,7 @@ import { useDictionary, useT } from '../../../../shared/i18n/index.js';
 import { Pager, type Paging } from '../../../../shared/list.js';
 import { ProblemAlert } from '../../../../shared/widgets/ProblemAlert.js';
 import { useTitle } from '../../../shell.js';
+import { CustomerBadges } from '../badges.js';
 import { customersText } from '../i18n.js';
 import {
   CUSTOMER_KINDS,
@@ -148,27 +149,5 @@ export function CustomerListPage() {
       </div>
       {data ? <Pager count={data.count} paging={search} onChange={setPaging} /> : null}
     </div>
-  );
-}
-
-/** Kind, verification and suspension in words (not colour alone). */
-export function CustomerBadges({
-  kind,
-  verified,
-  suspended,
-}: {
-  kind: 'account' | 'guest';
-  verified: boolean;
-  suspended: boolean;
-}) {
-  const s = useDictionary(customersText);
-  if (kind === 'guest') return <span className="badge badge-guest">{s.guest}</span>;
-  return (
-    <span className="badges">
-      {suspended ? <span className="badge badge-suspended">{s.suspended}</span> : null}
-      <span className={`badge ${verified ? 'badge-verified' : 'badge-unverified'}`}>
-        {verified ? s.verifiedBadge : s.unverified}
-      </span>
-    </span>
   );
 }
