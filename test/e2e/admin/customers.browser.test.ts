@@ -278,11 +278,12 @@ describe.skipIf(skip)('Einstellungen (Betrieb)', () => {
       const nav = page.getByRole('navigation', { name: 'Hauptnavigation' });
       await nav.getByRole('link', { name: 'Kasse' }).click();
       await page.getByRole('heading', { name: 'Kasse', level: 1 }).waitFor();
-      await page
-        .getByText('10 Minuten')
-        .or(page.getByText(/\d+ Minuten/))
-        .first()
-        .waitFor();
+      // the hosted reservation is the server's setting, shown as the API says it
+      const { hosted_reservation_minutes: minutes } = (
+        await call(h.t.app, 'GET', '/api/admin/settings/checkout', { token: f.owner })
+      ).data;
+      expect(minutes).toBe(h.t.config.checkoutReservationMinutes);
+      await page.getByRole('region', { name: 'Reservierung' }).getByText(`${minutes} Minuten`).waitFor();
       const max = page.getByRole('spinbutton', { name: 'Höchstmenge je Produkt und Variante' });
       await max.fill('0');
       await page.getByRole('region', { name: 'Mengen' }).getByRole('button', { name: 'Speichern' }).click();
