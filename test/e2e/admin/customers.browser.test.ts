@@ -10,7 +10,8 @@
  * The app sends mail through a local SMTP stub that refuses every recipient at fail.test, so
  * that an e-mail ends `failed` after its last attempt (the simulated clock is advanced). Orders are
  * paid through the Stripe adapter against a local stub with signed webhook events, so the payment
- * events hold a processed one per order and a rejected one (a forged amount).
+ * events hold a processed one per order, a rejected one (a forged amount) and a refunded one (a
+ * late payment whose stock was sold meanwhile; the stub answers the refund).
  */
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
@@ -89,13 +90,13 @@ const register = (email: string) =>
 
 const tabTo = tabber(40);
 
-/** A checkout of one cheese to `email`, and Stripe's signed checkout.session.completed for it. */
-async function stripeOrder(email: string, name: string, paidCents?: number) {
+/** A hosted checkout of one unit of `product` (the cheese unless given) to `email`. */
+async function checkoutOf(email: string, name: string, product = f.products.cheese) {
   const session = await call(h.t.app, 'POST', '/api/store/checkout-sessions', {
     token: f.shop.publishableKey,
     headers: { origin: STORE_ORIGIN },
     body: {
-      items: [{ product_id: f.products.cheese, quantity: 1 }],
+      items: [{ product_id: product, quantity: 1 }],
       customer: { email, billing_address: { ...BILLING, name } },
       shipping_address: BILLING,
       shipping_method_id: f.shipping,
@@ -103,7 +104,12 @@ async function stripeOrder(email: string, name: string, paidCents?: number) {
     },
   });
   expect(session.statusCode, session.body).toBe(201);
-  const ours = session.data.id as string;
+  return { id: session.data.id as string, total: session.data.total_cents as number, email };
+}
+
+/** Stripe's signed checkout.session.completed for our session; the order it made, if any. */
+async function complete(session: { id: string; total: number; email: string }, paidCents = session.total) {
+  const ours = session.id;
   const payload = JSON.stringify({
     id: `evt_${ours}`,
     object: 'event',
@@ -115,7 +121,7 @@ async function stripeOrder(email: string, name: string, paidCents?: number) {
         mode: 'payment',
         payment_status: 'paid',
         payment_intent: `pi_${ours}`,
-        amount_total: paidCents ?? session.data.total_cents,
+        amount_total: paidCents,
         currency: 'eur',
         metadata: { checkout_session_id: ours },
       },
@@ -127,9 +133,14 @@ async function stripeOrder(email: string, name: string, paidCents?: number) {
     headers: { 'content-type': 'application/json', 'stripe-signature': header },
   });
   expect(hook.statusCode, hook.body).toBe(200);
-  const found = await call(h.t.app, 'GET', '/api/admin/orders', { token: f.owner, query: { q: email } });
+  const found = await call(h.t.app, 'GET', '/api/admin/orders', { token: f.owner, query: { q: session.email } });
   return found.data.orders[0] as { id: string; number: string } | undefined;
 }
+
+const stripeOrder = async (email: string, name: string, paidCents?: number) => {
+  const session = await checkoutOf(email, name);
+  return complete(session, paidCents);
+};
 
 beforeAll(async () => {
   if (skip) return;
@@ -137,6 +148,20 @@ beforeAll(async () => {
   await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', r));
   const port = (smtp.address() as { port: number }).port;
   stripe = await startStripeStub(async (req, res, body) => {
+    if (req.method === 'POST' && req.url === '/v1/refunds') {
+      res.writeHead(200, { 'content-type': 'application/json', 'request-id': 'req_stub' });
+      res.end(
+        JSON.stringify({
+          id: `re_${body.get('metadata[refund_id]')}`,
+          object: 'refund',
+          status: 'succeeded',
+          amount: Number(body.get('amount')),
+          payment_intent: body.get('payment_intent'),
+          metadata: { refund_id: body.get('metadata[refund_id]') },
+        }),
+      );
+      return;
+    }
     if (req.method === 'POST' && req.url === '/v1/checkout/sessions') {
       const id = `cs_test_${providerIds.size}`;
       providerIds.set(body.get('metadata[checkout_session_id]') ?? '', id);
@@ -172,6 +197,20 @@ beforeAll(async () => {
   expect(await stripeOrder(GUEST, 'Gustav Gast')).toBeDefined();
   // paid, but not the amount asked: rejected, no order
   expect(await stripeOrder('falscher.betrag@mail.test', 'Falk Falsch', 100)).toBeUndefined();
+  // a late payment whose stock is gone: refunded in full, no order
+  const last = await call(t.app, 'POST', '/api/products', {
+    token: f.owner,
+    body: { name: 'Letztes Stück', status: 'published', base_price_cents: 2500, track_stock: true, stock_quantity: 1 },
+  });
+  await call(t.app, 'PATCH', `/api/products/${last.data.id}/channels/${f.channel}`, {
+    token: f.owner,
+    body: { is_published: true },
+  });
+  const late = await checkoutOf('zu.spaet@mail.test', 'Zoe Spät', last.data.id);
+  await t.app.deps.clock.advance(db, (t.config.checkoutReservationMinutes + 5) * 60);
+  await t.app.deps.worker.drain();
+  expect(await complete(await checkoutOf('schneller@mail.test', 'Sven Schnell', last.data.id))).toBeDefined();
+  expect(await complete(late)).toBeUndefined();
   const found = await call(t.app, 'GET', '/api/admin/customers', { token: f.owner, query: { q: ACCOUNT } });
   accountId = found.data.customers[0].id;
   const emp = await call(t.app, 'POST', '/api/admin/employees', {
@@ -364,11 +403,11 @@ describe.skipIf(skip)('Einstellungen (Betrieb)', () => {
       await page.getByRole('row').filter({ hasText: ACCOUNT }).first().waitFor();
     }));
 
-  it('lists the payment events; a rejected one is explained, the filter lives in the URL', () =>
+  it('lists the payment events; rejected and refunded ones are explained, the filter lives in the URL', () =>
     h.inBrowser('settings-events', async (page) => {
       await owner(page, '/admin/settings/payment-events');
       await page.getByRole('heading', { name: 'Zahlungsereignisse', level: 1 }).waitFor();
-      await page.getByText('3 Ereignisse').waitFor();
+      await page.getByText('5 Ereignisse').waitFor();
       const orderRow = page
         .getByRole('row')
         .filter({ has: page.locator(`a[href="/admin/orders/${accountOrder.id}"]`) });
@@ -377,6 +416,9 @@ describe.skipIf(skip)('Einstellungen (Betrieb)', () => {
       const rejected = page.getByRole('row').filter({ hasText: 'Abgelehnt' });
       await rejected.getByText(/Bezahlt, aber nicht angewendet/).waitFor();
       await rejected.getByText(/amount_mismatch/).waitFor();
+      const refunded = page.getByRole('row').filter({ hasText: 'Erstattet' });
+      await refunded.getByText(/Verspätete Zahlung: Der Bestand war nicht mehr verfügbar/).waitFor();
+      await refunded.getByText(/late_payment_out_of_stock/).waitFor();
       await clean(page);
       await shot(page, 'settings-events');
       await page.getByRole('combobox', { name: 'Status' }).selectOption('rejected');
