@@ -3,7 +3,7 @@
  * orders, suspend and restore sign-in (restore by keyboard), export the data as JSON (a download);
  * a guest buyer by e-mail; change the checkout settings (a 400 at its field) and create, edit and
  * delete a shipping method from the screen; a failed e-mail in the outbox reached from the Heute
- * tile (no token shown); the payment events with the rejected filter explained; what a viewer
+ * tile (no token shown); the payment events, rejected and refunded ones explained; what a viewer
  * sees (nothing to change); German and English with axe (WCAG 2.1 A/AA) on each screen.
  * Screenshots go to test/e2e/.screenshots/customers-*.png and settings-*.png.
  *
