@@ -13213,6 +13213,8 @@ export interface operations {
                 kind?: string;
                 limit?: number;
                 offset?: number;
+                /** @description queued (waiting or retrying), stored (outbox), sent (smtp), failed (gave up) */
+                status?: "queued" | "stored" | "sent" | "failed";
                 /** @description Exact recipient */
                 to?: string;
             };
@@ -18714,6 +18716,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description Read-only: minutes a hosted checkout session holds its stock (server setting CHECKOUT_RESERVATION_MINUTES); an unpaid direct-flow order holds it for its channel’s pending_payment_ttl_hours */
+                        hosted_reservation_minutes: number;
                         /** @description The most units of one product and variant a checkout may hold, summed over its lines (default 20) */
                         max_line_quantity: number;
                     };
@@ -18815,6 +18819,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description Read-only: minutes a hosted checkout session holds its stock (server setting CHECKOUT_RESERVATION_MINUTES); an unpaid direct-flow order holds it for its channel’s pending_payment_ttl_hours */
+                        hosted_reservation_minutes: number;
                         /** @description The most units of one product and variant a checkout may hold, summed over its lines (default 20) */
                         max_line_quantity: number;
                     };

@@ -34,12 +34,18 @@ export function NavGroup({ label, children }: { label: string; children: ReactNo
 
 function SalesGroup() {
   const t = useT();
+  const can = useCan();
   return (
     <NavGroup label={t.nav.groups.sales}>
       <NavLink to="/orders" search={{ page: 1, limit: 25 }}>
         {t.nav.orders}
       </NavLink>
       {/* ---- sales: customers ---- */}
+      {can('GET /api/admin/customers') ? (
+        <NavLink to="/customers" search={{ page: 1, limit: 25 }}>
+          {t.nav.customers}
+        </NavLink>
+      ) : null}
     </NavGroup>
   );
 }
@@ -96,6 +102,39 @@ function DigitalGroup() {
 // ---- finance group ----
 // ---- partners group ----
 // ---- settings group ----
+/** Einstellungen: the shop's operations (checkout, shipping, payment events, outbox) and access. */
+export function SettingsGroup() {
+  const t = useT();
+  const can = useCan();
+  const links = [
+    can('GET /api/admin/settings/checkout') ? (
+      <NavLink key="checkout" to="/settings/checkout">
+        {t.nav.checkoutSettings}
+      </NavLink>
+    ) : null,
+    can('GET /api/admin/shipping-methods') ? (
+      <NavLink key="shipping" to="/settings/shipping">
+        {t.nav.shippingMethods}
+      </NavLink>
+    ) : null,
+    can('GET /api/admin/payment-events') ? (
+      <NavLink key="events" to="/settings/payment-events" search={{ page: 1, limit: 25 }}>
+        {t.nav.paymentEvents}
+      </NavLink>
+    ) : null,
+    can('GET /api/admin/emails') ? (
+      <NavLink key="emails" to="/settings/emails" search={{ page: 1, limit: 25 }}>
+        {t.nav.emails}
+      </NavLink>
+    ) : null,
+  ].filter(Boolean);
+  return (
+    <NavGroup label={t.nav.groups.settings}>
+      {links}
+      {/* ---- settings: access ---- */}
+    </NavGroup>
+  );
+}
 
 export function MainNav() {
   const t = useT();
@@ -109,6 +148,7 @@ export function MainNav() {
         <CatalogGroup />
         <DigitalGroup />
         {/* ---- groups ---- */}
+        <SettingsGroup />
         <NavLink to="/account">{t.nav.account}</NavLink>
       </ul>
     </nav>

@@ -17,9 +17,11 @@ import {
   textParam,
 } from '../shared/list.js';
 import { queryClient, rootRoute, safeRedirect, signedInRoute, signInRoute } from './route-base.js';
+import { customerRoutes } from './routes/customers/routes.js';
 import { digitalRoutes } from './routes/digital/routes.js';
 import { orderListQuery } from './routes/orders/order-list/query.js';
 import { productListQuery } from './routes/products/product-list/query.js';
+import { operationsSettingsRoutes } from './routes/settings/routes.js';
 
 export { queryClient, rootRoute, safeRedirect, signedInRoute, signInRoute } from './route-base.js';
 
@@ -184,6 +186,8 @@ const routeTree = rootRoute.addChildren([
     channelsRoute,
     channelRoute,
     ...digitalRoutes,
+    ...customerRoutes,
+    ...operationsSettingsRoutes,
   ]),
 ]);
 

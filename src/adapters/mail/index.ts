@@ -128,6 +128,8 @@ export async function queueEmail(
   return id;
 }
 
+const EMAIL_STATUSES = ['queued', 'stored', 'sent', 'failed'] as const;
+
 const EmailOut = Type.Object({
   id: Type.String(),
   kind: Type.String(),
@@ -172,6 +174,12 @@ export const mailModule: Module = {
             {
               to: Type.Optional(Type.String({ minLength: 1, maxLength: 254, description: 'Exact recipient' })),
               kind: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+              status: Type.Optional(
+                Type.Union(
+                  EMAIL_STATUSES.map((s) => Type.Literal(s)),
+                  { description: 'queued (waiting or retrying), stored (outbox), sent (smtp), failed (gave up)' },
+                ),
+              ),
               ...Pagination,
             },
             { additionalProperties: false },
@@ -194,6 +202,7 @@ export const mailModule: Module = {
           eq(emails.shopId, shopId),
           q.to ? sql`lower(${emails.to}) = lower(${q.to})` : undefined,
           q.kind ? eq(emails.kind, q.kind) : undefined,
+          q.status ? eq(emails.status, q.status) : undefined,
         );
         const [rows, total] = await Promise.all([
           db

@@ -162,6 +162,43 @@ describe('SMTP mailer (SMTP_URL)', () => {
     expect(sent).toContain('Content-Disposition: attachment; filename=RE-2026-00001.pdf');
     expect(sent.replace(/\r?\n/g, '')).toContain(pdf.toString('base64'));
   });
+
+  it('gives up after the last attempt: status failed, listed by ?status=failed', async () => {
+    const shop = await createShop(t.app);
+    const db = t.app.deps.database.db;
+    failFirst.value = 8;
+    await queue(t, shop.shopId, {
+      kind: 'test',
+      to: 'nie@kunde.test',
+      subject: 'Kommt nie an',
+      text: 'x',
+      now: t.app.deps.clock.now(),
+    });
+    for (let i = 0; i < 8; i++) {
+      await t.app.deps.worker.drain();
+      await t.app.deps.clock.advance(db, 6 * 3600);
+    }
+    await queue(t, shop.shopId, {
+      kind: 'test',
+      to: 'nie@kunde.test',
+      subject: 'Kommt an',
+      text: 'y',
+      now: t.app.deps.clock.now(),
+    });
+    await t.app.deps.worker.drain();
+    const list = (status?: string) =>
+      call(t.app, 'GET', '/api/admin/emails', {
+        token: shop.ownerToken,
+        query: { to: 'nie@kunde.test', ...(status ? { status } : {}) },
+      });
+    const failed = await list('failed');
+    expect(failed.data.count).toBe(1);
+    expect(failed.data.emails[0]).toMatchObject({ subject: 'Kommt nie an', status: 'failed', sent_at: null });
+    expect(failed.data.emails[0].last_error).toMatch(/451|try again/);
+    expect((await list('sent')).data.emails.map((e: { subject: string }) => e.subject)).toEqual(['Kommt an']);
+    expect((await list()).data.count).toBe(2);
+    expectProblem(await list('lost'), 400, 'validation_failed');
+  });
 });
 
 /** A stream that keeps every log line the app writes. */

@@ -491,6 +491,7 @@ describe('GET /api/admin/overview', () => {
     for (const k of ['refunds_pending', 'refunds_failed', 'accounting_failed', 'webhooks_dead', 'emails_failed']) {
       expect(o.tiles[k]).toMatchObject({ count: expect.any(Number) });
     }
+    expect(o.tiles.emails_failed.link).toEqual({ path: '/api/admin/emails', query: { status: 'failed' } });
     // the test provider's orders are test-mode orders: their revenue is apart from live revenue
     const eur = (list: { currency: string; is_test: boolean; net_cents: number; paid_cents: number }[]) =>
       list.find((r) => r.currency === 'EUR' && r.is_test) ?? { net_cents: 0, paid_cents: 0 };

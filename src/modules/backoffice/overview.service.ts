@@ -69,7 +69,7 @@ export async function overview(ctx: Ctx): Promise<Static<typeof Overview>> {
         dead === null
           ? null
           : tile(dead, { path: '/api/admin/checkout/webhook/deliveries', query: { status: 'dead' } }),
-      emails_failed: emails === null ? null : tile(emails, { path: '/api/admin/emails', query: {} }),
+      emails_failed: emails === null ? null : tile(emails, { path: '/api/admin/emails', query: { status: 'failed' } }),
     },
     revenue: revenue
       ? {

@@ -106,7 +106,7 @@ describe('per-line quantity maximum (shop setting, default 20)', () => {
       body: { is_published: true },
     });
     const settings = await call(t.app, 'GET', '/api/admin/settings/checkout', { token: shop.ownerToken });
-    expect(settings.data).toEqual({ max_line_quantity: 20 });
+    expect(settings.data).toEqual({ max_line_quantity: 20, hosted_reservation_minutes: 10 });
     const over = await checkout('192.0.2.10', [
       { product_id: p.data.id, quantity: 20 },
       { product_id: p.data.id, quantity: 21 },
@@ -127,7 +127,7 @@ describe('per-line quantity maximum (shop setting, default 20)', () => {
       token: shop.ownerToken,
       body: { max_line_quantity: 2 },
     });
-    expect(set.data).toEqual({ max_line_quantity: 2 });
+    expect(set.data).toEqual({ max_line_quantity: 2, hosted_reservation_minutes: 10 });
     const now = await checkout('192.0.2.11', [{ product_id: p.data.id, quantity: 3 }]);
     expectProblem(now, 400, 'quantity_limit');
     expect(now.data.errors[0].path).toBe('/body/items/0/quantity');

@@ -15,6 +15,10 @@ export const CheckoutSettingsSchema = Type.Object({
   max_line_quantity: Type.Integer({
     description: 'The most units of one product and variant a checkout may hold, summed over its lines (default 20)',
   }),
+  hosted_reservation_minutes: Type.Integer({
+    description:
+      'Read-only: minutes a hosted checkout session holds its stock (server setting CHECKOUT_RESERVATION_MINUTES); an unpaid direct-flow order holds it for its channel’s pending_payment_ttl_hours',
+  }),
 });
 
 const CheckoutSettingsBody = Body({
@@ -85,7 +89,10 @@ export function checkoutSettingsRoutes(app: TypedApp): void {
       config: configureShop,
       schema: { tags, summary: "The shop's checkout settings", response: { 200: CheckoutSettingsSchema } },
     },
-    async (request) => ({ max_line_quantity: await maxLineQuantity(request.ctx) }),
+    async (request) => ({
+      max_line_quantity: await maxLineQuantity(request.ctx),
+      hosted_reservation_minutes: request.ctx.config.checkoutReservationMinutes,
+    }),
   );
   app.put(
     '/api/admin/settings/checkout',
@@ -101,7 +108,7 @@ export function checkoutSettingsRoutes(app: TypedApp): void {
     async (request) => {
       const { max_line_quantity } = request.body;
       await setShopMaxLineQuantity(request.ctx, max_line_quantity, new Date());
-      return { max_line_quantity };
+      return { max_line_quantity, hosted_reservation_minutes: request.ctx.config.checkoutReservationMinutes };
     },
   );
 }
