@@ -188,6 +188,30 @@ describe('store reads for the built-in storefront', () => {
     });
     expect(read.statusCode).toBe(200);
     expect(read.data).toEqual({ ...created.data, url: null });
+    expect(read.data).toMatchObject({ status: 'open', order_id: null, order_number: null });
+    // paid on the hosted page: the session names its order by id and by the number the buyer quotes
+    const paid = await call(t.app, 'POST', `/pay/${created.data.id}`, {
+      body: new URLSearchParams({
+        name: 'Kim Berg',
+        line1: 'Hauptstr. 1',
+        postal_code: '10115',
+        city: 'Berlin',
+        country: 'DE',
+        card_number: '4242424242424242',
+        widerruf_verzicht: 'on',
+      }).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(paid.statusCode, paid.body).toBe(303);
+    const after = await call(t.app, 'GET', `/api/store/checkout-sessions/${created.data.id}`, {
+      token: first.publishableKey,
+      headers: { origin: STORE_ORIGIN },
+    });
+    expect(after.data.status).toBe('complete');
+    const order = await call(t.app, 'GET', `/api/admin/orders/${after.data.order_id}`, { token: first.ownerToken });
+    expect(order.statusCode).toBe(200);
+    expect(after.data.order_number).toBe(order.data.order.number);
+    expect(after.data.order_number).not.toBe(after.data.order_id);
     expectProblem(
       await call(t.app, 'GET', `/api/store/checkout-sessions/${created.data.id}`, {
         token: second.publishableKey,
