@@ -437,11 +437,7 @@ export interface AboCompletion {
  * bought on (the origin of the session's return_url, on the key's allowlist): the built-in one's
  * `/shop/konto/abo?token=…` under PUBLIC_URL, a headless one's `/account/abo?token=…`.
  */
-export function manageLink(
-  config: Pick<Config, 'publicUrl' | 'storefront'>,
-  returnUrl: string,
-  token: string,
-): string {
+export function manageLink(config: Pick<Config, 'publicUrl' | 'storefront'>, returnUrl: string, token: string): string {
   let origin = config.publicUrl;
   try {
     origin = new URL(returnUrl).origin;

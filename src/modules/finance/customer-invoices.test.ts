@@ -4,15 +4,8 @@
  * every other credential is refused.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  call,
-  customerToken,
-  expectProblem,
-  STORE_ORIGIN,
-  startApp,
-  type TestApp,
-} from '../../../test/helpers/app.js';
-import { draftInvoice, type FinanceShop, financeShop, finalInvoice } from './finance.fixtures.js';
+import { call, customerToken, expectProblem, STORE_ORIGIN, startApp, type TestApp } from '../../../test/helpers/app.js';
+import { draftInvoice, type FinanceShop, finalInvoice, financeShop } from './finance.fixtures.js';
 
 let t: TestApp;
 let f: FinanceShop;

@@ -14,9 +14,9 @@ import { PageMeta, Pagination, pageOf } from '../../platform/http/schemas.js';
 import type { TypedApp } from '../../platform/http/typed-app.js';
 import { customerOrderIdsSql } from '../orders/index.js';
 import * as del from './delivery.service.js';
+import { listDocuments } from './documents.js';
 import { binary } from './finance.schemas.js';
 import { invoices } from './finance.tables.js';
-import { listDocuments } from './documents.js';
 import { getInvoice, type InvoiceRow } from './invoices.service.js';
 
 const DateOnly = Type.String({ format: 'date', description: 'YYYY-MM-DD' });
@@ -27,9 +27,12 @@ const CustomerInvoice = Type.Object({
   order_id: Type.String(),
   order_number: Type.String(),
   issue_date: DateOnly,
-  status: Type.Union(['final', 'partially_credited', 'credited'].map((s) => Type.Literal(s)), {
-    description: 'final; partially_credited / credited: a credit note stands against it',
-  }),
+  status: Type.Union(
+    ['final', 'partially_credited', 'credited'].map((s) => Type.Literal(s)),
+    {
+      description: 'final; partially_credited / credited: a credit note stands against it',
+    },
+  ),
   currency: Type.String(),
   total_cents: Type.Integer(),
   credited_cents: Type.Integer(),
