@@ -2432,7 +2432,7 @@ export interface paths {
             cookie?: never;
         };
         /** The signed-in customer's final invoices (of the account's orders), newest first */
-        get: operations["listCustomerInvoices"];
+        get: operations["listMyInvoices"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2449,7 +2449,7 @@ export interface paths {
             cookie?: never;
         };
         /** An own final invoice's PDF, as the invoice e-mail attaches it (Factur-X for a business buyer); another customer's is 404 */
-        get: operations["listCustomerInvoicesPdf"];
+        get: operations["getMyInvoicePdf"];
         put?: never;
         post?: never;
         delete?: never;
@@ -26252,7 +26252,7 @@ export interface operations {
             };
         };
     };
-    listCustomerInvoices: {
+    listMyInvoices: {
         parameters: {
             query?: {
                 limit?: number;
@@ -26369,7 +26369,7 @@ export interface operations {
             };
         };
     };
-    listCustomerInvoicesPdf: {
+    getMyInvoicePdf: {
         parameters: {
             query?: never;
             header?: never;

@@ -7,7 +7,7 @@ import { storefrontKey } from '../../platform/auth/presets.js';
 import type { Ctx } from '../../platform/auth/types.js';
 import { iso } from '../../platform/dates.js';
 import { notFound } from '../../platform/errors.js';
-import { pathPrefixOf, type TypedApp } from '../../platform/http/typed-app.js';
+import { channelOriginOf, pathPrefixOf, type TypedApp } from '../../platform/http/typed-app.js';
 import type { AppDeps } from '../../platform/module.js';
 import { resolveChannel } from '../channels/index.js';
 import { orderNumbers } from '../orders/index.js';
@@ -50,7 +50,7 @@ async function sessionWithNumber(ctx: Ctx, s: CheckoutSessionRow, url: string | 
 
 /** What names the sale channel of a checkout request: Origin, Referer, or the `/:prefix/…` of the path. */
 const channelInputOf = (request: FastifyRequest) => ({
-  origin: request.headers.origin,
+  origin: channelOriginOf(request),
   referer: request.headers.referer,
   pathPrefix: pathPrefixOf(request.params),
 });

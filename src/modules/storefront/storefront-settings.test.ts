@@ -271,6 +271,32 @@ describe("the built-in storefront's same-origin reads", () => {
     expectProblem(await read({ host: 'shop.local:8080' }), 403, 'origin_denied');
     expectProblem(await read({ host: 'shop.local:8080', 'sec-fetch-site': 'cross-site' }), 403, 'origin_denied');
   });
+
+  it("served on a channel's domain, reads that channel's catalog (no Origin, no Referer: the proven origin picks it)", async () => {
+    const own = await createShop(t.app, { origins: ['http://shop.local:8080', 'http://zweit.local:8080'] });
+    const channel = await call(t.app, 'POST', '/api/admin/channels', {
+      token: own.ownerToken,
+      body: { name: 'Schweiz', slug: 'schweiz', default_country: 'CH', currency: 'CHF' },
+    });
+    expect(channel.statusCode, channel.body).toBe(201);
+    const mapped = await call(t.app, 'POST', `/api/admin/channels/${channel.data.id}/domains`, {
+      token: own.ownerToken,
+      body: { domain: 'zweit.local' },
+    });
+    expect(mapped.statusCode, mapped.body).toBe(201);
+    const read = (host: string) =>
+      call(t.app, 'GET', '/api/store/products', {
+        token: own.publishableKey,
+        headers: { host, 'sec-fetch-site': 'same-origin' },
+      });
+    const second = await read('zweit.local:8080');
+    expect(second.statusCode).toBe(200);
+    expect(second.headers['x-channel-id']).toBe(channel.data.id);
+    // the response cache keys the proven origin too: the default host still reads the default channel
+    const first = await read('shop.local:8080');
+    expect(first.headers['x-channel-id']).toBe(own.defaultChannelId);
+    expect((await read('zweit.local:8080')).headers['x-channel-id']).toBe(channel.data.id);
+  });
 });
 
 describe('e-mailed account links', () => {

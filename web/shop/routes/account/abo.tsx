@@ -45,7 +45,7 @@ function AboByToken({ token }: { token: string }) {
   const kuendigen = $store.useMutation('post', '/api/checkout/abo/{token}/kuendigen');
   const fortsetzen = $store.useMutation('post', '/api/checkout/abo/{token}/fortsetzen');
   const [asking, setAsking] = useState(false);
-  const [done, setDone] = useState<string | null>(null);
+  const [done, setDone] = useState<{ kind: 'kuendigt' | 'fortgesetzt'; date: string } | null>(null);
   // a retried click (a lost answer) replays the first one: one key per intended action
   const keys = useRef({ kuendigen: idempotencyKey(), fortsetzen: idempotencyKey() });
 
@@ -75,7 +75,7 @@ function AboByToken({ token }: { token: string }) {
       <div aria-live="polite">
         {done ? (
           <p className="alert alert-info" role="status">
-            {done}
+            {done.kind === 'kuendigt' ? s.kuendigt(f.date(done.date)) : s.fortgesetzt}
           </p>
         ) : null}
       </div>
@@ -87,11 +87,12 @@ function AboByToken({ token }: { token: string }) {
         <dd>{product_name}</dd>
         <dt>{s.price}</dt>
         <dd>
-          {f.money(abo.next_charge_cents ?? abo.price_cents, abo.currency)} {abo.interval_text}
+          {f.money(abo.next_charge_cents ?? abo.price_cents, abo.currency)}{' '}
+          {t.shop.planInterval(abo.interval_count, abo.interval_unit)}
         </dd>
         <dt>{s.status}</dt>
         <dd>
-          {abo.cancel_at_period_end ? s.cancelled(endsAt) : (statuses[abo.status] ?? abo.status)}
+          {abo.cancel_at_period_end ? s.cancelled : (statuses[abo.status] ?? abo.status)}
           {abo.status === 'canceled' ? ` – ${s.ended}` : ''}
         </dd>
         {abo.status === 'trialing' && abo.trial_end ? (
@@ -121,7 +122,7 @@ function AboByToken({ token }: { token: string }) {
                 {
                   onSuccess: (data) => {
                     keys.current.fortsetzen = idempotencyKey();
-                    setDone(s.fortgesetzt);
+                    setDone({ kind: 'fortgesetzt', date: data.abo.current_period_end });
                     update(data);
                   },
                 },
@@ -152,7 +153,7 @@ function AboByToken({ token }: { token: string }) {
               {
                 onSuccess: (data) => {
                   keys.current.kuendigen = idempotencyKey();
-                  setDone(s.kuendigt(f.date(data.abo.endet_am ?? data.abo.current_period_end)));
+                  setDone({ kind: 'kuendigt', date: data.abo.endet_am ?? data.abo.current_period_end });
                   update(data);
                 },
                 onSettled: () => setAsking(false),

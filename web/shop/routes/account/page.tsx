@@ -263,7 +263,8 @@ function Abos() {
             {abos.data.abos.map((a) => (
               <tr key={a.id}>
                 <th scope="row">
-                  {f.money(a.next_charge_cents ?? a.price_cents, a.currency)} {a.interval_text}
+                  {f.money(a.next_charge_cents ?? a.price_cents, a.currency)}{' '}
+                  {t.shop.planInterval(a.interval_count, a.interval_unit)}
                 </th>
                 <td>
                   {a.cancel_at_period_end
