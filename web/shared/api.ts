@@ -61,5 +61,7 @@ export function isProblem(value: unknown): value is ApiProblem {
 
 /** A fresh Idempotency-Key for one user action (a retry of the same action reuses it). */
 export function idempotencyKey(): string {
-  return crypto.randomUUID();
+  // randomUUID exists in secure contexts only (https, localhost); a shop on plain http has getRandomValues
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
 }

@@ -20,12 +20,15 @@ let publishableKey = '';
 /**
  * Customer-session routes take the `csid` cookie (set by POST /api/customer/login or verify-email,
  * HttpOnly; the page never sees the token): they get no publishable key, which they would refuse.
+ * The e-mailed subscription links (`/api/checkout/abo/:token…`) carry their credential in the path.
  */
-const CUSTOMER_SESSION_PATHS = [
+const NO_KEY_PATHS = [
   '/api/customer/me',
   '/api/customer/orders',
   '/api/customer/logout',
   '/api/customer/abos',
+  '/api/customer/invoices',
+  '/api/checkout/abo/',
 ];
 
 export const store = createFetchClient<paths>({ baseUrl: '', credentials: 'same-origin' });
@@ -33,7 +36,7 @@ store.use(problems);
 store.use({
   onRequest({ request }) {
     const path = new URL(request.url).pathname;
-    if (publishableKey && !CUSTOMER_SESSION_PATHS.some((p) => path.startsWith(p))) {
+    if (publishableKey && !NO_KEY_PATHS.some((p) => path.startsWith(p))) {
       request.headers.set('authorization', `Bearer ${publishableKey}`);
     }
     return request;

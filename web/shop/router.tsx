@@ -98,6 +98,14 @@ export const resetPasswordRoute = createRoute({
   component: lazyRouteComponent(() => import('./routes/account/reset.js'), 'ResetPasswordPage'),
 });
 
+/** The page of the subscription e-mail's management link (no sign-in: the token is the credential). */
+export const aboLinkRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: 'konto/abo',
+  validateSearch: searchValidator(tokenSearch),
+  component: lazyRouteComponent(() => import('./routes/account/abo.js'), 'AboLinkPage'),
+});
+
 const routeTree = rootRoute.addChildren([
   catalogRoute,
   productRoute,
@@ -107,6 +115,7 @@ const routeTree = rootRoute.addChildren([
   accountRoute,
   verifyEmailRoute,
   resetPasswordRoute,
+  aboLinkRoute,
 ]);
 
 export const router = createRouter({

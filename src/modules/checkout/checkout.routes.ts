@@ -4,18 +4,20 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import type { PaymentProvider } from '../../adapters/payment/port.js';
 import { storefrontKey } from '../../platform/auth/presets.js';
+import type { Ctx } from '../../platform/auth/types.js';
 import { iso } from '../../platform/dates.js';
 import { notFound } from '../../platform/errors.js';
-import { pathPrefixOf, type TypedApp } from '../../platform/http/typed-app.js';
+import { channelOriginOf, pathPrefixOf, type TypedApp } from '../../platform/http/typed-app.js';
 import type { AppDeps } from '../../platform/module.js';
 import { resolveChannel } from '../channels/index.js';
+import { orderNumbers } from '../orders/index.js';
 import { pricingTaxOut } from '../tax/index.js';
 import { CheckoutCreate, CheckoutSessionOut } from './checkout.schemas.js';
 import { getSession } from './checkout.service.js';
 import type { CheckoutSessionRow } from './checkout.tables.js';
 import { startCheckout } from './start-checkout.js';
 
-export function sessionOut(s: CheckoutSessionRow, url: string | null) {
+export function sessionOut(s: CheckoutSessionRow, url: string | null, orderNumber: string | null = null) {
   return {
     id: s.id,
     url,
@@ -35,13 +37,20 @@ export function sessionOut(s: CheckoutSessionRow, url: string | null) {
     tax_cents: s.taxCents,
     total_cents: s.totalCents,
     order_id: s.orderId ?? null,
+    order_number: s.orderId ? orderNumber : null,
     expires_at: iso(s.expiresAt),
   };
 }
 
+/** The session's answer with its order's number (the number a buyer quotes), read when it has an order. */
+async function sessionWithNumber(ctx: Ctx, s: CheckoutSessionRow, url: string | null) {
+  const [order] = s.orderId ? await orderNumbers(ctx, [s.orderId]) : [];
+  return sessionOut(s, url, order?.number ?? null);
+}
+
 /** What names the sale channel of a checkout request: Origin, Referer, or the `/:prefix/…` of the path. */
 const channelInputOf = (request: FastifyRequest) => ({
-  origin: request.headers.origin,
+  origin: channelOriginOf(request),
   referer: request.headers.referer,
   pathPrefix: pathPrefixOf(request.params),
 });
@@ -78,7 +87,7 @@ export function checkoutRoutes(app: TypedApp, _deps: AppDeps, provider: PaymentP
           },
           provider,
         );
-        return reply.code(201).send(sessionOut(session, url));
+        return reply.code(201).send(await sessionWithNumber(request.ctx, session, url));
       },
     );
   }
@@ -102,7 +111,7 @@ export function checkoutRoutes(app: TypedApp, _deps: AppDeps, provider: PaymentP
       if (!session || session.shopId !== request.ctx.shopId || session.kind !== 'order') {
         throw notFound('Checkout session');
       }
-      return sessionOut(session, null);
+      return sessionWithNumber(request.ctx, session, null);
     },
   );
 }

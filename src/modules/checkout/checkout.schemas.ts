@@ -55,6 +55,9 @@ export const CheckoutSessionOut = Type.Object({
   tax_cents: Type.Integer(),
   total_cents: Type.Integer(),
   order_id: Nullable(Type.String()),
+  order_number: Nullable(
+    Type.String({ description: "The order's number (what the buyer quotes), once the session has an order" }),
+  ),
   expires_at: Timestamp,
 });
 

@@ -8,6 +8,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { queueEmail } from '../../adapters/mail/index.js';
 import { paymentProviderFor } from '../../adapters/payment/index.js';
 import type { PaymentProvider } from '../../adapters/payment/port.js';
+import type { Config } from '../../config.js';
 import type { Ctx } from '../../platform/auth/types.js';
 import { sha256 } from '../../platform/crypto.js';
 import { isoDay, isoOrNull } from '../../platform/dates.js';
@@ -37,7 +38,7 @@ import {
   setSessionProviderRef,
   type VatIdCheck,
 } from '../checkout/index.js';
-import { accountForPurchase, signedInBuyer } from '../identity/index.js';
+import { accountForPurchase, customerPageLink, signedInBuyer } from '../identity/index.js';
 import type { Address } from '../orders/index.js';
 import { chargedPrice, type TaxDecision } from '../tax/index.js';
 import { emitEvent } from '../webhooks/index.js';
@@ -430,9 +431,20 @@ export interface AboCompletion {
   publicUrl: string;
 }
 
-/** The management link e-mailed to the customer (docs/ARCHITECTURE.md "token in path"). */
-export function manageLink(publicUrl: string, token: string): string {
-  return `${publicUrl}/api/checkout/abo/${token}`;
+/**
+ * The management link e-mailed to the customer: the page that shows the subscription and offers
+ * `kuendigen` / `fortsetzen` through `/api/checkout/abo/:token/…` — on the storefront the abo was
+ * bought on (the origin of the session's return_url, on the key's allowlist): the built-in one's
+ * `/shop/konto/abo?token=…` under PUBLIC_URL, a headless one's `/account/abo?token=…`.
+ */
+export function manageLink(config: Pick<Config, 'publicUrl' | 'storefront'>, returnUrl: string, token: string): string {
+  let origin = config.publicUrl;
+  try {
+    origin = new URL(returnUrl).origin;
+  } catch {
+    // checked at creation (checkReturnUrl); PUBLIC_URL otherwise
+  }
+  return `${customerPageLink(config, origin, 'abo')}?token=${encodeURIComponent(token)}`;
 }
 
 /**
@@ -458,7 +470,7 @@ export async function completeAboSession(
     const payment = await firstPayment(t, abo, session, terms, c);
     await markComplete(t, session, abo.id, payment.orderId, c);
     await emitCompletion(t, session, abo, payment, c.now);
-    await sendWelcomeMail(t, abo, plan, token, c.publicUrl, c.now);
+    await sendWelcomeMail(t, abo, plan, token, session.returnUrl, c);
     await scheduleDue(t, abo, c.now);
     return { abo, alreadyComplete: false, session };
   });
@@ -634,8 +646,16 @@ async function emitCompletion(
   }
 }
 
-async function sendWelcomeMail(ctx: TxCtx, abo: AboRow, plan: PlanRow, token: string, publicUrl: string, now: Date) {
-  const link = manageLink(publicUrl, token);
+async function sendWelcomeMail(
+  ctx: TxCtx,
+  abo: AboRow,
+  plan: PlanRow,
+  token: string,
+  returnUrl: string,
+  c: Pick<AboCompletion, 'publicUrl' | 'now'>,
+) {
+  const now = c.now;
+  const link = manageLink({ publicUrl: c.publicUrl, storefront: ctx.config.storefront }, returnUrl, token);
   const price = `${money(abo.priceCents, abo.currency)} ${intervalText(abo.intervalUnit, abo.intervalCount)}`;
   const lines = [
     'Hallo,',

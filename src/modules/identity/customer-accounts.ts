@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import { queueEmail } from '../../adapters/mail/index.js';
-import { normalizeOrigin } from '../../config.js';
+import { type Config, normalizeOrigin } from '../../config.js';
 import type { Ctx } from '../../platform/auth/types.js';
 import { hashPassword, verifyPassword } from '../../platform/crypto.js';
 import type { Db } from '../../platform/db/client.js';
@@ -110,16 +110,24 @@ const storefrontBase = (ctx: Ctx): string =>
   ctx.actor?.kind === 'publishable' ? ctx.actor.origin : ctx.config.publicUrl;
 
 /**
- * The page of an e-mailed account link: on the service's own origin (PUBLIC_URL) the built-in
- * storefront's account area (`/shop/konto/…`, docs/storefront.md); on a headless storefront's
- * origin the documented `/account/…` path there.
+ * The page of an e-mailed customer link (verification, reset, a subscription's management link):
+ * on the service's own origin (PUBLIC_URL) the built-in storefront's account area
+ * (`/shop/konto/…`, docs/storefront.md); on a headless storefront's origin (`origin`: the calling
+ * publishable key's, or the origin the abo was bought on) the documented `/account/…` path there.
  */
-function accountLink(ctx: Ctx, page: 'verify-email' | 'reset-password'): string {
-  const base = storefrontBase(ctx);
-  const own = normalizeOrigin(ctx.config.publicUrl);
-  return normalizeOrigin(base) === own && ctx.config.storefront
+export function customerPageLink(
+  config: Pick<Config, 'publicUrl' | 'storefront'>,
+  origin: string,
+  page: 'verify-email' | 'reset-password' | 'abo',
+): string {
+  const base = origin.replace(/\/+$/, '');
+  return normalizeOrigin(base) === normalizeOrigin(config.publicUrl) && config.storefront
     ? `${base}/shop/konto/${page}`
     : `${base}/account/${page}`;
+}
+
+function accountLink(ctx: Ctx, page: 'verify-email' | 'reset-password'): string {
+  return customerPageLink(ctx.config, storefrontBase(ctx), page);
 }
 
 /**

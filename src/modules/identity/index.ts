@@ -4,7 +4,13 @@ import { identityRoutes } from './identity.routes.js';
 
 export { findAccountToken, issueAccountToken, tokenInvalid, useAccountToken } from './account-tokens.js';
 export { CUSTOMER_SESSION_HEADER, checkSignInOrigin, registerAuthorization, requestOrigin } from './authorize.js';
-export { accountForPurchase, limitAccountCalls, resetMailAllowed, signedInBuyer } from './customer-accounts.js';
+export {
+  accountForPurchase,
+  customerPageLink,
+  limitAccountCalls,
+  resetMailAllowed,
+  signedInBuyer,
+} from './customer-accounts.js';
 export {
   customerAccount,
   customerAccountOut,

@@ -21,6 +21,7 @@ export {
   buyerOrderIdsSql,
   buyerOrders,
   claimGuestOrders,
+  customerOrderIdsSql,
   linesOfOrders,
   lockOrderStatus,
   orderBuyersSql,

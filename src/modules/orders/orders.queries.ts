@@ -297,6 +297,14 @@ const buyerCondition = (b: BuyerRef): SQL =>
 export const buyerOrderIdsSql = (shopId: string, b: BuyerRef): SQL =>
   sql`(SELECT ${orders.id} FROM ${orders} WHERE ${orders.shopId} = ${shopId} AND ${buyerCondition(b)})`;
 
+/**
+ * The ids of the orders of a customer account as a subquery (`order_id IN ${…}`): the orders
+ * `GET /api/customer/orders` lists (placed signed in, or guest orders claimed at verification),
+ * never unclaimed guest orders of the same e-mail. For finance's customer documents.
+ */
+export const customerOrderIdsSql = (shopId: string, customerId: string): SQL =>
+  sql`(SELECT ${orders.id} FROM ${orders} WHERE ${orders.shopId} = ${shopId} AND ${orders.customerId} = ${customerId})`;
+
 /** A page of a buyer's orders, newest first, and how many there are. */
 export async function buyerOrders(ctx: ShopCtx, b: BuyerRef, page: { limit: number; offset: number }) {
   const where = and(eq(orders.shopId, ctx.shopId), buyerCondition(b));

@@ -188,6 +188,30 @@ describe('store reads for the built-in storefront', () => {
     });
     expect(read.statusCode).toBe(200);
     expect(read.data).toEqual({ ...created.data, url: null });
+    expect(read.data).toMatchObject({ status: 'open', order_id: null, order_number: null });
+    // paid on the hosted page: the session names its order by id and by the number the buyer quotes
+    const paid = await call(t.app, 'POST', `/pay/${created.data.id}`, {
+      body: new URLSearchParams({
+        name: 'Kim Berg',
+        line1: 'Hauptstr. 1',
+        postal_code: '10115',
+        city: 'Berlin',
+        country: 'DE',
+        card_number: '4242424242424242',
+        widerruf_verzicht: 'on',
+      }).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(paid.statusCode, paid.body).toBe(303);
+    const after = await call(t.app, 'GET', `/api/store/checkout-sessions/${created.data.id}`, {
+      token: first.publishableKey,
+      headers: { origin: STORE_ORIGIN },
+    });
+    expect(after.data.status).toBe('complete');
+    const order = await call(t.app, 'GET', `/api/admin/orders/${after.data.order_id}`, { token: first.ownerToken });
+    expect(order.statusCode).toBe(200);
+    expect(after.data.order_number).toBe(order.data.order.number);
+    expect(after.data.order_number).not.toBe(after.data.order_id);
     expectProblem(
       await call(t.app, 'GET', `/api/store/checkout-sessions/${created.data.id}`, {
         token: second.publishableKey,
@@ -246,6 +270,32 @@ describe("the built-in storefront's same-origin reads", () => {
     expectProblem(await read({ host: 'other.local:8080', 'sec-fetch-site': 'same-origin' }), 403, 'origin_denied');
     expectProblem(await read({ host: 'shop.local:8080' }), 403, 'origin_denied');
     expectProblem(await read({ host: 'shop.local:8080', 'sec-fetch-site': 'cross-site' }), 403, 'origin_denied');
+  });
+
+  it("served on a channel's domain, reads that channel's catalog (no Origin, no Referer: the proven origin picks it)", async () => {
+    const own = await createShop(t.app, { origins: ['http://shop.local:8080', 'http://zweit.local:8080'] });
+    const channel = await call(t.app, 'POST', '/api/admin/channels', {
+      token: own.ownerToken,
+      body: { name: 'Schweiz', slug: 'schweiz', default_country: 'CH', currency: 'CHF' },
+    });
+    expect(channel.statusCode, channel.body).toBe(201);
+    const mapped = await call(t.app, 'POST', `/api/admin/channels/${channel.data.id}/domains`, {
+      token: own.ownerToken,
+      body: { domain: 'zweit.local' },
+    });
+    expect(mapped.statusCode, mapped.body).toBe(201);
+    const read = (host: string) =>
+      call(t.app, 'GET', '/api/store/products', {
+        token: own.publishableKey,
+        headers: { host, 'sec-fetch-site': 'same-origin' },
+      });
+    const second = await read('zweit.local:8080');
+    expect(second.statusCode).toBe(200);
+    expect(second.headers['x-channel-id']).toBe(channel.data.id);
+    // the response cache keys the proven origin too: the default host still reads the default channel
+    const first = await read('shop.local:8080');
+    expect(first.headers['x-channel-id']).toBe(own.defaultChannelId);
+    expect((await read('zweit.local:8080')).headers['x-channel-id']).toBe(channel.data.id);
   });
 });
 

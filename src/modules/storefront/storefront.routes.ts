@@ -6,7 +6,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { storefrontKey } from '../../platform/auth/presets.js';
-import type { TypedApp } from '../../platform/http/typed-app.js';
+import { channelOriginOf, type TypedApp } from '../../platform/http/typed-app.js';
 import type { AppDeps } from '../../platform/module.js';
 import type { PublicChannel } from '../catalog/index.js';
 import { hostOf } from '../channels/index.js';
@@ -31,7 +31,8 @@ type StoreRequest<Route extends { Params?: object; Querystring?: object } = obje
 }>;
 
 function hintsOf(request: StoreRequest): ChannelHints {
-  const { origin, referer } = request.headers;
+  const { referer } = request.headers;
+  const origin = channelOriginOf(request);
   return {
     ...(typeof origin === 'string' ? { origin } : {}),
     ...(typeof referer === 'string' ? { referer } : {}),

@@ -174,6 +174,8 @@ export const OPERATION_IDS: Record<string, string> = {
   'POST /api/customer/logout': 'customerLogout',
   'GET /api/customer/me': 'getCustomerMe',
   'GET /api/customer/orders': 'listMyOrders',
+  'GET /api/customer/invoices': 'listMyInvoices',
+  'GET /api/customer/invoices/{id}/pdf': 'getMyInvoicePdf',
   'POST /api/customer/register': 'registerCustomer',
   'POST /api/platform/clock/advance': 'advanceClock',
   'POST /api/platform/shops': 'createShop',

@@ -41,6 +41,19 @@ export function pathPrefixOf(params: unknown): string | null {
 }
 
 /**
+ * The Origin a storefront request's sale channel is resolved from (spec §4.5 rule 3): the `Origin`
+ * header, else — for a publishable key — the origin the authorization hook proved for it (a
+ * browser's same-origin GET carries no Origin and, under `Referrer-Policy: no-referrer`, no Referer:
+ * the built-in storefront served on a channel's domain reads that channel's catalog).
+ */
+export function channelOriginOf(request: { headers: { origin?: string }; ctx?: Ctx }): string | undefined {
+  const { origin } = request.headers;
+  if (typeof origin === 'string') return origin;
+  const actor = request.ctx?.actor;
+  return actor?.kind === 'publishable' && actor.origin ? actor.origin : undefined;
+}
+
+/**
  * DELETE `url` (its `:id` in IdParams): `remove(ctx, id)`, then 204 without a body. `remove`
  * throws what a missing or undeletable row answers (404, 409).
  */

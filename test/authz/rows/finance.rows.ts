@@ -50,4 +50,7 @@ export const financeRows: MatrixRow[] = [
   row('GET', '/api/admin/orders/ord_unknown/lexware', 404),
   row('POST', '/api/admin/orders/ord_unknown/lexware-retry', 404),
   row('POST', '/api/admin/orders/ord_unknown/lexware-cancel', 404),
+  // the customer's own invoices in the account area (customer session only; another's is 404)
+  { method: 'GET', url: '/api/customer/invoices', allow: ['customer'] },
+  { method: 'GET', url: '/api/customer/invoices/inv_unknown/pdf', allow: ['customer'], ok: 404 },
 ];

@@ -704,7 +704,7 @@ export const de = {
     thanksPaid: 'Ihre Zahlung ist eingegangen. Eine Bestätigung kommt per E-Mail.',
     thanksPending: 'Ihre Zahlung wird noch bestätigt. Diese Seite aktualisiert sich.',
     thanksExpired: 'Diese Bestellung wurde nicht bezahlt und ist abgelaufen.',
-    orderNumber: (id: string) => `Bestellung ${id}`,
+    orderNumber: (number: string) => `Bestellnummer: ${number}`,
     sessionMissing: 'Zu diesem Link gibt es keine Bestellung.',
     continueShopping: 'Weiter einkaufen',
     notFound: 'Diese Seite gibt es nicht.',

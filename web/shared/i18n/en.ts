@@ -691,7 +691,7 @@ export const en: Dictionary = {
     thanksPaid: 'Your payment has arrived. A confirmation follows by e-mail.',
     thanksPending: 'Your payment is still being confirmed. This page refreshes itself.',
     thanksExpired: 'This order was not paid and has expired.',
-    orderNumber: (id: string) => `Order ${id}`,
+    orderNumber: (number: string) => `Order number: ${number}`,
     sessionMissing: 'There is no order for this link.',
     continueShopping: 'Continue shopping',
     notFound: 'This page does not exist.',

@@ -2,20 +2,23 @@
  * The customer account area (/shop/konto): signed out, sign-in and registration side by side
  * (registration answers 202 and the page says to check the e-mail); signed in, who it is, the
  * orders (GET /api/customer/orders, paged on the server) and sign-out. The session is the HttpOnly
- * `csid` cookie the API sets; the page never holds the token.
+ * `csid` cookie the API sets; the page never holds the token. Each order shows its final invoices
+ * as PDF downloads (GET /api/customer/invoices for the orders shown, then …/:id/pdf).
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
+import type { paths } from '../../../../clients/typescript/schema.js';
 import type { ApiProblem } from '../../../shared/api.js';
 import { useFormat } from '../../../shared/format.js';
 import { fieldErrors } from '../../../shared/forms.js';
-import { useT } from '../../../shared/i18n/index.js';
+import { useDictionary, useT } from '../../../shared/i18n/index.js';
 import { Dialog } from '../../../shared/widgets/Dialog.js';
 import { Field } from '../../../shared/widgets/Field.js';
 import { ProblemAlert } from '../../../shared/widgets/ProblemAlert.js';
 import { toast } from '../../../shared/widgets/Toasts.js';
 import { $store } from '../../api.js';
 import { ShopLink } from '../../shell.js';
+import { accountText } from './i18n.js';
 
 export function AccountPage() {
   const me = $store.useQuery('get', '/api/customer/me', {}, { retry: false });
@@ -127,7 +130,17 @@ function SignedIn({ email, verified }: { email: string; verified: boolean }) {
   const t = useT();
   const f = useFormat();
   const client = useQueryClient();
+  const s = useDictionary(accountText);
   const orders = $store.useQuery('get', '/api/customer/orders', { params: { query: { limit: 50, offset: 0 } } });
+  // the invoices of the orders shown (one request, GET /api/customer/invoices?order_id=…&order_id=…)
+  const orderIds = orders.data?.orders.map((o) => o.id) ?? [];
+  const invoices = $store.useQuery(
+    'get',
+    '/api/customer/invoices',
+    { params: { query: { order_id: orderIds, limit: 100, offset: 0 } } },
+    { enabled: orderIds.length > 0 },
+  );
+  const invoicesOf = (orderId: string) => invoices.data?.invoices.filter((i) => i.order_id === orderId) ?? [];
   const logout = $store.useMutation('post', '/api/customer/logout');
   return (
     <section aria-labelledby="account-title">
@@ -166,6 +179,7 @@ function SignedIn({ email, verified }: { email: string; verified: boolean }) {
               <th scope="col" className="num">
                 {t.shopAccount.total}
               </th>
+              <th scope="col">{s.invoice}</th>
             </tr>
           </thead>
           <tbody>
@@ -175,6 +189,9 @@ function SignedIn({ email, verified }: { email: string; verified: boolean }) {
                 <td>{f.date(o.created_at)}</td>
                 <td>{(t.orders.statuses as Record<string, string>)[o.status] ?? o.status}</td>
                 <td className="num">{f.money(o.total_cents, o.currency)}</td>
+                <td>
+                  <OrderInvoices invoices={invoicesOf(o.id)} loaded={Boolean(invoices.data)} />
+                </td>
               </tr>
             ))}
           </tbody>
@@ -182,6 +199,32 @@ function SignedIn({ email, verified }: { email: string; verified: boolean }) {
       ) : null}
       <Abos />
     </section>
+  );
+}
+
+type CustomerInvoice =
+  paths['/api/customer/invoices']['get']['responses'][200]['content']['application/json']['invoices'][number];
+
+/** An order's final invoices, each a PDF download (GET /api/customer/invoices/:id/pdf, the session cookie). */
+function OrderInvoices({ invoices, loaded }: { invoices: CustomerInvoice[]; loaded: boolean }) {
+  const s = useDictionary(accountText);
+  if (!loaded) return null;
+  if (invoices.length === 0) return <span className="muted">{s.noInvoice}</span>;
+  return (
+    <ul className="plain-list">
+      {invoices.map((i) => (
+        <li key={i.id}>
+          <a href={`/api/customer/invoices/${encodeURIComponent(i.id)}/pdf`} download>
+            {s.invoicePdf(i.number)}
+          </a>
+          {i.status === 'credited'
+            ? ` (${s.credited})`
+            : i.status === 'partially_credited'
+              ? ` (${s.partiallyCredited})`
+              : ''}
+        </li>
+      ))}
+    </ul>
   );
 }
 
@@ -220,7 +263,8 @@ function Abos() {
             {abos.data.abos.map((a) => (
               <tr key={a.id}>
                 <th scope="row">
-                  {f.money(a.next_charge_cents ?? a.price_cents, a.currency)} {a.interval_text}
+                  {f.money(a.next_charge_cents ?? a.price_cents, a.currency)}{' '}
+                  {t.shop.planInterval(a.interval_count, a.interval_unit)}
                 </th>
                 <td>
                   {a.cancel_at_period_end

@@ -1,4 +1,7 @@
-/** Where return_url leads (`/shop/danke?session_id=…`): the session as the server has it, the order once paid. */
+/**
+ * Where return_url leads (`/shop/danke?session_id=…`): the session as the server has it, and once
+ * paid the order by its number (`order_number`, what the buyer quotes), not its id.
+ */
 import { useEffect } from 'react';
 import { useFormat } from '../../../shared/format.js';
 import { useT } from '../../../shared/i18n/index.js';
@@ -53,7 +56,7 @@ export function ThanksPage() {
     <section aria-labelledby="thanks-title" className="thanks">
       <h1 id="thanks-title">{session.status === 'expired' ? t.shop.thanksExpired : t.shop.thanksTitle}</h1>
       <p role="status">{paid ? t.shop.thanksPaid : session.status === 'open' ? t.shop.thanksPending : ''}</p>
-      {session.order_id ? <p className="order-ref">{t.shop.orderNumber(session.order_id)}</p> : null}
+      {session.order_number ? <p className="order-ref">{t.shop.orderNumber(session.order_number)}</p> : null}
       <table className="cart-table">
         <thead>
           <tr>
