@@ -6,6 +6,7 @@
  */
 import { Link, type LinkComponentProps } from '@tanstack/react-router';
 import { type ReactNode, useId } from 'react';
+import { useCan } from '../shared/auth.js';
 import { useT } from '../shared/i18n/index.js';
 
 /** One entry of the sidebar: a router link marked `aria-current="page"` when it is the page shown. */
@@ -66,6 +67,27 @@ function CatalogGroup() {
 // ---- digital group ----
 // ---- finance group ----
 // ---- partners group ----
+function PartnersGroup() {
+  const t = useT();
+  const can = useCan();
+  const vendors = can('GET /api/admin/vendors');
+  const affiliates = can('GET /api/admin/affiliates');
+  if (!vendors && !affiliates) return null;
+  return (
+    <NavGroup label={t.nav.groups.partners}>
+      {vendors ? (
+        <NavLink to="/partners/vendors" search={{ page: 1, limit: 25 }}>
+          {t.nav.partners.vendors}
+        </NavLink>
+      ) : null}
+      {affiliates ? (
+        <NavLink to="/partners/affiliates" search={{ page: 1, limit: 25 }}>
+          {t.nav.partners.affiliates}
+        </NavLink>
+      ) : null}
+    </NavGroup>
+  );
+}
 // ---- settings group ----
 
 export function MainNav() {
@@ -79,6 +101,7 @@ export function MainNav() {
         <SalesGroup />
         <CatalogGroup />
         {/* ---- groups ---- */}
+        <PartnersGroup />
         <NavLink to="/account">{t.nav.account}</NavLink>
       </ul>
     </nav>

@@ -18,6 +18,7 @@ import {
 } from '../shared/list.js';
 import { queryClient, rootRoute, safeRedirect, signedInRoute, signInRoute } from './route-base.js';
 import { orderListQuery } from './routes/orders/order-list/query.js';
+import { partnerRoutes } from './routes/partners/routes.js';
 import { productListQuery } from './routes/products/product-list/query.js';
 
 export { queryClient, rootRoute, safeRedirect, signedInRoute, signInRoute } from './route-base.js';
@@ -182,6 +183,7 @@ const routeTree = rootRoute.addChildren([
     ...productRoutes,
     channelsRoute,
     channelRoute,
+    ...partnerRoutes,
   ]),
 ]);
 
