@@ -93,6 +93,7 @@ export function Earnings({ kind, partnerId, search, onSearch }: EarningsProps) {
 
   const data = query.data;
   const rows: EarningRow[] = data?.earnings ?? [];
+  const releasable = canRelease && rows.some((e) => e.status === 'pending');
   return (
     <section aria-labelledby="earnings-h" className="panel">
       <div className="panel-head">
@@ -140,7 +141,7 @@ export function Earnings({ kind, partnerId, search, onSearch }: EarningsProps) {
                 {s.earnings.reversed}
               </th>
               <th scope="col">{s.earnings.status}</th>
-              {canRelease ? <th scope="col">{s.common.actions}</th> : null}
+              {releasable ? <th scope="col">{s.common.actions}</th> : null}
             </tr>
           </thead>
           <tbody>
@@ -163,7 +164,7 @@ export function Earnings({ kind, partnerId, search, onSearch }: EarningsProps) {
                 <td>
                   <StatusBadge status={e.status} label={s.earnings.statuses[e.status] ?? e.status} />
                 </td>
-                {canRelease ? (
+                {releasable ? (
                   <td>
                     {e.status === 'pending' ? (
                       <button

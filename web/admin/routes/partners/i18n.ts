@@ -62,7 +62,7 @@ const de = {
     none: 'Keine Regel: Der Händler erhält den Nettobetrag seiner Positionen ohne Abzug.',
     change: 'Provision ändern',
     percentLabel: 'Prozent vom Nettobetrag je Position',
-    fixedLabel: 'Fester Betrag je Position (in Euro/Währung)',
+    fixedLabel: 'Fester Betrag je Position',
     fixedHint: 'z. B. 0,25; leer = 0',
     fromLabel: 'Gilt ab (leer = sofort)',
     categoryLabel: 'Nur für Kategorie (leer = allgemein)',
@@ -163,7 +163,8 @@ const de = {
     none: 'Keine Auszahlungen.',
     confirmCreate: (amount: string, available: string) =>
       `${amount} werden vom verfügbaren Guthaben (${available}) für eine Auszahlung reserviert. Das Geld wird erst mit „Als bezahlt markieren“ als ausgezahlt gebucht.`,
-    whole: 'das gesamte verfügbare Guthaben',
+    confirmCreateWhole: (available: string) =>
+      `Das gesamte verfügbare Guthaben (${available}) wird für eine Auszahlung reserviert. Das Geld wird erst mit „Als bezahlt markieren“ als ausgezahlt gebucht.`,
     nothingAvailable: 'Kein verfügbares Guthaben: Zuerst Einnahmen freigeben.',
     process: 'In Bearbeitung nehmen',
     confirmProcess: (amount: string) =>
@@ -176,7 +177,6 @@ const de = {
     confirmCancel: (amount: string) =>
       `Die Auszahlung über ${amount} wird storniert; der Betrag geht zurück ins verfügbare Guthaben.`,
     saved: 'Auszahlung gespeichert.',
-    actionsFor: (amount: string) => `Aktionen für ${amount}`,
   },
   statements: {
     title: 'Abrechnungen',
@@ -209,6 +209,11 @@ const de = {
     amount: 'Betrag',
     balance: 'Saldo',
     periodHint: 'Kalendermonat in der Zeitzone des Shops',
+    kinds: { earning: 'Einnahme', clawback: 'Rückbuchung', payout_paid: 'Auszahlung bezahlt' } as Record<
+      string,
+      string
+    >,
+    withOrder: (kind: string, order: string) => `${kind}, Bestellung ${order}`,
   },
   affiliates: {
     title: 'Werbepartner',
@@ -252,7 +257,8 @@ const de = {
     open: 'Öffnen',
     actions: 'Aktionen',
     apply: 'Anwenden',
-    readOnly: 'Ihre Rolle darf Partnerdaten nur ansehen.',
+    percentRange: 'Bitte einen Prozentsatz von 0 bis 100 angeben (höchstens zwei Nachkommastellen).',
+    amountInvalid: 'Bitte einen Betrag wie 12,50 angeben.',
   },
 };
 
@@ -317,7 +323,7 @@ const en: typeof de = {
     none: 'No rule: the vendor earns the net of its lines without deduction.',
     change: 'Change commission',
     percentLabel: 'Percent of each line’s net',
-    fixedLabel: 'Fixed amount per line (in the currency)',
+    fixedLabel: 'Fixed amount per line',
     fixedHint: 'e.g. 0.25; empty = 0',
     fromLabel: 'From (empty = now)',
     categoryLabel: 'Only for category (empty = general)',
@@ -412,7 +418,8 @@ const en: typeof de = {
     none: 'No payouts.',
     confirmCreate: (amount, available) =>
       `${amount} of the available balance (${available}) are reserved for a payout. The money is booked as paid out only with “Mark as paid”.`,
-    whole: 'the whole available balance',
+    confirmCreateWhole: (available) =>
+      `The whole available balance (${available}) is reserved for a payout. The money is booked as paid out only with “Mark as paid”.`,
     nothingAvailable: 'No available balance: release earnings first.',
     process: 'Start processing',
     confirmProcess: (amount) => `The payout of ${amount} is marked as processing: the transfer is under way.`,
@@ -423,7 +430,6 @@ const en: typeof de = {
     cancel: 'Cancel payout',
     confirmCancel: (amount) => `The payout of ${amount} is cancelled; the amount returns to the available balance.`,
     saved: 'Payout saved.',
-    actionsFor: (amount) => `Actions for ${amount}`,
   },
   statements: {
     title: 'Statements',
@@ -456,6 +462,8 @@ const en: typeof de = {
     amount: 'Amount',
     balance: 'Balance',
     periodHint: 'Calendar month in the shop’s time zone',
+    kinds: { earning: 'Earning', clawback: 'Clawback', payout_paid: 'Payout paid' },
+    withOrder: (kind, order) => `${kind}, order ${order}`,
   },
   affiliates: {
     title: 'Affiliates',
@@ -499,7 +507,8 @@ const en: typeof de = {
     open: 'Open',
     actions: 'Actions',
     apply: 'Apply',
-    readOnly: 'Your role may only view partner data.',
+    percentRange: 'Please give a percentage from 0 to 100 (at most two decimals).',
+    amountInvalid: 'Please give an amount such as 12.50.',
   },
 };
 

@@ -18,7 +18,7 @@ import { ProblemAlert } from '../../../shared/widgets/ProblemAlert.js';
 import { toast } from '../../../shared/widgets/Toasts.js';
 import type { PartnerKind } from './earnings.js';
 import { partnersText } from './i18n.js';
-import { type Balance, StatusBadge, toCents, useRefreshPartners } from './shared.js';
+import { type Balance, numberFieldError, StatusBadge, toCents, useRefreshPartners } from './shared.js';
 
 interface PayoutRow {
   id: string;
@@ -272,6 +272,7 @@ function CreatePayout({ vendorId, balances }: { vendorId: string; balances: Bala
   });
   const problem = create.error as ApiProblem | null;
   const errors = fieldErrors(problem, ['amount_cents', 'currency', 'note'], t);
+  errors.fields.amount_cents = numberFieldError(errors.fields.amount_cents, s.common.amountInvalid) ?? '';
   if (problem?.code === 'insufficient_balance') errors.fields.amount_cents = message('insufficient_balance');
   if (problem?.code === 'currency_required') errors.fields.currency = message('currency_required');
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
@@ -296,7 +297,7 @@ function CreatePayout({ vendorId, balances }: { vendorId: string; balances: Bala
           inputMode="decimal"
           hint={s.payouts.amountHint}
           autoComplete="off"
-          error={errors.fields.amount_cents}
+          error={errors.fields.amount_cents || undefined}
         />
         <div className="field">
           <label htmlFor="payout-currency">{s.payouts.currency}</label>
@@ -342,12 +343,12 @@ function CreatePayout({ vendorId, balances }: { vendorId: string; balances: Bala
       >
         <p>
           {pending && available
-            ? s.payouts.confirmCreate(
-                pending.amount_cents !== undefined && Number.isFinite(pending.amount_cents)
-                  ? f.money(pending.amount_cents, pending.currency)
-                  : s.payouts.whole,
-                f.money(available.available_cents, available.currency),
-              )
+            ? pending.amount_cents === undefined
+              ? s.payouts.confirmCreateWhole(f.money(available.available_cents, available.currency))
+              : s.payouts.confirmCreate(
+                  Number.isFinite(pending.amount_cents) ? f.money(pending.amount_cents, pending.currency) : '—',
+                  f.money(available.available_cents, available.currency),
+                )
             : null}
         </p>
       </Dialog>

@@ -129,3 +129,12 @@ export function toCents(text: string | undefined): number | undefined {
   const cents = Number((m[2] ?? '0').padEnd(2, '0'));
   return units * 100 + cents;
 }
+
+/**
+ * The server's wording for a number field (JSON Schema, English: "must be <= 100", "must be
+ * integer", "must be number") replaced by the page's own sentence for that field.
+ */
+export function numberFieldError(message: string | undefined, text: string): string | undefined {
+  if (!message) return undefined;
+  return /must be/.test(message) ? text : message;
+}

@@ -20,7 +20,7 @@ import { Earnings } from '../earnings.js';
 import { partnersText } from '../i18n.js';
 import { Payouts } from '../payouts.js';
 import { AFFILIATE_STATUSES, AFFILIATE_TABS, affiliateRoute } from '../routes.js';
-import { Balances, StatusBadge, useRefreshPartners } from '../shared.js';
+import { Balances, numberFieldError, StatusBadge, useRefreshPartners } from '../shared.js';
 
 type Search = ReturnType<typeof affiliateRoute.useSearch>;
 type Affiliate = NonNullable<ReturnType<typeof useAffiliate>['data']>;
@@ -276,10 +276,10 @@ function Edit({ affiliate }: { affiliate: Affiliate }) {
           label={s.affiliates.percent}
           name="percent"
           inputMode="decimal"
-          defaultValue={String(affiliate.commission_percent)}
+          defaultValue={f.number(affiliate.commission_percent)}
           hint={s.affiliates.percentHint}
           autoComplete="off"
-          error={errors.fields.commission_percent}
+          error={numberFieldError(errors.fields.commission_percent, s.common.percentRange)}
         />
         <div className="field">
           <label htmlFor="affiliate-status">{s.affiliates.status}</label>

@@ -19,7 +19,7 @@ import { toast } from '../../../../shared/widgets/Toasts.js';
 import { useTitle } from '../../../shell.js';
 import { partnersText } from '../i18n.js';
 import { AFFILIATE_STATUSES, affiliatesRoute } from '../routes.js';
-import { StatusBadge, useRefreshPartners } from '../shared.js';
+import { numberFieldError, StatusBadge, useRefreshPartners } from '../shared.js';
 
 type Search = ReturnType<typeof affiliatesRoute.useSearch>;
 
@@ -28,14 +28,16 @@ export function AffiliateListPage() {
   const t = useT();
   const f = useFormat();
   const can = useCan();
+  const message = useErrorMessage();
   useTitle(s.affiliates.title);
   const search = affiliatesRoute.useSearch();
   const navigate = useNavigate({ from: affiliatesRoute.fullPath });
+  const allowed = can('GET /api/admin/affiliates');
   const query = $api.useQuery(
     'get',
     '/api/admin/affiliates',
     { params: { query: { ...serverPaging(search), q: search.q, status: search.status } } },
-    { placeholderData: keepPreviousData },
+    { placeholderData: keepPreviousData, enabled: allowed },
   );
   const setPaging = (paging: Paging) => navigate({ search: (prev) => ({ ...prev, ...paging }) });
   const onFilter = (event: FormEvent<HTMLFormElement>) => {
@@ -51,6 +53,16 @@ export function AffiliateListPage() {
     });
   };
   const data = query.data;
+  if (!allowed) {
+    return (
+      <div className="page">
+        <h1>{s.affiliates.title}</h1>
+        <div className="alert alert-error" role="alert">
+          <p>{message('role_denied')}</p>
+        </div>
+      </div>
+    );
+  }
   return (
     <div className="page">
       <div className="page-head">
@@ -214,7 +226,7 @@ function CreateAffiliate() {
           hint={s.affiliates.percentHint}
           required
           autoComplete="off"
-          error={errors.fields.commission_percent}
+          error={numberFieldError(errors.fields.commission_percent, s.common.percentRange)}
         />
         <button type="submit" className="primary">
           {s.affiliates.create}

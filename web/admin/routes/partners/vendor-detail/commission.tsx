@@ -14,7 +14,7 @@ import { Field } from '../../../../shared/widgets/Field.js';
 import { ProblemAlert } from '../../../../shared/widgets/ProblemAlert.js';
 import { toast } from '../../../../shared/widgets/Toasts.js';
 import { partnersText } from '../i18n.js';
-import { toCents, useRefreshPartners } from '../shared.js';
+import { numberFieldError, toCents, useRefreshPartners } from '../shared.js';
 import type { VendorDetail } from './page.js';
 
 type Rule = VendorDetail['commission_rules']['current'][number];
@@ -123,7 +123,7 @@ function ChangeCommission({
           name="percent"
           inputMode="decimal"
           autoComplete="off"
-          error={errors.fields.percent}
+          error={numberFieldError(errors.fields.percent, s.common.percentRange)}
         />
         <Field
           label={s.commission.fixedLabel}
@@ -131,7 +131,7 @@ function ChangeCommission({
           inputMode="decimal"
           hint={s.commission.fixedHint}
           autoComplete="off"
-          error={errors.fields.fixed_cents}
+          error={numberFieldError(errors.fields.fixed_cents, s.common.amountInvalid)}
         />
         <Field label={s.commission.fromLabel} name="from" type="datetime-local" error={errors.fields.effective_from} />
         <button type="submit" className="primary">

@@ -215,7 +215,11 @@ function Entries({ id }: { id: string }) {
         {st.entries.map((e) => (
           <tr key={e.transaction_id}>
             <td>{f.date(`${e.date}T12:00:00Z`)}</td>
-            <td>{e.description}</td>
+            <td>
+              {e.order_number
+                ? s.statements.withOrder(s.statements.kinds[e.kind] ?? e.kind, e.order_number)
+                : (s.statements.kinds[e.kind] ?? e.description)}
+            </td>
             <td className="num">{f.money(e.amount_cents, st.currency)}</td>
             <td className="num">{f.money(e.balance_cents, st.currency)}</td>
           </tr>

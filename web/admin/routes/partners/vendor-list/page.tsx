@@ -27,14 +27,16 @@ export function VendorListPage() {
   const t = useT();
   const f = useFormat();
   const can = useCan();
+  const message = useErrorMessage();
   useTitle(s.vendors.title);
   const search = vendorsRoute.useSearch();
   const navigate = useNavigate({ from: vendorsRoute.fullPath });
+  const allowed = can('GET /api/admin/vendors');
   const query = $api.useQuery(
     'get',
     '/api/admin/vendors',
     { params: { query: { ...serverPaging(search), q: search.q, status: search.status } } },
-    { placeholderData: keepPreviousData },
+    { placeholderData: keepPreviousData, enabled: allowed },
   );
   const setPaging = (paging: Paging) => navigate({ search: (prev) => ({ ...prev, ...paging }) });
   const onFilter = (event: FormEvent<HTMLFormElement>) => {
@@ -50,6 +52,16 @@ export function VendorListPage() {
     });
   };
   const data = query.data;
+  if (!allowed) {
+    return (
+      <div className="page">
+        <h1>{s.vendors.title}</h1>
+        <div className="alert alert-error" role="alert">
+          <p>{message('role_denied')}</p>
+        </div>
+      </div>
+    );
+  }
   return (
     <div className="page">
       <div className="page-head">
