@@ -120,7 +120,7 @@ describe('vendors', () => {
         const earned = detail.balances[0].earned_cents as number;
         expect(earned).toBeGreaterThan(0);
         await page.reload();
-        const earnedText = await page.locator('[data-balance="earned"]').innerText();
+        const earnedText = (await page.locator('[data-balance="earned"]').textContent()) ?? '';
         expect(earnedText.replace(/\s/g, ' ')).toContain(
           new Intl.NumberFormat('de-DE', { style: 'currency', currency: 'EUR' })
             .format(earned / 100)
@@ -190,7 +190,7 @@ describe('vendors', () => {
         await dialog(page).getByRole('button', { name: 'Abrechnung erstellen' }).click();
         await noDialog(page);
         await page.locator('.badge', { hasText: 'Entwurf' }).waitFor();
-        expect(await page.locator('[data-total="earnings"]').innerText()).toBe(earnedText);
+        expect(await page.locator('[data-total="earnings"]').textContent()).toBe(earnedText);
         await page.getByRole('button', { name: 'Buchungen zeigen' }).click();
         await page.getByRole('table', { name: 'Buchungen' }).waitFor();
         await clean(page);
@@ -211,7 +211,7 @@ describe('vendors', () => {
       );
       await h.inBrowser('partners-statement', async (page) => {
         await h.open(page, `/admin/partners/vendors/${vendorId}?tab=overview`, owner(), PASSWORD);
-        const earnedText = await page.locator('[data-balance="earned"]').innerText();
+        const earnedText = (await page.locator('[data-balance="earned"]').textContent()) ?? '';
         await page.goto(`${h.origin}/admin/partners/vendors/${vendorId}?tab=statements`);
         await page.locator('.badge', { hasText: 'Entwurf' }).waitFor();
         // keyboard only: Tab to "Abschließen", Enter; in the dialog Tab to the confirming button, Enter
@@ -228,7 +228,7 @@ describe('vendors', () => {
         expect(statement.number).toMatch(/^VS-\d{4}-0001$/);
         await page.getByText(`EUR · ${statement.number}`).waitFor();
         // what the statement says was earned is what the vendor's page shows as earned
-        expect(await page.locator('[data-total="earnings"]').innerText()).toBe(earnedText);
+        expect(await page.locator('[data-total="earnings"]').textContent()).toBe(earnedText);
         const pdf = await page.request.get(
           `${h.origin}${await page.getByRole('link', { name: /^PDF der Abrechnung/ }).getAttribute('href')}`,
         );

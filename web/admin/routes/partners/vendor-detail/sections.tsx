@@ -4,7 +4,7 @@ import { Link } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
 import { $api, type ApiProblem } from '../../../../shared/api.js';
 import { useFormat } from '../../../../shared/format.js';
-import { useDictionary } from '../../../../shared/i18n/index.js';
+import { useDictionary, useT } from '../../../../shared/i18n/index.js';
 import { Pager, type Paging, serverPaging } from '../../../../shared/list.js';
 import { ProblemAlert } from '../../../../shared/widgets/ProblemAlert.js';
 import { partnersText } from '../i18n.js';
@@ -48,6 +48,7 @@ function ListPanel(props: {
 
 export function VendorProducts({ vendorId, paging, onPaging }: SectionProps) {
   const s = useDictionary(partnersText);
+  const t = useT();
   const f = useFormat();
   const q = $api.useQuery(
     'get',
@@ -88,7 +89,7 @@ export function VendorProducts({ vendorId, paging, onPaging }: SectionProps) {
             {p.is_digital ? <span className="tag">{s.products.digital}</span> : null}
           </td>
           <td className="mono">{p.sku ?? '—'}</td>
-          <td>{p.status}</td>
+          <td>{(t.products.statuses as Record<string, string>)[p.status] ?? p.status}</td>
           <td className="num">{f.money(p.base_price_cents, 'EUR')}</td>
           <td className="num">{p.stock === null ? s.products.untracked : f.number(p.stock)}</td>
         </tr>
@@ -99,6 +100,7 @@ export function VendorProducts({ vendorId, paging, onPaging }: SectionProps) {
 
 export function VendorOrders({ vendorId, paging, onPaging }: SectionProps) {
   const s = useDictionary(partnersText);
+  const t = useT();
   const f = useFormat();
   const q = $api.useQuery(
     'get',
@@ -136,7 +138,7 @@ export function VendorOrders({ vendorId, paging, onPaging }: SectionProps) {
             </Link>
           </td>
           <td>{o.paid_at ? f.dateTime(o.paid_at) : '—'}</td>
-          <td>{o.status}</td>
+          <td>{(t.orders.statuses as Record<string, string>)[o.status] ?? o.status}</td>
           <td>
             <ul className="plain-list compact">
               {o.lines.map((l) => (
