@@ -67,8 +67,11 @@ const de = {
     fromLabel: 'Gilt ab (leer = sofort)',
     categoryLabel: 'Nur für Kategorie (leer = allgemein)',
     anyCategory: 'Allgemein (alle Kategorien ohne eigene Regel)',
-    confirm: (rule: string, from: string) =>
-      `Neue Provision ${rule} für Bestellungen, die ab ${from} bezahlt werden. Bereits verbuchte Einnahmen ändern sich nicht; die bisherige Regel bleibt im Verlauf.`,
+    confirm: (rule: string, from: string, scope: string) =>
+      `Neue Provision ${rule} (${scope}) für Bestellungen, die ab ${from} bezahlt werden. Bereits verbuchte Einnahmen ändern sich nicht; die bisherige Regel bleibt im Verlauf.`,
+    categorySearch: 'Kategorie suchen',
+    forCategory: (name: string) => `nur Kategorie ${name}`,
+    generalScope: 'allgemein',
     now: 'jetzt',
     rule: (percent: string, fixed: string) => `${percent} + ${fixed} je Position`,
     added: 'Neue Provision gespeichert.',
@@ -328,8 +331,11 @@ const en: typeof de = {
     fromLabel: 'From (empty = now)',
     categoryLabel: 'Only for category (empty = general)',
     anyCategory: 'General (every category without its own rule)',
-    confirm: (rule, from) =>
-      `New commission ${rule} for orders paid from ${from}. Earnings already booked do not change; the previous rule stays in the history.`,
+    confirm: (rule, from, scope) =>
+      `New commission ${rule} (${scope}) for orders paid from ${from}. Earnings already booked do not change; the previous rule stays in the history.`,
+    categorySearch: 'Search category',
+    forCategory: (name) => `category ${name} only`,
+    generalScope: 'general',
     now: 'now',
     rule: (percent, fixed) => `${percent} + ${fixed} per line`,
     added: 'New commission saved.',

@@ -3,6 +3,7 @@
  * history of versions, and a new general version (percent and/or a fixed amount per line, from
  * now or a later time), said in a dialog first. A 400 lands at its field.
  */
+import { keepPreviousData } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { $api, type ApiProblem } from '../../../../shared/api.js';
 import { useCan } from '../../../../shared/auth.js';
@@ -91,18 +92,31 @@ function ChangeCommission({
     percent: number | undefined;
     fixed_cents: number | undefined;
     effective_from: string | undefined;
+    category: { id: string; name: string } | undefined;
   } | null>(null);
+  const [categoryQ, setCategoryQ] = useState('');
+  const [categoryId, setCategoryId] = useState('');
+  // the categories offered: the first 50 by name matching the search (the server filters)
+  const categories = $api.useQuery(
+    'get',
+    '/api/admin/categories',
+    { params: { query: { limit: 50, ...(categoryQ.trim() ? { q: categoryQ.trim() } : {}) } } },
+    { placeholderData: keepPreviousData },
+  );
+  const categoryList = categories.data?.categories ?? [];
   const add = $api.useMutation('post', '/api/admin/vendors/{id}/commission-rule', {
     onSuccess: async () => {
       setPending(null);
       setFormKey((k) => k + 1);
+      setCategoryId('');
+      setCategoryQ('');
       toast(s.commission.added);
       await refresh();
     },
     onError: () => setPending(null),
   });
   const problem = add.error as ApiProblem | null;
-  const errors = fieldErrors(problem, ['percent', 'fixed_cents', 'effective_from'], t);
+  const errors = fieldErrors(problem, ['percent', 'fixed_cents', 'effective_from', 'category_id'], t);
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const v = formValues(event.currentTarget);
@@ -112,6 +126,9 @@ function ChangeCommission({
       percent: percentText === '' ? undefined : Number(percentText),
       fixed_cents: toCents(v.fixed),
       effective_from: v.from ? new Date(v.from).toISOString() : undefined,
+      category: categoryId
+        ? { id: categoryId, name: categoryList.find((c) => c.id === categoryId)?.name ?? categoryId }
+        : undefined,
     });
   };
   return (
@@ -134,6 +151,31 @@ function ChangeCommission({
           error={numberFieldError(errors.fields.fixed_cents, s.common.amountInvalid)}
         />
         <Field label={s.commission.fromLabel} name="from" type="datetime-local" error={errors.fields.effective_from} />
+        <Field
+          label={s.commission.categorySearch}
+          name="category_q"
+          type="search"
+          value={categoryQ}
+          onChange={(e) => setCategoryQ(e.currentTarget.value)}
+          autoComplete="off"
+        />
+        <div className="field">
+          <label htmlFor="commission-category">{s.commission.categoryLabel}</label>
+          <select
+            id="commission-category"
+            value={categoryId}
+            onChange={(e) => setCategoryId(e.currentTarget.value)}
+            aria-invalid={errors.fields.category_id ? true : undefined}
+          >
+            <option value="">{s.commission.anyCategory}</option>
+            {categoryList.map((c) => (
+              <option key={c.id} value={c.id}>
+                {c.name}
+              </option>
+            ))}
+          </select>
+          {errors.fields.category_id ? <span className="field-error">{errors.fields.category_id}</span> : null}
+        </div>
         <button type="submit" className="primary">
           {s.commission.change}
         </button>
@@ -154,6 +196,7 @@ function ChangeCommission({
                 ...(pending.percent !== undefined ? { percent: pending.percent } : {}),
                 ...(pending.fixed_cents !== undefined ? { fixed_cents: pending.fixed_cents } : {}),
                 ...(pending.effective_from ? { effective_from: pending.effective_from } : {}),
+                ...(pending.category ? { category_id: pending.category.id } : {}),
               },
             });
           },
@@ -164,6 +207,7 @@ function ChangeCommission({
             ? s.commission.confirm(
                 ruleText({ percent: pending.percent ?? 0, fixed_cents: pending.fixed_cents ?? 0 }),
                 pending.effective_from ? f.dateTime(pending.effective_from) : s.commission.now,
+                pending.category ? s.commission.forCategory(pending.category.name) : s.commission.generalScope,
               )
             : null}
         </p>
