@@ -101,6 +101,27 @@ function DigitalGroup() {
 
 // ---- finance group ----
 // ---- partners group ----
+function PartnersGroup() {
+  const t = useT();
+  const can = useCan();
+  const vendors = can('GET /api/admin/vendors');
+  const affiliates = can('GET /api/admin/affiliates');
+  if (!vendors && !affiliates) return null;
+  return (
+    <NavGroup label={t.nav.groups.partners}>
+      {vendors ? (
+        <NavLink to="/partners/vendors" search={{ page: 1, limit: 25 }}>
+          {t.nav.partners.vendors}
+        </NavLink>
+      ) : null}
+      {affiliates ? (
+        <NavLink to="/partners/affiliates" search={{ page: 1, limit: 25 }}>
+          {t.nav.partners.affiliates}
+        </NavLink>
+      ) : null}
+    </NavGroup>
+  );
+}
 // ---- settings group ----
 /** Einstellungen: the shop's operations (checkout, shipping, payment events, outbox) and access. */
 export function SettingsGroup() {
@@ -148,6 +169,7 @@ export function MainNav() {
         <CatalogGroup />
         <DigitalGroup />
         {/* ---- groups ---- */}
+        <PartnersGroup />
         <SettingsGroup />
         <NavLink to="/account">{t.nav.account}</NavLink>
       </ul>

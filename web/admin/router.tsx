@@ -20,6 +20,7 @@ import { queryClient, rootRoute, safeRedirect, signedInRoute, signInRoute } from
 import { customerRoutes } from './routes/customers/routes.js';
 import { digitalRoutes } from './routes/digital/routes.js';
 import { orderListQuery } from './routes/orders/order-list/query.js';
+import { partnerRoutes } from './routes/partners/routes.js';
 import { productListQuery } from './routes/products/product-list/query.js';
 import { operationsSettingsRoutes } from './routes/settings/routes.js';
 
@@ -188,6 +189,7 @@ const routeTree = rootRoute.addChildren([
     ...digitalRoutes,
     ...customerRoutes,
     ...operationsSettingsRoutes,
+    ...partnerRoutes,
   ]),
 ]);
 

@@ -4,7 +4,15 @@
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, expectProblem, startApp, type TestApp } from '../../../test/helpers/app.js';
+import {
+  apiToken,
+  call,
+  createShop,
+  employeeToken,
+  expectProblem,
+  startApp,
+  type TestApp,
+} from '../../../test/helpers/app.js';
 import { BILLING, type FinanceShop, financeShop, paidOrder } from '../finance/finance.fixtures.js';
 import { expectLedgerMatches, newVendor, orderLines, type TestVendor, vendorProduct } from './vendors.fixtures.js';
 
@@ -240,6 +248,60 @@ describe('products, earnings, ledger', () => {
       { currency: 'EUR', gross_cents: 3 * 2380, earnings_cents: 6000, orders: 2 },
     ]);
     expect(bDash.data.recent_orders.map((o: { id: string }) => o.id)).toEqual([bOnly, mixed]);
+  });
+});
+
+describe("the admin's view of one vendor (products, orders, ledger)", () => {
+  const admin = (url: string, token = f.owner) => call(t.app, 'GET', url, { token });
+
+  it('shows what the portal shows, for any vendor of the shop', async () => {
+    for (const [v, what] of [
+      [a, 'products'],
+      [a, 'orders'],
+      [a, 'ledger'],
+      [b, 'orders'],
+      [b, 'ledger'],
+    ] as const) {
+      const mine = await as(v, `/api/vendor/${what}`);
+      const res = await admin(`/api/admin/vendors/${v.id}/${what}`);
+      expect(res.statusCode).toBe(200);
+      expect(res.data).toEqual(mine.data);
+    }
+    const orders = await admin(`/api/admin/vendors/${b.id}/orders?limit=1&offset=1`);
+    expect(orders.data).toMatchObject({ count: 2, limit: 1, offset: 1 });
+    expect(orders.data.orders.map((o: { id: string }) => o.id)).toEqual([mixed]);
+    // only B's line of the mixed order
+    expect(orders.data.orders[0].lines.map((l: { product_id: string }) => l.product_id)).toEqual([bProduct]);
+    expect((await admin(`/api/admin/vendors/${a.id}/ledger?currency=CHF`)).data.count).toBe(0);
+    expect((await admin(`/api/admin/vendors/${a.id}/ledger?limit=1`)).data.entries).toHaveLength(1);
+  });
+
+  it('400 for bad paging or dates, 404 for an unknown vendor or one of another shop', async () => {
+    expectProblem(await admin(`/api/admin/vendors/${a.id}/products?limit=0`), 400, 'validation_failed');
+    expectProblem(await admin(`/api/admin/vendors/${a.id}/orders?offset=-1`), 400, 'validation_failed');
+    expectProblem(await admin(`/api/admin/vendors/${a.id}/ledger?from=never`), 400, 'validation_failed');
+    expectProblem(await admin(`/api/admin/vendors/${a.id}/ledger?vendor_id=x`), 400, 'validation_failed');
+    for (const what of ['products', 'orders', 'ledger']) {
+      expectProblem(await admin(`/api/admin/vendors/ven_unknown/${what}`), 404, 'not_found');
+    }
+    const other = await createShop(t.app);
+    for (const what of ['products', 'orders', 'ledger']) {
+      expectProblem(await admin(`/api/admin/vendors/${a.id}/${what}`, other.ownerToken), 404, 'not_found');
+    }
+  });
+
+  it('refuses a viewer, a catalog token and the vendor itself; a finance:read token may read', async () => {
+    const viewer = await employeeToken(t.app, f.shop, 'viewer');
+    const catalog = await apiToken(t.app, f.shop, ['catalog:read']);
+    const finance = await apiToken(t.app, f.shop, ['finance:read']);
+    for (const what of ['products', 'orders', 'ledger']) {
+      const url = `/api/admin/vendors/${a.id}/${what}`;
+      expectProblem(await admin(url, viewer), 403, 'role_denied');
+      expectProblem(await admin(url, catalog), 403, 'scope_denied');
+      expectProblem(await admin(url, a.token), 403, 'credential_denied');
+      expect((await admin(url, finance)).statusCode).toBe(200);
+      expect((await call(t.app, 'GET', url)).statusCode).toBe(401);
+    }
   });
 });
 

@@ -59,7 +59,8 @@ function vendorOrderOut(o: VendorOrder) {
   };
 }
 
-async function orderPage(ctx: Ctx, vendorId: string, limit: number, offset: number) {
+/** A page of the orders with a line of the vendor, each with only those lines (portal and admin). */
+export async function orderPage(ctx: Ctx, vendorId: string, limit: number, offset: number) {
   const page = await ordersSoldBy(ctx, vendorId, limit, offset);
   return { orders: page.orders.map(vendorOrderOut), count: page.count };
 }
@@ -80,7 +81,12 @@ export async function getOrder(ctx: Ctx, id: string) {
 
 export async function listProducts(ctx: Ctx, limit: number, offset: number) {
   const v = await portalVendor(ctx);
-  const { rows, count } = await vendorProducts(ctx, v.id, limit, offset);
+  return productPage(ctx, v.id, limit, offset);
+}
+
+/** A page of the vendor's products (portal and admin). */
+export async function productPage(ctx: Ctx, vendorId: string, limit: number, offset: number) {
+  const { rows, count } = await vendorProducts(ctx, vendorId, limit, offset);
   return {
     products: rows.map((p) => ({
       id: p.id,
@@ -158,14 +164,18 @@ export async function dashboard(ctx: Ctx) {
   };
 }
 
-export async function ledger(
-  ctx: Ctx,
-  q: { currency?: string; from?: string; to?: string; limit?: number; offset?: number },
-) {
+type LedgerQuery = { currency?: string; from?: string; to?: string; limit?: number; offset?: number };
+
+export async function ledger(ctx: Ctx, q: LedgerQuery) {
   const v = await portalVendor(ctx);
+  return ledgerPage(ctx, v.id, q);
+}
+
+/** A page of the vendor's ledger entries with their postings, oldest first (portal and admin). */
+export async function ledgerPage(ctx: Ctx, vendorId: string, q: LedgerQuery) {
   const { from, to } = parseRange(q);
   const { limit, offset } = pageOf(q);
-  const { entries, count } = await ledgerOf(ctx, 'vendor', v.id, {
+  const { entries, count } = await ledgerOf(ctx, 'vendor', vendorId, {
     limit,
     offset,
     ...(q.currency ? { currency: q.currency } : {}),

@@ -99,6 +99,64 @@ export function vendorRoutes(app: TypedApp): void {
       reply.code(201).send(await svc.addCommissionRule(request.ctx, request.params.id, request.body)),
   );
 
+  // ---- one vendor's products, orders and ledger (the admin's view of what the portal shows) ----
+
+  app.get(
+    '/api/admin/vendors/:id/products',
+    {
+      config: readFinanceAllChannels,
+      schema: {
+        tags,
+        summary: "The vendor's products (as its portal lists them), newest first",
+        params: IdParams,
+        querystring: S.PortalListQuery,
+        response: { 200: S.PortalProductList },
+      },
+    },
+    async (request) => {
+      const vendor = await svc.loadVendor(request.ctx, request.params.id);
+      const { limit, offset } = pageOf(request.query);
+      return { ...(await portal.productPage(request.ctx, vendor.id, limit, offset)), limit, offset };
+    },
+  );
+
+  app.get(
+    '/api/admin/vendors/:id/orders',
+    {
+      config: readFinanceAllChannels,
+      schema: {
+        tags,
+        summary: "Paid orders with a line of the vendor, each with only the vendor's lines, newest first",
+        params: IdParams,
+        querystring: S.PortalListQuery,
+        response: { 200: S.PortalOrderList },
+      },
+    },
+    async (request) => {
+      const vendor = await svc.loadVendor(request.ctx, request.params.id);
+      const { limit, offset } = pageOf(request.query);
+      return { ...(await portal.orderPage(request.ctx, vendor.id, limit, offset)), limit, offset };
+    },
+  );
+
+  app.get(
+    '/api/admin/vendors/:id/ledger',
+    {
+      config: readFinanceAllChannels,
+      schema: {
+        tags,
+        summary: "The vendor's ledger entries with their postings, oldest first (currency, from, to)",
+        params: IdParams,
+        querystring: S.LedgerQuery,
+        response: { 200: S.LedgerList },
+      },
+    },
+    async (request) => {
+      const vendor = await svc.loadVendor(request.ctx, request.params.id);
+      return portal.ledgerPage(request.ctx, vendor.id, request.query);
+    },
+  );
+
   app.get(
     '/api/admin/vendor-earnings',
     {

@@ -55,6 +55,9 @@ const portal = (url: string, ok = 200): MatrixRow => ({
 export const vendorsRows: MatrixRow[] = [
   read('/api/admin/vendors'),
   read('/api/admin/vendors/ven_unknown', 404),
+  read('/api/admin/vendors/ven_unknown/products', 404),
+  read('/api/admin/vendors/ven_unknown/orders', 404),
+  read('/api/admin/vendors/ven_unknown/ledger', 404),
   read('/api/admin/vendor-earnings'),
   read('/api/admin/vendor-analytics'),
   manage('POST', '/api/admin/vendors/invite', 400, { email: 'not-an-email', name: 'X' }),

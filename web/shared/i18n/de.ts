@@ -29,6 +29,7 @@ export const de = {
       partners: 'Partner',
       settings: 'Einstellungen',
     },
+    partners: { vendors: 'Händler', affiliates: 'Werbepartner' },
     main: 'Hauptnavigation',
     orders: 'Bestellungen',
     digitalStatus: 'Add-on-Status',

@@ -28,6 +28,7 @@ export const en: Dictionary = {
       partners: 'Partners',
       settings: 'Settings',
     },
+    partners: { vendors: 'Vendors', affiliates: 'Affiliates' },
     main: 'Main navigation',
     orders: 'Orders',
     digitalStatus: 'Add-on status',
