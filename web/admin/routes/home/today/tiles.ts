@@ -5,6 +5,7 @@
  */
 import type { LinkProps } from '@tanstack/react-router';
 import { ORDER_STATUSES } from '../../../router.js';
+import { DELIVERY_STATUSES } from '../../access/routes.js';
 
 export interface ApiLink {
   path: string;
@@ -26,6 +27,9 @@ export type TileKey = (typeof TILE_KEYS)[number];
 const isStatus = (v: string | undefined): v is (typeof ORDER_STATUSES)[number] =>
   v !== undefined && (ORDER_STATUSES as readonly string[]).includes(v);
 
+const isDeliveryStatus = (v: string | undefined): v is (typeof DELIVERY_STATUSES)[number] =>
+  v !== undefined && (DELIVERY_STATUSES as readonly string[]).includes(v);
+
 /** The screen a tile opens, or null when no screen shows that list yet. */
 export function screenOf(link: ApiLink | null): Pick<LinkProps, 'to' | 'search'> | null {
   if (!link) return null;
@@ -34,6 +38,13 @@ export function screenOf(link: ApiLink | null): Pick<LinkProps, 'to' | 'search'>
     return {
       to: '/orders',
       search: { page: 1, limit: 25, status: isStatus(status) ? status : undefined, q: link.query.q },
+    };
+  }
+  if (link.path === '/api/admin/checkout/webhook/deliveries') {
+    const status = link.query.status;
+    return {
+      to: '/access/webhooks',
+      search: { page: 1, limit: 25, status: isDeliveryStatus(status) ? status : undefined },
     };
   }
   return null;
