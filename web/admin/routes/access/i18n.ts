@@ -185,6 +185,11 @@ const de = {
     saved: 'Storefront-Einstellungen gespeichert.',
     lastSaved: (date: string) => `Zuletzt gespeichert ${date}`,
     manageKeys: 'Schlüssel verwalten',
+    interval: (count: number, unit: string) => {
+      const one: Record<string, string> = { day: 'täglich', week: 'wöchentlich', month: 'monatlich', year: 'jährlich' };
+      const many: Record<string, string> = { day: 'Tage', week: 'Wochen', month: 'Monate', year: 'Jahre' };
+      return count === 1 ? (one[unit] ?? unit) : `alle ${count} ${many[unit] ?? unit}`;
+    },
   },
   readOnly: 'Ihre Rolle darf diese Einstellungen nicht sehen.',
 };
@@ -365,6 +370,7 @@ const en: Widen<typeof de> = {
     saved: 'Storefront settings saved.',
     lastSaved: (date: string) => `Last saved ${date}`,
     manageKeys: 'Manage keys',
+    interval: (count: number, unit: string) => (count === 1 ? `per ${unit}` : `every ${count} ${unit}s`),
   },
   readOnly: 'Your role may not see these settings.',
 };

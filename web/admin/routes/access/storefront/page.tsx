@@ -127,7 +127,8 @@ export function StorefrontSettingsPage() {
                         defaultChecked={data.offered_plan_ids.includes(p.id)}
                       />
                       <label htmlFor={`plan-${p.id}`}>
-                        {p.product_name} – {p.name}, {f.money(p.price_cents, p.currency)} {p.interval_text}
+                        {p.product_name} – {p.name}, {f.money(p.price_cents, p.currency)}{' '}
+                        {s.interval(p.interval_count, p.interval_unit)}
                         {p.is_active ? '' : ` ${s.inactive}`}
                       </label>
                     </div>
