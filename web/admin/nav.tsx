@@ -6,7 +6,7 @@
  */
 import { Link, type LinkComponentProps } from '@tanstack/react-router';
 import { type ReactNode, useId } from 'react';
-import { useCan } from '../shared/auth.js';
+import { useCan, useChannelScope } from '../shared/auth.js';
 import { useT } from '../shared/i18n/index.js';
 
 /** One entry of the sidebar: a router link marked `aria-current="page"` when it is the page shown. */
@@ -73,6 +73,8 @@ function CatalogGroup() {
 function AccessGroup() {
   const t = useT();
   const can = useCan();
+  // webhooks are the whole shop's: a channel-restricted employee is refused them
+  const allChannels = useChannelScope() === null;
   const links = [
     can('GET /api/admin/employees') ? (
       <NavLink key="employees" to="/access/employees">
@@ -84,7 +86,7 @@ function AccessGroup() {
         {t.nav.access.apiAccess}
       </NavLink>
     ) : null,
-    can('GET /api/admin/checkout/webhook/deliveries') ? (
+    can('GET /api/admin/checkout/webhook/deliveries') && allChannels ? (
       <NavLink key="webhooks" to="/access/webhooks" search={{ page: 1, limit: 25 }}>
         {t.nav.access.webhooks}
       </NavLink>

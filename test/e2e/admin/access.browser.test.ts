@@ -278,18 +278,35 @@ describe('access and webhooks', () => {
         token: shop.ownerToken,
         body: { name: 'Hausshop', allowed_origins: [h.origin] },
       });
+      // the add-on on, one digital product with a monthly plan to offer
+      const token = shop.ownerToken;
+      await call(h.t.app, 'PUT', '/api/admin/digital/status', { token, body: { aktiv: true } });
+      const product = await call(h.t.app, 'POST', '/api/products', {
+        token,
+        body: { name: 'Käsekurs', is_digital: true, base_price_cents: 990, status: 'published' },
+      });
+      const plan = await call(h.t.app, 'POST', '/api/admin/digital/plaene', {
+        token,
+        body: { product_id: product.data.id, name: 'Monatlich', price_cents: 990, interval_unit: 'month' },
+      });
+      if (plan.statusCode !== 201) throw new Error(plan.body);
       await h.open(page, '/admin/access/storefront', shop.ownerEmail, OWNER_PASSWORD);
       await page.getByRole('heading', { name: 'Storefront', level: 1 }).waitFor();
       await page.getByRole('combobox', { name: 'Öffentlicher Schlüssel' }).selectOption(key.data.id);
+      await page.getByRole('checkbox', { name: /Käsekurs – Monatlich, 9,90\s€ monatlich/ }).check();
       await page.getByText(`Erlaubte Ursprünge dieses Schlüssels: ${h.origin}`).waitFor();
       await page.getByRole('button', { name: 'Speichern' }).click();
       await page.getByText('Storefront-Einstellungen gespeichert.').waitFor();
       const saved = await call(h.t.app, 'GET', '/api/admin/storefront-settings', { token: shop.ownerToken });
-      expect(saved.data.publishable_key_id).toBe(key.data.id);
+      expect(saved.data).toMatchObject({ publishable_key_id: key.data.id, offered_plan_ids: [plan.data.id] });
+      // the built-in storefront now offers it
+      const boot = await call(h.t.app, 'GET', '/api/storefront/bootstrap', { headers: { origin: h.origin } });
+      expect(boot.data.offered_plans.map((p: { id: string }) => p.id)).toEqual([plan.data.id]);
       await noViolations(page, 'access-storefront-de');
       await page.getByRole('button', { name: 'Switch to English' }).click();
       await page.getByRole('heading', { name: 'Storefront', level: 1 }).waitFor();
       await page.getByRole('combobox', { name: 'Publishable key' }).waitFor();
+      await page.getByRole('checkbox', { name: /Käsekurs – Monatlich, €9\.90 per month/ }).waitFor();
       await noViolations(page, 'access-storefront-en');
     }),
   );

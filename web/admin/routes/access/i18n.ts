@@ -48,10 +48,10 @@ const de = {
       'Ohne Auswahl: keine Beschränkung. Mit Beschränkung und ohne Kanal sieht die Person keine Kanaldaten.',
     channelsLegend: 'Kanäle der Beschränkung',
     roleHelp: {
-      owner: 'Alles, auch Mitarbeitende',
-      admin: 'Alles außer Mitarbeitende',
+      owner: 'alles, auch Mitarbeitende',
+      admin: 'alles außer Mitarbeitende',
       catalog_editor: 'Katalog pflegen, sonst lesen',
-      viewer: 'Nur lesen',
+      viewer: 'alles sehen, nichts ändern',
     },
   },
   api: {
@@ -239,10 +239,10 @@ const en: Widen<typeof de> = {
     restrictHint: 'Unticked: no restriction. Restricted with no channel ticked, they see no channel data.',
     channelsLegend: 'Channels of the restriction',
     roleHelp: {
-      owner: 'Everything, employees included',
-      admin: 'Everything but employees',
-      catalog_editor: 'Edit the catalogue, read the rest',
-      viewer: 'Read only',
+      owner: 'everything, employees included',
+      admin: 'everything but employees',
+      catalog_editor: 'edit the catalogue, read the rest',
+      viewer: 'see everything, change nothing',
     },
   },
   api: {

@@ -464,7 +464,7 @@ function WritePolicy() {
       {problem ? <ProblemAlert problem={problem} extra={errors.other} /> : null}
       {data ? (
         <form onSubmit={onSubmit} noValidate key={JSON.stringify(data)}>
-          <fieldset disabled={readOnly}>
+          <fieldset disabled={readOnly} className="plain">
             <div className="checks">
               {check('allow_price_changes', s.allowPrice, data.allow_price_changes)}
               {check('allow_status_changes', s.allowStatus, data.allow_status_changes)}

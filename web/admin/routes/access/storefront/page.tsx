@@ -76,7 +76,7 @@ export function StorefrontSettingsPage() {
       {problem ? <ProblemAlert problem={problem} extra={errors.other} /> : null}
       {data && keys.data ? (
         <form onSubmit={onSubmit} noValidate className="panel narrow-form" key={data.updated_at ?? 'new'}>
-          <fieldset disabled={!mayChange}>
+          <fieldset disabled={!mayChange} className="plain">
             <div className="field">
               <label htmlFor="sf-key">{s.key}</label>
               <span className="hint" id="sf-key-hint">

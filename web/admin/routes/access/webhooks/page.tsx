@@ -8,7 +8,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
 import { $api, type ApiProblem } from '../../../../shared/api.js';
-import { useCan } from '../../../../shared/auth.js';
+import { useCan, useChannelScope } from '../../../../shared/auth.js';
 import { useFormat } from '../../../../shared/format.js';
 import { fieldErrors, formValues } from '../../../../shared/forms.js';
 import { useDictionary, useT } from '../../../../shared/i18n/index.js';
@@ -30,7 +30,9 @@ export function WebhooksPage() {
   const s = a.webhooks;
   useTitle(s.title);
   const can = useCan();
-  if (!can('GET /api/admin/checkout/webhook')) {
+  // the shop's webhooks are refused to a channel-restricted employee (the server enforces it)
+  const allChannels = useChannelScope() === null;
+  if (!can('GET /api/admin/checkout/webhook') || !allChannels) {
     return (
       <div className="page">
         <h1>{s.title}</h1>
