@@ -321,9 +321,32 @@ describe('access and webhooks', () => {
         .getByRole('row', { name: /Vera Viewer/ })
         .getByRole('button', { name: 'Change Vera Viewer' })
         .click();
-      await page.getByRole('dialog', { name: 'Change Vera Viewer' }).waitFor();
+      const change = page.getByRole('dialog', { name: 'Change Vera Viewer' });
+      await change.getByRole('checkbox', { name: 'Restrict to certain channels' }).check();
+      await change.getByRole('checkbox', { name: 'Großhandel' }).waitFor();
       await noViolations(page, 'access-employees-change-en');
-      await page.keyboard.press('Escape');
+      await change.getByRole('combobox', { name: 'Role' }).selectOption('catalog_editor');
+      await change.getByRole('button', { name: 'Save' }).click();
+      await page
+        .getByRole('row', { name: /Vera Viewer/ })
+        .getByText('Catalog editor')
+        .waitFor();
+      const list = await call(h.t.app, 'GET', '/api/admin/employees', { token: shop.ownerToken });
+      // restricted with no channel ticked: no channel at all
+      expect(list.data.employees.find((e: { email: string }) => e.email === viewer.email)).toMatchObject({
+        role: 'catalog_editor',
+        channel_restricted: true,
+        channel_ids: [],
+      });
+      await call(
+        h.t.app,
+        'PATCH',
+        `/api/admin/employees/${list.data.employees.find((e: { email: string }) => e.email === viewer.email).id}`,
+        {
+          token: shop.ownerToken,
+          body: { role: 'viewer', channel_ids: null },
+        },
+      );
       await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'API access' }).click();
       await page.getByRole('heading', { name: 'API access', level: 1 }).waitFor();
       await page.getByRole('region', { name: 'Write policy for API tokens' }).waitFor();
