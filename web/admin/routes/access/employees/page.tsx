@@ -4,7 +4,7 @@
  * owner, not one's own account) come back as problems and are shown as they are.
  */
 import { useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useRef, useState } from 'react';
+import { type FormEvent, useId, useRef, useState } from 'react';
 import { $api, type ApiProblem } from '../../../../shared/api.js';
 import { useCan, useMe } from '../../../../shared/auth.js';
 import { useFormat } from '../../../../shared/format.js';
@@ -149,7 +149,7 @@ type Channel = { id: string; name: string };
 function ChannelRestriction({ channels, initial }: { channels: Channel[]; initial: string[] | null }) {
   const s = useDictionary(accessText).employees;
   const [restricted, setRestricted] = useState(initial !== null);
-  const id = useRef(`restrict-${Math.random().toString(36).slice(2)}`).current;
+  const id = useId();
   return (
     <div className="field">
       <div className="check">
@@ -260,11 +260,7 @@ function InviteEmployee({ channels }: { channels: Channel[] }) {
     <section aria-labelledby="invite-h" className="panel narrow-form">
       <h2 id="invite-h">{s.invite}</h2>
       <p className="hint">{s.inviteHint}</p>
-      {problem && !errors.fields.email && errors.other.length === 0 && !problem.errors?.length ? (
-        <ProblemAlert problem={problem} />
-      ) : problem && errors.other.length > 0 ? (
-        <ProblemAlert problem={problem} extra={errors.other} />
-      ) : null}
+      {problem && !errors.fields.email ? <ProblemAlert problem={problem} extra={errors.other} /> : null}
       <form ref={formRef} onSubmit={onSubmit} noValidate key={formKey}>
         <Field
           label={s.email}
