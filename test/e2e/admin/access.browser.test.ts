@@ -13,6 +13,7 @@ import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RETRY_SCHEDULE_MS } from '../../../src/modules/webhooks/webhooks.service.js';
 import { call, createShop, type ShopFixture } from '../../helpers/app.js';
 import { axe, focused, shot, skip, tabber } from '../browser.js';
 import { adminHarness } from './harness.js';
@@ -351,6 +352,30 @@ describe('access and webhooks', () => {
       await page.getByRole('heading', { name: 'API access', level: 1 }).waitFor();
       await page.getByRole('region', { name: 'Write policy for API tokens' }).waitFor();
       await noViolations(page, 'access-api-en');
+    }),
+  );
+
+  // last: it moves the business clock on by days
+  it.skipIf(skip)("Heute's tile of dead deliveries opens the log filtered to them", () =>
+    h.inBrowser('access-dead-tile', async (page) => {
+      accept = false;
+      const sent = await call(h.t.app, 'POST', '/api/admin/checkout/webhook/test', { token: shop.ownerToken });
+      expect(sent.statusCode).toBe(202);
+      const db = h.t.app.deps.database.db;
+      for (const ms of RETRY_SCHEDULE_MS) {
+        await h.t.app.deps.worker.drain();
+        await h.t.app.deps.clock.advance(db, ms / 1000 + 1);
+      }
+      await h.t.app.deps.worker.drain();
+      await h.open(page, '/admin/', shop.ownerEmail, OWNER_PASSWORD);
+      await page.getByRole('link', { name: /Nicht zugestellte Webhooks/ }).click();
+      await page.getByRole('heading', { name: 'Webhooks', level: 1 }).waitFor();
+      expect(new URL(page.url()).searchParams.get('status')).toBe('dead');
+      await expect.poll(() => page.getByRole('combobox', { name: 'Status' }).inputValue()).toBe('dead');
+      const row = page.getByRole('row', { name: /webhook\.test/ });
+      await row.getByText('Aufgegeben', { exact: true }).waitFor();
+      expect(await row.textContent()).toContain('500');
+      expect(await page.getByRole('row').count()).toBe(2);
     }),
   );
 
