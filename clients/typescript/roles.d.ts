@@ -134,6 +134,8 @@ export type RoleGatedOperation =
   | "POST /api/admin/digital/abos/{id}/kuendigen"
   | "POST /api/admin/digital/plaene"
   | "POST /api/admin/employees"
+  | "POST /api/admin/employees/{id}/restore"
+  | "POST /api/admin/employees/{id}/suspend"
   | "POST /api/admin/invoices/{id}/credit-note"
   | "POST /api/admin/invoices/{id}/finalize"
   | "POST /api/admin/invoices/{id}/send-email"

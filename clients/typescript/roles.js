@@ -134,6 +134,8 @@ export const OPERATION_ROLES = {
   "POST /api/admin/digital/abos/{id}/kuendigen": ["owner","admin"],
   "POST /api/admin/digital/plaene": ["owner","admin"],
   "POST /api/admin/employees": ["owner"],
+  "POST /api/admin/employees/{id}/restore": ["owner"],
+  "POST /api/admin/employees/{id}/suspend": ["owner"],
   "POST /api/admin/invoices/{id}/credit-note": ["owner","admin"],
   "POST /api/admin/invoices/{id}/finalize": ["owner","admin"],
   "POST /api/admin/invoices/{id}/send-email": ["owner","admin"],

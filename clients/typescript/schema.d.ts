@@ -1080,12 +1080,46 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove an employee */
+        /** Remove an employee (not oneself: 409 own_account) */
         delete: operations["deleteEmployee"];
         options?: never;
         head?: never;
         /** Change an employee (role, channels, password) */
         patch: operations["updateEmployee"];
+        trace?: never;
+    };
+    "/api/admin/employees/{id}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Let a suspended employee sign in again */
+        post: operations["restoreEmployee"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/employees/{id}/suspend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Suspend an employee's sign-in: sessions end, logins get 403 employee_suspended (not oneself) */
+        post: operations["suspendEmployee"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/admin/invoices": {
@@ -3372,7 +3406,7 @@ export interface components {
              * @description Stable snake_case code; `x-error-codes` at the root of this document gives its status and meaning
              * @enum {string}
              */
-            code: "validation_failed" | "malformed_json" | "invalid_content_length" | "bad_request" | "billing_country_required" | "buyer_data_missing" | "seller_data_missing" | "einvoice_data_missing" | "country_not_served" | "currency_required" | "direct_flow_unavailable" | "discount_unsupported" | "prefill_unsupported" | "express_unsupported" | "invalid_parent" | "invite_invalid" | "token_invalid" | "period_not_started" | "plan_inactive" | "product_immutable" | "product_invalid" | "product_unavailable" | "quantity_limit" | "return_url_denied" | "shipping_method_unavailable" | "shipping_required" | "shop_required" | "signature_invalid" | "unknown_category" | "unknown_vendor" | "vat_id_invalid" | "widerruf_verzicht_required" | "unauthenticated" | "invalid_credential" | "invalid_credentials" | "customer_session_invalid" | "credential_denied" | "scope_denied" | "token_blocked" | "role_denied" | "owner_only" | "channel_restricted" | "origin_denied" | "policy_denied" | "addon_unavailable" | "addon_inactive" | "account_locked" | "account_suspended" | "vendor_inactive" | "affiliate_blocked" | "not_found" | "channel_not_found" | "plan_not_found" | "invalid_state" | "already_active" | "already_final" | "document_final" | "credit_note_not_final" | "invoice_not_final" | "invoice_exists" | "order_not_invoiceable" | "fully_credited" | "nothing_to_credit" | "credit_exceeds_invoice" | "refund_exceeds_paid" | "einvoice_not_applicable" | "statement_final" | "period_open" | "below_minimum" | "insufficient_balance" | "payout_open" | "not_releasable" | "channel_in_use" | "channel_inactive" | "default_channel" | "currency_locked" | "country_exists" | "shared_country" | "domain_taken" | "path_prefix_taken" | "slug_taken" | "sku_taken" | "code_taken" | "email_taken" | "already_verified" | "name_taken" | "saved_view_limit" | "vendor_exists" | "in_use" | "last_owner" | "out_of_stock" | "session_expired" | "customer_email_mismatch" | "lexware_not_connected" | "credential_unreadable" | "idempotency_key_in_use" | "idempotency_key_reused" | "body_too_large" | "unsupported_media_type" | "unsupported_image" | "image_type_mismatch" | "rate_limited" | "internal_error" | "einvoice_failed" | "provider_error" | "busy" | "database_unavailable" | "migrations_pending" | "event_not_applied";
+            code: "validation_failed" | "malformed_json" | "invalid_content_length" | "bad_request" | "billing_country_required" | "buyer_data_missing" | "seller_data_missing" | "einvoice_data_missing" | "country_not_served" | "currency_required" | "direct_flow_unavailable" | "discount_unsupported" | "prefill_unsupported" | "express_unsupported" | "invalid_parent" | "invite_invalid" | "token_invalid" | "period_not_started" | "plan_inactive" | "product_immutable" | "product_invalid" | "product_unavailable" | "quantity_limit" | "return_url_denied" | "shipping_method_unavailable" | "shipping_required" | "shop_required" | "signature_invalid" | "unknown_category" | "unknown_vendor" | "vat_id_invalid" | "widerruf_verzicht_required" | "unauthenticated" | "invalid_credential" | "invalid_credentials" | "customer_session_invalid" | "credential_denied" | "scope_denied" | "token_blocked" | "role_denied" | "owner_only" | "channel_restricted" | "origin_denied" | "policy_denied" | "addon_unavailable" | "addon_inactive" | "account_locked" | "account_suspended" | "employee_suspended" | "vendor_inactive" | "affiliate_blocked" | "not_found" | "channel_not_found" | "plan_not_found" | "invalid_state" | "already_active" | "already_final" | "document_final" | "credit_note_not_final" | "invoice_not_final" | "invoice_exists" | "order_not_invoiceable" | "fully_credited" | "nothing_to_credit" | "credit_exceeds_invoice" | "refund_exceeds_paid" | "einvoice_not_applicable" | "statement_final" | "period_open" | "below_minimum" | "insufficient_balance" | "payout_open" | "not_releasable" | "channel_in_use" | "channel_inactive" | "default_channel" | "currency_locked" | "country_exists" | "shared_country" | "domain_taken" | "path_prefix_taken" | "slug_taken" | "sku_taken" | "code_taken" | "email_taken" | "already_verified" | "name_taken" | "saved_view_limit" | "vendor_exists" | "in_use" | "last_owner" | "own_account" | "out_of_stock" | "session_expired" | "customer_email_mismatch" | "lexware_not_connected" | "credential_unreadable" | "idempotency_key_in_use" | "idempotency_key_reused" | "body_too_large" | "unsupported_media_type" | "unsupported_image" | "image_type_mismatch" | "rate_limited" | "internal_error" | "einvoice_failed" | "provider_error" | "busy" | "database_unavailable" | "migrations_pending" | "event_not_applied";
             detail: string;
             errors?: {
                 message: string;
@@ -13437,6 +13471,11 @@ export interface operations {
                             id: string;
                             name: string | null;
                             role: "owner" | "admin" | "catalog_editor" | "viewer";
+                            /**
+                             * Format: date-time
+                             * @description When the owner suspended sign-in (POST …/suspend); null = may sign in
+                             */
+                            suspended_at: string | null;
                         }[];
                     };
                 };
@@ -13551,6 +13590,11 @@ export interface operations {
                         id: string;
                         name: string | null;
                         role: "owner" | "admin" | "catalog_editor" | "viewer";
+                        /**
+                         * Format: date-time
+                         * @description When the owner suspended sign-in (POST …/suspend); null = may sign in
+                         */
+                        suspended_at: string | null;
                     };
                 };
             };
@@ -13756,6 +13800,229 @@ export interface operations {
                         id: string;
                         name: string | null;
                         role: "owner" | "admin" | "catalog_editor" | "viewer";
+                        /**
+                         * Format: date-time
+                         * @description When the owner suspended sign-in (POST …/suspend); null = may sign in
+                         */
+                        suspended_at: string | null;
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    restoreEmployee: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        channel_ids: string[];
+                        /** @description true: the employee works only in channel_ids (an empty list = no channel); false: every channel */
+                        channel_restricted: boolean;
+                        /** Format: date-time */
+                        created_at: string;
+                        email: string;
+                        id: string;
+                        name: string | null;
+                        role: "owner" | "admin" | "catalog_editor" | "viewer";
+                        /**
+                         * Format: date-time
+                         * @description When the owner suspended sign-in (POST …/suspend); null = may sign in
+                         */
+                        suspended_at: string | null;
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    suspendEmployee: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        channel_ids: string[];
+                        /** @description true: the employee works only in channel_ids (an empty list = no channel); false: every channel */
+                        channel_restricted: boolean;
+                        /** Format: date-time */
+                        created_at: string;
+                        email: string;
+                        id: string;
+                        name: string | null;
+                        role: "owner" | "admin" | "catalog_editor" | "viewer";
+                        /**
+                         * Format: date-time
+                         * @description When the owner suspended sign-in (POST …/suspend); null = may sign in
+                         */
+                        suspended_at: string | null;
                     };
                 };
             };
@@ -25433,6 +25700,11 @@ export interface operations {
                             id: string;
                             name: string | null;
                             role: "owner" | "admin" | "catalog_editor" | "viewer";
+                            /**
+                             * Format: date-time
+                             * @description When the owner suspended sign-in (POST …/suspend); null = may sign in
+                             */
+                            suspended_at: string | null;
                         };
                     };
                 };
@@ -25634,6 +25906,11 @@ export interface operations {
                             id: string;
                             name: string | null;
                             role: "owner" | "admin" | "catalog_editor" | "viewer";
+                            /**
+                             * Format: date-time
+                             * @description When the owner suspended sign-in (POST …/suspend); null = may sign in
+                             */
+                            suspended_at: string | null;
                         };
                     };
                 };
@@ -28187,6 +28464,11 @@ export interface operations {
                             id: string;
                             name: string | null;
                             role: "owner" | "admin" | "catalog_editor" | "viewer";
+                            /**
+                             * Format: date-time
+                             * @description When the owner suspended sign-in (POST …/suspend); null = may sign in
+                             */
+                            suspended_at: string | null;
                         };
                         publishable_key: {
                             allowed_origins: string[];

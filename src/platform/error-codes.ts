@@ -94,6 +94,7 @@ export const ERROR_CODES = {
   addon_inactive: { status: 403, meaning: 'The digital add-on is not active' },
   account_locked: { status: 403, meaning: 'The account is locked' },
   account_suspended: { status: 403, meaning: 'The shop has suspended sign-in of this customer account' },
+  employee_suspended: { status: 403, meaning: "The shop's owner has suspended sign-in of this employee" },
   vendor_inactive: { status: 403, meaning: 'The vendor account is not active' },
   affiliate_blocked: {
     status: 403,
@@ -147,6 +148,7 @@ export const ERROR_CODES = {
     meaning: 'Other records use the record (products, subcategories, channels); change them first',
   },
   last_owner: { status: 409, meaning: 'The last owner cannot be demoted or removed' },
+  own_account: { status: 409, meaning: 'An employee cannot remove or suspend their own account' },
   out_of_stock: { status: 409, meaning: 'Some items are not in stock' },
   session_expired: { status: 409, meaning: 'The checkout session has expired' },
   customer_email_mismatch: { status: 409, meaning: "A signed-in purchase uses the account's e-mail" },

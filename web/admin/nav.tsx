@@ -7,7 +7,7 @@
 import { Link, type LinkComponentProps } from '@tanstack/react-router';
 import { type ReactNode, useId } from 'react';
 import { $api } from '../shared/api.js';
-import { useCan } from '../shared/auth.js';
+import { useCan, useChannelScope } from '../shared/auth.js';
 import { useT } from '../shared/i18n/index.js';
 
 /** One entry of the sidebar: a router link marked `aria-current="page"` when it is the page shown. */
@@ -157,6 +157,38 @@ export function SettingsGroup() {
   );
 }
 
+/** Access and webhooks: employees (owner), API tokens and keys, webhooks, the storefront (owner or admin). */
+function AccessGroup() {
+  const t = useT();
+  const can = useCan();
+  // webhooks are the whole shop's: a channel-restricted employee is refused them
+  const allChannels = useChannelScope() === null;
+  const links = [
+    can('GET /api/admin/employees') ? (
+      <NavLink key="employees" to="/access/employees">
+        {t.nav.access.employees}
+      </NavLink>
+    ) : null,
+    can('GET /api/admin/api-tokens') ? (
+      <NavLink key="api" to="/access/api">
+        {t.nav.access.apiAccess}
+      </NavLink>
+    ) : null,
+    can('GET /api/admin/checkout/webhook/deliveries') && allChannels ? (
+      <NavLink key="webhooks" to="/access/webhooks" search={{ page: 1, limit: 25 }}>
+        {t.nav.access.webhooks}
+      </NavLink>
+    ) : null,
+    can('GET /api/admin/storefront-settings') ? (
+      <NavLink key="storefront" to="/access/storefront">
+        {t.nav.access.storefront}
+      </NavLink>
+    ) : null,
+  ].filter(Boolean);
+  if (links.length === 0) return null;
+  return <NavGroup label={t.nav.groups.access}>{links}</NavGroup>;
+}
+
 export function MainNav() {
   const t = useT();
   return (
@@ -171,6 +203,7 @@ export function MainNav() {
         {/* ---- groups ---- */}
         <PartnersGroup />
         <SettingsGroup />
+        <AccessGroup />
         <NavLink to="/account">{t.nav.account}</NavLink>
       </ul>
     </nav>

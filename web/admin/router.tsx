@@ -17,6 +17,7 @@ import {
   textParam,
 } from '../shared/list.js';
 import { queryClient, rootRoute, safeRedirect, signedInRoute, signInRoute } from './route-base.js';
+import { accessRoutes } from './routes/access/routes.js';
 import { customerRoutes } from './routes/customers/routes.js';
 import { digitalRoutes } from './routes/digital/routes.js';
 import { orderListQuery } from './routes/orders/order-list/query.js';
@@ -190,6 +191,7 @@ const routeTree = rootRoute.addChildren([
     ...customerRoutes,
     ...operationsSettingsRoutes,
     ...partnerRoutes,
+    ...accessRoutes,
   ]),
 ]);
 

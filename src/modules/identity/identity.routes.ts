@@ -175,8 +175,36 @@ export function identityRoutes(app: TypedApp, deps: AppDeps): void {
   deleteByIdRoute(
     app,
     '/api/admin/employees/:id',
-    { config: ownerOnly, tags, summary: 'Remove an employee' },
+    { config: ownerOnly, tags, summary: 'Remove an employee (not oneself: 409 own_account)' },
     svc.deleteEmployee,
+  );
+
+  app.post(
+    '/api/admin/employees/:id/suspend',
+    {
+      config: ownerOnly,
+      schema: {
+        tags,
+        summary: "Suspend an employee's sign-in: sessions end, logins get 403 employee_suspended (not oneself)",
+        params: IdParams,
+        response: { 200: S.UserSchema },
+      },
+    },
+    async (request) => svc.userOut(await svc.suspendEmployee(request.ctx, request.params.id)),
+  );
+
+  app.post(
+    '/api/admin/employees/:id/restore',
+    {
+      config: ownerOnly,
+      schema: {
+        tags,
+        summary: 'Let a suspended employee sign in again',
+        params: IdParams,
+        response: { 200: S.UserSchema },
+      },
+    },
+    async (request) => svc.userOut(await svc.restoreEmployee(request.ctx, request.params.id)),
   );
 
   // ---- API tokens (owner or admin) ----

@@ -28,6 +28,12 @@ export const UserSchema = Type.Object({
   channel_restricted: Type.Boolean({
     description: 'true: the employee works only in channel_ids (an empty list = no channel); false: every channel',
   }),
+  suspended_at: Nullable(
+    Type.String({
+      format: 'date-time',
+      description: 'When the owner suspended sign-in (POST …/suspend); null = may sign in',
+    }),
+  ),
   created_at: Timestamp,
 });
 export type UserOut = Static<typeof UserSchema>;

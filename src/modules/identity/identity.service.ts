@@ -24,6 +24,7 @@ export const userOut = (u: UserRow) => ({
   role: u.role as EmployeeRole,
   channel_ids: u.channelIds,
   channel_restricted: u.channelRestricted,
+  suspended_at: isoOrNull(u.suspendedAt),
   created_at: iso(u.createdAt),
 });
 
@@ -64,8 +65,18 @@ export async function loginAdmin(ctx: Ctx, email: string, password: string, ip: 
   await checkPassword(ctx, 'admin', ip, email, user?.passwordHash ?? null, password);
   const shop = user ? await shopOf({ db: ctx.db, shopId: user.shopId }) : null;
   if (!user || !shop) throw INVALID_LOGIN();
-  const session = await createSession(ctx, { shopId: shop.id, kind: 'admin', subjectId: user.id });
-  return { session, user, shop };
+  // a suspended employee is refused after the password check (only they learn it); the row is
+  // read again under FOR SHARE so a suspension that commits first is seen, and one that waits
+  // revokes this session too
+  return withTx({ ...ctx, shopId: shop.id }, async (t) => {
+    const [current] = await t.db.select().from(users).where(eq(users.id, user.id)).for('share');
+    if (!current) throw INVALID_LOGIN();
+    if (current.suspendedAt) {
+      throw new AppError('employee_suspended', "The shop's owner has suspended sign-in of this employee");
+    }
+    const session = await createSession(t, { shopId: shop.id, kind: 'admin', subjectId: current.id });
+    return { session, user: current, shop };
+  });
 }
 
 export async function getUserAndShop(ctx: Ctx, userId: string) {
@@ -186,15 +197,65 @@ export async function updateEmployee(
   });
 }
 
+/** The signed-in employee may neither remove nor suspend their own account (409 own_account). */
+function assertNotSelf(ctx: Ctx, id: string, what: string): void {
+  if (ctx.actor?.kind === 'admin' && ctx.actor.userId === id) {
+    throw conflict('own_account', `An employee cannot ${what} their own account`);
+  }
+}
+
 export async function deleteEmployee(ctx: Ctx, id: string) {
   await withTx(ctx, async (t) => {
     const tx = t.db;
     const current = await employeeOwnersLocked(t, id);
+    assertNotSelf(ctx, id, 'remove');
     if (current.role === 'owner' && (await ownerCount(t)) <= 1) {
       throw conflict('last_owner', 'The last owner cannot be removed');
     }
     await revokeSessionsOf(t, 'admin', id);
     await tx.delete(users).where(eq(users.id, id));
+  });
+}
+
+/**
+ * Suspends an employee's sign-in: their sessions end and logins are refused with 403
+ * employee_suspended until restored. Not one's own account (so an active owner always remains);
+ * suspending a suspended employee keeps its date. The row lock orders it with a concurrent login.
+ */
+export async function suspendEmployee(ctx: Ctx, id: string): Promise<UserRow> {
+  return withTx(ctx, async (t) => {
+    const [row] = await t.db
+      .select()
+      .from(users)
+      .where(and(eq(users.id, id), eq(users.shopId, ctx.shopId)))
+      .for('update');
+    if (!row) throw notFound('Employee');
+    assertNotSelf(ctx, id, 'suspend');
+    const now = ctx.clock.now();
+    const [updated] = row.suspendedAt
+      ? [row]
+      : await t.db.update(users).set({ suspendedAt: now, updatedAt: now }).where(eq(users.id, id)).returning();
+    await revokeSessionsOf(t, 'admin', id);
+    return updated as UserRow;
+  });
+}
+
+/** Lets a suspended employee sign in again (one not suspended is answered as it is). */
+export async function restoreEmployee(ctx: Ctx, id: string): Promise<UserRow> {
+  return withTx(ctx, async (t) => {
+    const [row] = await t.db
+      .select()
+      .from(users)
+      .where(and(eq(users.id, id), eq(users.shopId, ctx.shopId)))
+      .for('update');
+    if (!row) throw notFound('Employee');
+    if (!row.suspendedAt) return row;
+    const [updated] = await t.db
+      .update(users)
+      .set({ suspendedAt: null, updatedAt: ctx.clock.now() })
+      .where(eq(users.id, id))
+      .returning();
+    return updated as UserRow;
   });
 }
 

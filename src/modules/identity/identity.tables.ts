@@ -17,6 +17,8 @@ export const users = pgTable(
     channelIds: text('channel_ids').array().notNull().default(sql`'{}'::text[]`),
     /** Whether `channel_ids` restricts the employee; false = every channel. */
     channelRestricted: boolean('channel_restricted').notNull().default(false),
+    /** Set by the owner (POST /api/admin/employees/:id/suspend): sign-in refused, sessions revoked; null = may sign in. */
+    suspendedAt: timestamp('suspended_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -440,10 +440,11 @@ describe('employees', () => {
       409,
       'last_owner',
     );
+    // removing oneself is refused before the last-owner rule is reached
     expectProblem(
       await call(t.app, 'DELETE', `/api/admin/employees/${s.ownerId}`, { token: s.ownerToken }),
       409,
-      'last_owner',
+      'own_account',
     );
     // with a second owner the first may step down
     await call(t.app, 'POST', '/api/admin/employees', {
@@ -455,6 +456,73 @@ describe('employees', () => {
       body: { role: 'admin' },
     });
     expect(ok.statusCode).toBe(200);
+  });
+});
+
+describe('suspending an employee and the own account', () => {
+  it('a suspended employee loses their sessions and cannot sign in until restored', async () => {
+    const s = await createShop(t.app);
+    const email = `paused-${Date.now()}@shop.test`;
+    const c = await call(t.app, 'POST', '/api/admin/employees', {
+      token: s.ownerToken,
+      body: { email, password: 'paused-password', role: 'viewer' },
+    });
+    expect(c.data.suspended_at).toBeNull();
+    const login = () => call(t.app, 'POST', '/api/auth/login', { body: { email, password: 'paused-password' } });
+    const token = (await login()).data.token;
+    const suspended = await call(t.app, 'POST', `/api/admin/employees/${c.data.id}/suspend`, { token: s.ownerToken });
+    expect(suspended.statusCode).toBe(200);
+    expect(typeof suspended.data.suspended_at).toBe('string');
+    expectProblem(await call(t.app, 'GET', '/api/auth/me', { token }), 401, 'invalid_credential');
+    expectProblem(await login(), 403, 'employee_suspended');
+    // a wrong password still says only that
+    expectProblem(
+      await call(t.app, 'POST', '/api/auth/login', { body: { email, password: 'wrong-password' } }),
+      401,
+      'invalid_credentials',
+    );
+    // suspending again keeps the date
+    const again = await call(t.app, 'POST', `/api/admin/employees/${c.data.id}/suspend`, { token: s.ownerToken });
+    expect(again.data.suspended_at).toBe(suspended.data.suspended_at);
+    const listed = await call(t.app, 'GET', '/api/admin/employees', { token: s.ownerToken });
+    expect(listed.data.employees.find((e: { id: string }) => e.id === c.data.id).suspended_at).toBe(
+      suspended.data.suspended_at,
+    );
+    const restored = await call(t.app, 'POST', `/api/admin/employees/${c.data.id}/restore`, { token: s.ownerToken });
+    expect(restored.statusCode).toBe(200);
+    expect(restored.data.suspended_at).toBeNull();
+    expect((await login()).statusCode).toBe(200);
+  });
+
+  it('the owner can neither remove nor suspend their own account, even with a second owner', async () => {
+    const s = await createShop(t.app);
+    await call(t.app, 'POST', '/api/admin/employees', {
+      token: s.ownerToken,
+      body: { email: `co2-${Date.now()}@shop.test`, password: 'co-owner-pw', role: 'owner' },
+    });
+    expectProblem(
+      await call(t.app, 'DELETE', `/api/admin/employees/${s.ownerId}`, { token: s.ownerToken }),
+      409,
+      'own_account',
+    );
+    expectProblem(
+      await call(t.app, 'POST', `/api/admin/employees/${s.ownerId}/suspend`, { token: s.ownerToken }),
+      409,
+      'own_account',
+    );
+    expect((await call(t.app, 'GET', '/api/auth/me', { token: s.ownerToken })).statusCode).toBe(200);
+  });
+
+  it('suspend and restore answer 404 for an employee of another shop', async () => {
+    const other = await createShop(t.app);
+    const s = await createShop(t.app);
+    for (const action of ['suspend', 'restore']) {
+      expectProblem(
+        await call(t.app, 'POST', `/api/admin/employees/${other.ownerId}/${action}`, { token: s.ownerToken }),
+        404,
+        'not_found',
+      );
+    }
   });
 });
 

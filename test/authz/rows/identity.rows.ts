@@ -17,6 +17,8 @@ export const identityRows: MatrixRow[] = [
   { method: 'POST', url: '/api/admin/employees', body: {}, allow: ['owner'], ok: 400, codes: { admin: 'owner_only' } },
   { method: 'PATCH', url: '/api/admin/employees/usr_unknown', body: {}, allow: ['owner'], ok: 404 },
   { method: 'DELETE', url: '/api/admin/employees/usr_unknown', allow: ['owner'], ok: 404 },
+  { method: 'POST', url: '/api/admin/employees/usr_unknown/suspend', allow: ['owner'], ok: 404 },
+  { method: 'POST', url: '/api/admin/employees/usr_unknown/restore', allow: ['owner'], ok: 404 },
   {
     method: 'GET',
     url: '/api/admin/api-tokens',

@@ -92,6 +92,8 @@ export const errorsDe: Record<ErrorCode, string> = {
   vendor_exists: 'Es gibt bereits einen Anbieter mit dieser E-Mail.',
   in_use: 'Der Eintrag wird noch verwendet; ändern Sie zuerst die Verwendungen.',
   last_owner: 'Der letzte Inhaber kann weder herabgestuft noch entfernt werden.',
+  own_account: 'Das eigene Konto kann man weder entfernen noch sperren.',
+  employee_suspended: 'Ihre Anmeldung ist vom Inhaber des Shops gesperrt.',
   out_of_stock: 'Einige Artikel sind nicht vorrätig.',
   session_expired: 'Die Checkout-Sitzung ist abgelaufen.',
   customer_email_mismatch: 'Ein angemeldeter Kauf nutzt die E-Mail des Kontos.',

@@ -88,6 +88,8 @@ export const errorsEn: Record<ErrorCode, string> = {
   vendor_exists: 'A vendor with this e-mail exists already.',
   in_use: 'The record is still in use; change what uses it first.',
   last_owner: 'The last owner can be neither demoted nor removed.',
+  own_account: 'You can neither remove nor suspend your own account.',
+  employee_suspended: "The shop's owner has suspended your sign-in.",
   out_of_stock: 'Some items are out of stock.',
   session_expired: 'The checkout session has expired.',
   customer_email_mismatch: "A signed-in purchase uses the account's e-mail.",

@@ -5,6 +5,7 @@
  */
 import type { LinkProps } from '@tanstack/react-router';
 import { ORDER_STATUSES } from '../../../router.js';
+import { DELIVERY_STATUSES } from '../../access/routes.js';
 import { EMAIL_STATUSES } from '../../settings/routes.js';
 
 export interface ApiLink {
@@ -30,6 +31,9 @@ const isStatus = (v: string | undefined): v is (typeof ORDER_STATUSES)[number] =
 const isEmailStatus = (v: string | undefined): v is (typeof EMAIL_STATUSES)[number] =>
   v !== undefined && (EMAIL_STATUSES as readonly string[]).includes(v);
 
+const isDeliveryStatus = (v: string | undefined): v is (typeof DELIVERY_STATUSES)[number] =>
+  v !== undefined && (DELIVERY_STATUSES as readonly string[]).includes(v);
+
 /** The screen a tile opens, or null when no screen shows that list yet. */
 export function screenOf(link: ApiLink | null): Pick<LinkProps, 'to' | 'search'> | null {
   if (!link) return null;
@@ -45,6 +49,13 @@ export function screenOf(link: ApiLink | null): Pick<LinkProps, 'to' | 'search'>
     return {
       to: '/settings/emails',
       search: { page: 1, limit: 25, status: isEmailStatus(status) ? status : undefined },
+    };
+  }
+  if (link.path === '/api/admin/checkout/webhook/deliveries') {
+    const status = link.query.status;
+    return {
+      to: '/access/webhooks',
+      search: { page: 1, limit: 25, status: isDeliveryStatus(status) ? status : undefined },
     };
   }
   return null;
