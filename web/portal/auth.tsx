@@ -172,6 +172,7 @@ export function AcceptPage() {
           <form onSubmit={onSubmit} aria-label={s.acceptTitle}>
             <Field
               label={s.newPassword}
+              hint={s.passwordHint}
               name="password"
               type="password"
               autoComplete="new-password"
@@ -226,6 +227,7 @@ export function ResetPasswordPage() {
             <form onSubmit={onConfirm} aria-label={s.resetTitle}>
               <Field
                 label={s.newPassword}
+                hint={s.passwordHint}
                 name="password"
                 type="password"
                 autoComplete="new-password"

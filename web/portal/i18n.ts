@@ -32,8 +32,9 @@ const de = {
   forgot: 'Passwort vergessen?',
   // invitation
   acceptTitle: 'Einladung annehmen',
-  acceptIntro: 'Legen Sie Ihr Passwort fest (mindestens 8 Zeichen). Danach sind Sie angemeldet.',
-  newPassword: 'Neues Passwort (mindestens 8 Zeichen)',
+  acceptIntro: 'Legen Sie Ihr Passwort fest. Danach sind Sie angemeldet.',
+  newPassword: 'Neues Passwort',
+  passwordHint: 'Mindestens 8 Zeichen.',
   acceptSubmit: 'Passwort festlegen und anmelden',
   noToken: 'Der Link ist unvollständig. Öffnen Sie den Link aus der E-Mail erneut.',
   inviteInvalid:
@@ -108,8 +109,9 @@ export const portalText = defineDictionary(de, {
   signedOut: 'You are signed out.',
   forgot: 'Forgot your password?',
   acceptTitle: 'Accept the invitation',
-  acceptIntro: 'Choose your password (at least 8 characters). You are then signed in.',
-  newPassword: 'New password (at least 8 characters)',
+  acceptIntro: 'Choose your password. You are then signed in.',
+  newPassword: 'New password',
+  passwordHint: 'At least 8 characters.',
   acceptSubmit: 'Set password and sign in',
   noToken: 'The link is incomplete. Open the link in the e-mail again.',
   inviteInvalid: 'The invitation link is unknown, used or expired. Ask the shop for a new invitation.',
