@@ -62,7 +62,7 @@ export const affiliateText = defineDictionary(de, {
     overview: 'Overview',
     earnings: 'Commissions',
     payouts: 'Payouts',
-    content: 'Promotional material',
+    content: 'Materials',
   },
   overview: {
     title: 'Overview',

@@ -165,13 +165,11 @@ export function StatementPage() {
                       <tr key={e.transaction_id}>
                         <td>{f.date(`${e.date}T12:00:00`)}</td>
                         <td>
-                          {e.description}
-                          {e.order_id && e.order_number ? (
-                            <>
-                              {' '}
-                              (<PortalLink to={`/orders/${e.order_id}`}>{e.order_number}</PortalLink>)
-                            </>
-                          ) : null}
+                          {e.order_id ? (
+                            <PortalLink to={`/orders/${e.order_id}`}>{e.description}</PortalLink>
+                          ) : (
+                            e.description
+                          )}
                         </td>
                         <td className="num">{f.money(e.amount_cents, st.currency)}</td>
                         <td className="num">{f.money(e.balance_cents, st.currency)}</td>
