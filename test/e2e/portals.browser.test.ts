@@ -250,6 +250,7 @@ describe('the vendor portal', () => {
         await visit(page, '/vendor/earnings', 'Einnahmen', 'vendor-earnings-de');
         const earning = page.getByRole('row', { name: /in Wartezeit/ });
         await expect(earning.count()).resolves.toBe(1);
+        expect(await earning.textContent()).toContain(order.number);
         await visit(page, '/vendor/products', 'Produkte', 'vendor-products-de');
         await page.getByRole('rowheader', { name: new RegExp(productName) }).waitFor();
         await visit(page, '/vendor/ledger', 'Buchungen', 'vendor-ledger-de');

@@ -112,7 +112,7 @@ export function EarningsPage() {
                       <tr key={e.id}>
                         <td>{f.dateTime(e.earned_at)}</td>
                         <td>
-                          <PortalLink to={`/orders/${e.order_id}`}>{s.order}</PortalLink>
+                          <PortalLink to={`/orders/${e.order_id}`}>{e.order_number ?? s.order}</PortalLink>
                         </td>
                         <td className="num">{f.money(e.gross_cents, e.currency)}</td>
                         <td className="num">
