@@ -1,5 +1,6 @@
-// Builds the web apps — the admin (web/admin/main.tsx → dist/web/admin/) and the built-in storefront
-// (web/shop/main.tsx → dist/web/shop/) — with the project's esbuild, each the same way:
+// Builds the web apps — the admin (web/admin/main.tsx → dist/web/admin/), the built-in storefront
+// (web/shop/main.tsx → dist/web/shop/) and the vendor and affiliate portals (web/vendor/main.tsx,
+// web/affiliate/main.tsx → dist/web/vendor/, dist/web/affiliate/) — with the project's esbuild, each the same way:
 // ES modules with code splitting (one lazy chunk per screen), hashed names, minified, one bundled
 // stylesheet, an index.html referencing the hashed files (no inline script or style, for the
 // Content-Security-Policy), .gz and .br copies of every asset, and esbuild's metafile (meta.json,
@@ -26,6 +27,20 @@ const APPS = {
     base: '/shop',
     title: 'Shop',
     noscript: 'Der Shop braucht JavaScript. / The shop needs JavaScript.',
+  },
+  vendor: {
+    entry: 'web/vendor/main.tsx',
+    out: 'dist/web/vendor',
+    base: '/vendor',
+    title: 'Händlerportal',
+    noscript: 'Das Händlerportal braucht JavaScript. / The vendor portal needs JavaScript.',
+  },
+  affiliate: {
+    entry: 'web/affiliate/main.tsx',
+    out: 'dist/web/affiliate',
+    base: '/affiliate',
+    title: 'Partnerprogramm',
+    noscript: 'Das Partnerprogramm braucht JavaScript. / The affiliate portal needs JavaScript.',
   },
 };
 
@@ -111,5 +126,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   const started = performance.now();
   mkdirSync('dist', { recursive: true });
   await buildAllWeb(await import('esbuild'));
-  process.stdout.write(`Built the web apps (admin, shop) in ${Math.round(performance.now() - started)} ms\n`);
+  process.stdout.write(
+    `Built the web apps (${Object.keys(APPS).join(', ')}) in ${Math.round(performance.now() - started)} ms\n`,
+  );
 }

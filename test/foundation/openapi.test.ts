@@ -113,7 +113,6 @@ describe('a document clients can be generated from', () => {
       'POST /pay/{id}',
       'GET /api/checkout/abo/{token}',
       'POST /api/vendor/auth/accept',
-      'GET /vendor/accept',
       'POST /api/webhooks/stripe',
       'GET /ready',
     ]) {

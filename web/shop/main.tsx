@@ -8,8 +8,12 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import './styles.css';
 import { loadBootstrap } from './api.js';
+import { rememberReferral } from './referral.js';
 import { queryClient, router } from './router.js';
 import { setBoot, Unavailable } from './shell.js';
+
+// a referral link's ?ref=<code> is kept for checkout (referral.ts)
+rememberReferral();
 
 const root = document.getElementById('app');
 if (root) {

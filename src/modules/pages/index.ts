@@ -1,7 +1,7 @@
 /**
- * The web pages the service serves (DESIGN §10): `/` (links, or name/version/links as JSON) and
- * the admin app at `/admin/` and the storefront at `/shop/`, built from web/ into dist/web/admin and
- * dist/web/shop by scripts/build-web.mjs.
+ * The web pages the service serves (DESIGN §10): `/` (links, or name/version/links as JSON), the
+ * admin app at `/admin/`, the storefront at `/shop/` and the vendor and affiliate portals at
+ * `/vendor/` and `/affiliate/`, built from web/ into dist/web/<app> by scripts/build-web.mjs.
  * Hashed assets are cached for a year, index.html never; .br/.gz copies are sent when the browser
  * takes them; every page carries a strict Content-Security-Policy (no inline script or style).
  */
@@ -16,6 +16,9 @@ import type { Module } from '../../platform/module.js';
 export const ADMIN_DIST = resolve('dist/web/admin');
 /** Where it writes the built-in storefront (docs/storefront.md, "The built-in storefront"). */
 export const SHOP_DIST = resolve('dist/web/shop');
+/** The vendor and affiliate portals (docs/portals.md). */
+export const VENDOR_DIST = resolve('dist/web/vendor');
+export const AFFILIATE_DIST = resolve('dist/web/affiliate');
 
 /** The policy of every page: nothing inline, nothing from elsewhere, never framed. */
 export const PAGE_CSP =
@@ -37,7 +40,15 @@ function packageInfo(): { name: string; version: string } {
   }
 }
 
-const LINKS = { shop: '/shop/', admin: '/admin/', docs: '/docs', openapi: '/openapi.json', health: '/health' };
+const LINKS = {
+  shop: '/shop/',
+  admin: '/admin/',
+  vendor: '/vendor/',
+  affiliate: '/affiliate/',
+  docs: '/docs',
+  openapi: '/openapi.json',
+  health: '/health',
+};
 
 const HOME_HTML = `<!doctype html>
 <html lang="de">
@@ -52,6 +63,8 @@ const HOME_HTML = `<!doctype html>
 <ul>
 <li><a href="/shop/" hreflang="de">Shop (storefront)</a></li>
 <li><a href="/admin/" hreflang="de">Verwaltung (Admin)</a></li>
+<li><a href="/vendor/" hreflang="de">Händlerportal (vendor portal)</a></li>
+<li><a href="/affiliate/" hreflang="de">Partnerprogramm (affiliate portal)</a></li>
 <li><a href="/docs">API-Referenz (API reference)</a></li>
 <li><a href="/openapi.json">OpenAPI</a></li>
 </ul>
@@ -94,28 +107,23 @@ export const pagesModule: Module = {
       return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(HOME_HTML);
     });
 
-    // hashed names: cached for a year; a missing asset is 404, never the app
-    app.get('/admin/assets/:file', hidden, async (request, reply) => {
-      const { file } = request.params as { file: string };
-      reply.headers(PAGE_HEADERS);
-      if (!ASSET.test(file) || file.includes('..')) return reply.callNotFound();
-      return reply.sendFile(`assets/${file}`, ADMIN_DIST, { immutable: true, maxAge: 31_536_000_000 });
-    });
-
-    // the app's own URLs (/admin/orders?status=paid …): index.html, the router takes over
-    app.get('/admin', hidden, async (_request, reply) => sendIndex(reply));
-    app.get('/admin/*', hidden, async (_request, reply) => sendIndex(reply));
-
-    // the built-in storefront (STOREFRONT=0: not served, 404 like any unknown path)
-    if (deps.config.storefront) {
-      app.get('/shop/assets/:file', hidden, async (request, reply) => {
+    /** A web app under `base`: its hashed assets for a year (a missing one is 404, never the app), every other URL its index.html (the router takes it). */
+    const serveApp = (base: string, dist: string) => {
+      app.get(`${base}/assets/:file`, hidden, async (request, reply) => {
         const { file } = request.params as { file: string };
         reply.headers(PAGE_HEADERS);
         if (!ASSET.test(file) || file.includes('..')) return reply.callNotFound();
-        return reply.sendFile(`assets/${file}`, SHOP_DIST, { immutable: true, maxAge: 31_536_000_000 });
+        return reply.sendFile(`assets/${file}`, dist, { immutable: true, maxAge: 31_536_000_000 });
       });
-      app.get('/shop', hidden, async (_request, reply) => sendIndex(reply, SHOP_DIST));
-      app.get('/shop/*', hidden, async (_request, reply) => sendIndex(reply, SHOP_DIST));
-    }
+      app.get(base, hidden, async (_request, reply) => sendIndex(reply, dist));
+      app.get(`${base}/*`, hidden, async (_request, reply) => sendIndex(reply, dist));
+    };
+
+    serveApp('/admin', ADMIN_DIST);
+    // the built-in storefront (STOREFRONT=0: not served, 404 like any unknown path)
+    if (deps.config.storefront) serveApp('/shop', SHOP_DIST);
+    // the portals; the invitation e-mails link /vendor/accept?token=… and /affiliate/accept?token=…
+    serveApp('/vendor', VENDOR_DIST);
+    serveApp('/affiliate', AFFILIATE_DIST);
   },
 };

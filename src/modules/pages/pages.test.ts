@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, startApp, type TestApp } from '../../../test/helpers/app.js';
-import { ADMIN_DIST, PAGE_CSP, SHOP_DIST } from './index.js';
+import { ADMIN_DIST, AFFILIATE_DIST, PAGE_CSP, SHOP_DIST, VENDOR_DIST } from './index.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -21,12 +21,21 @@ describe('GET /', () => {
     expect(html.headers['content-security-policy']).toBe(PAGE_CSP);
     expect(html.body).toContain('href="/admin/"');
     expect(html.body).toContain('href="/docs"');
+    for (const app of ['shop', 'vendor', 'affiliate']) expect(html.body).toContain(`href="/${app}/"`);
     const json = await call(t.app, 'GET', '/', { headers: { accept: 'application/json' } });
     expect(json.statusCode).toBe(200);
     expect(json.data).toEqual({
       name: 'commerce-service',
       version: JSON.parse(readFileSync('package.json', 'utf8')).version,
-      links: { shop: '/shop/', admin: '/admin/', docs: '/docs', openapi: '/openapi.json', health: '/health' },
+      links: {
+        shop: '/shop/',
+        admin: '/admin/',
+        vendor: '/vendor/',
+        affiliate: '/affiliate/',
+        docs: '/docs',
+        openapi: '/openapi.json',
+        health: '/health',
+      },
     });
     expect(json.headers.vary).toContain('Accept');
   });
@@ -111,5 +120,36 @@ describe('/shop/', () => {
     expect(asset.headers['content-encoding']).toBe('br');
     expect((await call(t.app, 'GET', '/shop/assets/main-MISSING0.js')).statusCode).toBe(404);
     expect((await call(t.app, 'GET', '/shop/assets/..%2f..%2fpackage.json')).statusCode).toBe(404);
+  });
+});
+
+describe.each([
+  ['vendor', VENDOR_DIST],
+  ['affiliate', AFFILIATE_DIST],
+] as const)('/%s/ (portal)', (kind, dist) => {
+  it('answers the portal index.html for every portal URL (the invitation link included), with the strict CSP; hashed assets for a year', async () => {
+    for (const url of [
+      `/${kind}`,
+      `/${kind}/`,
+      `/${kind}/accept?token=x`,
+      `/${kind}/sign-in`,
+      `/${kind}/earnings?page=2`,
+    ]) {
+      const res = await call(t.app, 'GET', url);
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['cache-control'], url).toBe('no-cache');
+      expect(res.headers['content-security-policy'], url).toBe(PAGE_CSP);
+      expect(res.headers['x-frame-options'], url).toBe('DENY');
+      expect(res.body, url).toContain(`/${kind}/assets/main-`);
+      expect(res.body, url).not.toMatch(/<script>|<style|\sstyle=|\son\w+=/);
+    }
+    const html = readFileSync(`${dist}/index.html`, 'utf8');
+    const css = new RegExp(`href="(/${kind}/assets/main-[\\w-]+\\.css)"`).exec(html)?.[1] as string;
+    expect(css).toBeDefined();
+    const asset = await call(t.app, 'GET', css, { headers: { 'accept-encoding': 'gzip' } });
+    expect(asset.statusCode).toBe(200);
+    expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(asset.headers['content-encoding']).toBe('gzip');
+    expect((await call(t.app, 'GET', `/${kind}/assets/main-MISSING0.js`)).statusCode).toBe(404);
   });
 });

@@ -16,6 +16,7 @@ import type { Paged } from '../../platform/http/schemas.js';
 import { newId } from '../../platform/ids.js';
 import { defaultChannelDomain } from '../channels/index.js';
 import { revokeSessionsOf } from '../identity/index.js';
+import { builtInStorefrontUrl } from '../storefront/index.js';
 import type {
   AFFILIATE_STATUSES,
   AffiliateCreate,
@@ -41,12 +42,14 @@ export type AffiliatePatch = Static<typeof AffiliatePatchBody>;
 
 // ---- output ----
 
-/** Where referral links point: the configured base, else the default channel's first domain, else none. */
+/** Where referral links point: the configured base, else the default channel's first domain, else the built-in storefront (PUBLIC_URL/shop/) when it shows this shop, else none. */
 export async function referralBase(ctx: Ctx): Promise<string | null> {
   const settings = await loadPartnerSettings(ctx);
   if (settings.referralBaseUrl) return settings.referralBaseUrl;
   const domain = await defaultChannelDomain(ctx);
-  return domain ? `https://${domain}/` : null;
+  if (domain) return `https://${domain}/`;
+  // the built-in storefront, when it shows this shop (it reads ?ref= into checkout's affiliate_code)
+  return builtInStorefrontUrl(ctx);
 }
 
 /** `<base>?ref=<code>` (or `&ref=` when the base already has a query). */

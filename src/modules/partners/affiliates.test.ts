@@ -187,6 +187,30 @@ describe('referral link', () => {
     const list = await call(t.app, 'GET', '/api/admin/affiliates', { token: other.owner });
     expect(list.data.affiliates[0].referral_link).toBe('https://partner.example/landing?utm=aff&ref=REF-1');
   });
+
+  it('without a domain, the built-in storefront when PUBLIC_URL shows this shop there', async () => {
+    const [first, second] = [await financeShop(t), await financeShop(t)];
+    const affiliate = async (f: typeof first, code: string) =>
+      (
+        await call(t.app, 'POST', '/api/admin/affiliates', {
+          token: f.owner,
+          body: { name: code, email: `${code.toLowerCase()}@aff.test`, code, commission_percent: 5 },
+        })
+      ).data;
+    const a1 = await affiliate(first, 'SHOP-1');
+    expect(a1.referral_link).toBeNull();
+    for (const f of [first, second]) {
+      const put = await call(t.app, 'PUT', '/api/admin/storefront-settings', {
+        token: f.owner,
+        body: { publishable_key_id: f.shop.publishableKeyId },
+      });
+      expect(put.statusCode, put.body).toBe(200);
+    }
+    const one = await call(t.app, 'GET', `/api/admin/affiliates/${a1.id}`, { token: first.owner });
+    expect(one.data.referral_link).toBe(`${t.config.publicUrl}/shop/?ref=SHOP-1`);
+    // PUBLIC_URL's storefront shows the first shop (the oldest setting), so the second has no link
+    expect((await affiliate(second, 'SHOP-2')).referral_link).toBeNull();
+  });
 });
 
 describe('POST /api/admin/affiliates/invite', () => {

@@ -3,7 +3,6 @@
  * payouts, statements and both portals (docs/partners.md).
  */
 import type { Module } from '../../platform/module.js';
-import { acceptPageRoutes } from './accept-page.js';
 import { affiliateRoutes } from './affiliates.routes.js';
 import { partnerAuthRoutes } from './partner-auth.routes.js';
 import { payoutRoutes } from './payouts.routes.js';
@@ -25,7 +24,6 @@ export const partnersModule: Module = {
   group: 'shop',
   routes(app, deps) {
     partnerAuthRoutes(app, deps);
-    acceptPageRoutes(app);
     vendorRoutes(app);
     affiliateRoutes(app);
     payoutRoutes(app);

@@ -194,9 +194,11 @@ export async function requestPartnerReset(
           text: [
             `Hallo ${row.name},`,
             '',
-            'Sie haben ein neues Passwort angefordert. Setzen Sie es mit diesem Token über',
-            `POST /api/${LABEL[kind].path}/auth/password-reset/confirm {token, password}:`,
+            'Sie haben ein neues Passwort angefordert. Legen Sie es über diesen Link fest:',
             '',
+            `${t.config.publicUrl}/${LABEL[kind].path}/reset-password?token=${encodeURIComponent(token)}`,
+            '',
+            `(oder mit dem Token über POST /api/${LABEL[kind].path}/auth/password-reset/confirm {token, password})`,
             `Token: ${token}`,
             '',
             'Das Token ist 1 Stunde gültig und funktioniert einmal. Wenn Sie das nicht waren, ignorieren Sie diese E-Mail.',

@@ -190,7 +190,10 @@ describe('products, earnings, ledger', () => {
     const res = await as(a, '/api/vendor/earnings');
     expect(res.statusCode).toBe(200);
     expect(res.data.count).toBe(2);
-    for (const e of res.data.earnings) expect(e).toMatchObject({ vendor_id: a.id, order_id: mixed, status: 'pending' });
+    const mixedNumber = (await call(t.app, 'GET', `/api/admin/orders/${mixed}`, { token: f.owner })).data.order.number;
+    for (const e of res.data.earnings) {
+      expect(e).toMatchObject({ vendor_id: a.id, order_id: mixed, order_number: mixedNumber, status: 'pending' });
+    }
     expect(res.data.earnings.map((e: { amount_cents: number }) => e.amount_cents).sort()).toEqual([1000, 2000]);
     expect((await as(a, '/api/vendor/earnings?status=released')).data.count).toBe(0);
     expect((await as(a, `/api/vendor/earnings?order_id=${bOnly}`)).data.count).toBe(0);

@@ -7,6 +7,7 @@
 import { manageMoneyAllChannels, readFinanceAllChannels, vendorPortal } from '../../platform/auth/presets.js';
 import { IdParams, pageOf } from '../../platform/http/schemas.js';
 import type { TypedApp } from '../../platform/http/typed-app.js';
+import { orderNumbers } from '../orders/index.js';
 import { earningOut } from './earnings.js';
 import { vendorAnalytics } from './vendor-analytics.js';
 import * as portal from './vendor-portal.js';
@@ -291,15 +292,24 @@ export function vendorRoutes(app: TypedApp): void {
       config: vendorPortal,
       schema: {
         tags: portalTags,
-        summary: "The vendor's earnings, newest first",
+        summary: "The vendor's earnings, newest first, with their order's number",
         querystring: S.PortalEarningQuery,
-        response: { 200: S.EarningList },
+        response: { 200: S.PortalEarningList },
       },
     },
     async (request) => {
       const v = await portal.portalVendor(request.ctx);
       const { rows, count, limit, offset } = await svc.vendorEarnings(request.ctx, request.query, v.id);
-      return { earnings: rows.map((e) => earningOut('vendor', e)), count, limit, offset };
+      const numbers = new Map(
+        (
+          await orderNumbers(
+            request.ctx,
+            rows.map((e) => e.orderId),
+          )
+        ).map((o) => [o.id, o.number]),
+      );
+      const earnings = rows.map((e) => ({ ...earningOut('vendor', e), order_number: numbers.get(e.orderId) ?? null }));
+      return { earnings, count, limit, offset };
     },
   );
 

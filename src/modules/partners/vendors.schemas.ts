@@ -128,6 +128,11 @@ export const EarningListQuery = Type.Object(
 );
 export const PortalEarningQuery = Type.Object(earningFilters, { additionalProperties: false });
 export const EarningList = Type.Object({ earnings: Type.Array(Earning), ...PageMeta });
+/** The portal's earnings: each with its order's number (the vendor sees that order's own lines). */
+export const PortalEarningList = Type.Object({
+  earnings: Type.Array(Type.Object({ ...Earning.properties, order_number: Nullable(Type.String()) })),
+  ...PageMeta,
+});
 
 export const ReleaseBody = Body(
   {

@@ -3,7 +3,7 @@ import type { Module } from '../../platform/module.js';
 import { storefrontRoutes } from './storefront.routes.js';
 import { storefrontSettingsRoutes } from './storefront-settings.js';
 
-export { setStorefrontSettings } from './storefront-settings.js';
+export { builtInStorefrontUrl, setStorefrontSettings } from './storefront-settings.js';
 
 export const storefrontModule: Module = {
   name: 'storefront',

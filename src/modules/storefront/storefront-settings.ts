@@ -126,6 +126,20 @@ async function shopForHost(ctx: Pick<Ctx, 'db' | 'config'>, host: string): Promi
   return first?.shopId ?? null;
 }
 
+/**
+ * The built-in storefront's address for this shop (`PUBLIC_URL/shop/`), or null: when STOREFRONT=0,
+ * or PUBLIC_URL's host shows another shop's storefront (or none), or the shop's setting names no
+ * live key. The affiliate portal's referral link falls back to it (docs/portals.md).
+ */
+export async function builtInStorefrontUrl(ctx: Pick<Ctx, 'db' | 'config' | 'shopId'>): Promise<string | null> {
+  if (!ctx.config.storefront) return null;
+  const publicHost = new URL(ctx.config.publicUrl).hostname.toLowerCase();
+  if ((await shopForHost(ctx, publicHost)) !== ctx.shopId) return null;
+  const settings = await getStorefrontSettings(ctx);
+  if (!settings.publishable_key_id) return null;
+  return `${ctx.config.publicUrl.replace(/\/+$/, '')}/shop/`;
+}
+
 export async function storefrontBootstrap(ctx: Pick<Ctx, 'db' | 'config'>, host: string, pageOrigin: string) {
   const shopId = await shopForHost(ctx, host);
   const settings = shopId ? await getStorefrontSettings({ db: ctx.db, shopId }) : null;

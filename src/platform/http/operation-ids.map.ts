@@ -4,8 +4,6 @@
  * name (operation-ids.ts), so adding a line is optional but gives a better name.
  */
 export const OPERATION_IDS: Record<string, string> = {
-  'GET /affiliate/accept': 'showAffiliateAcceptPage',
-  'POST /affiliate/accept': 'submitAffiliateAcceptPage',
   'GET /api/admin/affiliate-content': 'listAffiliateContent',
   'POST /api/admin/affiliate-content': 'publishAffiliateContent',
   'DELETE /api/admin/affiliate-content/{id}': 'deleteAffiliateContent',
@@ -214,8 +212,6 @@ export const OPERATION_IDS: Record<string, string> = {
   'GET /pay/{id}': 'showPaymentPage',
   'POST /pay/{id}': 'submitPayment',
   'GET /ready': 'ready',
-  'GET /vendor/accept': 'showVendorAcceptPage',
-  'POST /vendor/accept': 'submitVendorAcceptPage',
   'GET /{prefix}/api/store/products': 'listStoreProductsWithPrefix',
   'GET /{prefix}/api/store/products/{idOrSlug}': 'getStoreProductWithPrefix',
 };

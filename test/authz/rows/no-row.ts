@@ -25,6 +25,14 @@ export const NO_ROW: NoRow[] = [
   noRow('GET /', 'the links page (pages module): public, the same for every caller (pages.test.ts)'),
   noRow('GET /admin*', "the admin app's files (pages module): public static files; its data comes from /api routes"),
   noRow('GET /shop*', "the storefront's files (pages module): public static files; its data comes from /api routes"),
+  noRow(
+    'GET /vendor*',
+    "the vendor portal's files (pages module): public static files; its data comes from /api routes",
+  ),
+  noRow(
+    'GET /affiliate*',
+    "the affiliate portal's files (pages module): public static files; its data comes from /api routes",
+  ),
   noRow('* /docs*', 'the interactive API reference: static files of @fastify/swagger-ui, public, no shop data'),
   noRow(
     'GET /openapi.json',

@@ -2,7 +2,8 @@ import { CREDENTIALS, type MatrixRow } from '../matrix.types.js';
 
 /**
  * Portal sign-out, and the public routes (every credential, or none, reaches the handler: an
- * empty body is 400): accept and login, the password-reset pair and the invitation page; what
+ * empty body is 400): accept and login and the password-reset pair (the invitation link opens the portal's page,
+ * /vendor/accept or /affiliate/accept, served by src/modules/pages); what
  * they do with a body is covered in partner-auth.test.ts.
  */
 export const partnerAuthRows: MatrixRow[] = [
@@ -11,10 +12,6 @@ export const partnerAuthRows: MatrixRow[] = [
   ...(['vendor', 'affiliate'] as const).flatMap((kind): MatrixRow[] => [
     { method: 'POST', url: `/api/${kind}/auth/accept`, body: {}, allow: [...CREDENTIALS], ok: 400 },
     { method: 'POST', url: `/api/${kind}/auth/login`, body: {}, allow: [...CREDENTIALS], ok: 400 },
-    // the invitation page (HTML) and its form post: public, the token in the link is the credential
-    // (without one: 400)
-    { method: 'GET', url: `/${kind}/accept`, allow: [...CREDENTIALS], ok: 400 },
-    { method: 'POST', url: `/${kind}/accept`, body: {}, allow: [...CREDENTIALS], ok: 400 },
     { method: 'POST', url: `/api/${kind}/auth/password-reset`, body: {}, allow: [...CREDENTIALS], ok: 400 },
     { method: 'POST', url: `/api/${kind}/auth/password-reset/confirm`, body: {}, allow: [...CREDENTIALS], ok: 400 },
   ]),

@@ -13,6 +13,7 @@ import { Field } from '../../../shared/widgets/Field.js';
 import { ProblemAlert } from '../../../shared/widgets/ProblemAlert.js';
 import { $store, type CheckoutSession } from '../../api.js';
 import { useCart } from '../../cart.js';
+import { referralField } from '../../referral.js';
 import { ShopLink } from '../../shell.js';
 
 const COUNTRIES = ['DE', 'AT', 'CH', 'NL', 'FR', 'BE', 'LU', 'IT', 'ES', 'DK', 'PL'] as const;
@@ -90,6 +91,7 @@ export function CheckoutPage() {
           ...(physical ? { shipping_address: address, shipping_method_id: v.shipping_method_id ?? '' } : {}),
           ...(digital ? { widerruf_verzicht: v.widerruf_verzicht === 'on' } : {}),
           return_url: `${window.location.origin}/shop/danke`,
+          ...referralField(),
         },
       },
       {

@@ -10,6 +10,7 @@ import { toast } from '../../../shared/widgets/Toasts.js';
 import { $store } from '../../api.js';
 import { cart, clampQuantity, MAX_LINE_QUANTITY } from '../../cart.js';
 import { Price, ProductImage, shownPrice } from '../../price.js';
+import { referralField } from '../../referral.js';
 import { productRoute } from '../../router.js';
 import { offeredPlans, ShopLink } from '../../shell.js';
 
@@ -138,7 +139,12 @@ function Plans({ productId, currency }: { productId: string; currency: string })
     create.mutate(
       {
         params: { header: { 'Idempotency-Key': idempotencyKey() } } as never,
-        body: { plan_id: planId, customer_email: email, return_url: `${window.location.origin}/shop/danke?abo=1` },
+        body: {
+          plan_id: planId,
+          customer_email: email,
+          return_url: `${window.location.origin}/shop/danke?abo=1`,
+          ...referralField(),
+        },
       },
       { onSuccess: (session) => window.location.assign(session.url) },
     );
