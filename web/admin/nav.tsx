@@ -6,6 +6,7 @@
  */
 import { Link, type LinkComponentProps } from '@tanstack/react-router';
 import { type ReactNode, useId } from 'react';
+import { useCan } from '../shared/auth.js';
 import { useT } from '../shared/i18n/index.js';
 
 /** One entry of the sidebar: a router link marked `aria-current="page"` when it is the page shown. */
@@ -65,6 +66,35 @@ function CatalogGroup() {
 
 // ---- digital group ----
 // ---- finance group ----
+/** Invoices, credit notes, the Lexware accounting and the company data invoices carry. */
+function FinanceGroup() {
+  const t = useT();
+  const can = useCan();
+  const links = [
+    can('GET /api/admin/invoices') ? (
+      <NavLink key="inv" to="/finance/invoices" search={{ page: 1, limit: 25 }}>
+        {t.nav.invoices}
+      </NavLink>
+    ) : null,
+    can('GET /api/admin/credit-notes') ? (
+      <NavLink key="cn" to="/finance/credit-notes" search={{ page: 1, limit: 25 }}>
+        {t.nav.creditNotes}
+      </NavLink>
+    ) : null,
+    can('GET /api/admin/accounting/syncs') ? (
+      <NavLink key="acc" to="/finance/accounting" search={{ page: 1, limit: 25, status: 'failed' }}>
+        {t.nav.accounting}
+      </NavLink>
+    ) : null,
+    can('GET /api/admin/settings/company') ? (
+      <NavLink key="co" to="/settings/company">
+        {t.nav.company}
+      </NavLink>
+    ) : null,
+  ].filter(Boolean);
+  if (links.length === 0) return null;
+  return <NavGroup label={t.nav.groups.finance}>{links}</NavGroup>;
+}
 // ---- partners group ----
 // ---- settings group ----
 
@@ -79,6 +109,7 @@ export function MainNav() {
         <SalesGroup />
         <CatalogGroup />
         {/* ---- groups ---- */}
+        <FinanceGroup />
         <NavLink to="/account">{t.nav.account}</NavLink>
       </ul>
     </nav>

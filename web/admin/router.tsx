@@ -17,6 +17,7 @@ import {
   textParam,
 } from '../shared/list.js';
 import { queryClient, rootRoute, safeRedirect, signedInRoute, signInRoute } from './route-base.js';
+import { financeRoutes } from './routes/finance/routes.js';
 import { orderListQuery } from './routes/orders/order-list/query.js';
 import { productListQuery } from './routes/products/product-list/query.js';
 
@@ -182,6 +183,7 @@ const routeTree = rootRoute.addChildren([
     ...productRoutes,
     channelsRoute,
     channelRoute,
+    ...financeRoutes,
   ]),
 ]);
 
