@@ -10363,6 +10363,8 @@ export interface operations {
     getCreditNotePdf: {
         parameters: {
             query?: {
+                /** @description true: sent as an attachment (a download) instead of inline (shown in the browser) */
+                download?: boolean;
                 /** @description zugferd: Factur-X/ZUGFeRD EN 16931 (PDF/A-3 with embedded CII XML), business buyers only */
                 format?: "pdf" | "zugferd";
             };
@@ -15367,6 +15369,8 @@ export interface operations {
     getInvoicePdf: {
         parameters: {
             query?: {
+                /** @description true: sent as an attachment (a download) instead of inline (shown in the browser) */
+                download?: boolean;
                 /** @description zugferd: Factur-X/ZUGFeRD EN 16931 (PDF/A-3 with embedded CII XML), business buyers only */
                 format?: "pdf" | "zugferd";
             };

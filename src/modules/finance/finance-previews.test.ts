@@ -186,6 +186,25 @@ describe('GET /api/admin/credentials/lexware', () => {
   });
 });
 
+describe('GET /api/admin/invoices/:id/pdf?download=true', () => {
+  it('sends the PDF as an attachment (inline without it); a bad value is 400', async () => {
+    const inv = await finalInvoice(t, f, { billing: BUSINESS });
+    const pdf = (query?: Record<string, string>) =>
+      call(t.app, 'GET', `/api/admin/invoices/${inv.id}/pdf`, { token: f.owner, ...(query ? { query } : {}) });
+    expect(String((await pdf()).headers['content-disposition'])).toMatch(/^inline;/);
+    const zugferd = await pdf({ format: 'zugferd', download: 'true' });
+    expect(zugferd.statusCode).toBe(200);
+    expect(String(zugferd.headers['content-disposition'])).toMatch(/^attachment; filename=".+\.pdf"$/);
+    expectProblem(await pdf({ download: 'ja' }), 400, 'validation_failed');
+    const cn = await call(t.app, 'POST', `/api/admin/invoices/${inv.id}/credit-note`, { token: f.owner, body: {} });
+    const cnPdf = await call(t.app, 'GET', `/api/admin/credit-notes/${cn.data.id}/pdf`, {
+      token: f.owner,
+      query: { download: 'true' },
+    });
+    expect(String(cnPdf.headers['content-disposition'])).toMatch(/^attachment;/);
+  });
+});
+
 describe('a viewer reads finance but changes nothing', () => {
   it('lists, reads and downloads; every change is refused', async () => {
     const viewer = await employeeToken(t.app, f.shop, 'viewer');

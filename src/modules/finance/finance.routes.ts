@@ -217,8 +217,8 @@ export function financeRoutes(app: TypedApp): void {
       },
     },
     async (request, reply) => {
-      const { format } = request.query;
-      return sendFile(reply, await del.invoicePdf(request.ctx, request.params.id, format ?? 'pdf'));
+      const { format, download } = request.query;
+      return sendFile(reply, await del.invoicePdf(request.ctx, request.params.id, format ?? 'pdf'), download === true);
     },
   );
 
@@ -344,8 +344,12 @@ export function financeRoutes(app: TypedApp): void {
       },
     },
     async (request, reply) => {
-      const { format } = request.query;
-      return sendFile(reply, await del.creditNotePdf(request.ctx, request.params.id, format ?? 'pdf'));
+      const { format, download } = request.query;
+      return sendFile(
+        reply,
+        await del.creditNotePdf(request.ctx, request.params.id, format ?? 'pdf'),
+        download === true,
+      );
     },
   );
 

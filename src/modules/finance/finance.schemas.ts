@@ -315,6 +315,12 @@ export const PdfQuery = Type.Object(
         description: 'zugferd: Factur-X/ZUGFeRD EN 16931 (PDF/A-3 with embedded CII XML), business buyers only',
       }),
     ),
+    download: Type.Optional(
+      Type.Boolean({
+        default: false,
+        description: 'true: sent as an attachment (a download) instead of inline (shown in the browser)',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

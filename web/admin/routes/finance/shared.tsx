@@ -136,12 +136,13 @@ export function Downloads({ base, number, einvoice }: { base: string; number: st
   const t = useT();
   const s = useDictionary(financeText).detail;
   const o = t.orderOps;
-  const links: [string, string][] = [[o.pdf, `${base}/pdf`]];
+  // PDFs as attachments: a browser's PDF viewer would otherwise show them despite `download`
+  const links: [string, string][] = [[o.pdf, `${base}/pdf?download=true`]];
   if (einvoice)
     links.push(
       [o.xrechnungUbl, `${base}/xrechnung?syntax=ubl`],
       [o.xrechnungCii, `${base}/xrechnung?syntax=cii`],
-      [o.zugferd, `${base}/pdf?format=zugferd`],
+      [o.zugferd, `${base}/pdf?format=zugferd&download=true`],
     );
   return (
     <section aria-labelledby="dl-h" className="panel">

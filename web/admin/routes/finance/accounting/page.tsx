@@ -217,27 +217,29 @@ export function AccountingPage() {
                     <td className="num">{sync.attempts}</td>
                     <td>{sync.updated_at ? f.dateTime(sync.updated_at) : ''}</td>
                     {mayRetry || mayCancel ? (
-                      <td className="row-actions">
-                        {mayRetry && (sync.status === 'failed' || sync.status === 'cancelled') ? (
-                          <button
-                            type="button"
-                            className="small-button"
-                            aria-label={s.retry(number)}
-                            onClick={() => setPending({ kind: 'retry', orderId: sync.order_id, number })}
-                          >
-                            {s.retryShort}
-                          </button>
-                        ) : null}
-                        {mayCancel && (sync.status === 'failed' || sync.status === 'pending') ? (
-                          <button
-                            type="button"
-                            className="small-button"
-                            aria-label={s.cancel(number)}
-                            onClick={() => setPending({ kind: 'cancel', orderId: sync.order_id, number })}
-                          >
-                            {s.cancelShort}
-                          </button>
-                        ) : null}
+                      <td>
+                        <div className="row-actions">
+                          {mayRetry && (sync.status === 'failed' || sync.status === 'cancelled') ? (
+                            <button
+                              type="button"
+                              className="small-button"
+                              aria-label={s.retry(number)}
+                              onClick={() => setPending({ kind: 'retry', orderId: sync.order_id, number })}
+                            >
+                              {s.retryShort}
+                            </button>
+                          ) : null}
+                          {mayCancel && (sync.status === 'failed' || sync.status === 'pending') ? (
+                            <button
+                              type="button"
+                              className="small-button"
+                              aria-label={s.cancel(number)}
+                              onClick={() => setPending({ kind: 'cancel', orderId: sync.order_id, number })}
+                            >
+                              {s.cancelShort}
+                            </button>
+                          ) : null}
+                        </div>
                       </td>
                     ) : null}
                   </tr>
