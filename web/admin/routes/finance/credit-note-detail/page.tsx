@@ -57,6 +57,13 @@ export function CreditNoteDetailPage() {
     onError,
   });
   const cn = query.data;
+  // the order's number is the invoice's (a credit note names only the order id)
+  const invoice = $api.useQuery(
+    'get',
+    '/api/admin/invoices/{id}',
+    { params: { path: { id: cn?.invoice_id ?? '' } } },
+    { enabled: cn !== undefined },
+  );
   const title = cn
     ? cn.number
       ? d.creditTitle(cn.number)
@@ -108,10 +115,10 @@ export function CreditNoteDetailPage() {
                 <dt>{d.order}</dt>
                 <dd>
                   <Link to="/orders/$id" params={{ id: cn.order_id }}>
-                    {d.order}
+                    {invoice.data?.order_number ?? cn.order_id}
                   </Link>
                 </dd>
-                <dt>{d.issueDate}</dt>
+                <dt>{d.creditDate}</dt>
                 <dd>{cn.issue_date ? f.date(cn.issue_date) : t.common.none}</dd>
                 <dt>{d.buyer}</dt>
                 <dd>
