@@ -178,7 +178,7 @@ describe('finance screens in Chromium', () => {
   );
 
   it.skipIf(skip)(
-    "the failed Lexware sync shows the provider's message and is retried from the screen",
+    "the failed Lexware sync shows the provider's message and is retried from the screen; the invoice is e-mailed",
     async () => {
       await drain();
       const state = (await api('GET', `/api/admin/orders/${b2b.order_id}/lexware`)).data;
@@ -203,6 +203,12 @@ describe('finance screens in Chromium', () => {
         // the invoice shows its voucher
         await page.goto(`${h.origin}/admin/finance/invoices/${b2b.id}`);
         await page.getByText('Beleg in Lexware: voucher-1').waitFor();
+        // send it by e-mail (to the buyer's address): the facts say to whom
+        await page.getByRole('button', { name: 'Per E-Mail senden …' }).click();
+        const send = page.getByRole('dialog', { name: 'Rechnung per E-Mail senden' });
+        await send.getByRole('button', { name: 'Senden' }).click();
+        await page.getByText(/^an buyer-.*@mail\.test, /).waitFor();
+        expect((await api('GET', `/api/admin/invoices/${b2b.id}`)).data.send_count).toBe(1);
       });
     },
     60_000,
