@@ -124,6 +124,7 @@ function Connection() {
 export function AccountingPage() {
   const t = useT();
   const s = useDictionary(financeText).accounting;
+  const voucher = useDictionary(financeText).detail.voucher;
   const f = useFormat();
   const can = useCan();
   const message = useErrorMessage();
@@ -213,7 +214,7 @@ export function AccountingPage() {
                       </Link>
                     </th>
                     <td>{t.orderOps.syncStatus[sync.status]}</td>
-                    <td className="wrap">{sync.last_error ?? (sync.provider_id ? sync.provider_id : '')}</td>
+                    <td className="wrap">{sync.last_error ?? (sync.provider_id ? voucher(sync.provider_id) : '')}</td>
                     <td className="num">{sync.attempts}</td>
                     <td>{sync.updated_at ? f.dateTime(sync.updated_at) : ''}</td>
                     {mayRetry || mayCancel ? (
