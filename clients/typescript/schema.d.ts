@@ -619,6 +619,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/credentials/lexware": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether a Lexware API key is stored, and since when (the key is never returned) */
+        get: operations["listCredentialsLexware"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/credentials/lexware/connect": {
         parameters: {
             query?: never;
@@ -1157,6 +1174,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/invoices/{id}/credit-note-preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The credit note the same body would create now (lines, VAT groups, totals, what is left); writes nothing */
+        post: operations["creditNotePreviewInvoice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/invoices/{id}/einvoice-check": {
         parameters: {
             query?: never;
@@ -1185,6 +1219,23 @@ export interface paths {
         put?: never;
         /** Finalize: next number of the shop's range (RE-{YYYY}-{NNNNN}), frozen content and hash */
         post: operations["finalizeInvoice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/invoices/{id}/finalize-preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What finalizing the draft now would do: the number it would take, the dates, or why it is refused */
+        get: operations["listInvoicesFinalizePreview"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -9250,6 +9301,105 @@ export interface operations {
             };
         };
     };
+    listCredentialsLexware: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        connected: boolean;
+                        /** Format: date-time */
+                        connected_at: string | null;
+                        provider: string;
+                        /** Format: date-time */
+                        updated_at: string | null;
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     connectLexware: {
         parameters: {
             query?: never;
@@ -9509,6 +9659,8 @@ export interface operations {
                             invoice_number: string;
                             is_business: boolean;
                             issue_date: string | null;
+                            /** @description Lexware's voucher id once the document is booked (null: not booked) */
+                            lexware_voucher_id: string | null;
                             lines: {
                                 /** @description credit notes: the credited invoice line */
                                 invoice_position: number | null;
@@ -9689,6 +9841,8 @@ export interface operations {
                         invoice_number: string;
                         is_business: boolean;
                         issue_date: string | null;
+                        /** @description Lexware's voucher id once the document is booked (null: not booked) */
+                        lexware_voucher_id: string | null;
                         lines: {
                             /** @description credit notes: the credited invoice line */
                             invoice_position: number | null;
@@ -9958,6 +10112,8 @@ export interface operations {
                         invoice_number: string;
                         is_business: boolean;
                         issue_date: string | null;
+                        /** @description Lexware's voucher id once the document is booked (null: not booked) */
+                        lexware_voucher_id: string | null;
                         lines: {
                             /** @description credit notes: the credited invoice line */
                             invoice_position: number | null;
@@ -10097,6 +10253,8 @@ export interface operations {
     getCreditNotePdf: {
         parameters: {
             query?: {
+                /** @description true: sent as an attachment (a download) instead of inline (shown in the browser) */
+                download?: boolean;
                 /** @description zugferd: Factur-X/ZUGFeRD EN 16931 (PDF/A-3 with embedded CII XML), business buyers only */
                 format?: "pdf" | "zugferd";
             };
@@ -13929,6 +14087,8 @@ export interface operations {
                             /** @description Business buyer: e-invoices (XRechnung, ZUGFeRD) are available */
                             is_business: boolean;
                             issue_date: string | null;
+                            /** @description Lexware's voucher id once the document is booked (null: not booked) */
+                            lexware_voucher_id: string | null;
                             lines: {
                                 /** @description credit notes: the credited invoice line */
                                 invoice_position: number | null;
@@ -14121,6 +14281,8 @@ export interface operations {
                         /** @description Business buyer: e-invoices (XRechnung, ZUGFeRD) are available */
                         is_business: boolean;
                         issue_date: string | null;
+                        /** @description Lexware's voucher id once the document is booked (null: not booked) */
+                        lexware_voucher_id: string | null;
                         lines: {
                             /** @description credit notes: the credited invoice line */
                             invoice_position: number | null;
@@ -14423,6 +14585,8 @@ export interface operations {
                         /** @description Business buyer: e-invoices (XRechnung, ZUGFeRD) are available */
                         is_business: boolean;
                         issue_date: string | null;
+                        /** @description Lexware's voucher id once the document is booked (null: not booked) */
+                        lexware_voucher_id: string | null;
                         lines: {
                             /** @description credit notes: the credited invoice line */
                             invoice_position: number | null;
@@ -14622,6 +14786,8 @@ export interface operations {
                         invoice_number: string;
                         is_business: boolean;
                         issue_date: string | null;
+                        /** @description Lexware's voucher id once the document is booked (null: not booked) */
+                        lexware_voucher_id: string | null;
                         lines: {
                             /** @description credit notes: the credited invoice line */
                             invoice_position: number | null;
@@ -14681,6 +14847,161 @@ export interface operations {
                         total_cents: number;
                         /** Format: date-time */
                         updated_at: string;
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    creditNotePreviewInvoice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Empty: credit everything not yet credited. Either lines or amount_cents. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Gross amount, split over the tax rates */
+                    amount_cents?: number;
+                    lines?: {
+                        /** @description The invoice line */
+                        position: number;
+                        quantity: number;
+                    }[];
+                    reason?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        currency: string;
+                        invoice_id: string;
+                        invoice_lines: {
+                            name: string;
+                            position: number;
+                            quantity: number;
+                            /** @description Not yet credited by credit notes by lines (drafts count) */
+                            quantity_left: number;
+                            unit_price_cents: number;
+                        }[];
+                        invoice_number: string | null;
+                        left_after_cents: number;
+                        /** @description Gross left to credit before this credit note (drafts count) */
+                        left_before_cents: number;
+                        lines: {
+                            /** @description credit notes: the credited invoice line */
+                            invoice_position: number | null;
+                            /** @description item | shipping | adjustment */
+                            kind: string;
+                            /** @description gross */
+                            line_total_cents: number;
+                            name: string;
+                            net_cents: number;
+                            position: number;
+                            quantity: number;
+                            sku: string | null;
+                            /** @description S | Z | K | AE | G | O */
+                            tax_category: string;
+                            tax_cents: number;
+                            tax_exemption_reason: string | null;
+                            tax_rate: number;
+                            /** @description gross */
+                            unit_price_cents: number;
+                        }[];
+                        net_cents: number;
+                        tax_breakdown: {
+                            gross_cents: number;
+                            net_cents: number;
+                            /** @description S | Z | K | AE | G | O */
+                            tax_category: string;
+                            tax_cents: number;
+                            tax_exemption_reason: string | null;
+                            tax_rate: number;
+                        }[];
+                        tax_cents: number;
+                        total_cents: number;
                     };
                 };
             };
@@ -14912,6 +15233,8 @@ export interface operations {
                         /** @description Business buyer: e-invoices (XRechnung, ZUGFeRD) are available */
                         is_business: boolean;
                         issue_date: string | null;
+                        /** @description Lexware's voucher id once the document is booked (null: not booked) */
+                        lexware_voucher_id: string | null;
                         lines: {
                             /** @description credit notes: the credited invoice line */
                             invoice_position: number | null;
@@ -15056,9 +15379,123 @@ export interface operations {
             };
         };
     };
+    listInvoicesFinalizePreview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        blocker: {
+                            /** @description The problem code finalizing would answer */
+                            code: string;
+                            errors: {
+                                message: string;
+                                path: string;
+                            }[];
+                        } | null;
+                        /** @description false: finalizing now would be refused with `blocker` */
+                        can_finalize: boolean;
+                        currency: string;
+                        due_date: string | null;
+                        invoice_id: string;
+                        issue_date: string;
+                        /** @description The number finalizing now would take (not reserved: a finalization in between takes it first) */
+                        number: string;
+                        total_cents: number;
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     getInvoicePdf: {
         parameters: {
             query?: {
+                /** @description true: sent as an attachment (a download) instead of inline (shown in the browser) */
+                download?: boolean;
                 /** @description zugferd: Factur-X/ZUGFeRD EN 16931 (PDF/A-3 with embedded CII XML), business buyers only */
                 format?: "pdf" | "zugferd";
             };
@@ -15213,6 +15650,8 @@ export interface operations {
                             /** @description Business buyer: e-invoices (XRechnung, ZUGFeRD) are available */
                             is_business: boolean;
                             issue_date: string | null;
+                            /** @description Lexware's voucher id once the document is booked (null: not booked) */
+                            lexware_voucher_id: string | null;
                             lines: {
                                 /** @description credit notes: the credited invoice line */
                                 invoice_position: number | null;
@@ -17182,6 +17621,8 @@ export interface operations {
                         /** @description Business buyer: e-invoices (XRechnung, ZUGFeRD) are available */
                         is_business: boolean;
                         issue_date: string | null;
+                        /** @description Lexware's voucher id once the document is booked (null: not booked) */
+                        lexware_voucher_id: string | null;
                         lines: {
                             /** @description credit notes: the credited invoice line */
                             invoice_position: number | null;

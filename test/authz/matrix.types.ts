@@ -102,6 +102,8 @@ export interface MatrixSetup {
 /** Shorthands for allow-lists used by many rows. */
 export const ANY_EMPLOYEE: Credential[] = ['owner', 'admin', 'catalog_editor', 'viewer'];
 export const MANAGERS: Credential[] = ['owner', 'admin'];
+/** Reading finance (`readMoney`): owner, admin and viewer signed in. */
+export const FINANCE_READERS: Credential[] = ['owner', 'admin', 'viewer'];
 export const CATALOG_WRITERS: Credential[] = ['owner', 'admin', 'catalog_editor'];
 
 /**

@@ -1,6 +1,6 @@
 /**
  * The main navigation: a sidebar of groups (Verkauf, Katalog, Digital, Finanzen, Partner,
- * Einstellungen), each a labelled list of links. An area adds its links in its own group
+ * Einstellungen, Zugänge und Webhooks), each a labelled list of links. An area adds its links in its own group
  * component below; a link the signed-in role may not read is left out (`useCan` on the list's
  * GET operation), the server still refusing it.
  */
@@ -100,6 +100,35 @@ function DigitalGroup() {
 }
 
 // ---- finance group ----
+/** Invoices, credit notes, the Lexware accounting and the company data invoices carry. */
+function FinanceGroup() {
+  const t = useT();
+  const can = useCan();
+  const links = [
+    can('GET /api/admin/invoices') ? (
+      <NavLink key="inv" to="/finance/invoices" search={{ page: 1, limit: 25 }}>
+        {t.nav.invoices}
+      </NavLink>
+    ) : null,
+    can('GET /api/admin/credit-notes') ? (
+      <NavLink key="cn" to="/finance/credit-notes" search={{ page: 1, limit: 25 }}>
+        {t.nav.creditNotes}
+      </NavLink>
+    ) : null,
+    can('GET /api/admin/accounting/syncs') ? (
+      <NavLink key="acc" to="/finance/accounting" search={{ page: 1, limit: 25, status: 'failed' }}>
+        {t.nav.accounting}
+      </NavLink>
+    ) : null,
+    can('GET /api/admin/settings/company') ? (
+      <NavLink key="co" to="/settings/company">
+        {t.nav.company}
+      </NavLink>
+    ) : null,
+  ].filter(Boolean);
+  if (links.length === 0) return null;
+  return <NavGroup label={t.nav.groups.finance}>{links}</NavGroup>;
+}
 // ---- partners group ----
 function PartnersGroup() {
   const t = useT();
@@ -200,7 +229,7 @@ export function MainNav() {
         <SalesGroup />
         <CatalogGroup />
         <DigitalGroup />
-        {/* ---- groups ---- */}
+        <FinanceGroup />
         <PartnersGroup />
         <SettingsGroup />
         <AccessGroup />

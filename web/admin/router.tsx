@@ -20,6 +20,7 @@ import { queryClient, rootRoute, safeRedirect, signedInRoute, signInRoute } from
 import { accessRoutes } from './routes/access/routes.js';
 import { customerRoutes } from './routes/customers/routes.js';
 import { digitalRoutes } from './routes/digital/routes.js';
+import { financeRoutes } from './routes/finance/routes.js';
 import { orderListQuery } from './routes/orders/order-list/query.js';
 import { partnerRoutes } from './routes/partners/routes.js';
 import { productListQuery } from './routes/products/product-list/query.js';
@@ -192,6 +193,7 @@ const routeTree = rootRoute.addChildren([
     ...operationsSettingsRoutes,
     ...partnerRoutes,
     ...accessRoutes,
+    ...financeRoutes,
   ]),
 ]);
 

@@ -488,6 +488,10 @@ describe('GET /api/admin/overview', () => {
       count: before.tiles.invoices_draft.count + 1,
       link: { path: '/api/admin/invoices', query: { status: 'draft' } },
     });
+    expect(o.tiles.accounting_failed.link).toEqual({
+      path: '/api/admin/accounting/syncs',
+      query: { status: 'failed' },
+    });
     for (const k of ['refunds_pending', 'refunds_failed', 'accounting_failed', 'webhooks_dead', 'emails_failed']) {
       expect(o.tiles[k]).toMatchObject({ count: expect.any(Number) });
     }

@@ -64,7 +64,9 @@ export async function overview(ctx: Ctx): Promise<Static<typeof Overview>> {
       invoices_draft: finance
         ? tile(finance.invoices_draft, { path: '/api/admin/invoices', query: { status: 'draft' } })
         : null,
-      accounting_failed: finance ? tile(finance.accounting_failed, null) : null,
+      accounting_failed: finance
+        ? tile(finance.accounting_failed, { path: '/api/admin/accounting/syncs', query: { status: 'failed' } })
+        : null,
       webhooks_dead:
         dead === null
           ? null

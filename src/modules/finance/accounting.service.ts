@@ -65,6 +65,23 @@ export async function connect(ctx: Ctx, apiKey: string) {
   };
 }
 
+/**
+ * GET /api/admin/credentials/lexware: whether a key is stored and since when — never the key,
+ * nor any part of it (the screen shows a mask).
+ */
+export async function connectionState(ctx: Pick<Ctx, 'db' | 'shopId'>) {
+  const [row] = await ctx.db
+    .select({ createdAt: accountingConnections.createdAt, updatedAt: accountingConnections.updatedAt })
+    .from(accountingConnections)
+    .where(and(eq(accountingConnections.shopId, ctx.shopId), eq(accountingConnections.provider, PROVIDER)));
+  return {
+    provider: PROVIDER,
+    connected: row !== undefined,
+    connected_at: row ? iso(row.createdAt) : null,
+    updated_at: row ? iso(row.updatedAt) : null,
+  };
+}
+
 async function apiKeyOf(ctx: Ctx): Promise<string | null> {
   const [row] = await ctx.db
     .select()

@@ -59,6 +59,7 @@ export function creditNoteOut(row: CreditNoteRow) {
     footer: row.footer,
     content_hash: row.contentHash,
     finalized_at: isoOrNull(row.finalizedAt),
+    lexware_voucher_id: row.lexwareVoucherId,
     created_at: iso(row.createdAt),
     updated_at: iso(row.updatedAt),
   };
@@ -230,12 +231,65 @@ export function planCreditLines(inv: InvoiceRow, notes: CreditNoteRow[], body: C
   return lines;
 }
 
-export async function createCreditNote(ctx: Ctx, invoiceId: string, body: CreditNoteCreate): Promise<CreditNoteRow> {
+function assertLinesOrAmount(body: CreditNoteCreate): void {
   if (body.lines !== undefined && body.amount_cents !== undefined) {
     throw new AppError('validation_failed', 'Credit either lines or an amount, not both', [
       { path: '/body/amount_cents', message: 'cannot be combined with lines' },
     ]);
   }
+}
+
+/**
+ * POST /api/admin/invoices/:id/credit-note-preview: the credit note the same body would create
+ * now (its lines, VAT groups and totals, planned by `planCreditLines` as the create route does),
+ * what is left to credit before and after it, and per invoice line the quantity still creditable.
+ * Writes nothing; answers the problems the create route would.
+ */
+export async function previewCreditNote(
+  ctx: Pick<Ctx, 'db' | 'shopId' | 'actor'>,
+  invoiceId: string,
+  body: CreditNoteCreate,
+) {
+  assertLinesOrAmount(body);
+  const inv = await getDocument(ctx, invoices, invoiceId, 'Invoice');
+  const notes = await ctx.db
+    .select()
+    .from(creditNotes)
+    .where(and(eq(creditNotes.shopId, ctx.shopId), eq(creditNotes.invoiceId, inv.id)));
+  const credited = creditedSoFar(notes);
+  const lines = planCreditLines(inv, notes, body);
+  const totals = sums(lines);
+  const left = inv.totalCents - credited.total;
+  const planned = documentBodyOut({ ...inv, lines, taxGroups: taxGroups(lines), ...netTaxTotal(totals) });
+  return {
+    invoice_id: inv.id,
+    invoice_number: inv.number,
+    currency: inv.currency,
+    lines: planned.lines,
+    tax_breakdown: planned.tax_breakdown,
+    net_cents: planned.net_cents,
+    tax_cents: planned.tax_cents,
+    total_cents: planned.total_cents,
+    left_before_cents: left,
+    left_after_cents: left - totals.total_cents,
+    invoice_lines: inv.lines.map((l) => ({
+      position: l.position,
+      name: l.name,
+      quantity: l.quantity,
+      quantity_left: l.quantity - (credited.byPosition.get(l.position)?.quantity ?? 0),
+      unit_price_cents: l.unit_price_cents,
+    })),
+  };
+}
+
+const netTaxTotal = (t: ReturnType<typeof sums>) => ({
+  netCents: t.net_cents,
+  taxCents: t.tax_cents,
+  totalCents: t.total_cents,
+});
+
+export async function createCreditNote(ctx: Ctx, invoiceId: string, body: CreditNoteCreate): Promise<CreditNoteRow> {
+  assertLinesOrAmount(body);
   return withTx(ctx, async (t) => {
     const tx = t.db;
     const inv = await lockInvoice(t, invoiceId);

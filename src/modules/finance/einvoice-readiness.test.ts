@@ -65,9 +65,9 @@ describe('GET /api/admin/settings/company/einvoice-readiness', () => {
     expect((await readiness()).data).toEqual({ ready: true, missing: [], conditional: [] });
   });
 
-  it('owner and admin only; viewers, catalog editors and tokens are refused', async () => {
+  it('owner, admin and viewer read it; catalog editors and tokens are refused', async () => {
     expect((await readiness(await employeeToken(t.app, f.shop, 'admin'))).statusCode).toBe(200);
-    expectProblem(await readiness(await employeeToken(t.app, f.shop, 'viewer')), 403, 'role_denied');
+    expect((await readiness(await employeeToken(t.app, f.shop, 'viewer'))).statusCode).toBe(200);
     expectProblem(await readiness(await employeeToken(t.app, f.shop, 'catalog_editor')), 403, 'role_denied');
     expectProblem(await readiness(await apiToken(t.app, f.shop, ['finance:read'])), 403, 'token_blocked');
     expect((await call(t.app, 'GET', '/api/admin/settings/company/einvoice-readiness')).statusCode).toBe(401);
@@ -136,9 +136,10 @@ describe('GET /api/admin/invoices/:id/einvoice-check', () => {
     expectProblem(refused, 400, 'buyer_data_missing');
   });
 
-  it('404 for unknown invoices; owner and admin only', async () => {
+  it('404 for unknown invoices; owner, admin and viewer only', async () => {
     expectProblem(await check('inv_unknown'), 404, 'not_found');
-    expectProblem(await check('inv_unknown', await employeeToken(t.app, f.shop, 'viewer')), 403, 'role_denied');
+    expectProblem(await check('inv_unknown', await employeeToken(t.app, f.shop, 'viewer')), 404, 'not_found');
+    expectProblem(await check('inv_unknown', await employeeToken(t.app, f.shop, 'catalog_editor')), 403, 'role_denied');
     expectProblem(await check('inv_unknown', await apiToken(t.app, f.shop, ['finance:read'])), 403, 'token_blocked');
     expect((await call(t.app, 'GET', '/api/admin/invoices/inv_unknown/einvoice-check')).statusCode).toBe(401);
   });

@@ -1,10 +1,11 @@
 /**
  * Finance routes (docs/finance.md): company settings, invoices, credit notes, and the `lexware`
- * accounting integration. Every route needs an owner or admin session and refuses every API
- * token with 403 token_blocked (docs/ARCHITECTURE.md: finance:read included).
+ * accounting integration. Reading needs an owner, admin or viewer session (`readMoney`: a viewer
+ * sees finance but cannot change it); every change an owner or admin session (`manageMoney`).
+ * Every API token is refused with 403 token_blocked (docs/ARCHITECTURE.md: finance:read included).
  */
 import type { FastifyReply } from 'fastify';
-import { manageMoney } from '../../platform/auth/presets.js';
+import { manageMoney, readMoney } from '../../platform/auth/presets.js';
 import { IdParams, pageOf } from '../../platform/http/schemas.js';
 import { deleteByIdRoute, type TypedApp } from '../../platform/http/typed-app.js';
 import * as acc from './accounting.service.js';
@@ -33,7 +34,7 @@ export function financeRoutes(app: TypedApp): void {
   app.get(
     '/api/admin/settings/company',
     {
-      config: manageMoney,
+      config: readMoney,
       schema: {
         tags: ['finance'],
         summary: "The seller's company data printed on invoices, and the number formats",
@@ -60,7 +61,7 @@ export function financeRoutes(app: TypedApp): void {
   app.get(
     '/api/admin/settings/company/einvoice-readiness',
     {
-      config: manageMoney,
+      config: readMoney,
       schema: {
         tags: ['finance'],
         summary: 'What a valid e-invoice still lacks of the company data (the checks finalization and the writer run)',
@@ -75,7 +76,7 @@ export function financeRoutes(app: TypedApp): void {
   app.get(
     '/api/admin/invoices',
     {
-      config: manageMoney,
+      config: readMoney,
       schema: {
         tags,
         summary: 'List invoices, newest first (status, issue-date range, q)',
@@ -94,7 +95,7 @@ export function financeRoutes(app: TypedApp): void {
   app.get(
     '/api/admin/invoices/:id',
     {
-      config: manageMoney,
+      config: readMoney,
       schema: { tags, summary: 'Read an invoice', params: IdParams, response: { 200: S.Invoice } },
     },
     async (request) => inv.invoiceOut(await inv.getInvoice(request.ctx, request.params.id)),
@@ -103,7 +104,7 @@ export function financeRoutes(app: TypedApp): void {
   app.get(
     '/api/admin/invoices/:id/einvoice-check',
     {
-      config: manageMoney,
+      config: readMoney,
       schema: {
         tags,
         summary: 'Whether the invoice’s EN 16931 e-invoice would pass, and what it lacks (a draft: if finalized now)',
@@ -156,6 +157,20 @@ export function financeRoutes(app: TypedApp): void {
     inv.deleteDraft,
   );
 
+  app.get(
+    '/api/admin/invoices/:id/finalize-preview',
+    {
+      config: manageMoney,
+      schema: {
+        tags,
+        summary: 'What finalizing the draft now would do: the number it would take, the dates, or why it is refused',
+        params: IdParams,
+        response: { 200: S.FinalizePreview },
+      },
+    },
+    async (request) => inv.finalizePreview(request.ctx, request.params.id),
+  );
+
   app.post(
     '/api/admin/invoices/:id/finalize',
     {
@@ -192,7 +207,7 @@ export function financeRoutes(app: TypedApp): void {
   app.get(
     '/api/admin/invoices/:id/pdf',
     {
-      config: manageMoney,
+      config: readMoney,
       schema: {
         tags,
         summary: 'The invoice PDF (drafts marked); format=zugferd: Factur-X/ZUGFeRD EN 16931 for business buyers',
@@ -202,15 +217,15 @@ export function financeRoutes(app: TypedApp): void {
       },
     },
     async (request, reply) => {
-      const { format } = request.query;
-      return sendFile(reply, await del.invoicePdf(request.ctx, request.params.id, format ?? 'pdf'));
+      const { format, download } = request.query;
+      return sendFile(reply, await del.invoicePdf(request.ctx, request.params.id, format ?? 'pdf'), download === true);
     },
   );
 
   app.get(
     '/api/admin/invoices/:id/xrechnung',
     {
-      config: manageMoney,
+      config: readMoney,
       schema: {
         tags,
         summary: 'XRechnung 3.0 XML (UBL, or CII with syntax=cii) of a final invoice to a business buyer',
@@ -244,12 +259,29 @@ export function financeRoutes(app: TypedApp): void {
     },
   );
 
+  app.post(
+    '/api/admin/invoices/:id/credit-note-preview',
+    {
+      config: manageMoney,
+      preValidation: optionalBody,
+      schema: {
+        tags: ['credit-notes'],
+        summary:
+          'The credit note the same body would create now (lines, VAT groups, totals, what is left); writes nothing',
+        params: IdParams,
+        body: S.CreditNoteCreate,
+        response: { 200: S.CreditNotePreview },
+      },
+    },
+    async (request) => cn.previewCreditNote(request.ctx, request.params.id, request.body ?? {}),
+  );
+
   // ---- credit notes ----
   const cnTags = ['credit-notes'];
   app.get(
     '/api/admin/credit-notes',
     {
-      config: manageMoney,
+      config: readMoney,
       schema: {
         tags: cnTags,
         summary: 'List credit notes, newest first',
@@ -268,7 +300,7 @@ export function financeRoutes(app: TypedApp): void {
   app.get(
     '/api/admin/credit-notes/:id',
     {
-      config: manageMoney,
+      config: readMoney,
       schema: { tags: cnTags, summary: 'Read a credit note', params: IdParams, response: { 200: S.CreditNote } },
     },
     async (request) => cn.creditNoteOut(await cn.getCreditNote(request.ctx, request.params.id)),
@@ -302,7 +334,7 @@ export function financeRoutes(app: TypedApp): void {
   app.get(
     '/api/admin/credit-notes/:id/pdf',
     {
-      config: manageMoney,
+      config: readMoney,
       schema: {
         tags: cnTags,
         summary: 'The credit-note PDF referencing its invoice; format=zugferd for business buyers (type code 381)',
@@ -312,15 +344,19 @@ export function financeRoutes(app: TypedApp): void {
       },
     },
     async (request, reply) => {
-      const { format } = request.query;
-      return sendFile(reply, await del.creditNotePdf(request.ctx, request.params.id, format ?? 'pdf'));
+      const { format, download } = request.query;
+      return sendFile(
+        reply,
+        await del.creditNotePdf(request.ctx, request.params.id, format ?? 'pdf'),
+        download === true,
+      );
     },
   );
 
   app.get(
     '/api/admin/credit-notes/:id/xrechnung',
     {
-      config: manageMoney,
+      config: readMoney,
       schema: {
         tags: cnTags,
         summary: 'XRechnung 3.0 XML of a final credit note (UBL CreditNote, type code 381; or CII)',
@@ -351,6 +387,19 @@ export function financeRoutes(app: TypedApp): void {
     async (request) => acc.connect(request.ctx, request.body.api_key),
   );
 
+  app.get(
+    '/api/admin/credentials/lexware',
+    {
+      config: readMoney,
+      schema: {
+        tags: accTags,
+        summary: 'Whether a Lexware API key is stored, and since when (the key is never returned)',
+        response: { 200: S.ConnectionState },
+      },
+    },
+    async (request) => acc.connectionState(request.ctx),
+  );
+
   app.post(
     '/api/admin/credentials/test/lexware',
     {
@@ -367,7 +416,7 @@ export function financeRoutes(app: TypedApp): void {
   app.get(
     '/api/admin/accounting/syncs',
     {
-      config: manageMoney,
+      config: readMoney,
       schema: {
         tags: accTags,
         summary: "Order syncs to Lexware, most recently changed first (status=failed: with the provider's message)",
@@ -383,13 +432,13 @@ export function financeRoutes(app: TypedApp): void {
   );
 
   /** The order's sync routes: an order id in, its sync state out. */
-  const syncRoute = (summary: string) => ({
-    config: manageMoney,
+  const syncRoute = (summary: string, config = manageMoney) => ({
+    config,
     schema: { tags: accTags, summary, params: IdParams, response: { 200: S.SyncState } },
   });
   app.get(
     '/api/admin/orders/:id/lexware',
-    syncRoute("The order's Lexware sync state (none, pending, synced, failed, cancelled)"),
+    syncRoute("The order's Lexware sync state (none, pending, synced, failed, cancelled)", readMoney),
     async (request) => acc.getSync(request.ctx, request.params.id),
   );
 

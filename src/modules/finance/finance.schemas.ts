@@ -188,6 +188,9 @@ export const Invoice = Type.Object({
   sent_at: Nullable(Timestamp),
   sent_to: Nullable(Type.String()),
   send_count: Type.Integer(),
+  lexware_voucher_id: Nullable(
+    Type.String({ description: "Lexware's voucher id once the document is booked (null: not booked)" }),
+  ),
   created_at: Timestamp,
   updated_at: Timestamp,
 });
@@ -208,6 +211,9 @@ export const CreditNote = Type.Object({
   footer: Nullable(Type.String()),
   content_hash: Nullable(Type.String()),
   finalized_at: Nullable(Timestamp),
+  lexware_voucher_id: Nullable(
+    Type.String({ description: "Lexware's voucher id once the document is booked (null: not booked)" }),
+  ),
   created_at: Timestamp,
   updated_at: Timestamp,
 });
@@ -309,6 +315,12 @@ export const PdfQuery = Type.Object(
         description: 'zugferd: Factur-X/ZUGFeRD EN 16931 (PDF/A-3 with embedded CII XML), business buyers only',
       }),
     ),
+    download: Type.Optional(
+      Type.Boolean({
+        default: false,
+        description: 'true: sent as an attachment (a download) instead of inline (shown in the browser)',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -328,7 +340,54 @@ export const binary = (mediaType: string, description: string) => ({
   content: { [mediaType]: { schema: { type: 'string', format: 'binary' } } },
 });
 
+export const FinalizePreview = Type.Object({
+  invoice_id: Type.String(),
+  number: Type.String({
+    description: 'The number finalizing now would take (not reserved: a finalization in between takes it first)',
+  }),
+  issue_date: Type.String(),
+  due_date: Nullable(Type.String()),
+  total_cents: Type.Integer(),
+  currency: Type.String(),
+  can_finalize: Type.Boolean({ description: 'false: finalizing now would be refused with `blocker`' }),
+  blocker: Nullable(
+    Type.Object({
+      code: Type.String({ description: 'The problem code finalizing would answer' }),
+      errors: Type.Array(Type.Object({ path: Type.String(), message: Type.String() })),
+    }),
+  ),
+});
+
+export const CreditNotePreview = Type.Object({
+  invoice_id: Type.String(),
+  invoice_number: Nullable(Type.String()),
+  currency: Type.String(),
+  lines: Type.Array(DocLine),
+  tax_breakdown: Type.Array(TaxGroup),
+  net_cents: Type.Integer(),
+  tax_cents: Type.Integer(),
+  total_cents: Type.Integer(),
+  left_before_cents: Type.Integer({ description: 'Gross left to credit before this credit note (drafts count)' }),
+  left_after_cents: Type.Integer(),
+  invoice_lines: Type.Array(
+    Type.Object({
+      position: Type.Integer(),
+      name: Type.String(),
+      quantity: Type.Integer(),
+      quantity_left: Type.Integer({ description: 'Not yet credited by credit notes by lines (drafts count)' }),
+      unit_price_cents: Type.Integer(),
+    }),
+  ),
+});
+
 // ---- accounting ----
+
+export const ConnectionState = Type.Object({
+  provider: Type.String(),
+  connected: Type.Boolean(),
+  connected_at: Nullable(Timestamp),
+  updated_at: Nullable(Timestamp),
+});
 
 export const Connect = Body({ api_key: Type.String({ minLength: 8, maxLength: 500, description: 'Lexware API key' }) });
 export const ConnectResponse = Type.Object({

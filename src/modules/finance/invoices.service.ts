@@ -28,7 +28,7 @@ import {
 import { assertEinvoiceReady, type EinvoiceProblem, einvoiceProblems, sellerProblems } from './einvoice.js';
 import type * as Schemas from './finance.schemas.js';
 import { type BuyerData, type DocLine, invoices } from './finance.tables.js';
-import { addDays, localDate, nextDocumentNumber } from './numbering.js';
+import { addDays, localDate, nextDocumentNumber, peekDocumentNumber } from './numbering.js';
 import { assertSellerComplete, loadSettings, sellerSnapshot } from './settings.service.js';
 
 export type InvoiceRow = typeof invoices.$inferSelect;
@@ -66,6 +66,7 @@ export function invoiceOut(row: InvoiceRow) {
     sent_at: isoOrNull(row.sentAt),
     sent_to: row.sentTo,
     send_count: row.sendCount,
+    lexware_voucher_id: row.lexwareVoucherId,
     created_at: iso(row.createdAt),
     updated_at: iso(row.updatedAt),
   };
@@ -418,5 +419,51 @@ export async function invoiceEinvoiceCheck(ctx: Pick<Ctx, 'db' | 'shopId' | 'act
     applicable: row.isBusiness,
     would_pass: row.isBusiness && unique.length === 0,
     problems: unique.map(({ field, path, message_code, message }) => ({ field, path, message_code, message })),
+  };
+}
+
+/**
+ * GET /api/admin/invoices/:id/finalize-preview: what finalizing the draft now would do — the
+ * number it would take (not reserved: a finalization in between takes it first), the issue and
+ * due dates — and, when finalization would be refused, the problem it would answer (the same
+ * checks `finalizeInvoiceIn` runs before a number is taken). A final invoice is 409.
+ */
+export async function finalizePreview(ctx: Pick<Ctx, 'db' | 'shopId' | 'actor' | 'clock'>, id: string) {
+  const row = await getInvoice(ctx, id);
+  invoiceTransition(row.status, 'finalize');
+  const settings = await loadSettings(ctx);
+  const issueDate = localDate(ctx.clock.now(), settings.timeZone);
+  const dueDate = row.paidCents >= row.totalCents ? null : addDays(issueDate, settings.paymentTermsDays);
+  let blocker: { code: string; errors: FieldError[] } | null = null;
+  try {
+    assertSellerComplete(settings, row.isBusiness);
+    const buyerErrors = buyerProblems(row.buyer, row.isBusiness, row.lines);
+    if (buyerErrors.length > 0) throw new AppError('buyer_data_missing', 'buyer data missing', buyerErrors);
+    if (row.isBusiness) {
+      assertEinvoiceReady(
+        invoiceContent({
+          ...row,
+          status: 'final',
+          issueDate,
+          dueDate,
+          seller: sellerSnapshot(settings),
+          footer: settings.invoiceFooter,
+          number: 'RE-CHECK',
+        }),
+      );
+    }
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err;
+    blocker = { code: err.code, errors: err.errors ?? [] };
+  }
+  return {
+    invoice_id: row.id,
+    number: await peekDocumentNumber(ctx, 'invoice', settings.invoiceNumberFormat, issueDate),
+    issue_date: issueDate,
+    due_date: dueDate,
+    total_cents: row.totalCents,
+    currency: row.currency,
+    can_finalize: blocker === null,
+    blocker,
   };
 }

@@ -5,6 +5,7 @@
  * number again: numbers are gapless. A format with a year restarts the sequence every year.
  */
 import { sql } from 'drizzle-orm';
+import type { Db } from '../../platform/db/client.js';
 import { query, type TxCtx } from '../../platform/db/tx.js';
 import { nextCounter } from '../orders/index.js';
 
@@ -41,7 +42,7 @@ export function renderNumber(format: string, date: string, seq: number): string 
 }
 
 /** Whether an invoice or a credit note of the shop already carries `number`. */
-async function numberTaken(ctx: TxCtx, number: string): Promise<boolean> {
+async function numberTaken(ctx: { db: Db; shopId: string }, number: string): Promise<boolean> {
   const rows = await query(
     ctx.db,
     sql`SELECT 1 FROM invoices WHERE shop_id = ${ctx.shopId} AND number = ${number}
@@ -87,4 +88,27 @@ export function addDays(date: string, days: number): string {
   const d = new Date(`${date}T00:00:00Z`);
   d.setUTCDate(d.getUTCDate() + days);
   return d.toISOString().slice(0, 10);
+}
+
+/**
+ * The number `nextDocumentNumber` would take now for a document issued on `date`, without taking
+ * it (the finalize dialog shows it). Another finalization in between takes it first: then the
+ * document gets the next one, as the dialog says.
+ */
+export async function peekDocumentNumber(
+  ctx: { db: Db; shopId: string },
+  kind: 'invoice' | 'credit_note',
+  format: string,
+  date: string,
+): Promise<string> {
+  const rows = await query<{ value: number }>(
+    ctx.db,
+    sql`SELECT value FROM shop_counters WHERE shop_id = ${ctx.shopId} AND name = ${counterName(kind, format, date)}`,
+  );
+  let seq = rows[0] ? Number(rows[0].value) + 1 : 1;
+  for (;;) {
+    const number = renderNumber(format, date, seq);
+    if (!(await numberTaken(ctx, number))) return number;
+    seq += 1;
+  }
 }

@@ -27,6 +27,12 @@ export const configureShop = preset({ accepts: ['admin'], roles: MANAGERS });
  * webhooks). API tokens are refused explicitly (403 token_blocked), whatever their scopes.
  */
 export const manageMoney = preset({ accepts: ['admin'], roles: MANAGERS, tokenBlocked: true });
+/**
+ * Owner, admin or viewer signed in: reading the shop's finance documents, company data and
+ * accounting state (a viewer sees finance but cannot change it: issue 31). API tokens are refused
+ * (403 token_blocked), as for `manageMoney`.
+ */
+export const readMoney = preset({ accepts: ['admin'], roles: ['owner', 'admin', 'viewer'], tokenBlocked: true });
 /** Owner or admin, or an API token with finance:read: reading money and partners. */
 export const readFinance = preset({ accepts: ['admin', 'token'], scope: 'finance:read', roles: MANAGERS });
 /**

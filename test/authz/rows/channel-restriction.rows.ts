@@ -4,6 +4,7 @@ import {
   CATALOG_WRITERS,
   type Credential,
   type CredentialExpectation,
+  FINANCE_READERS,
   MANAGERS,
   type MatrixFixture,
   type MatrixRow,
@@ -193,6 +194,15 @@ const insideA = (
   ...(body !== undefined ? { body } : {}),
   expect: { emptied_admin: missing() },
 });
+/** `outsideB` / `insideA` of a finance read (`readMoney`: viewers too). */
+const readB = (url: (f: MatrixFixture) => string, ok: number): MatrixRow => ({
+  ...outsideB('GET', url, ok),
+  allow: FINANCE_READERS,
+});
+const readA = (url: (f: MatrixFixture) => string, ok: number): MatrixRow => ({
+  ...insideA('GET', url, ok),
+  allow: FINANCE_READERS,
+});
 const listed = (list: { id: string }[] | undefined, id: string | undefined) => (list ?? []).some((x) => x.id === id);
 
 export const channelRestrictionRows: MatrixRow[] = [
@@ -323,7 +333,7 @@ export const channelRestrictionRows: MatrixRow[] = [
     method: 'GET',
     url: '/api/admin/invoices',
     setup: moneyInTwoChannels,
-    allow: MANAGERS,
+    allow: FINANCE_READERS,
     expect: {
       admin: { status: 200, body: (d, f) => listed(d.invoices, f.ids.invoiceA) && listed(d.invoices, f.ids.invoiceB) },
       restricted_admin: {
@@ -341,7 +351,7 @@ export const channelRestrictionRows: MatrixRow[] = [
     method: 'GET',
     url: '/api/admin/credit-notes',
     setup: moneyInTwoChannels,
-    allow: MANAGERS,
+    allow: FINANCE_READERS,
     expect: {
       admin: {
         status: 200,
@@ -358,30 +368,34 @@ export const channelRestrictionRows: MatrixRow[] = [
     },
   },
   // invoices: every route by id (the final invoice refuses changes: 409)
-  insideA('GET', (f) => `/api/admin/invoices/${f.ids.invoiceA}`, 200),
-  insideA('GET', (f) => `/api/admin/invoices/${f.ids.invoiceA}/pdf`, 200),
-  outsideB('GET', (f) => `/api/admin/invoices/${f.ids.invoiceB}`, 200),
+  readA((f) => `/api/admin/invoices/${f.ids.invoiceA}`, 200),
+  readA((f) => `/api/admin/invoices/${f.ids.invoiceA}/pdf`, 200),
+  readB((f) => `/api/admin/invoices/${f.ids.invoiceB}`, 200),
   outsideB('PATCH', (f) => `/api/admin/invoices/${f.ids.invoiceB}`, 409, { note: 'übernommen' }),
   outsideB('DELETE', (f) => `/api/admin/invoices/${f.ids.invoiceB}`, 409),
   outsideB('POST', (f) => `/api/admin/invoices/${f.ids.invoiceB}/finalize`, 409),
   outsideB('POST', (f) => `/api/admin/invoices/${f.ids.draftInvoiceB}/send-email`, 409, {}),
-  outsideB('GET', (f) => `/api/admin/invoices/${f.ids.invoiceB}/pdf`, 200),
-  outsideB('GET', (f) => `/api/admin/invoices/${f.ids.invoiceB}/pdf?format=zugferd`, 409),
-  outsideB('GET', (f) => `/api/admin/invoices/${f.ids.invoiceB}/xrechnung`, 409),
+  readB((f) => `/api/admin/invoices/${f.ids.invoiceB}/pdf`, 200),
+  readB((f) => `/api/admin/invoices/${f.ids.invoiceB}/pdf?format=zugferd`, 409),
+  readB((f) => `/api/admin/invoices/${f.ids.invoiceB}/xrechnung`, 409),
+  outsideB('GET', (f) => `/api/admin/invoices/${f.ids.invoiceB}/finalize-preview`, 409),
+  outsideB('POST', (f) => `/api/admin/invoices/${f.ids.invoiceB}/credit-note-preview`, 409, {
+    amount_cents: 1_000_000_000,
+  }),
   outsideB('POST', (f) => `/api/admin/invoices/${f.ids.invoiceB}/credit-note`, 409, { amount_cents: 1_000_000_000 }),
   // credit notes by id (final: 409 on changes)
-  insideA('GET', (f) => `/api/admin/credit-notes/${f.ids.creditNoteA}`, 200),
-  outsideB('GET', (f) => `/api/admin/credit-notes/${f.ids.creditNoteB}`, 200),
+  readA((f) => `/api/admin/credit-notes/${f.ids.creditNoteA}`, 200),
+  readB((f) => `/api/admin/credit-notes/${f.ids.creditNoteB}`, 200),
   outsideB('DELETE', (f) => `/api/admin/credit-notes/${f.ids.creditNoteB}`, 409),
   outsideB('POST', (f) => `/api/admin/credit-notes/${f.ids.creditNoteB}/finalize`, 409),
-  outsideB('GET', (f) => `/api/admin/credit-notes/${f.ids.creditNoteB}/pdf`, 200),
-  outsideB('GET', (f) => `/api/admin/credit-notes/${f.ids.creditNoteB}/xrechnung`, 409),
+  readB((f) => `/api/admin/credit-notes/${f.ids.creditNoteB}/pdf`, 200),
+  readB((f) => `/api/admin/credit-notes/${f.ids.creditNoteB}/xrechnung`, 409),
   // the order's own money routes: invoice creation (one open invoice: 409), refunds, Lexware sync
   outsideB('POST', (f) => `/api/admin/orders/${f.ids.orderB}/invoice`, 409, {}),
   insideA('GET', (f) => `/api/admin/orders/${f.ids.orderA}/refunds`, 200),
   outsideB('GET', (f) => `/api/admin/orders/${f.ids.orderB}/refunds`, 200),
-  insideA('GET', (f) => `/api/admin/orders/${f.ids.orderA}/lexware`, 200),
-  outsideB('GET', (f) => `/api/admin/orders/${f.ids.orderB}/lexware`, 200),
+  readA((f) => `/api/admin/orders/${f.ids.orderA}/lexware`, 200),
+  readB((f) => `/api/admin/orders/${f.ids.orderB}/lexware`, 200),
   outsideB('POST', (f) => `/api/admin/orders/${f.ids.orderB}/lexware-retry`, 409),
   outsideB('POST', (f) => `/api/admin/orders/${f.ids.orderB}/lexware-cancel`, 409),
   // subscriptions: list, statistics, detail, kuendigen and fortsetzen (B's ended: 409)

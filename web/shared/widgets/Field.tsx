@@ -8,8 +8,10 @@ export interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
   hint?: string;
 }
 
-export function Field({ label, name, error, hint, ...input }: FieldProps) {
-  const id = useId();
+export function Field({ label, name, error, hint, id: givenId, ...input }: FieldProps) {
+  const autoId = useId();
+  // a given id (e.g. the target of an in-page link to the field) is the input's and its label's
+  const id = givenId ?? autoId;
   const described = [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(' ');
   return (
     <div className="field">

@@ -6,6 +6,7 @@
 import type { LinkProps } from '@tanstack/react-router';
 import { ORDER_STATUSES } from '../../../router.js';
 import { DELIVERY_STATUSES } from '../../access/routes.js';
+import { INVOICE_STATUSES, SYNC_FILTERS } from '../../finance/routes.js';
 import { EMAIL_STATUSES } from '../../settings/routes.js';
 
 export interface ApiLink {
@@ -56,6 +57,32 @@ export function screenOf(link: ApiLink | null): Pick<LinkProps, 'to' | 'search'>
     return {
       to: '/access/webhooks',
       search: { page: 1, limit: 25, status: isDeliveryStatus(status) ? status : undefined },
+    };
+  }
+  if (link.path === '/api/admin/invoices') {
+    const status = link.query.status;
+    return {
+      to: '/finance/invoices',
+      search: {
+        page: 1,
+        limit: 25,
+        status: (INVOICE_STATUSES as readonly string[]).includes(status ?? '')
+          ? (status as (typeof INVOICE_STATUSES)[number])
+          : undefined,
+      },
+    };
+  }
+  if (link.path === '/api/admin/accounting/syncs') {
+    const status = link.query.status;
+    return {
+      to: '/finance/accounting',
+      search: {
+        page: 1,
+        limit: 25,
+        status: (SYNC_FILTERS as readonly string[]).includes(status ?? '')
+          ? (status as (typeof SYNC_FILTERS)[number])
+          : 'all',
+      },
     };
   }
   return null;

@@ -4,6 +4,7 @@
  * undone and the number is assigned then.
  */
 import { useQueryClient } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { $api, type ApiProblem } from '../../../../shared/api.js';
 import { useCan } from '../../../../shared/auth.js';
@@ -117,7 +118,9 @@ export function OrderInvoices({ order }: { order: OrderDetail }) {
               {list.map((inv) => (
                 <tr key={inv.id}>
                   <th scope="row">
-                    {inv.number ?? o.draft}
+                    <Link to="/finance/invoices/$id" params={{ id: inv.id }}>
+                      {inv.number ?? o.draft}
+                    </Link>
                     {inv.issue_date ? <span className="muted block small">{f.date(inv.issue_date)}</span> : null}
                   </th>
                   <td>{o.invoiceStatus[inv.status]}</td>
@@ -142,7 +145,9 @@ export function OrderInvoices({ order }: { order: OrderDetail }) {
               {notes.map((cn) => (
                 <tr key={cn.id}>
                   <th scope="row">
-                    {o.creditNote} {cn.number ?? o.draft}
+                    <Link to="/finance/credit-notes/$id" params={{ id: cn.id }}>
+                      {o.creditNote} {cn.number ?? o.draft}
+                    </Link>
                     <span className="muted block small">{o.creditNoteOf(cn.invoice_number)}</span>
                   </th>
                   <td>{o.creditNoteStatus[cn.status]}</td>
