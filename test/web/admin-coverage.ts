@@ -3,7 +3,8 @@
  * (the x-roles of /openapi.json, clients/typescript/roles.js) against the calls found in the
  * sources of web/admin and web/shared — `$api.useQuery('get', '/api/…')` and the other
  * openapi-react-query hooks, `client.GET('/api/…')` and friends of openapi-fetch, and download
- * links written as a path (`/api/admin/invoices/${id}/pdf`, a GET). Run directly
+ * links written as a path (`/api/admin/invoices/${id}/pdf`, a GET; `${base}/xrechnung`: a GET of
+ * any API path with that tail). Run directly
  * (`npx tsx test/web/admin-coverage.ts`) it prints the operations no screen calls.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -43,6 +44,8 @@ export function calledOperations(): { method: string; pattern: RegExp; source: s
     /(?:useQuery|useSuspenseQuery|useInfiniteQuery|queryOptions|useMutation)\(\s*'(get|post|put|patch|delete)',\s*'(\/api\/[^']+)'/g;
   const fetcher = /client\.(GET|POST|PUT|PATCH|DELETE)\(\s*['`](\/api\/[^'`]+)['`]/g;
   const link = /`(\/api\/[^`\s]+)`/g;
+  // a download path built on a base variable (`${base}/xrechnung?syntax=ubl`): any API path with that tail
+  const tail = /`\$\{[a-zA-Z_.]+\}((?:\/[a-z][a-z0-9-]*)+)(?:\?[^`]*)?`/g;
   for (const file of ROOTS.flatMap(files)) {
     const text = readFileSync(file, 'utf8');
     const add = (method: string | undefined, path: string | undefined) => {
@@ -55,6 +58,9 @@ export function calledOperations(): { method: string; pattern: RegExp; source: s
       const before = text.slice(Math.max(0, m.index - 12), m.index);
       if (/'get',\s*$/.test(before)) continue;
       add('GET', m[1]?.split('?')[0]);
+    }
+    for (const m of text.matchAll(tail)) {
+      if (m[1]) calls.push({ method: 'GET', pattern: new RegExp(`^/api/.+${m[1]}$`), source: file });
     }
   }
   return calls;

@@ -313,6 +313,41 @@ describe('finance screens in Chromium', () => {
     60_000,
   );
 
+  it.skipIf(skip)(
+    'a draft invoice is edited (a bad VAT ID at its field, the buyer reference saved) and another deleted',
+    () =>
+      h.inBrowser('draft-edit', async (page) => {
+        const draft = await draftInvoice(h.t, f);
+        const other = await draftInvoice(h.t, f);
+        await h.open(page, `/admin/finance/invoices/${draft.id}`, owner, PASSWORD);
+        await page.getByRole('heading', { name: /^Rechnungsentwurf zu Bestellung/, level: 1 }).waitFor();
+        await page.getByRole('button', { name: 'Entwurf bearbeiten …' }).click();
+        const dialog = page.getByRole('dialog', { name: 'Rechnungsentwurf bearbeiten' });
+        await dialog.getByLabel('USt-IdNr.', { exact: true }).fill('ungültig!');
+        await dialog.getByRole('button', { name: 'Entwurf speichern' }).click();
+        await expect.poll(() => dialog.getByLabel('USt-IdNr.', { exact: true }).getAttribute('aria-invalid')).toBe('true');
+        await dialog.getByLabel('USt-IdNr.', { exact: true }).fill('');
+        await dialog.getByLabel('Käuferreferenz (Leitweg-ID)').fill('04011000-12345-67');
+        await dialog.getByLabel('Hinweis auf der Rechnung').fill('Lieferung an die Poststelle');
+        await noViolations(page, 'draft edit dialog');
+        await dialog.getByRole('button', { name: 'Entwurf speichern' }).click();
+        await page.getByText('Entwurf gespeichert.').waitFor();
+        const saved = await api('GET', `/api/admin/invoices/${draft.id}`);
+        expect(saved.data.buyer_reference).toBe('04011000-12345-67');
+        expect(saved.data.note).toBe('Lieferung an die Poststelle');
+        expect(saved.data.status).toBe('draft');
+
+        await page.goto(`${h.origin}/admin/finance/invoices/${other.id}`);
+        await page.getByRole('button', { name: 'Entwurf löschen' }).click();
+        const confirm = page.getByRole('dialog', { name: 'Rechnungsentwurf löschen' });
+        await confirm.getByText(/kann danach erneut in Rechnung gestellt werden/).waitFor();
+        await confirm.getByRole('button', { name: 'Entwurf löschen' }).click();
+        await page.getByRole('heading', { name: 'Rechnungen', level: 1 }).waitFor();
+        expect((await api('GET', `/api/admin/invoices/${other.id}`)).statusCode).toBe(404);
+      }),
+    60_000,
+  );
+
   for (const lang of ['de', 'en'] as const) {
     it.skipIf(skip)(
       `every finance screen in ${lang === 'de' ? 'German' : 'English'}: axe-clean, screenshot`,

@@ -17,6 +17,7 @@ import { invoiceRoute } from '../routes.js';
 import { DocBadge, DocumentLines, Downloads, PdfView, SyncPanel } from '../shared.js';
 import { CreditNoteDialog } from './credit-dialog.js';
 import { FinalizeDialog, SendDialog } from './dialogs.js';
+import { DeleteDraftDialog, EditDraftDialog } from './draft-dialogs.js';
 
 function EinvoiceCheck({ id, draft }: { id: string; draft: boolean }) {
   const s = useDictionary(financeText);
@@ -65,7 +66,7 @@ export function InvoiceDetailPage() {
     { params: { query: { invoice_id: id, limit: 50 } } },
     { enabled: can('GET /api/admin/credit-notes') },
   );
-  const [dialog, setDialog] = useState<'finalize' | 'send' | 'credit' | null>(null);
+  const [dialog, setDialog] = useState<'finalize' | 'send' | 'credit' | 'edit' | 'delete' | null>(null);
   const inv = query.data;
   const title = inv ? (inv.number ? d.invoiceTitle(inv.number) : d.draftTitle(inv.order_number)) : s.invoices.title;
   useTitle(title);
@@ -93,6 +94,16 @@ export function InvoiceDetailPage() {
             {inv.status === 'draft' && can('POST /api/admin/invoices/{id}/finalize') ? (
               <button type="button" className="primary" onClick={() => setDialog('finalize')}>
                 {s.finalize.action}
+              </button>
+            ) : null}
+            {inv.status === 'draft' && can('PATCH /api/admin/invoices/{id}') ? (
+              <button type="button" onClick={() => setDialog('edit')}>
+                {s.draft.edit}
+              </button>
+            ) : null}
+            {inv.status === 'draft' && can('DELETE /api/admin/invoices/{id}') ? (
+              <button type="button" className="danger" onClick={() => setDialog('delete')}>
+                {s.draft.delete}
               </button>
             ) : null}
             {inv.status !== 'draft' && can('POST /api/admin/invoices/{id}/send-email') ? (
@@ -210,6 +221,12 @@ export function InvoiceDetailPage() {
           <FinalizeDialog id={inv.id} open={dialog === 'finalize'} onClose={close} />
           <SendDialog id={inv.id} buyerEmail={inv.buyer.email} open={dialog === 'send'} onClose={close} />
           <CreditNoteDialog invoice={inv} open={dialog === 'credit'} onClose={close} />
+          {inv.status === 'draft' ? (
+            <>
+              <EditDraftDialog invoice={inv} open={dialog === 'edit'} onClose={close} />
+              <DeleteDraftDialog invoice={inv} open={dialog === 'delete'} onClose={close} />
+            </>
+          ) : null}
         </>
       )}
     </div>
