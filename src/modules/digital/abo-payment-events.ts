@@ -24,7 +24,7 @@ import { subscriptionPaymentRecorded } from '../orders/index.js';
 import type { TaxDecision } from '../tax/index.js';
 import { createAboOrder, emitAbo } from './abo-common.js';
 import { completeAboSession } from './abo-sessions.service.js';
-import { canTransition, transition } from './abo-states.js';
+import { aboStates } from './abo-states.js';
 import { type AboRow, type AboStatus, abos } from './digital.tables.js';
 
 /** The subscription of a provider reference, whatever its shop, locked in `tx`. */
@@ -164,7 +164,7 @@ async function onSessionPaid(tx: Tx, event: PaymentEvent, c: EventContext): Prom
       ctx,
       abo.id,
       {
-        status: transition(abo.status, 'period_end_reached'),
+        status: aboStates.fire(abo.status, 'period_end_reached'),
         endetAm: sub.endedAt ?? c.now,
         cancelAtPeriodEnd: false,
         nextRetryAt: null,
@@ -201,7 +201,7 @@ async function onInvoicePaid(tx: Tx, event: PaymentEvent, c: EventContext): Prom
     ended
       ? { paymentsCount: a.paymentsCount + 1 }
       : {
-          status: transition(a.status, 'charge_succeeded'),
+          status: aboStates.fire(a.status, 'charge_succeeded'),
           paymentsCount: a.paymentsCount + 1,
           failedAttempts: 0,
           nextRetryAt: null,
@@ -248,7 +248,7 @@ async function onInvoiceFailed(tx: Tx, event: PaymentEvent, c: EventContext): Pr
     ctx,
     a.id,
     {
-      status: transition(a.status, 'charge_failed'),
+      status: aboStates.fire(a.status, 'charge_failed'),
       failedAttempts: inv.attempt,
       nextRetryAt: inv.nextAttemptAt,
       pastDueSince: a.pastDueSince ?? c.now,
@@ -279,7 +279,7 @@ async function onSubscriptionChanged(tx: Tx, event: PaymentEvent, c: EventContex
       ctx,
       a.id,
       {
-        status: transition(a.status, 'period_end_reached'),
+        status: aboStates.fire(a.status, 'period_end_reached'),
         endetAm: sub.endedAt ?? now,
         cancelAtPeriodEnd: false,
         nextRetryAt: null,
@@ -292,7 +292,7 @@ async function onSubscriptionChanged(tx: Tx, event: PaymentEvent, c: EventContex
   let row = a;
   // an unpaid subscription ends anyway: a cancellation flag set or cleared at Stripe meanwhile is
   // not mirrored (a 409 here would make Stripe redeliver the event forever)
-  if (sub.cancelAtPeriodEnd && !a.cancelAtPeriodEnd && canTransition(a.status, 'cancel_scheduled')) {
+  if (sub.cancelAtPeriodEnd && !a.cancelAtPeriodEnd && aboStates.allows(a.status, 'cancel_scheduled')) {
     row = await update(
       ctx,
       a.id,
@@ -305,7 +305,7 @@ async function onSubscriptionChanged(tx: Tx, event: PaymentEvent, c: EventContex
       now,
     );
     await emitAbo(ctx, row, 'abo.gekuendigt', now, { sofort: false, grund: null, canceled_by: 'provider' });
-  } else if (!sub.cancelAtPeriodEnd && a.cancelAtPeriodEnd && canTransition(a.status, 'cancel_withdrawn')) {
+  } else if (!sub.cancelAtPeriodEnd && a.cancelAtPeriodEnd && aboStates.allows(a.status, 'cancel_withdrawn')) {
     row = await update(
       ctx,
       a.id,
@@ -319,7 +319,7 @@ async function onSubscriptionChanged(tx: Tx, event: PaymentEvent, c: EventContex
     : null;
   const patch: Partial<AboRow> = {};
   if (mapped === 'unpaid' && row.status === 'past_due') {
-    patch.status = transition(row.status, 'retries_exhausted');
+    patch.status = aboStates.fire(row.status, 'retries_exhausted');
     patch.nextRetryAt = null;
     patch.endetAm = row.endetAm ?? sub.periodEnd ?? row.currentPeriodEnd;
   }

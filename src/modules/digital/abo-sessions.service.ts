@@ -23,7 +23,6 @@ import {
   type NewAboSession as AboSessionRow,
   type AboSessionTax,
   aboTax,
-  assertSessionTransition,
   type CheckoutSessionRow,
   checkReturnUrl,
   completeAboSessionRow,
@@ -34,6 +33,7 @@ import {
   money,
   normalizeVatId,
   type PricedLine,
+  sessionStates,
   setSessionProviderRef,
   type VatIdCheck,
 } from '../checkout/index.js';
@@ -43,7 +43,7 @@ import { chargedPrice, type TaxDecision } from '../tax/index.js';
 import { emitEvent } from '../webhooks/index.js';
 import { createAboOrder, emitAbo } from './abo-common.js';
 import type { AboSessionCreate } from './abo-sessions.schemas.js';
-import { transition } from './abo-states.js';
+import { aboStates } from './abo-states.js';
 import { addDays, addInterval, addMonths, firstCharge, intervalText, introPrice } from './billing.js';
 import { type AboRow, aboPlans, aboProviderCoupons, aboProviderPrices, abos, type PlanRow } from './digital.tables.js';
 import { scheduleDue } from './renewals.js';
@@ -530,7 +530,7 @@ async function insertAbo(
       customerId: await accountForPurchase(ctx.db, ctx.shopId, session.customerId, session.customerEmail),
       customerEmail: session.customerEmail,
       billingAddress: c.billing,
-      status: transition('new', t.trial ? 'checkout_trial' : 'checkout_paid'),
+      status: aboStates.fire('new', t.trial ? 'checkout_trial' : 'checkout_paid'),
       trialEnd: t.trialEnd,
       billingAnchor: t.anchor,
       periodIndex: t.trial ? 0 : 1,
@@ -591,7 +591,7 @@ async function markComplete(
   orderId: string | null,
   c: AboCompletion,
 ): Promise<void> {
-  assertSessionTransition(session.status, 'complete');
+  sessionStates.assert(session.status, 'complete');
   await completeAboSessionRow(ctx, session.id, {
     subscriptionId: aboId,
     orderId,

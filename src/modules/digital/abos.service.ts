@@ -10,7 +10,7 @@ import { likeAnywhere, withTx } from '../../platform/db/tx.js';
 import { AppError, notFound, viaProvider } from '../../platform/errors.js';
 import { subscriptionOrders } from '../orders/index.js';
 import { amountFor, emitAbo, lockAbo } from './abo-common.js';
-import { RUNNING, transition } from './abo-states.js';
+import { aboStates, RUNNING } from './abo-states.js';
 import type { AboListQuery, KuendigenBody, StatusFilter } from './abos.schemas.js';
 import { monthlyShare } from './billing.js';
 import { type AboRow, type AboStatus, abos } from './digital.tables.js';
@@ -179,7 +179,7 @@ export async function cancelAbo(ctx: Ctx, id: string, input: CancelInput, by: Ca
     const a = await lockAbo(t, id);
     const grund = input.grund ?? null;
     if (input.sofort) {
-      const status = transition(a.status, 'cancel_now');
+      const status = aboStates.fire(a.status, 'cancel_now');
       await providerCancel(ctx.config, a, 'now');
       const [ended] = await tx
         .update(abos)
@@ -203,7 +203,7 @@ export async function cancelAbo(ctx: Ctx, id: string, input: CancelInput, by: Ca
     if (a.cancelAtPeriodEnd) {
       throw new AppError('invalid_state', 'The cancellation is already scheduled for the end of the period');
     }
-    transition(a.status, 'cancel_scheduled');
+    aboStates.fire(a.status, 'cancel_scheduled');
     await providerCancel(ctx.config, a, 'period_end');
     const [scheduled] = await tx
       .update(abos)
@@ -234,7 +234,7 @@ export async function resumeAbo(ctx: Ctx, id: string): Promise<AboRow> {
     if (!a.cancelAtPeriodEnd) {
       throw new AppError('invalid_state', 'No cancellation is scheduled for this subscription');
     }
-    transition(a.status, 'cancel_withdrawn');
+    aboStates.fire(a.status, 'cancel_withdrawn');
     await providerResume(ctx.config, a);
     const [row] = await tx
       .update(abos)

@@ -17,7 +17,7 @@ import type { TypedApp } from '../../platform/http/typed-app.js';
 import type { AppDeps } from '../../platform/module.js';
 import { productSql } from '../catalog/index.js';
 import { aboOut } from './abo-common.js';
-import { canTransition } from './abo-states.js';
+import { aboStates } from './abo-states.js';
 import { emptyBody } from './abos.routes.js';
 import * as S from './abos.schemas.js';
 import { cancelAbo, customerAbos, getAbo, resumeAbo } from './abos.service.js';
@@ -58,8 +58,8 @@ async function tokenView(deps: AppDeps, a: AboRow) {
     abo: aboOut(a),
     plan_name: names?.plan_name ?? '',
     product_name: names?.product_name ?? '',
-    kann_kuendigen: !a.cancelAtPeriodEnd && canTransition(a.status, 'cancel_scheduled'),
-    kann_fortsetzen: a.cancelAtPeriodEnd && canTransition(a.status, 'cancel_withdrawn'),
+    kann_kuendigen: !a.cancelAtPeriodEnd && aboStates.allows(a.status, 'cancel_scheduled'),
+    kann_fortsetzen: a.cancelAtPeriodEnd && aboStates.allows(a.status, 'cancel_withdrawn'),
   };
 }
 

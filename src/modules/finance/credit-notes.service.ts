@@ -16,7 +16,7 @@ import { runHook, type SucceededRefund } from '../../platform/hooks.js';
 import type { Paged } from '../../platform/http/schemas.js';
 import { newId } from '../../platform/ids.js';
 import { scheduleAccountingSync } from './accounting.service.js';
-import { assertCreditNoteAction, assertInvoiceAction, creditedState, creditNoteTransition } from './document-states.js';
+import { assertCreditNoteAction, assertInvoiceAction, creditedState, creditNoteStates } from './document-states.js';
 import {
   allocate,
   contentHash,
@@ -314,7 +314,7 @@ export async function finalizeCreditNote(ctx: Ctx, id: string): Promise<CreditNo
     const peek = await getDocument(t, creditNotes, id, 'Credit note');
     const inv = await lockInvoice(t, peek.invoiceId);
     const cn = await lockDocument(t, creditNotes, id, 'Credit note');
-    const to = creditNoteTransition(cn.status, 'finalize');
+    const to = creditNoteStates.fire(cn.status, 'finalize');
     const finals = await tx
       .select({ total: sql<number>`coalesce(sum(${creditNotes.totalCents}), 0)::bigint` })
       .from(creditNotes)

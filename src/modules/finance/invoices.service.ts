@@ -13,7 +13,7 @@ import { channelCountry } from '../channels/index.js';
 import { getOrder, lockOrderStatus } from '../orders/index.js';
 import type { TaxCategory } from '../tax/index.js';
 import { scheduleAccountingSync } from './accounting.service.js';
-import { assertInvoiceAction, invoiceTransition } from './document-states.js';
+import { assertInvoiceAction, invoiceStates } from './document-states.js';
 import {
   contentHash,
   documentBody,
@@ -320,7 +320,7 @@ export async function finalizeInvoiceIn(t: TxCtx, id: string): Promise<InvoiceRo
   const peek = await getInvoice(t, id);
   const orderStatus = await lockOrderStatus(t, peek.orderId);
   const row = await lockInvoice(t, id);
-  const to = invoiceTransition(row.status, 'finalize');
+  const to = invoiceStates.fire(row.status, 'finalize');
   if (orderStatus !== null && !INVOICEABLE.includes(orderStatus)) {
     // refunded in full or cancelled while this was a draft: nothing of the sale stands
     throw conflict(

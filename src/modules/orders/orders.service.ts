@@ -12,7 +12,7 @@ import type { Paged } from '../../platform/http/schemas.js';
 import { newId } from '../../platform/ids.js';
 import { refsTrackingStock, releaseStock } from '../catalog/index.js';
 import { exemptionText, pricingTaxOut, type TaxCategory } from '../tax/index.js';
-import { assertTransition, type OrderStatus } from './order-states.js';
+import { type OrderStatus, orderStates } from './order-states.js';
 import type { OrderListQuery } from './orders.schemas.js';
 import { type Address, orderLines, orders, type PricedLine } from './orders.tables.js';
 
@@ -309,7 +309,7 @@ export async function transitionOrder(ctx: Ctx, id: string, to: OrderStatus) {
   return withTx(ctx, async (t) => {
     const tx = t.db;
     const row = await lockOwned(tx, orders, ctx.shopId, id, 'Order');
-    assertTransition(row.status as OrderStatus, to);
+    orderStates.assert(row.status, to);
     const now = ctx.clock.now();
     if (to === 'cancelled' && row.status === 'pending_payment') await releaseOrderStock(t, row);
     const [updated] = await tx
@@ -360,6 +360,7 @@ export async function expirePendingOrder(ctx: Ctx, orderId: string): Promise<boo
       .where(and(eq(orders.id, orderId), eq(orders.shopId, ctx.shopId)))
       .for('update');
     if (!row || row.status !== 'pending_payment' || !row.expiresAt || row.expiresAt > now) return false;
+    orderStates.assert(row.status, 'cancelled');
     await releaseOrderStock(t, row);
     await tx
       .update(orders)

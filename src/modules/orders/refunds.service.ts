@@ -34,9 +34,10 @@ import {
 import { newId } from '../../platform/ids.js';
 import { enqueue } from '../../platform/jobs/queue.js';
 import { emitEvent } from '../webhooks/index.js';
-import { assertTransition, type OrderStatus } from './order-states.js';
+import { type OrderStatus, orderStates } from './order-states.js';
 import { orders, type RefundRow, refunds } from './orders.tables.js';
 import { planRefund, type RefundAsk } from './refund-plan.js';
+import { type RefundStatus, refundStates } from './refund-states.js';
 
 type OrderRow = typeof orders.$inferSelect;
 
@@ -54,7 +55,7 @@ export function refundOut(r: RefundRow) {
     order_id: r.orderId,
     amount_cents: r.amountCents,
     currency: r.currency,
-    status: r.status as 'pending' | 'succeeded' | 'failed',
+    status: r.status,
     reason: r.reason,
     credit_note_id: r.creditNoteId,
     created_at: iso(r.createdAt),
@@ -198,7 +199,7 @@ async function moveAndSettle(
   refund: RefundRow,
   paymentRef: string | null,
 ): Promise<{ done: RefundRow; failure: string | null; unknown: string | null }> {
-  let status: 'pending' | 'succeeded' | 'failed' = 'succeeded';
+  let status: RefundStatus = 'succeeded';
   let providerRef: string | null = null;
   let failure: string | null = null;
   let unknown: string | null = null;
@@ -315,7 +316,7 @@ async function settleRefund(
   ctx: TxCtx,
   refundId: string,
   o: {
-    status: 'pending' | 'succeeded' | 'failed';
+    status: RefundStatus;
     providerRef: string | null;
     failure: string | null;
     now: Date;
@@ -350,6 +351,7 @@ async function settleRefund(
     return row as RefundRow;
   }
   if (o.status === 'failed') {
+    refundStates.assert(refund.status, 'failed');
     const [row] = await tx
       .update(refunds)
       .set({
@@ -372,8 +374,9 @@ async function settleRefund(
   // a refunded one stays refunded (only a reconciled refund can come after all was refunded)
   const to: OrderStatus =
     order.status === 'cancelled' ? 'cancelled' : refundedTotal >= order.totalCents ? 'refunded' : 'partially_refunded';
+  refundStates.assert(refund.status, 'succeeded', reconciling ? 'reconciled' : undefined);
   if (order.status !== 'cancelled' && order.status !== 'refunded') {
-    assertTransition(order.status as OrderStatus, to);
+    orderStates.assert(order.status, to);
     await tx.update(orders).set({ status: to, updatedAt: o.now }).where(eq(orders.id, order.id));
   }
   if (refundedTotal > order.totalCents) {
@@ -536,6 +539,7 @@ async function failSucceededRefund(
   const [r] = await tx.select().from(refunds).where(eq(refunds.id, refundId)).for('update');
   const refund = r as RefundRow;
   if (refund.status !== 'succeeded') return false;
+  refundStates.assert(refund.status, 'failed', 'reversed');
   await tx
     .update(refunds)
     .set({
@@ -551,10 +555,10 @@ async function failSucceededRefund(
         WHERE order_id = ${order.id} AND status = 'succeeded'`,
   );
   const refundedTotal = Number(left?.total ?? 0);
-  // not a transition anyone may ask for (a refunded order is final for the routes): the provider
-  // took the refund back. A fulfilled order stays fulfilled; an order refunded or partially
-  // refunded before is partially refunded by what remains, or paid again without any
-  const status = order.status as OrderStatus;
+  // the order's `refund_reversed` step (order-states.ts): a fulfilled order stays fulfilled; an
+  // order refunded or partially refunded before is partially refunded by what remains, or paid
+  // again without any
+  const status = order.status;
   const to: OrderStatus =
     status === 'cancelled'
       ? 'cancelled'
@@ -566,6 +570,7 @@ async function failSucceededRefund(
             ? 'partially_refunded'
             : 'paid';
   if (to !== status) {
+    orderStates.assert(status, to, 'refund_reversed');
     await tx.update(orders).set({ status: to, updatedAt: o.now }).where(eq(orders.id, order.id));
   }
   // the clawback of the refund (directly, or through its credit note) is undone in the ledger

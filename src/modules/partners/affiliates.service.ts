@@ -71,7 +71,7 @@ export function affiliateOut(a: AffiliateRow, base: string | null) {
     email: a.email,
     code: a.code,
     commission_percent: Number(a.commissionPercent),
-    status: a.status as AffiliateStatus,
+    status: a.status,
     portal: portalState(a),
     referral_link: referralLink(base, a.code),
     created_at: iso(a.createdAt),
@@ -425,7 +425,7 @@ export type ContentInput = Static<typeof ContentCreate>;
 
 export const contentOut = (c: ContentRow) => ({
   id: c.id,
-  kind: c.kind as ContentInput['kind'],
+  kind: c.kind,
   title: c.title,
   url: c.url,
   image_url: c.imageUrl,

@@ -18,7 +18,7 @@ import { newId } from '../../platform/ids.js';
 import { defaultChannelCurrency } from '../channels/index.js';
 import { balanceOf, balances, move, post } from './ledger.js';
 import { affiliates, type PartnerType, partnerPayouts, partnerSettings, vendors } from './partners.tables.js';
-import { assertPayoutTransition, OPEN_PAYOUT_STATUSES, type PayoutStatus } from './payout-states.js';
+import { OPEN_PAYOUT_STATUSES, payoutStates } from './payout-states.js';
 import type {
   PartnerSettingsPut as PartnerSettingsPutBody,
   PortalPayoutQuery,
@@ -122,8 +122,8 @@ export function payoutOut<K extends PartnerType>(kind: K, row: PayoutRow) {
     ...partnerIdOut(kind, row.partnerId),
     currency: row.currency,
     amount_cents: row.amountCents,
-    status: row.status as PayoutStatus,
-    requested_by: row.requestedBy as 'admin' | 'partner',
+    status: row.status,
+    requested_by: row.requestedBy,
     reference: row.reference,
     note: row.note,
     created_at: iso(row.createdAt),
@@ -336,7 +336,7 @@ export async function transitionPayout(
   return withTx(ctx, async (t) => {
     const tx = t.db;
     const row = await lockOwned(tx, partnerPayouts, ctx.shopId, id, 'Payout', eq(partnerPayouts.partnerType, type));
-    assertPayoutTransition(type, row.status as PayoutStatus, to);
+    payoutStates[type].assert(row.status, to);
     const set: Partial<PayoutRow> = { status: to, updatedAt: now };
     if (to === 'processing') set.processingAt = now;
     if (to === 'paid') {

@@ -119,7 +119,7 @@ function statementFields(row: StatementRow) {
     period_start: iso(row.periodStart),
     period_end: iso(row.periodEnd),
     currency: row.currency,
-    status: row.status as 'draft' | 'final',
+    status: row.status,
     number: row.number,
     vendor: row.vendorSnapshot,
     opening_balance_cents: row.openingBalanceCents,
