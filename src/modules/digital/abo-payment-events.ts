@@ -12,10 +12,12 @@
  * | subscription.updated | Stripe's current subscription (the adapter retrieves it: events arrive in any order): cancel_at_period_end scheduled/withdrawn (abo.gekuendigt/abo.fortgesetzt), status unpaid, period |
  * | subscription.deleted | canceled, abo.beendet                                                 |
  */
+
 import { and, eq, sql } from 'drizzle-orm';
 import type { PaymentEvent, ProviderSubscription } from '../../adapters/payment/port.js';
 import type { Ctx } from '../../platform/auth/types.js';
 import { isoOrNull } from '../../platform/dates.js';
+import { one } from '../../platform/db/query.js';
 import { query, type Tx, type TxCtx } from '../../platform/db/tx.js';
 import { type EventContext, type EventOutcome, eventCtx, type HookLists } from '../../platform/hooks.js';
 import { productSql } from '../catalog/index.js';
@@ -38,12 +40,13 @@ async function lockByRef(tx: Tx, provider: string, ref: string): Promise<AboRow 
 }
 
 async function update(ctx: TxCtx, id: string, patch: Partial<AboRow>, now: Date): Promise<AboRow> {
-  const [row] = await ctx.db
-    .update(abos)
-    .set({ ...patch, updatedAt: now })
-    .where(eq(abos.id, id))
-    .returning();
-  return row as AboRow;
+  return one(
+    await ctx.db
+      .update(abos)
+      .set({ ...patch, updatedAt: now })
+      .where(eq(abos.id, id))
+      .returning(),
+  );
 }
 
 /**

@@ -6,6 +6,7 @@ import { paymentProviderFor } from '../../adapters/payment/index.js';
 import type { Config } from '../../config.js';
 import { channelScope } from '../../platform/auth/channel-scope.js';
 import type { Ctx } from '../../platform/auth/types.js';
+import { one } from '../../platform/db/query.js';
 import { likeAnywhere, withTx } from '../../platform/db/tx.js';
 import { AppError, notFound, viaProvider } from '../../platform/errors.js';
 import { subscriptionOrders } from '../orders/index.js';
@@ -181,21 +182,23 @@ export async function cancelAbo(ctx: Ctx, id: string, input: CancelInput, by: Ca
     if (input.sofort) {
       const status = aboStates.fire(a.status, 'cancel_now');
       await providerCancel(ctx.config, a, 'now');
-      const [ended] = await tx
-        .update(abos)
-        .set({
-          status,
-          endetAm: now,
-          canceledAt: now,
-          cancelReason: grund,
-          canceledBy: by,
-          cancelAtPeriodEnd: false,
-          nextRetryAt: null,
-          updatedAt: now,
-        })
-        .where(eq(abos.id, a.id))
-        .returning();
-      const row = ended as AboRow;
+      const ended = one(
+        await tx
+          .update(abos)
+          .set({
+            status,
+            endetAm: now,
+            canceledAt: now,
+            cancelReason: grund,
+            canceledBy: by,
+            cancelAtPeriodEnd: false,
+            nextRetryAt: null,
+            updatedAt: now,
+          })
+          .where(eq(abos.id, a.id))
+          .returning(),
+      );
+      const row = ended;
       await emitAbo(t, row, 'abo.gekuendigt', now, { sofort: true, grund, canceled_by: by });
       await emitAbo(t, row, 'abo.beendet', now);
       return row;
@@ -205,19 +208,21 @@ export async function cancelAbo(ctx: Ctx, id: string, input: CancelInput, by: Ca
     }
     aboStates.fire(a.status, 'cancel_scheduled');
     await providerCancel(ctx.config, a, 'period_end');
-    const [scheduled] = await tx
-      .update(abos)
-      .set({
-        cancelAtPeriodEnd: true,
-        endetAm: a.currentPeriodEnd,
-        canceledAt: now,
-        cancelReason: grund,
-        canceledBy: by,
-        updatedAt: now,
-      })
-      .where(eq(abos.id, a.id))
-      .returning();
-    const row = scheduled as AboRow;
+    const scheduled = one(
+      await tx
+        .update(abos)
+        .set({
+          cancelAtPeriodEnd: true,
+          endetAm: a.currentPeriodEnd,
+          canceledAt: now,
+          cancelReason: grund,
+          canceledBy: by,
+          updatedAt: now,
+        })
+        .where(eq(abos.id, a.id))
+        .returning(),
+    );
+    const row = scheduled;
     await emitAbo(t, row, 'abo.gekuendigt', now, { sofort: false, grund, canceled_by: by });
     // past_due waits for its next retry; the end of the period may now come first
     if (row.status === 'past_due') await scheduleDue(t, row, now);
@@ -236,20 +241,22 @@ export async function resumeAbo(ctx: Ctx, id: string): Promise<AboRow> {
     }
     aboStates.fire(a.status, 'cancel_withdrawn');
     await providerResume(ctx.config, a);
-    const [row] = await tx
-      .update(abos)
-      .set({
-        cancelAtPeriodEnd: false,
-        endetAm: null,
-        canceledAt: null,
-        cancelReason: null,
-        canceledBy: null,
-        updatedAt: now,
-      })
-      .where(eq(abos.id, a.id))
-      .returning();
-    await emitAbo(t, row as AboRow, 'abo.fortgesetzt', now);
-    return row as AboRow;
+    const row = one(
+      await tx
+        .update(abos)
+        .set({
+          cancelAtPeriodEnd: false,
+          endetAm: null,
+          canceledAt: null,
+          cancelReason: null,
+          canceledBy: null,
+          updatedAt: now,
+        })
+        .where(eq(abos.id, a.id))
+        .returning(),
+    );
+    await emitAbo(t, row, 'abo.fortgesetzt', now);
+    return row;
   });
 }
 

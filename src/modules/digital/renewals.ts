@@ -16,6 +16,7 @@ import { type PaymentProvider, paymentProviderOf, renewalBillingOf } from '../..
 import type { Config } from '../../config.js';
 import { type Ctx, systemCtx } from '../../platform/auth/types.js';
 import { iso } from '../../platform/dates.js';
+import { one } from '../../platform/db/query.js';
 import { type TxCtx, withTx } from '../../platform/db/tx.js';
 import { enqueue } from '../../platform/jobs/queue.js';
 import type { JobHandler } from '../../platform/jobs/worker.js';
@@ -63,12 +64,13 @@ function charge(provider: PaymentProvider, a: AboRow, amountCents: number) {
 }
 
 async function save(ctx: TxCtx, id: string, patch: Partial<AboRow>, now: Date): Promise<AboRow> {
-  const [row] = await ctx.db
-    .update(abos)
-    .set({ ...patch, updatedAt: now })
-    .where(eq(abos.id, id))
-    .returning();
-  return row as AboRow;
+  return one(
+    await ctx.db
+      .update(abos)
+      .set({ ...patch, updatedAt: now })
+      .where(eq(abos.id, id))
+      .returning(),
+  );
 }
 
 export type DueOutcome = 'none' | 'ended' | 'renewed' | 'failed' | 'unpaid';

@@ -7,7 +7,7 @@
 import { Type } from '@sinclair/typebox';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
-import { customerSession, publicRoute } from '../../platform/auth/presets.js';
+import { actorOf, customerSession, publicRoute } from '../../platform/auth/presets.js';
 import { sha256 } from '../../platform/crypto.js';
 import { query } from '../../platform/db/tx.js';
 import { notFound } from '../../platform/errors.js';
@@ -77,7 +77,7 @@ export function customerAboRoutes(app: TypedApp): void {
       },
     },
     async (request) => {
-      const actor = request.ctx.actor as { customerId: string };
+      const actor = actorOf(request.ctx, customerSession);
       return { abos: (await customerAbos(request.ctx, actor.customerId)).map(aboOut) };
     },
   );
@@ -97,7 +97,7 @@ export function customerAboRoutes(app: TypedApp): void {
     },
     async (request) => {
       const { ctx } = request;
-      const actor = ctx.actor as { customerId: string };
+      const actor = actorOf(ctx, customerSession);
       const a = await getAbo(ctx, request.params.id);
       if (a.customerId !== actor.customerId) throw notFound('Subscription');
       const grund = request.body.grund ?? null;

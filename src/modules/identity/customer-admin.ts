@@ -3,9 +3,11 @@
  * as a derived table for the list, one account, suspending and restoring sign-in, and the
  * verification e-mail sent again. No password hash ever leaves this file.
  */
+
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import { iso, isoOrNull } from '../../platform/dates.js';
+import { one } from '../../platform/db/query.js';
 import { withTx } from '../../platform/db/tx.js';
 import { AppError, notFound } from '../../platform/errors.js';
 import { sendVerificationEmail } from './customer-accounts.js';
@@ -81,12 +83,13 @@ export async function restoreCustomer(ctx: Ctx, id: string): Promise<CustomerRow
       .for('update');
     if (!row) throw notFound('Customer');
     if (!row.suspendedAt) return row;
-    const [updated] = await t.db
-      .update(customers)
-      .set({ suspendedAt: null, updatedAt: ctx.clock.now() })
-      .where(eq(customers.id, row.id))
-      .returning();
-    return updated as CustomerRow;
+    return one(
+      await t.db
+        .update(customers)
+        .set({ suspendedAt: null, updatedAt: ctx.clock.now() })
+        .where(eq(customers.id, row.id))
+        .returning(),
+    );
   });
 }
 

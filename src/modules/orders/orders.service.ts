@@ -1,10 +1,12 @@
 /** Orders: created by checkout completion (and subscription renewals), read and moved by admins. */
+
 import type { Static } from '@sinclair/typebox';
 import { and, asc, desc, eq, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
 import { channelScope } from '../../platform/auth/channel-scope.js';
 import type { Ctx } from '../../platform/auth/types.js';
 import { iso, isoOrNull } from '../../platform/dates.js';
 import { lockOwned } from '../../platform/db/lock.js';
+import { one } from '../../platform/db/query.js';
 import { likeAnywhere, query, type TxCtx, withTx } from '../../platform/db/tx.js';
 import { AppError, notFound } from '../../platform/errors.js';
 import { runHook } from '../../platform/hooks.js';
@@ -312,17 +314,19 @@ export async function transitionOrder(ctx: Ctx, id: string, to: OrderStatus) {
     orderStates.assert(row.status, to);
     const now = ctx.clock.now();
     if (to === 'cancelled' && row.status === 'pending_payment') await releaseOrderStock(t, row);
-    const [updated] = await tx
-      .update(orders)
-      .set({
-        status: to,
-        updatedAt: now,
-        ...(to === 'paid' ? { paidAt: now, expiresAt: null } : {}),
-        ...(to === 'fulfilled' ? { fulfilledAt: now } : {}),
-        ...(to === 'cancelled' ? { cancelledAt: now } : {}),
-      })
-      .where(eq(orders.id, id))
-      .returning();
+    const updated = one(
+      await tx
+        .update(orders)
+        .set({
+          status: to,
+          updatedAt: now,
+          ...(to === 'paid' ? { paidAt: now, expiresAt: null } : {}),
+          ...(to === 'fulfilled' ? { fulfilledAt: now } : {}),
+          ...(to === 'cancelled' ? { cancelledAt: now } : {}),
+        })
+        .where(eq(orders.id, id))
+        .returning(),
+    );
     if (to === 'paid') await runHook(t, 'order.paid', { shopId: ctx.shopId, orderId: id, now });
     if ((to === 'cancelled' || to === 'refunded') && row.status !== 'pending_payment') {
       await runHook(t, 'order.reversed', { shopId: ctx.shopId, orderId: id, now });
@@ -332,7 +336,7 @@ export async function transitionOrder(ctx: Ctx, id: string, to: OrderStatus) {
     if (to === 'cancelled' && row.paidAt === null) {
       await runHook(t, 'order.cancelledUnpaid', { shopId: ctx.shopId, orderId: id, now });
     }
-    return updated as OrderRow;
+    return updated;
   });
 }
 

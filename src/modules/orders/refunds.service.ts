@@ -10,6 +10,7 @@
  * have moved (5xx, timeout, reset) keeps it `pending`, counted against what is left, until the
  * provider's webhook or the resume job (which asks the provider for it) knows its outcome.
  */
+
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { paymentProviderFor } from '../../adapters/payment/index.js';
 import {
@@ -21,6 +22,7 @@ import {
 import type { Ctx } from '../../platform/auth/types.js';
 import { iso } from '../../platform/dates.js';
 import { lockOwned } from '../../platform/db/lock.js';
+import { one } from '../../platform/db/query.js';
 import { query, type Tx, type TxCtx, withTx } from '../../platform/db/tx.js';
 import { AppError, notFound } from '../../platform/errors.js';
 import {
@@ -153,28 +155,30 @@ export async function claimRefund(
     // refund-plan.ts, which the refund preview shows. Money paid outside the provider (e.g. a bank
     // transfer recorded with mark-paid) goes back the same way: the refund is recorded as manual
     const plan = await planRefund(t, order, input, provider.name);
-    const [row] = await tx
-      .insert(refunds)
-      .values({
-        id: newId('refund'),
-        shopId: ctx.shopId,
-        orderId: order.id,
-        amountCents: plan.amountCents,
-        currency: order.currency,
-        status: 'pending',
-        reason: input.reason,
-        provider: plan.provider,
-        idempotencyKey,
-        lines: plan.lines,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning();
+    const row = one(
+      await tx
+        .insert(refunds)
+        .values({
+          id: newId('refund'),
+          shopId: ctx.shopId,
+          orderId: order.id,
+          amountCents: plan.amountCents,
+          currency: order.currency,
+          status: 'pending',
+          reason: input.reason,
+          provider: plan.provider,
+          idempotencyKey,
+          lines: plan.lines,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning(),
+    );
     // should this process die before the outcome is stored, the job finishes the refund
     await enqueue(
       tx,
       RESUME_REFUND_JOB,
-      { shop_id: ctx.shopId, refund_id: (row as RefundRow).id },
+      { shop_id: ctx.shopId, refund_id: row.id },
       {
         now,
         runAt: new Date(now.getTime() + RESUME_REFUND_AFTER_MS),
@@ -182,7 +186,7 @@ export async function claimRefund(
         maxAttempts: RESUME_REFUND_MAX_ATTEMPTS,
       },
     );
-    return { refund: row as RefundRow, order, prior: false };
+    return { refund: row, order, prior: false };
   });
 }
 
@@ -332,8 +336,8 @@ async function settleRefund(
   if (!peek) throw notFound('Refund');
   // the order first, then the refund: the same lock order as creation
   const order = await lockOwned(tx, orders, ctx.shopId, peek.orderId, 'Order');
-  const [r] = await tx.select().from(refunds).where(eq(refunds.id, refundId)).for('update');
-  const refund = r as RefundRow;
+  const r = one(await tx.select().from(refunds).where(eq(refunds.id, refundId)).for('update'));
+  const refund = r;
   const reconciling = o.reconcile === true && o.status === 'succeeded' && failedWithoutProviderAnswer(refund);
   if (refund.status !== 'pending' && !reconciling) return refund;
   if (reconciling) {
@@ -343,26 +347,28 @@ async function settleRefund(
     );
   }
   if (o.status === 'pending') {
-    const [row] = await tx
-      .update(refunds)
-      .set({ providerRef: o.providerRef ?? refund.providerRef, updatedAt: o.now })
-      .where(eq(refunds.id, refundId))
-      .returning();
-    return row as RefundRow;
+    return one(
+      await tx
+        .update(refunds)
+        .set({ providerRef: o.providerRef ?? refund.providerRef, updatedAt: o.now })
+        .where(eq(refunds.id, refundId))
+        .returning(),
+    );
   }
   if (o.status === 'failed') {
     refundStates.assert(refund.status, 'failed');
-    const [row] = await tx
-      .update(refunds)
-      .set({
-        status: 'failed',
-        failureReason: o.failure,
-        providerRef: o.providerRef ?? refund.providerRef,
-        updatedAt: o.now,
-      })
-      .where(eq(refunds.id, refundId))
-      .returning();
-    return row as RefundRow;
+    return one(
+      await tx
+        .update(refunds)
+        .set({
+          status: 'failed',
+          failureReason: o.failure,
+          providerRef: o.providerRef ?? refund.providerRef,
+          updatedAt: o.now,
+        })
+        .where(eq(refunds.id, refundId))
+        .returning(),
+    );
   }
   const [succeeded] = await query<{ total: string | number }>(
     tx,
@@ -394,17 +400,19 @@ async function settleRefund(
     reason: refund.reason,
     lines: refund.lines?.map((l) => ({ position: l.position, quantity: l.quantity })) ?? null,
   });
-  const [row] = await tx
-    .update(refunds)
-    .set({
-      status: 'succeeded',
-      providerRef: o.providerRef ?? refund.providerRef,
-      creditNoteId,
-      failureReason: null,
-      updatedAt: o.now,
-    })
-    .where(eq(refunds.id, refundId))
-    .returning();
+  const row = one(
+    await tx
+      .update(refunds)
+      .set({
+        status: 'succeeded',
+        providerRef: o.providerRef ?? refund.providerRef,
+        creditNoteId,
+        failureReason: null,
+        updatedAt: o.now,
+      })
+      .where(eq(refunds.id, refundId))
+      .returning(),
+  );
   // the credit note claws back the partner earnings it credits (finalizeCreditNote); without an
   // invoice there is none, and the refunded share of what was paid is clawed back here (all of
   // it once the order is refunded), counting this refund, now succeeded
@@ -424,7 +432,7 @@ async function settleRefund(
       credit_note_id: creditNoteId,
     },
   );
-  return row as RefundRow;
+  return row;
 }
 
 /** What succeeded refunds without a credit note (the order had no final invoice) paid back. */
@@ -536,8 +544,8 @@ async function failSucceededRefund(
     .where(and(eq(refunds.id, refundId), eq(refunds.shopId, ctx.shopId)));
   if (!peek) throw notFound('Refund');
   const order = await lockOwned(tx, orders, ctx.shopId, peek.orderId, 'Order');
-  const [r] = await tx.select().from(refunds).where(eq(refunds.id, refundId)).for('update');
-  const refund = r as RefundRow;
+  const r = one(await tx.select().from(refunds).where(eq(refunds.id, refundId)).for('update'));
+  const refund = r;
   if (refund.status !== 'succeeded') return false;
   refundStates.assert(refund.status, 'failed', 'reversed');
   await tx

@@ -6,11 +6,13 @@
  * key `payout:<id>:<step>`. Creating locks the partner row before reading the balance, so two
  * concurrent payouts of one partner never reserve more than is available.
  */
+
 import type { Static } from '@sinclair/typebox';
 import { and, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import { iso, isoOrNull } from '../../platform/dates.js';
 import { lockOwned } from '../../platform/db/lock.js';
+import { one } from '../../platform/db/query.js';
 import { type TxCtx, uniqueConstraintOf, withTx } from '../../platform/db/tx.js';
 import { AppError, badRequest, conflict, notFound } from '../../platform/errors.js';
 import type { Paged } from '../../platform/http/schemas.js';
@@ -198,22 +200,24 @@ async function openPayout(
   },
 ): Promise<PayoutRow> {
   const id = newId('payout');
-  const [row] = await ctx.db
-    .insert(partnerPayouts)
-    .values({
-      id,
-      shopId: ctx.shopId,
-      partnerType: p.type,
-      partnerId: p.partnerId,
-      currency: p.currency,
-      amountCents: p.amount,
-      status: 'pending',
-      requestedBy: p.requestedBy,
-      note: p.note,
-      createdAt: p.now,
-      updatedAt: p.now,
-    })
-    .returning();
+  const row = one(
+    await ctx.db
+      .insert(partnerPayouts)
+      .values({
+        id,
+        shopId: ctx.shopId,
+        partnerType: p.type,
+        partnerId: p.partnerId,
+        currency: p.currency,
+        amountCents: p.amount,
+        status: 'pending',
+        requestedBy: p.requestedBy,
+        note: p.note,
+        createdAt: p.now,
+        updatedAt: p.now,
+      })
+      .returning(),
+  );
   await post(ctx, {
     partnerType: p.type,
     partnerId: p.partnerId,
@@ -225,7 +229,7 @@ async function openPayout(
     occurredAt: p.now,
     postings: move('available', 'in_payout', p.amount),
   });
-  return row as PayoutRow;
+  return row;
 }
 
 export type VendorPayoutCreate = Static<typeof VendorPayoutCreateBody>;
@@ -344,7 +348,7 @@ export async function transitionPayout(
       set.reference = opts.reference ?? null;
     }
     if (to === 'cancelled') set.cancelledAt = now;
-    const [updated] = await tx.update(partnerPayouts).set(set).where(eq(partnerPayouts.id, row.id)).returning();
+    const updated = one(await tx.update(partnerPayouts).set(set).where(eq(partnerPayouts.id, row.id)).returning());
     if (to !== 'processing') {
       await post(t, {
         partnerType: type,
@@ -361,6 +365,6 @@ export async function transitionPayout(
             : move('in_payout', 'available', row.amountCents),
       });
     }
-    return updated as PayoutRow;
+    return updated;
   });
 }
