@@ -10,8 +10,7 @@
 import { sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import { iso } from '../../platform/dates.js';
-import { one } from '../../platform/db/query.js';
-import { query, withTx } from '../../platform/db/tx.js';
+import { one, query, withTx } from '../../platform/db/tx.js';
 import { invalidField, notFound } from '../../platform/errors.js';
 import type { ChannelDependency } from '../../platform/hooks.js';
 import { getChannel, listChannels } from '../channels/index.js';

@@ -11,7 +11,7 @@ import type { PaymentProvider } from '../../adapters/payment/port.js';
 import type { Ctx } from '../../platform/auth/types.js';
 import { sha256 } from '../../platform/crypto.js';
 import { isoDay, isoOrNull } from '../../platform/dates.js';
-import { type Tx, type TxCtx, withTx } from '../../platform/db/tx.js';
+import { one, type Tx, type TxCtx, withTx } from '../../platform/db/tx.js';
 import type { ErrorCode } from '../../platform/error-codes.js';
 import { AppError, type FieldError, notFound, viaProvider } from '../../platform/errors.js';
 import { newId, newSecret } from '../../platform/ids.js';
@@ -518,50 +518,52 @@ async function insertAbo(
   c: AboCompletion,
 ): Promise<AboRow> {
   const now = c.now;
-  const [created] = await ctx.db
-    .insert(abos)
-    .values({
-      id: newId('abo'),
-      shopId: ctx.shopId,
-      planId: plan.id,
-      productId: plan.productId,
-      channelId: session.channelId,
-      checkoutSessionId: session.id,
-      customerId: await accountForPurchase(ctx.db, ctx.shopId, session.customerId, session.customerEmail),
-      customerEmail: session.customerEmail,
-      billingAddress: c.billing,
-      status: aboStates.fire('new', t.trial ? 'checkout_trial' : 'checkout_paid'),
-      trialEnd: t.trialEnd,
-      billingAnchor: t.anchor,
-      periodIndex: t.trial ? 0 : 1,
-      currentPeriodStart: t.periodStart,
-      currentPeriodEnd: t.periodEnd,
-      priceCents: t.priceCents,
-      currency: plan.currency,
-      intervalUnit: plan.intervalUnit,
-      intervalCount: plan.intervalCount,
-      introDiscountPercent: plan.introDiscountPercent,
-      introPriceCents: t.intro,
-      introUntil: t.intro !== null && plan.introDiscountMonths ? addMonths(t.anchor, plan.introDiscountMonths) : null,
-      taxClass,
-      taxRate: c.taxRate,
-      taxCategory: c.taxDecision?.tax_category ?? null,
-      taxExemptionReason: c.taxDecision?.tax_exemption_reason ?? null,
-      vatIdStatus: c.vatId?.status ?? null,
-      vatIdCheckedAt: c.vatId?.checkedAt ?? null,
-      paymentsCount: t.trial ? 0 : 1,
-      affiliateCode: session.affiliateCode,
-      isTest: session.isTest,
-      provider: c.provider,
-      providerRef: c.providerRef ?? null,
-      cardLast4: c.card?.last4 ?? null,
-      cardFailsLater: c.card?.failsLater ?? false,
-      manageTokenHash: sha256(token),
-      createdAt: now,
-      updatedAt: now,
-    })
-    .returning();
-  return created as AboRow;
+  const created = one(
+    await ctx.db
+      .insert(abos)
+      .values({
+        id: newId('abo'),
+        shopId: ctx.shopId,
+        planId: plan.id,
+        productId: plan.productId,
+        channelId: session.channelId,
+        checkoutSessionId: session.id,
+        customerId: await accountForPurchase(ctx.db, ctx.shopId, session.customerId, session.customerEmail),
+        customerEmail: session.customerEmail,
+        billingAddress: c.billing,
+        status: aboStates.fire('new', t.trial ? 'checkout_trial' : 'checkout_paid'),
+        trialEnd: t.trialEnd,
+        billingAnchor: t.anchor,
+        periodIndex: t.trial ? 0 : 1,
+        currentPeriodStart: t.periodStart,
+        currentPeriodEnd: t.periodEnd,
+        priceCents: t.priceCents,
+        currency: plan.currency,
+        intervalUnit: plan.intervalUnit,
+        intervalCount: plan.intervalCount,
+        introDiscountPercent: plan.introDiscountPercent,
+        introPriceCents: t.intro,
+        introUntil: t.intro !== null && plan.introDiscountMonths ? addMonths(t.anchor, plan.introDiscountMonths) : null,
+        taxClass,
+        taxRate: c.taxRate,
+        taxCategory: c.taxDecision?.tax_category ?? null,
+        taxExemptionReason: c.taxDecision?.tax_exemption_reason ?? null,
+        vatIdStatus: c.vatId?.status ?? null,
+        vatIdCheckedAt: c.vatId?.checkedAt ?? null,
+        paymentsCount: t.trial ? 0 : 1,
+        affiliateCode: session.affiliateCode,
+        isTest: session.isTest,
+        provider: c.provider,
+        providerRef: c.providerRef ?? null,
+        cardLast4: c.card?.last4 ?? null,
+        cardFailsLater: c.card?.failsLater ?? false,
+        manageTokenHash: sha256(token),
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning(),
+  );
+  return created;
 }
 
 /** A paid plan's first payment becomes its first order; a trial pays nothing yet. */

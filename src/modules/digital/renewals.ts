@@ -16,8 +16,7 @@ import { type PaymentProvider, paymentProviderOf, renewalBillingOf } from '../..
 import type { Config } from '../../config.js';
 import { type Ctx, systemCtx } from '../../platform/auth/types.js';
 import { iso } from '../../platform/dates.js';
-import { one } from '../../platform/db/query.js';
-import { type TxCtx, withTx } from '../../platform/db/tx.js';
+import { one, type TxCtx, withTx } from '../../platform/db/tx.js';
 import { enqueue } from '../../platform/jobs/queue.js';
 import type { JobHandler } from '../../platform/jobs/worker.js';
 import { amountFor, createAboOrder, emitAbo, lockAbo } from './abo-common.js';

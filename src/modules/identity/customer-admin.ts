@@ -7,8 +7,7 @@
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import { iso, isoOrNull } from '../../platform/dates.js';
-import { one } from '../../platform/db/query.js';
-import { withTx } from '../../platform/db/tx.js';
+import { one, withTx } from '../../platform/db/tx.js';
 import { AppError, notFound } from '../../platform/errors.js';
 import { sendVerificationEmail } from './customer-accounts.js';
 import { customers } from './identity.tables.js';
@@ -61,15 +60,17 @@ export async function suspendCustomer(ctx: Ctx, id: string): Promise<CustomerRow
       .for('update');
     if (!row) throw notFound('Customer');
     const now = ctx.clock.now();
-    const [updated] = row.suspendedAt
-      ? [row]
-      : await t.db
-          .update(customers)
-          .set({ suspendedAt: now, updatedAt: now })
-          .where(eq(customers.id, row.id))
-          .returning();
+    const updated = row.suspendedAt
+      ? row
+      : one(
+          await t.db
+            .update(customers)
+            .set({ suspendedAt: now, updatedAt: now })
+            .where(eq(customers.id, row.id))
+            .returning(),
+        );
     await revokeSessionsOf(t, 'customer', row.id);
-    return updated as CustomerRow;
+    return updated;
   });
 }
 

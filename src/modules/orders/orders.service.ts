@@ -6,8 +6,7 @@ import { channelScope } from '../../platform/auth/channel-scope.js';
 import type { Ctx } from '../../platform/auth/types.js';
 import { iso, isoOrNull } from '../../platform/dates.js';
 import { lockOwned } from '../../platform/db/lock.js';
-import { one } from '../../platform/db/query.js';
-import { likeAnywhere, query, type TxCtx, withTx } from '../../platform/db/tx.js';
+import { likeAnywhere, one, query, type TxCtx, withTx } from '../../platform/db/tx.js';
 import { AppError, notFound } from '../../platform/errors.js';
 import { runHook } from '../../platform/hooks.js';
 import type { Paged } from '../../platform/http/schemas.js';
@@ -74,48 +73,50 @@ export async function createOrder(ctx: TxCtx, o: NewOrder): Promise<OrderRow> {
   const { db: tx, shopId } = ctx;
   const number = await nextCounter(ctx, 'order_number', 1001);
   const id = newId('order');
-  const [row] = await tx
-    .insert(orders)
-    .values({
-      id,
-      shopId,
-      number: String(number),
-      channelId: o.channelId,
-      checkoutSessionId: o.checkoutSessionId,
-      customerId: o.customerId,
-      customerEmail: o.customerEmail,
-      billingAddress: o.billingAddress,
-      shippingAddress: o.shippingAddress,
-      shippingMethodId: o.shippingMethodId,
-      status: o.status,
-      confirmedAt: o.autoConfirm ? o.now : null,
-      currency: o.currency,
-      subtotalCents: o.subtotalCents,
-      shippingCents: o.shippingCents,
-      shippingTaxCents: o.shippingTaxCents,
-      shippingTaxRate: o.shippingTaxRate ?? null,
-      shippingTaxCategory: o.shippingTaxCategory ?? null,
-      vatIdStatus: o.vatIdStatus ?? null,
-      vatIdCheckedAt: o.vatIdCheckedAt ?? null,
-      taxCents: o.taxCents,
-      totalCents: o.totalCents,
-      requiresShipping: o.requiresShipping,
-      widerrufVerzicht: o.widerrufVerzicht,
-      widerrufVerzichtAt: o.widerrufVerzichtAt,
-      affiliateCode: o.affiliateCode,
-      subscriptionId: o.subscriptionId ?? null,
-      subscriptionPaymentNumber: o.subscriptionPaymentNumber ?? null,
-      servicePeriodStart: o.servicePeriod?.start ?? null,
-      servicePeriodEnd: o.servicePeriod?.end ?? null,
-      isTest: o.isTest,
-      paymentProvider: o.paymentProvider,
-      paymentRef: o.paymentRef,
-      paidAt: o.status === 'paid' ? o.now : null,
-      expiresAt: o.expiresAt ?? null,
-      createdAt: o.now,
-      updatedAt: o.now,
-    })
-    .returning();
+  const row = one(
+    await tx
+      .insert(orders)
+      .values({
+        id,
+        shopId,
+        number: String(number),
+        channelId: o.channelId,
+        checkoutSessionId: o.checkoutSessionId,
+        customerId: o.customerId,
+        customerEmail: o.customerEmail,
+        billingAddress: o.billingAddress,
+        shippingAddress: o.shippingAddress,
+        shippingMethodId: o.shippingMethodId,
+        status: o.status,
+        confirmedAt: o.autoConfirm ? o.now : null,
+        currency: o.currency,
+        subtotalCents: o.subtotalCents,
+        shippingCents: o.shippingCents,
+        shippingTaxCents: o.shippingTaxCents,
+        shippingTaxRate: o.shippingTaxRate ?? null,
+        shippingTaxCategory: o.shippingTaxCategory ?? null,
+        vatIdStatus: o.vatIdStatus ?? null,
+        vatIdCheckedAt: o.vatIdCheckedAt ?? null,
+        taxCents: o.taxCents,
+        totalCents: o.totalCents,
+        requiresShipping: o.requiresShipping,
+        widerrufVerzicht: o.widerrufVerzicht,
+        widerrufVerzichtAt: o.widerrufVerzichtAt,
+        affiliateCode: o.affiliateCode,
+        subscriptionId: o.subscriptionId ?? null,
+        subscriptionPaymentNumber: o.subscriptionPaymentNumber ?? null,
+        servicePeriodStart: o.servicePeriod?.start ?? null,
+        servicePeriodEnd: o.servicePeriod?.end ?? null,
+        isTest: o.isTest,
+        paymentProvider: o.paymentProvider,
+        paymentRef: o.paymentRef,
+        paidAt: o.status === 'paid' ? o.now : null,
+        expiresAt: o.expiresAt ?? null,
+        createdAt: o.now,
+        updatedAt: o.now,
+      })
+      .returning(),
+  );
   if (o.lines.length > 0) {
     await tx.insert(orderLines).values(
       o.lines.map((l, i) => ({
@@ -142,7 +143,7 @@ export async function createOrder(ctx: TxCtx, o: NewOrder): Promise<OrderRow> {
   }
   // a paid order earns its vendors and affiliate in the same transaction
   if (o.status === 'paid') await runHook(ctx, 'order.paid', { shopId, orderId: id, now: o.now });
-  return row as OrderRow;
+  return row;
 }
 
 /** A stored line's item, prices and tax, as `lineItemFields` (orders.schemas.ts) names them. */

@@ -22,8 +22,7 @@ import {
 import type { Ctx } from '../../platform/auth/types.js';
 import { iso } from '../../platform/dates.js';
 import { lockOwned } from '../../platform/db/lock.js';
-import { one } from '../../platform/db/query.js';
-import { query, type Tx, type TxCtx, withTx } from '../../platform/db/tx.js';
+import { one, query, type Tx, type TxCtx, withTx } from '../../platform/db/tx.js';
 import { AppError, notFound } from '../../platform/errors.js';
 import {
   callPort,
