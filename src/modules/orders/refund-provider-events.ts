@@ -5,14 +5,12 @@
  */
 import { and, eq, sql } from 'drizzle-orm';
 import type { PaymentEvent } from '../../adapters/payment/port.js';
-import { lockOwned } from '../../platform/db/lock.js';
-import { one, query, type Tx, type TxCtx } from '../../platform/db/tx.js';
-import { notFound } from '../../platform/errors.js';
+import { query, type Tx, type TxCtx } from '../../platform/db/tx.js';
 import { type EventContext, type EventOutcome, eventCtx, type HookLists, runHook } from '../../platform/hooks.js';
 import { type OrderStatus, orderStates } from './order-states.js';
 import { orders, refunds } from './orders.tables.js';
 import { refundStates } from './refund-states.js';
-import { failedWithoutProviderAnswer, sendRefundEvent, settleRefund } from './settle-refund.js';
+import { failedWithoutProviderAnswer, lockRefund, sendRefundEvent, settleRefund } from './settle-refund.js';
 
 /** The provider's confirmation (or failure) of a refund that was pending. */
 async function onRefundEvent(tx: Tx, event: PaymentEvent, c: EventContext): Promise<EventOutcome | null> {
@@ -82,14 +80,7 @@ async function failSucceededRefund(
   o: { providerRef: string | null; failure: string; now: Date },
 ): Promise<boolean> {
   const tx = ctx.db;
-  const [peek] = await tx
-    .select()
-    .from(refunds)
-    .where(and(eq(refunds.id, refundId), eq(refunds.shopId, ctx.shopId)));
-  if (!peek) throw notFound('Refund');
-  const order = await lockOwned(tx, orders, ctx.shopId, peek.orderId, 'Order');
-  const r = one(await tx.select().from(refunds).where(eq(refunds.id, refundId)).for('update'));
-  const refund = r;
+  const { order, refund } = await lockRefund(ctx, refundId);
   if (refund.status !== 'succeeded') return false;
   refundStates.assert(refund.status, 'failed', 'reversed');
   await tx

@@ -16,6 +16,19 @@ import { type RefundStatus, refundStates } from './refund-states.js';
 
 type OrderRow = typeof orders.$inferSelect;
 
+/** A refund of `ctx.shopId` and its order, locked: the order first, then the refund (the lock order of creation). */
+export async function lockRefund(ctx: TxCtx, refundId: string): Promise<{ order: OrderRow; refund: RefundRow }> {
+  const tx = ctx.db;
+  const [peek] = await tx
+    .select()
+    .from(refunds)
+    .where(and(eq(refunds.id, refundId), eq(refunds.shopId, ctx.shopId)));
+  if (!peek) throw notFound('Refund');
+  const order = await lockOwned(tx, orders, ctx.shopId, peek.orderId, 'Order');
+  const refund = one(await tx.select().from(refunds).where(eq(refunds.id, refundId)).for('update'));
+  return { order, refund };
+}
+
 /**
  * Applies a refund of `ctx.shopId`'s once (a later call with the same outcome changes nothing).
  * On success: order state, credit note, earnings, accounting sync and `order.refunded`.
@@ -33,15 +46,7 @@ export async function settleRefund(
   },
 ): Promise<RefundRow> {
   const tx = ctx.db;
-  const [peek] = await tx
-    .select()
-    .from(refunds)
-    .where(and(eq(refunds.id, refundId), eq(refunds.shopId, ctx.shopId)));
-  if (!peek) throw notFound('Refund');
-  // the order first, then the refund: the same lock order as creation
-  const order = await lockOwned(tx, orders, ctx.shopId, peek.orderId, 'Order');
-  const r = one(await tx.select().from(refunds).where(eq(refunds.id, refundId)).for('update'));
-  const refund = r;
+  const { order, refund } = await lockRefund(ctx, refundId);
   const reconciling = o.reconcile === true && o.status === 'succeeded' && failedWithoutProviderAnswer(refund);
   if (refund.status !== 'pending' && !reconciling) return refund;
   if (reconciling) {
