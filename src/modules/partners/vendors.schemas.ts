@@ -15,6 +15,8 @@ const DateOrTime = (description: string) =>
 const From = DateOrTime('From (inclusive): YYYY-MM-DD (UTC day) or RFC 3339');
 const To = DateOrTime('To: YYYY-MM-DD includes that whole UTC day; an RFC 3339 time is exclusive');
 
+export { VENDOR_STATUSES };
+
 const VendorStatus = Type.Union(VENDOR_STATUSES.map((s) => Type.Literal(s)));
 
 /** A partner balance in one currency, summed from the ledger. */
