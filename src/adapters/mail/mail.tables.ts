@@ -20,7 +20,7 @@ export const emails = pgTable(
      */
     unredactedText: text('unredacted_text'),
     /** queued → sent (smtp) | stored (outbox: listable by admins) ; failed after the last attempt */
-    status: text('status').notNull().default('queued'),
+    status: text('status').$type<'queued' | 'sent' | 'stored' | 'failed'>().notNull().default('queued'),
     /** outbox | smtp: the mailer that handled it. */
     transport: text('transport'),
     lastError: text('last_error'),

@@ -3,11 +3,12 @@
  * the employee to every browser. Only the employee who saved a view sees or changes it; another
  * employee's view is answered like a missing one (404).
  */
+
 import type { Static } from '@sinclair/typebox';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import { iso } from '../../platform/dates.js';
-import { isUniqueViolation, withTx } from '../../platform/db/tx.js';
+import { isUniqueViolation, one, withTx } from '../../platform/db/tx.js';
 import { AppError, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { SAVED_VIEW_LIMIT, type SavedViewCreate, type SavedViewUpdate } from './backoffice.schemas.js';
@@ -63,11 +64,12 @@ export async function createSavedView(ctx: Ctx, body: Static<typeof SavedViewCre
     }
     const now = ctx.clock.now();
     try {
-      const [row] = await t.db
-        .insert(savedViews)
-        .values({ id: newId('savedView'), shopId: ctx.shopId, userId, ...body, createdAt: now, updatedAt: now })
-        .returning();
-      return row as SavedViewRow;
+      return one(
+        await t.db
+          .insert(savedViews)
+          .values({ id: newId('savedView'), shopId: ctx.shopId, userId, ...body, createdAt: now, updatedAt: now })
+          .returning(),
+      );
     } catch (err) {
       if (isUniqueViolation(err)) throw nameTaken();
       throw err;

@@ -1,20 +1,19 @@
 /** Request and response schemas of the catalog routes, and the input types the services take. */
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { Body, Email, Nullable, PageMeta, Pagination, Timestamp } from '../../platform/http/schemas.js';
+import { PRODUCT_STATUSES, PRODUCT_TYPES, type ProductStatus } from './catalog.tables.js';
 
 /** A string enum as one `enum` keyword: one clear error message and a clean OpenAPI entry. */
 const StringEnum = <T extends string>(values: readonly T[], description?: string) =>
   Type.Unsafe<T>({ type: 'string', enum: [...values], ...(description ? { description } : {}) });
 
-export const STATUSES = ['draft', 'published', 'archived'] as const;
-export const PRODUCT_TYPES = ['STANDARD', 'ASSEMBLY', 'INTERNAL'] as const;
 export const TAX_CLASSES = ['standard', 'food', 'books'] as const;
-export type ProductStatus = (typeof STATUSES)[number];
+export { PRODUCT_STATUSES as STATUSES, PRODUCT_TYPES, type ProductStatus };
 
 /** Largest accepted amount: 100 million in the currency's main unit. */
 export const MAX_CENTS = 10_000_000_000;
 
-const Status = StringEnum(STATUSES);
+const Status = StringEnum(PRODUCT_STATUSES);
 const ProductType = StringEnum(PRODUCT_TYPES);
 const TaxClass = StringEnum(TAX_CLASSES);
 const Cents = Type.Integer({ minimum: 0, maximum: MAX_CENTS, description: 'Integer cents, gross' });

@@ -73,6 +73,11 @@ export const suppliers = pgTable(
   (t) => [uniqueIndex('suppliers_name_uq').on(t.shopId, sql`lower(${t.name})`)],
 );
 
+export const PRODUCT_STATUSES = ['draft', 'published', 'archived'] as const;
+export type ProductStatus = (typeof PRODUCT_STATUSES)[number];
+export const PRODUCT_TYPES = ['STANDARD', 'ASSEMBLY', 'INTERNAL'] as const;
+export type ProductType = (typeof PRODUCT_TYPES)[number];
+
 export const products = pgTable(
   'products',
   {
@@ -82,9 +87,9 @@ export const products = pgTable(
     slug: text('slug').notNull(),
     sku: text('sku'),
     /** draft | published | archived */
-    status: text('status').notNull().default('draft'),
+    status: text('status').$type<ProductStatus>().notNull().default('draft'),
     /** STANDARD | ASSEMBLY | INTERNAL */
-    type: text('type').notNull().default('STANDARD'),
+    type: text('type').$type<ProductType>().notNull().default('STANDARD'),
     /** standard | food | books */
     taxClass: text('tax_class').notNull().default('standard'),
     basePriceCents: cents('base_price_cents').notNull().default(0),

@@ -6,10 +6,11 @@
  * → the product's listing price → the product's base price. `price_cents: null` removes a custom
  * price, so the next one applies. See docs/storefront.md.
  */
+
 import { sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import { iso } from '../../platform/dates.js';
-import { query, withTx } from '../../platform/db/tx.js';
+import { one, query, withTx } from '../../platform/db/tx.js';
 import { invalidField, notFound } from '../../platform/errors.js';
 import type { ChannelDependency } from '../../platform/hooks.js';
 import { getChannel, listChannels } from '../channels/index.js';
@@ -193,8 +194,8 @@ export async function upsertListing(
                     ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz)`,
       );
     }
-    const [row] = await listingRows(t, productId, { channelId, variantId });
-    return listingOut(row as ListingRow, channel);
+    const row = one(await listingRows(t, productId, { channelId, variantId }));
+    return listingOut(row, channel);
   });
 }
 

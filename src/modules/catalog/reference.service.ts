@@ -7,7 +7,7 @@ import { and, asc, eq, getTableName, isNull, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Ctx } from '../../platform/auth/types.js';
 import { iso } from '../../platform/dates.js';
-import { type TxCtx, withTx } from '../../platform/db/tx.js';
+import { one, type TxCtx, withTx } from '../../platform/db/tx.js';
 import { AppError, conflict, invalidField, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import type { BrandInput, CategoryInput, RefListInput, SupplierInput } from './catalog.schemas.js';
@@ -209,19 +209,20 @@ export async function createCategory(ctx: Ctx, input: CategoryInput & { name: st
       const tx = t.db;
       if (input.parent_id) await checkParent(t, input.parent_id);
       const now = ctx.clock.now();
-      const [row] = await tx
-        .insert(categories)
-        .values({
-          id: newId('category'),
-          shopId: ctx.shopId,
-          name: input.name.trim(),
-          parentId: input.parent_id ?? null,
-          description: input.description ?? null,
-          createdAt: now,
-          updatedAt: now,
-        })
-        .returning();
-      return row as CategoryRow;
+      return one(
+        await tx
+          .insert(categories)
+          .values({
+            id: newId('category'),
+            shopId: ctx.shopId,
+            name: input.name.trim(),
+            parentId: input.parent_id ?? null,
+            description: input.description ?? null,
+            createdAt: now,
+            updatedAt: now,
+          })
+          .returning(),
+      );
     }),
   );
 }
@@ -253,17 +254,18 @@ export async function updateCategory(ctx: Ctx, id: string, input: CategoryInput)
           ]);
         }
       }
-      const [row] = await tx
-        .update(categories)
-        .set({
-          ...(input.name !== undefined ? { name: input.name.trim() } : {}),
-          ...(input.parent_id !== undefined ? { parentId: input.parent_id } : {}),
-          ...(input.description !== undefined ? { description: input.description } : {}),
-          updatedAt: ctx.clock.now(),
-        })
-        .where(and(eq(categories.id, current.id), eq(categories.shopId, ctx.shopId)))
-        .returning();
-      return row as CategoryRow;
+      return one(
+        await tx
+          .update(categories)
+          .set({
+            ...(input.name !== undefined ? { name: input.name.trim() } : {}),
+            ...(input.parent_id !== undefined ? { parentId: input.parent_id } : {}),
+            ...(input.description !== undefined ? { description: input.description } : {}),
+            updatedAt: ctx.clock.now(),
+          })
+          .where(and(eq(categories.id, current.id), eq(categories.shopId, ctx.shopId)))
+          .returning(),
+      );
     }),
   );
 }
@@ -278,18 +280,19 @@ export const getBrand = (ctx: Ctx, id: string) => getOf(ctx, brands, id);
 export async function createBrand(ctx: Ctx, input: BrandInput & { name: string }) {
   const now = ctx.clock.now();
   return guardName(brands, async () => {
-    const [row] = await ctx.db
-      .insert(brands)
-      .values({
-        id: newId('brand'),
-        shopId: ctx.shopId,
-        name: input.name.trim(),
-        description: input.description ?? null,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning();
-    return row as BrandRow;
+    return one(
+      await ctx.db
+        .insert(brands)
+        .values({
+          id: newId('brand'),
+          shopId: ctx.shopId,
+          name: input.name.trim(),
+          description: input.description ?? null,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning(),
+    );
   });
 }
 
@@ -319,19 +322,20 @@ export const getSupplier = (ctx: Ctx, id: string) => getOf(ctx, suppliers, id);
 export async function createSupplier(ctx: Ctx, input: SupplierInput & { name: string }) {
   const now = ctx.clock.now();
   return guardName(suppliers, async () => {
-    const [row] = await ctx.db
-      .insert(suppliers)
-      .values({
-        id: newId('supplier'),
-        shopId: ctx.shopId,
-        name: input.name.trim(),
-        email: input.email ?? null,
-        phone: input.phone ?? null,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning();
-    return row as SupplierRow;
+    return one(
+      await ctx.db
+        .insert(suppliers)
+        .values({
+          id: newId('supplier'),
+          shopId: ctx.shopId,
+          name: input.name.trim(),
+          email: input.email ?? null,
+          phone: input.phone ?? null,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning(),
+    );
   });
 }
 

@@ -5,7 +5,7 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import { iso } from '../../platform/dates.js';
 import { lockOwned } from '../../platform/db/lock.js';
-import { isUniqueViolation, query, withTx } from '../../platform/db/tx.js';
+import { isUniqueViolation, one, query, withTx } from '../../platform/db/tx.js';
 import { AppError, conflict, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { DEFAULT_PAYMENT_METHODS } from './channels.reference.js';
@@ -66,11 +66,12 @@ export async function addDomain(ctx: Ctx, channelId: string, rawDomain: string) 
   const domain = normalizeDomain(rawDomain);
   await getChannel(ctx, channelId);
   try {
-    const [row] = await ctx.db
-      .insert(channelDomains)
-      .values({ id: newId('domain'), shopId: ctx.shopId, channelId, domain })
-      .returning();
-    return row as DomainRow;
+    return one(
+      await ctx.db
+        .insert(channelDomains)
+        .values({ id: newId('domain'), shopId: ctx.shopId, channelId, domain })
+        .returning(),
+    );
   } catch (err) {
     if (isUniqueViolation(err)) throw conflict('domain_taken', `${domain} is already mapped to a channel`);
     throw err;
@@ -271,8 +272,8 @@ export async function patchChannelCountry(ctx: Ctx, channelId: string, code: str
       target: [channelCountries.shopId, channelCountries.channelId, channelCountries.code],
       set: Object.keys(set).length > 0 ? set : { code },
     });
-  const [row] = await effectiveCountries(ctx, channelId, code);
-  return countryOut(row as EffectiveCountryRow);
+  const row = one(await effectiveCountries(ctx, channelId, code));
+  return countryOut(row);
 }
 
 /** Adds a shop-owned country (a code the shared list does not have, e.g. XK) to the shop and selects it in the channel. */
@@ -316,8 +317,8 @@ export async function addCustomCountry(
         });
     }
   });
-  const [row] = await effectiveCountries(ctx, channelId, input.code);
-  return countryOut(row as EffectiveCountryRow);
+  const row = one(await effectiveCountries(ctx, channelId, input.code));
+  return countryOut(row);
 }
 
 /**

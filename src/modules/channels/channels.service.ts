@@ -1,10 +1,11 @@
 /** Sales channels: lifecycle, the one default per shop, and what may change once commerce depends on them. */
+
 import type { Static } from '@sinclair/typebox';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import { iso } from '../../platform/dates.js';
 import { lockOwned } from '../../platform/db/lock.js';
-import { isUniqueViolation, query, uniqueConstraintOf, withTx } from '../../platform/db/tx.js';
+import { isUniqueViolation, one, query, uniqueConstraintOf, withTx } from '../../platform/db/tx.js';
 import { AppError, conflict, notFound } from '../../platform/errors.js';
 import { runHook } from '../../platform/hooks.js';
 import { newId } from '../../platform/ids.js';
@@ -99,25 +100,26 @@ async function requireKnownCountry(ctx: Ctx, code: string, path: string): Promis
 export async function createChannel(ctx: Ctx, input: ChannelInput) {
   await requireKnownCountry(ctx, input.default_country, '/body/default_country');
   try {
-    const [row] = await ctx.db
-      .insert(channels)
-      .values({
-        id: newId('channel'),
-        shopId: ctx.shopId,
-        name: input.name,
-        slug: input.slug ?? slugify(input.name),
-        defaultCountry: input.default_country,
-        currency: input.currency,
-        pathPrefix: input.path_prefix ?? null,
-        isActive: input.is_active ?? true,
-        isDefault: false,
-        allocationStrategy: input.allocation_strategy ?? 'priority',
-        autoConfirmOrders: input.auto_confirm_orders ?? false,
-        allowUnpaidOrders: input.allow_unpaid_orders ?? false,
-        pendingPaymentTtlHours: input.pending_payment_ttl_hours ?? 24,
-      })
-      .returning();
-    return row as ChannelRow;
+    return one(
+      await ctx.db
+        .insert(channels)
+        .values({
+          id: newId('channel'),
+          shopId: ctx.shopId,
+          name: input.name,
+          slug: input.slug ?? slugify(input.name),
+          defaultCountry: input.default_country,
+          currency: input.currency,
+          pathPrefix: input.path_prefix ?? null,
+          isActive: input.is_active ?? true,
+          isDefault: false,
+          allocationStrategy: input.allocation_strategy ?? 'priority',
+          autoConfirmOrders: input.auto_confirm_orders ?? false,
+          allowUnpaidOrders: input.allow_unpaid_orders ?? false,
+          pendingPaymentTtlHours: input.pending_payment_ttl_hours ?? 24,
+        })
+        .returning(),
+    );
   } catch (err) {
     if (isUniqueViolation(err)) uniqueConflict(err);
     throw err;
@@ -134,20 +136,21 @@ export async function createDefaultChannel(
   countryPath = '/body/country',
 ): Promise<ChannelRow> {
   await requireKnownCountry(ctx, input.default_country, countryPath);
-  const [row] = await ctx.db
-    .insert(channels)
-    .values({
-      id: newId('channel'),
-      shopId: ctx.shopId,
-      name: input.name,
-      slug: slugify(input.name),
-      defaultCountry: input.default_country,
-      currency: input.currency,
-      isActive: true,
-      isDefault: true,
-    })
-    .returning();
-  return row as ChannelRow;
+  return one(
+    await ctx.db
+      .insert(channels)
+      .values({
+        id: newId('channel'),
+        shopId: ctx.shopId,
+        name: input.name,
+        slug: slugify(input.name),
+        defaultCountry: input.default_country,
+        currency: input.currency,
+        isActive: true,
+        isDefault: true,
+      })
+      .returning(),
+  );
 }
 
 /** Updates a channel. The currency is locked once commerce data depends on the channel. */
@@ -170,26 +173,27 @@ export async function updateChannel(ctx: Ctx, id: string, patch: ChannelPatchInp
       if (patch.is_active === false && current.isDefault) {
         throw conflict('default_channel', 'The default channel cannot be deactivated; choose another default first');
       }
-      const [row] = await tx
-        .update(channels)
-        .set({
-          ...(patch.name !== undefined ? { name: patch.name } : {}),
-          ...(patch.slug !== undefined ? { slug: patch.slug } : {}),
-          ...(patch.is_active !== undefined ? { isActive: patch.is_active } : {}),
-          ...(patch.currency !== undefined ? { currency: patch.currency } : {}),
-          ...(patch.default_country !== undefined ? { defaultCountry: patch.default_country } : {}),
-          ...(patch.path_prefix !== undefined ? { pathPrefix: patch.path_prefix } : {}),
-          ...(patch.allocation_strategy !== undefined ? { allocationStrategy: patch.allocation_strategy } : {}),
-          ...(patch.auto_confirm_orders !== undefined ? { autoConfirmOrders: patch.auto_confirm_orders } : {}),
-          ...(patch.allow_unpaid_orders !== undefined ? { allowUnpaidOrders: patch.allow_unpaid_orders } : {}),
-          ...(patch.pending_payment_ttl_hours !== undefined
-            ? { pendingPaymentTtlHours: patch.pending_payment_ttl_hours }
-            : {}),
-          updatedAt: new Date(),
-        })
-        .where(eq(channels.id, id))
-        .returning();
-      return row as ChannelRow;
+      return one(
+        await tx
+          .update(channels)
+          .set({
+            ...(patch.name !== undefined ? { name: patch.name } : {}),
+            ...(patch.slug !== undefined ? { slug: patch.slug } : {}),
+            ...(patch.is_active !== undefined ? { isActive: patch.is_active } : {}),
+            ...(patch.currency !== undefined ? { currency: patch.currency } : {}),
+            ...(patch.default_country !== undefined ? { defaultCountry: patch.default_country } : {}),
+            ...(patch.path_prefix !== undefined ? { pathPrefix: patch.path_prefix } : {}),
+            ...(patch.allocation_strategy !== undefined ? { allocationStrategy: patch.allocation_strategy } : {}),
+            ...(patch.auto_confirm_orders !== undefined ? { autoConfirmOrders: patch.auto_confirm_orders } : {}),
+            ...(patch.allow_unpaid_orders !== undefined ? { allowUnpaidOrders: patch.allow_unpaid_orders } : {}),
+            ...(patch.pending_payment_ttl_hours !== undefined
+              ? { pendingPaymentTtlHours: patch.pending_payment_ttl_hours }
+              : {}),
+            updatedAt: new Date(),
+          })
+          .where(eq(channels.id, id))
+          .returning(),
+      );
     });
   } catch (err) {
     if (isUniqueViolation(err)) uniqueConflict(err);
@@ -209,12 +213,9 @@ export async function setDefaultChannel(ctx: Ctx, id: string) {
       .update(channels)
       .set({ isDefault: false, updatedAt: new Date() })
       .where(and(eq(channels.shopId, ctx.shopId), eq(channels.isDefault, true)));
-    const [row] = await tx
-      .update(channels)
-      .set({ isDefault: true, updatedAt: new Date() })
-      .where(eq(channels.id, id))
-      .returning();
-    return row as ChannelRow;
+    return one(
+      await tx.update(channels).set({ isDefault: true, updatedAt: new Date() }).where(eq(channels.id, id)).returning(),
+    );
   });
 }
 

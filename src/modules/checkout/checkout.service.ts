@@ -24,7 +24,7 @@ import type { CheckoutCreate } from './checkout.schemas.js';
 import { type CheckoutSessionRow, checkoutSessions, type PricedLine } from './checkout.tables.js';
 import { enforceLineQuantity } from './checkout-settings.js';
 import { destination, priceItems, type TaxContext, taxCart, type totals } from './pricing.js';
-import { assertSessionTransition, canTransition } from './session-states.js';
+import { sessionStates } from './session-states.js';
 
 export const EXPIRE_JOB = 'checkout.expire_session';
 export const EXPIRE_ORDER_JOB = 'orders.expire_pending';
@@ -260,7 +260,7 @@ async function createDirectOrder(ctx: Ctx, channel: ResolvedChannel, values: New
       { shop_id: ctx.shopId, order_id: order.id },
       { now, runAt: values.expiresAt, shopId: ctx.shopId },
     );
-    return { session: { ...session, status: 'complete', orderId: order.id }, url: null as string | null };
+    return { session: { ...session, status: 'complete' as const, orderId: order.id }, url: null as string | null };
   });
 }
 
@@ -434,7 +434,7 @@ export interface Completion {
  */
 export async function completeInTx(ctx: TxCtx, session: CheckoutSessionRow, c: Completion): Promise<OrderRow> {
   const tx = ctx.db;
-  assertSessionTransition(session.status, 'complete');
+  sessionStates.assert(session.status, 'complete');
   const customerId = await accountForPurchase(tx, ctx.shopId, session.customerId, session.customerEmail);
   const waiver = c.widerrufVerzicht ?? session.widerrufVerzicht;
   const order = await createOrder(ctx, {
@@ -544,7 +544,7 @@ export async function expireSession(ctx: Ctx, sessionId: string): Promise<boolea
       .from(checkoutSessions)
       .where(and(eq(checkoutSessions.id, sessionId), eq(checkoutSessions.shopId, ctx.shopId)))
       .for('update');
-    if (!s || !canTransition(s.status, 'expired') || s.expiresAt > now) return false;
+    if (!s || !sessionStates.can(s.status, 'expired') || s.expiresAt > now) return false;
     if (s.stockReserved) {
       for (const l of s.lines) if (l.track_stock) await releaseStock(t, l);
     }

@@ -5,6 +5,7 @@ import { cents, ts } from '../../platform/db/columns.js';
 import { channels } from '../channels/channels.tables.js';
 import type { Address, PricedLine } from '../orders/orders.tables.js';
 import { shopRef, shops } from '../shops/shops.tables.js';
+import type { CheckoutSessionKind, CheckoutSessionStatus } from './session-states.js';
 
 // A priced line as stored on the session and copied to the order: orders owns its shape.
 export type { PricedLine } from '../orders/orders.tables.js';
@@ -40,9 +41,9 @@ export const checkoutSessions = pgTable(
       .notNull()
       .references(() => channels.id),
     /** order (one-time purchase) | abo (subscription) */
-    kind: text('kind').notNull().default('order'),
-    /** open | complete | expired */
-    status: text('status').notNull().default('open'),
+    kind: text('kind').$type<CheckoutSessionKind>().notNull().default('order'),
+    /** session-states.ts: open | complete | expired */
+    status: text('status').$type<CheckoutSessionStatus>().notNull().default('open'),
     flow: text('flow').notNull().default('hosted'),
     currency: text('currency').notNull(),
     customerEmail: text('customer_email').notNull(),
@@ -95,6 +96,10 @@ export const checkoutSessions = pgTable(
   ],
 );
 
+/** What the recording of a provider event did with it (platform/hooks.ts, EventOutcome). */
+export const PAYMENT_EVENT_STATUSES = ['processed', 'ignored', 'rejected', 'refunded'] as const;
+export type PaymentEventStatus = (typeof PAYMENT_EVENT_STATUSES)[number];
+
 /**
  * Provider webhook events, one row per (provider, event id), written in the transaction that
  * applies the event: the row is the deduplication key and the audit trail of what it did.
@@ -107,7 +112,7 @@ export const paymentEvents = pgTable(
     /** The provider's event type (checkout.session.completed, …). */
     type: text('type').notNull().default(''),
     /** processed | ignored | rejected | refunded (a late payment given back) */
-    status: text('status').notNull().default('processed'),
+    status: text('status').$type<PaymentEventStatus>().notNull().default('processed'),
     /** Why it was ignored, rejected or refunded, or what it did. */
     reason: text('reason'),
     shopId: text('shop_id').references(() => shops.id, { onDelete: 'cascade' }),

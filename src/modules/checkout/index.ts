@@ -33,7 +33,7 @@ export { esc, money, page, registerHostedPage, returnTo } from './pay-page.js';
 export { completeOrderFromEvent } from './payment-completion.js';
 export { applyPaymentEvent } from './payment-webhook.js';
 export { type AboTax, aboTax, consumerDigitalTax, destination, rateFor } from './pricing.js';
-export { assertSessionTransition } from './session-states.js';
+export { sessionStates } from './session-states.js';
 export { normalizeVatId, type VatIdCheck } from './vat-id.js';
 
 /** Checkout sessions keep their channel from being deleted and lock its currency. */

@@ -3,7 +3,7 @@ import { and, count, desc, eq, type SQL, sql } from 'drizzle-orm';
 import { channelScope, isChannelRestricted } from '../../platform/auth/channel-scope.js';
 import type { Ctx } from '../../platform/auth/types.js';
 import { orderChannelSql } from '../orders/index.js';
-import { type PaymentEventRow, paymentEvents } from './checkout.tables.js';
+import { type PaymentEventRow, type PaymentEventStatus, paymentEvents } from './checkout.tables.js';
 
 /**
  * A channel-restricted employee sees the events of orders and checkout sessions of their channels
@@ -27,7 +27,7 @@ function paymentEventScope(ctx: Pick<Ctx, 'shopId' | 'actor'>): SQL | undefined 
  */
 export async function listPaymentEvents(
   ctx: Pick<Ctx, 'db' | 'shopId' | 'actor'>,
-  filter: { status?: string; order_id?: string },
+  filter: { status?: PaymentEventStatus; order_id?: string },
   page: { limit: number; offset: number },
 ): Promise<{ rows: PaymentEventRow[]; count: number }> {
   const where: SQL | undefined = and(

@@ -4,10 +4,8 @@ import { manageMoney } from '../../platform/auth/presets.js';
 import { iso } from '../../platform/dates.js';
 import { PageMeta, Pagination, pageOf } from '../../platform/http/schemas.js';
 import type { TypedApp } from '../../platform/http/typed-app.js';
-import type { PaymentEventRow } from './checkout.tables.js';
+import { type PaymentEventRow, PAYMENT_EVENT_STATUSES as STATUSES } from './checkout.tables.js';
 import { listPaymentEvents } from './list-payment-events.js';
-
-const STATUSES = ['processed', 'ignored', 'rejected', 'refunded'] as const;
 
 const PaymentEventOut = Type.Object({
   provider: Type.String(),
@@ -37,7 +35,7 @@ function paymentEventOut(r: PaymentEventRow) {
     provider: r.provider,
     event_id: r.eventId,
     type: r.type,
-    status: r.status as (typeof STATUSES)[number],
+    status: r.status,
     reason: r.reason,
     checkout_session_id: r.checkoutSessionId,
     provider_session_id: r.providerSessionId,

@@ -5,23 +5,22 @@
  * captured without an order (docs/payments.md). Complete is final.
  */
 import { AppError } from '../../platform/errors.js';
+import { stateMachine } from '../../platform/state-machine.js';
 
 export const CHECKOUT_SESSION_STATUSES = ['open', 'complete', 'expired'] as const;
 export type CheckoutSessionStatus = (typeof CHECKOUT_SESSION_STATUSES)[number];
 
-const TRANSITIONS: Record<CheckoutSessionStatus, CheckoutSessionStatus[]> = {
-  open: ['complete', 'expired'],
-  expired: ['complete'],
-  complete: [],
-};
+/** Every session status write goes through `sessionStates.assert` (409 invalid_state naming both states). */
+export const sessionStates = stateMachine<CheckoutSessionStatus>({
+  states: CHECKOUT_SESSION_STATUSES,
+  transitions: {
+    open: ['complete', 'expired'],
+    expired: ['complete'],
+    complete: [],
+  },
+  rejected: (from, to) => new AppError('invalid_state', `A checkout session in state ${from} cannot become ${to}`),
+});
 
-export function canTransition(from: string, to: CheckoutSessionStatus): boolean {
-  return TRANSITIONS[from as CheckoutSessionStatus]?.includes(to) ?? false;
-}
-
-/** 409 invalid_state naming both states when the step does not exist. */
-export function assertSessionTransition(from: string, to: CheckoutSessionStatus): void {
-  if (!canTransition(from, to)) {
-    throw new AppError('invalid_state', `A checkout session in state ${from} cannot become ${to}`);
-  }
-}
+/** order (a one-time purchase) | abo (a subscription) */
+export const CHECKOUT_SESSION_KINDS = ['order', 'abo'] as const;
+export type CheckoutSessionKind = (typeof CHECKOUT_SESSION_KINDS)[number];

@@ -12,11 +12,12 @@
  * | subscription.updated | Stripe's current subscription (the adapter retrieves it: events arrive in any order): cancel_at_period_end scheduled/withdrawn (abo.gekuendigt/abo.fortgesetzt), status unpaid, period |
  * | subscription.deleted | canceled, abo.beendet                                                 |
  */
+
 import { and, eq, sql } from 'drizzle-orm';
 import type { PaymentEvent, ProviderSubscription } from '../../adapters/payment/port.js';
 import type { Ctx } from '../../platform/auth/types.js';
 import { isoOrNull } from '../../platform/dates.js';
-import { query, type Tx, type TxCtx } from '../../platform/db/tx.js';
+import { one, query, type Tx, type TxCtx } from '../../platform/db/tx.js';
 import { type EventContext, type EventOutcome, eventCtx, type HookLists } from '../../platform/hooks.js';
 import { productSql } from '../catalog/index.js';
 import { type AboSessionTax, consumerDigitalTax, lockedAboSessionSql } from '../checkout/index.js';
@@ -24,7 +25,7 @@ import { subscriptionPaymentRecorded } from '../orders/index.js';
 import type { TaxDecision } from '../tax/index.js';
 import { createAboOrder, emitAbo } from './abo-common.js';
 import { completeAboSession } from './abo-sessions.service.js';
-import { canTransition, transition } from './abo-states.js';
+import { aboStates } from './abo-states.js';
 import { type AboRow, type AboStatus, abos } from './digital.tables.js';
 
 /** The subscription of a provider reference, whatever its shop, locked in `tx`. */
@@ -38,12 +39,13 @@ async function lockByRef(tx: Tx, provider: string, ref: string): Promise<AboRow 
 }
 
 async function update(ctx: TxCtx, id: string, patch: Partial<AboRow>, now: Date): Promise<AboRow> {
-  const [row] = await ctx.db
-    .update(abos)
-    .set({ ...patch, updatedAt: now })
-    .where(eq(abos.id, id))
-    .returning();
-  return row as AboRow;
+  return one(
+    await ctx.db
+      .update(abos)
+      .set({ ...patch, updatedAt: now })
+      .where(eq(abos.id, id))
+      .returning(),
+  );
 }
 
 /**
@@ -164,7 +166,7 @@ async function onSessionPaid(tx: Tx, event: PaymentEvent, c: EventContext): Prom
       ctx,
       abo.id,
       {
-        status: transition(abo.status, 'period_end_reached'),
+        status: aboStates.fire(abo.status, 'period_end_reached'),
         endetAm: sub.endedAt ?? c.now,
         cancelAtPeriodEnd: false,
         nextRetryAt: null,
@@ -201,7 +203,7 @@ async function onInvoicePaid(tx: Tx, event: PaymentEvent, c: EventContext): Prom
     ended
       ? { paymentsCount: a.paymentsCount + 1 }
       : {
-          status: transition(a.status, 'charge_succeeded'),
+          status: aboStates.fire(a.status, 'charge_succeeded'),
           paymentsCount: a.paymentsCount + 1,
           failedAttempts: 0,
           nextRetryAt: null,
@@ -248,7 +250,7 @@ async function onInvoiceFailed(tx: Tx, event: PaymentEvent, c: EventContext): Pr
     ctx,
     a.id,
     {
-      status: transition(a.status, 'charge_failed'),
+      status: aboStates.fire(a.status, 'charge_failed'),
       failedAttempts: inv.attempt,
       nextRetryAt: inv.nextAttemptAt,
       pastDueSince: a.pastDueSince ?? c.now,
@@ -279,7 +281,7 @@ async function onSubscriptionChanged(tx: Tx, event: PaymentEvent, c: EventContex
       ctx,
       a.id,
       {
-        status: transition(a.status, 'period_end_reached'),
+        status: aboStates.fire(a.status, 'period_end_reached'),
         endetAm: sub.endedAt ?? now,
         cancelAtPeriodEnd: false,
         nextRetryAt: null,
@@ -292,7 +294,7 @@ async function onSubscriptionChanged(tx: Tx, event: PaymentEvent, c: EventContex
   let row = a;
   // an unpaid subscription ends anyway: a cancellation flag set or cleared at Stripe meanwhile is
   // not mirrored (a 409 here would make Stripe redeliver the event forever)
-  if (sub.cancelAtPeriodEnd && !a.cancelAtPeriodEnd && canTransition(a.status, 'cancel_scheduled')) {
+  if (sub.cancelAtPeriodEnd && !a.cancelAtPeriodEnd && aboStates.allows(a.status, 'cancel_scheduled')) {
     row = await update(
       ctx,
       a.id,
@@ -305,7 +307,7 @@ async function onSubscriptionChanged(tx: Tx, event: PaymentEvent, c: EventContex
       now,
     );
     await emitAbo(ctx, row, 'abo.gekuendigt', now, { sofort: false, grund: null, canceled_by: 'provider' });
-  } else if (!sub.cancelAtPeriodEnd && a.cancelAtPeriodEnd && canTransition(a.status, 'cancel_withdrawn')) {
+  } else if (!sub.cancelAtPeriodEnd && a.cancelAtPeriodEnd && aboStates.allows(a.status, 'cancel_withdrawn')) {
     row = await update(
       ctx,
       a.id,
@@ -319,7 +321,7 @@ async function onSubscriptionChanged(tx: Tx, event: PaymentEvent, c: EventContex
     : null;
   const patch: Partial<AboRow> = {};
   if (mapped === 'unpaid' && row.status === 'past_due') {
-    patch.status = transition(row.status, 'retries_exhausted');
+    patch.status = aboStates.fire(row.status, 'retries_exhausted');
     patch.nextRetryAt = null;
     patch.endetAm = row.endetAm ?? sub.periodEnd ?? row.currentPeriodEnd;
   }

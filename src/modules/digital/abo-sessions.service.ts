@@ -12,7 +12,7 @@ import type { Config } from '../../config.js';
 import type { Ctx } from '../../platform/auth/types.js';
 import { sha256 } from '../../platform/crypto.js';
 import { isoDay, isoOrNull } from '../../platform/dates.js';
-import { type Tx, type TxCtx, withTx } from '../../platform/db/tx.js';
+import { one, type Tx, type TxCtx, withTx } from '../../platform/db/tx.js';
 import type { ErrorCode } from '../../platform/error-codes.js';
 import { AppError, type FieldError, notFound, viaProvider } from '../../platform/errors.js';
 import { newId, newSecret } from '../../platform/ids.js';
@@ -24,7 +24,6 @@ import {
   type NewAboSession as AboSessionRow,
   type AboSessionTax,
   aboTax,
-  assertSessionTransition,
   type CheckoutSessionRow,
   checkReturnUrl,
   completeAboSessionRow,
@@ -35,6 +34,7 @@ import {
   money,
   normalizeVatId,
   type PricedLine,
+  sessionStates,
   setSessionProviderRef,
   type VatIdCheck,
 } from '../checkout/index.js';
@@ -44,7 +44,7 @@ import { chargedPrice, type TaxDecision } from '../tax/index.js';
 import { emitEvent } from '../webhooks/index.js';
 import { createAboOrder, emitAbo } from './abo-common.js';
 import type { AboSessionCreate } from './abo-sessions.schemas.js';
-import { transition } from './abo-states.js';
+import { aboStates } from './abo-states.js';
 import { addDays, addInterval, addMonths, firstCharge, intervalText, introPrice } from './billing.js';
 import { type AboRow, aboPlans, aboProviderCoupons, aboProviderPrices, abos, type PlanRow } from './digital.tables.js';
 import { scheduleDue } from './renewals.js';
@@ -530,50 +530,52 @@ async function insertAbo(
   c: AboCompletion,
 ): Promise<AboRow> {
   const now = c.now;
-  const [created] = await ctx.db
-    .insert(abos)
-    .values({
-      id: newId('abo'),
-      shopId: ctx.shopId,
-      planId: plan.id,
-      productId: plan.productId,
-      channelId: session.channelId,
-      checkoutSessionId: session.id,
-      customerId: await accountForPurchase(ctx.db, ctx.shopId, session.customerId, session.customerEmail),
-      customerEmail: session.customerEmail,
-      billingAddress: c.billing,
-      status: transition('new', t.trial ? 'checkout_trial' : 'checkout_paid'),
-      trialEnd: t.trialEnd,
-      billingAnchor: t.anchor,
-      periodIndex: t.trial ? 0 : 1,
-      currentPeriodStart: t.periodStart,
-      currentPeriodEnd: t.periodEnd,
-      priceCents: t.priceCents,
-      currency: plan.currency,
-      intervalUnit: plan.intervalUnit,
-      intervalCount: plan.intervalCount,
-      introDiscountPercent: plan.introDiscountPercent,
-      introPriceCents: t.intro,
-      introUntil: t.intro !== null && plan.introDiscountMonths ? addMonths(t.anchor, plan.introDiscountMonths) : null,
-      taxClass,
-      taxRate: c.taxRate,
-      taxCategory: c.taxDecision?.tax_category ?? null,
-      taxExemptionReason: c.taxDecision?.tax_exemption_reason ?? null,
-      vatIdStatus: c.vatId?.status ?? null,
-      vatIdCheckedAt: c.vatId?.checkedAt ?? null,
-      paymentsCount: t.trial ? 0 : 1,
-      affiliateCode: session.affiliateCode,
-      isTest: session.isTest,
-      provider: c.provider,
-      providerRef: c.providerRef ?? null,
-      cardLast4: c.card?.last4 ?? null,
-      cardFailsLater: c.card?.failsLater ?? false,
-      manageTokenHash: sha256(token),
-      createdAt: now,
-      updatedAt: now,
-    })
-    .returning();
-  return created as AboRow;
+  const created = one(
+    await ctx.db
+      .insert(abos)
+      .values({
+        id: newId('abo'),
+        shopId: ctx.shopId,
+        planId: plan.id,
+        productId: plan.productId,
+        channelId: session.channelId,
+        checkoutSessionId: session.id,
+        customerId: await accountForPurchase(ctx.db, ctx.shopId, session.customerId, session.customerEmail),
+        customerEmail: session.customerEmail,
+        billingAddress: c.billing,
+        status: aboStates.fire('new', t.trial ? 'checkout_trial' : 'checkout_paid'),
+        trialEnd: t.trialEnd,
+        billingAnchor: t.anchor,
+        periodIndex: t.trial ? 0 : 1,
+        currentPeriodStart: t.periodStart,
+        currentPeriodEnd: t.periodEnd,
+        priceCents: t.priceCents,
+        currency: plan.currency,
+        intervalUnit: plan.intervalUnit,
+        intervalCount: plan.intervalCount,
+        introDiscountPercent: plan.introDiscountPercent,
+        introPriceCents: t.intro,
+        introUntil: t.intro !== null && plan.introDiscountMonths ? addMonths(t.anchor, plan.introDiscountMonths) : null,
+        taxClass,
+        taxRate: c.taxRate,
+        taxCategory: c.taxDecision?.tax_category ?? null,
+        taxExemptionReason: c.taxDecision?.tax_exemption_reason ?? null,
+        vatIdStatus: c.vatId?.status ?? null,
+        vatIdCheckedAt: c.vatId?.checkedAt ?? null,
+        paymentsCount: t.trial ? 0 : 1,
+        affiliateCode: session.affiliateCode,
+        isTest: session.isTest,
+        provider: c.provider,
+        providerRef: c.providerRef ?? null,
+        cardLast4: c.card?.last4 ?? null,
+        cardFailsLater: c.card?.failsLater ?? false,
+        manageTokenHash: sha256(token),
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning(),
+  );
+  return created;
 }
 
 /** A paid plan's first payment becomes its first order; a trial pays nothing yet. */
@@ -603,7 +605,7 @@ async function markComplete(
   orderId: string | null,
   c: AboCompletion,
 ): Promise<void> {
-  assertSessionTransition(session.status, 'complete');
+  sessionStates.assert(session.status, 'complete');
   await completeAboSessionRow(ctx, session.id, {
     subscriptionId: aboId,
     orderId,

@@ -1,7 +1,7 @@
 /**
  * The subscription lifecycle in one screen: every transition, what triggers it and the events it
- * sends (docs/ARCHITECTURE.md; docs/decisions.md). Services call `transition(from, trigger)`; a trigger that the
- * table does not allow from the current status is 409 invalid_state.
+ * sends (docs/ARCHITECTURE.md; docs/decisions.md). Services call `aboStates.fire(from, trigger)`; a trigger that
+ * the table does not allow from the current status is 409 invalid_state.
  *
  * Dunning rule: a failed renewal (or trial-end) charge makes the subscription `past_due` and is
  * retried 1, 3 and 5 days after that first failure. A successful retry makes it `active` again
@@ -10,7 +10,8 @@
  * period that was not paid (`endet_am` is set to it at that moment).
  */
 import { AppError } from '../../platform/errors.js';
-import type { AboStatus } from './digital.tables.js';
+import { type EventTable, eventMachine } from '../../platform/state-machine.js';
+import { ABO_STATUSES, type AboStatus } from './digital.tables.js';
 
 export type Trigger =
   /** hosted checkout completed: a trial starts, or the first period is paid */
@@ -33,9 +34,8 @@ export type Trigger =
   /** the provider (Stripe) reports the subscription's status */
   | 'provider_sync';
 
-type Row = { from: (AboStatus | 'new')[]; to: AboStatus | 'same'; events: string[] };
-
-export const TRANSITIONS: Record<Trigger, Row> = {
+/** Trigger → the statuses it may happen in (`new`: before the subscription exists) → the status after it. */
+export const TRANSITIONS = {
   checkout_trial: { from: ['new'], to: 'trialing', events: ['checkout.completed', 'abo.aktiv'] },
   checkout_paid: { from: ['new'], to: 'active', events: ['checkout.completed', 'abo.aktiv', 'abo.bezahlt'] },
   // from trialing or past_due this is also `abo.aktiv` (the status changes); a renewal only `abo.bezahlt`;
@@ -52,23 +52,18 @@ export const TRANSITIONS: Record<Trigger, Row> = {
   },
   period_end_reached: { from: ['trialing', 'active', 'past_due', 'unpaid'], to: 'canceled', events: ['abo.beendet'] },
   provider_sync: { from: ['trialing', 'active', 'past_due', 'unpaid'], to: 'same', events: [] },
-};
+} as const satisfies EventTable<AboStatus, Trigger, 'new'>;
+
+/** Every subscription status write goes through `aboStates.fire(from, trigger)`. */
+export const aboStates = eventMachine<AboStatus, Trigger, 'new'>({
+  states: ABO_STATUSES,
+  events: TRANSITIONS,
+  rejected: (from, trigger) =>
+    new AppError('invalid_state', `A subscription in status ${from} cannot do this (${trigger})`),
+});
 
 /** Not ended: the list filter `laufend` (docs/decisions.md). */
 export const RUNNING: AboStatus[] = ['active', 'trialing', 'past_due'];
-
-export function canTransition(from: AboStatus | 'new', trigger: Trigger): boolean {
-  return TRANSITIONS[trigger].from.includes(from);
-}
-
-/** The status after `trigger`, or 409 invalid_state when the table does not allow it. */
-export function transition(from: AboStatus | 'new', trigger: Trigger): AboStatus {
-  if (!canTransition(from, trigger)) {
-    throw new AppError('invalid_state', `A subscription in status ${from} cannot do this (${trigger})`);
-  }
-  const to = TRANSITIONS[trigger].to;
-  return to === 'same' ? (from as AboStatus) : to;
-}
 
 /** Retries after the first failed charge: 1, 3 and 5 days (docs/digital.md, dunning). */
 export const DUNNING_RETRY_DAYS = [1, 3, 5] as const;

@@ -6,11 +6,11 @@ import { paymentProviderFor } from '../../adapters/payment/index.js';
 import type { Config } from '../../config.js';
 import { channelScope } from '../../platform/auth/channel-scope.js';
 import type { Ctx } from '../../platform/auth/types.js';
-import { likeAnywhere, withTx } from '../../platform/db/tx.js';
+import { likeAnywhere, one, withTx } from '../../platform/db/tx.js';
 import { AppError, notFound, viaProvider } from '../../platform/errors.js';
 import { subscriptionOrders } from '../orders/index.js';
 import { amountFor, emitAbo, lockAbo } from './abo-common.js';
-import { RUNNING, transition } from './abo-states.js';
+import { aboStates, RUNNING } from './abo-states.js';
 import type { AboListQuery, KuendigenBody, StatusFilter } from './abos.schemas.js';
 import { monthlyShare } from './billing.js';
 import { type AboRow, type AboStatus, abos } from './digital.tables.js';
@@ -179,23 +179,25 @@ export async function cancelAbo(ctx: Ctx, id: string, input: CancelInput, by: Ca
     const a = await lockAbo(t, id);
     const grund = input.grund ?? null;
     if (input.sofort) {
-      const status = transition(a.status, 'cancel_now');
+      const status = aboStates.fire(a.status, 'cancel_now');
       await providerCancel(ctx.config, a, 'now');
-      const [ended] = await tx
-        .update(abos)
-        .set({
-          status,
-          endetAm: now,
-          canceledAt: now,
-          cancelReason: grund,
-          canceledBy: by,
-          cancelAtPeriodEnd: false,
-          nextRetryAt: null,
-          updatedAt: now,
-        })
-        .where(eq(abos.id, a.id))
-        .returning();
-      const row = ended as AboRow;
+      const ended = one(
+        await tx
+          .update(abos)
+          .set({
+            status,
+            endetAm: now,
+            canceledAt: now,
+            cancelReason: grund,
+            canceledBy: by,
+            cancelAtPeriodEnd: false,
+            nextRetryAt: null,
+            updatedAt: now,
+          })
+          .where(eq(abos.id, a.id))
+          .returning(),
+      );
+      const row = ended;
       await emitAbo(t, row, 'abo.gekuendigt', now, { sofort: true, grund, canceled_by: by });
       await emitAbo(t, row, 'abo.beendet', now);
       return row;
@@ -203,21 +205,23 @@ export async function cancelAbo(ctx: Ctx, id: string, input: CancelInput, by: Ca
     if (a.cancelAtPeriodEnd) {
       throw new AppError('invalid_state', 'The cancellation is already scheduled for the end of the period');
     }
-    transition(a.status, 'cancel_scheduled');
+    aboStates.fire(a.status, 'cancel_scheduled');
     await providerCancel(ctx.config, a, 'period_end');
-    const [scheduled] = await tx
-      .update(abos)
-      .set({
-        cancelAtPeriodEnd: true,
-        endetAm: a.currentPeriodEnd,
-        canceledAt: now,
-        cancelReason: grund,
-        canceledBy: by,
-        updatedAt: now,
-      })
-      .where(eq(abos.id, a.id))
-      .returning();
-    const row = scheduled as AboRow;
+    const scheduled = one(
+      await tx
+        .update(abos)
+        .set({
+          cancelAtPeriodEnd: true,
+          endetAm: a.currentPeriodEnd,
+          canceledAt: now,
+          cancelReason: grund,
+          canceledBy: by,
+          updatedAt: now,
+        })
+        .where(eq(abos.id, a.id))
+        .returning(),
+    );
+    const row = scheduled;
     await emitAbo(t, row, 'abo.gekuendigt', now, { sofort: false, grund, canceled_by: by });
     // past_due waits for its next retry; the end of the period may now come first
     if (row.status === 'past_due') await scheduleDue(t, row, now);
@@ -234,22 +238,24 @@ export async function resumeAbo(ctx: Ctx, id: string): Promise<AboRow> {
     if (!a.cancelAtPeriodEnd) {
       throw new AppError('invalid_state', 'No cancellation is scheduled for this subscription');
     }
-    transition(a.status, 'cancel_withdrawn');
+    aboStates.fire(a.status, 'cancel_withdrawn');
     await providerResume(ctx.config, a);
-    const [row] = await tx
-      .update(abos)
-      .set({
-        cancelAtPeriodEnd: false,
-        endetAm: null,
-        canceledAt: null,
-        cancelReason: null,
-        canceledBy: null,
-        updatedAt: now,
-      })
-      .where(eq(abos.id, a.id))
-      .returning();
-    await emitAbo(t, row as AboRow, 'abo.fortgesetzt', now);
-    return row as AboRow;
+    const row = one(
+      await tx
+        .update(abos)
+        .set({
+          cancelAtPeriodEnd: false,
+          endetAm: null,
+          canceledAt: null,
+          cancelReason: null,
+          canceledBy: null,
+          updatedAt: now,
+        })
+        .where(eq(abos.id, a.id))
+        .returning(),
+    );
+    await emitAbo(t, row, 'abo.fortgesetzt', now);
+    return row;
   });
 }
 

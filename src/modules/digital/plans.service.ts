@@ -1,10 +1,11 @@
 /** Subscription plans (docs/digital.md; docs/decisions.md): constraints, currency, immutability, hinweis. */
+
 import type { Static } from '@sinclair/typebox';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import { iso } from '../../platform/dates.js';
 import { lockOwned } from '../../platform/db/lock.js';
-import { withTx } from '../../platform/db/tx.js';
+import { one, withTx } from '../../platform/db/tx.js';
 import { AppError, type FieldError, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { productIsDigital, productSql } from '../catalog/index.js';
@@ -88,26 +89,27 @@ export async function createPlan(ctx: Ctx, input: PlanCreateInput) {
   checkPlan(input, { unit, count: input.interval_count ?? 1 });
   await checkProduct(ctx, input.product_id);
   const now = ctx.clock.now();
-  const [row] = await ctx.db
-    .insert(aboPlans)
-    .values({
-      id: newId('plan'),
-      shopId: ctx.shopId,
-      productId: input.product_id,
-      name: input.name,
-      priceCents: input.price_cents as number,
-      currency: await shopCurrency(ctx),
-      intervalUnit: unit,
-      intervalCount: input.interval_count ?? 1,
-      trialDays: input.trial_days ?? 0,
-      introDiscountPercent: input.intro_discount_percent ?? null,
-      introDiscountMonths: input.intro_discount_months ?? null,
-      isActive: input.is_active ?? true,
-      createdAt: now,
-      updatedAt: now,
-    })
-    .returning();
-  return row as PlanRow;
+  return one(
+    await ctx.db
+      .insert(aboPlans)
+      .values({
+        id: newId('plan'),
+        shopId: ctx.shopId,
+        productId: input.product_id,
+        name: input.name,
+        priceCents: input.price_cents as number,
+        currency: await shopCurrency(ctx),
+        intervalUnit: unit,
+        intervalCount: input.interval_count ?? 1,
+        trialDays: input.trial_days ?? 0,
+        introDiscountPercent: input.intro_discount_percent ?? null,
+        introDiscountMonths: input.intro_discount_months ?? null,
+        isActive: input.is_active ?? true,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning(),
+  );
 }
 
 export async function getPlan(ctx: Ctx, id: string): Promise<PlanRow> {
@@ -138,23 +140,25 @@ export async function updatePlan(ctx: Ctx, id: string, input: PlanInput): Promis
     checkPlan(input, { unit, count });
     const priceChanged = input.price_cents !== undefined && input.price_cents !== current.priceCents;
     const intervalChanged = unit !== current.intervalUnit || count !== current.intervalCount;
-    const [row] = await tx
-      .update(aboPlans)
-      .set({
-        ...(input.name !== undefined ? { name: input.name } : {}),
-        ...(input.price_cents !== undefined ? { priceCents: input.price_cents } : {}),
-        intervalUnit: unit,
-        intervalCount: count,
-        ...(input.trial_days !== undefined ? { trialDays: input.trial_days } : {}),
-        ...(input.intro_discount_percent !== undefined
-          ? { introDiscountPercent: input.intro_discount_percent, introDiscountMonths: input.intro_discount_months }
-          : {}),
-        ...(input.is_active !== undefined ? { isActive: input.is_active } : {}),
-        updatedAt: ctx.clock.now(),
-      })
-      .where(eq(aboPlans.id, id))
-      .returning();
-    return { plan: row as PlanRow, ...(priceChanged || intervalChanged ? { hinweis: HINWEIS } : {}) };
+    const row = one(
+      await tx
+        .update(aboPlans)
+        .set({
+          ...(input.name !== undefined ? { name: input.name } : {}),
+          ...(input.price_cents !== undefined ? { priceCents: input.price_cents } : {}),
+          intervalUnit: unit,
+          intervalCount: count,
+          ...(input.trial_days !== undefined ? { trialDays: input.trial_days } : {}),
+          ...(input.intro_discount_percent !== undefined
+            ? { introDiscountPercent: input.intro_discount_percent, introDiscountMonths: input.intro_discount_months }
+            : {}),
+          ...(input.is_active !== undefined ? { isActive: input.is_active } : {}),
+          updatedAt: ctx.clock.now(),
+        })
+        .where(eq(aboPlans.id, id))
+        .returning(),
+    );
+    return { plan: row, ...(priceChanged || intervalChanged ? { hinweis: HINWEIS } : {}) };
   });
 }
 

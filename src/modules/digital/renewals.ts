@@ -16,11 +16,11 @@ import { type PaymentProvider, paymentProviderOf, renewalBillingOf } from '../..
 import type { Config } from '../../config.js';
 import { type Ctx, systemCtx } from '../../platform/auth/types.js';
 import { iso } from '../../platform/dates.js';
-import { type TxCtx, withTx } from '../../platform/db/tx.js';
+import { one, type TxCtx, withTx } from '../../platform/db/tx.js';
 import { enqueue } from '../../platform/jobs/queue.js';
 import type { JobHandler } from '../../platform/jobs/worker.js';
 import { amountFor, createAboOrder, emitAbo, lockAbo } from './abo-common.js';
-import { DUNNING_RETRY_DAYS, transition } from './abo-states.js';
+import { aboStates, DUNNING_RETRY_DAYS } from './abo-states.js';
 import { addDays, periodBounds } from './billing.js';
 import { type AboRow, abos } from './digital.tables.js';
 
@@ -63,12 +63,13 @@ function charge(provider: PaymentProvider, a: AboRow, amountCents: number) {
 }
 
 async function save(ctx: TxCtx, id: string, patch: Partial<AboRow>, now: Date): Promise<AboRow> {
-  const [row] = await ctx.db
-    .update(abos)
-    .set({ ...patch, updatedAt: now })
-    .where(eq(abos.id, id))
-    .returning();
-  return row as AboRow;
+  return one(
+    await ctx.db
+      .update(abos)
+      .set({ ...patch, updatedAt: now })
+      .where(eq(abos.id, id))
+      .returning(),
+  );
 }
 
 export type DueOutcome = 'none' | 'ended' | 'renewed' | 'failed' | 'unpaid';
@@ -98,7 +99,7 @@ export async function processDue(ctx: Ctx, aboId: string): Promise<DueOutcome> {
 }
 
 async function endAtPeriodEnd(t: TxCtx, a: AboRow, now: Date): Promise<DueOutcome> {
-  const status = transition(a.status, 'period_end_reached');
+  const status = aboStates.fire(a.status, 'period_end_reached');
   const ended = await save(
     t,
     a.id,
@@ -117,13 +118,17 @@ async function renew(t: TxCtx, provider: PaymentProvider, a: AboRow, now: Date):
   const period = { periodIndex: index, currentPeriodStart: start, currentPeriodEnd: end };
   const result = await charge(provider, a, amount);
   if (result.ok) {
-    const patch = { ...period, status: transition(a.status, 'charge_succeeded'), paymentsCount: a.paymentsCount + 1 };
+    const patch = {
+      ...period,
+      status: aboStates.fire(a.status, 'charge_succeeded'),
+      paymentsCount: a.paymentsCount + 1,
+    };
     return paid(t, a, patch, amount, result.paymentRef, a.status === 'trialing', now);
   }
   const nextRetryAt = addDays(start, DUNNING_RETRY_DAYS[0]);
   const patch = {
     ...period,
-    status: transition(a.status, 'charge_failed'),
+    status: aboStates.fire(a.status, 'charge_failed'),
     failedAttempts: 1,
     pastDueSince: start,
     nextRetryAt,
@@ -137,7 +142,7 @@ async function retryPastDue(t: TxCtx, provider: PaymentProvider, a: AboRow, now:
   const result = await charge(provider, a, amount);
   if (result.ok) {
     const patch = {
-      status: transition(a.status, 'charge_succeeded'),
+      status: aboStates.fire(a.status, 'charge_succeeded'),
       paymentsCount: a.paymentsCount + 1,
       failedAttempts: 0,
       pastDueSince: null,
@@ -152,7 +157,7 @@ async function retryPastDue(t: TxCtx, provider: PaymentProvider, a: AboRow, now:
     return failed(
       t,
       a,
-      { status: transition(a.status, 'charge_failed'), failedAttempts: attempt, nextRetryAt },
+      { status: aboStates.fire(a.status, 'charge_failed'), failedAttempts: attempt, nextRetryAt },
       attempt,
       amount,
       now,
@@ -160,7 +165,7 @@ async function retryPastDue(t: TxCtx, provider: PaymentProvider, a: AboRow, now:
   }
   const endetAm = a.currentPeriodEnd > now ? a.currentPeriodEnd : now;
   const patch = {
-    status: transition(a.status, 'retries_exhausted'),
+    status: aboStates.fire(a.status, 'retries_exhausted'),
     failedAttempts: attempt,
     nextRetryAt: null,
     endetAm,

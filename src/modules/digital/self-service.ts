@@ -7,7 +7,7 @@
 import { Type } from '@sinclair/typebox';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
-import { customerSession, publicRoute } from '../../platform/auth/presets.js';
+import { actorOf, customerSession, publicRoute } from '../../platform/auth/presets.js';
 import { sha256 } from '../../platform/crypto.js';
 import { query } from '../../platform/db/tx.js';
 import { notFound } from '../../platform/errors.js';
@@ -17,7 +17,7 @@ import type { TypedApp } from '../../platform/http/typed-app.js';
 import type { AppDeps } from '../../platform/module.js';
 import { productSql } from '../catalog/index.js';
 import { aboOut } from './abo-common.js';
-import { canTransition } from './abo-states.js';
+import { aboStates } from './abo-states.js';
 import { emptyBody } from './abos.routes.js';
 import * as S from './abos.schemas.js';
 import { cancelAbo, customerAbos, getAbo, resumeAbo } from './abos.service.js';
@@ -58,8 +58,8 @@ async function tokenView(deps: AppDeps, a: AboRow) {
     abo: aboOut(a),
     plan_name: names?.plan_name ?? '',
     product_name: names?.product_name ?? '',
-    kann_kuendigen: !a.cancelAtPeriodEnd && canTransition(a.status, 'cancel_scheduled'),
-    kann_fortsetzen: a.cancelAtPeriodEnd && canTransition(a.status, 'cancel_withdrawn'),
+    kann_kuendigen: !a.cancelAtPeriodEnd && aboStates.allows(a.status, 'cancel_scheduled'),
+    kann_fortsetzen: a.cancelAtPeriodEnd && aboStates.allows(a.status, 'cancel_withdrawn'),
   };
 }
 
@@ -77,7 +77,7 @@ export function customerAboRoutes(app: TypedApp): void {
       },
     },
     async (request) => {
-      const actor = request.ctx.actor as { customerId: string };
+      const actor = actorOf(request.ctx, customerSession);
       return { abos: (await customerAbos(request.ctx, actor.customerId)).map(aboOut) };
     },
   );
@@ -97,7 +97,7 @@ export function customerAboRoutes(app: TypedApp): void {
     },
     async (request) => {
       const { ctx } = request;
-      const actor = ctx.actor as { customerId: string };
+      const actor = actorOf(ctx, customerSession);
       const a = await getAbo(ctx, request.params.id);
       if (a.customerId !== actor.customerId) throw notFound('Subscription');
       const grund = request.body.grund ?? null;

@@ -21,7 +21,14 @@ import { enqueue } from '../../platform/jobs/queue.js';
 import type { JobContext, JobHandler } from '../../platform/jobs/worker.js';
 import { getOrder, orderIdsInChannelsSql, orderNumberSql } from '../orders/index.js';
 import { categoryOf, type DocumentRow, type DocumentTable } from './documents.js';
-import { accountingConnections, accountingSyncs, creditNotes, invoices, type TaxGroup } from './finance.tables.js';
+import {
+  type AccountingSyncStatus,
+  accountingConnections,
+  accountingSyncs,
+  creditNotes,
+  invoices,
+  type TaxGroup,
+} from './finance.tables.js';
 
 export const PROVIDER: AccountingProvider = 'lexware';
 export const SYNC_JOB = 'finance.lexware_sync';
@@ -187,7 +194,7 @@ export function syncOut(orderId: string, row: SyncRow | undefined) {
   return {
     order_id: orderId,
     provider: PROVIDER,
-    status: row?.status ?? 'none',
+    status: row?.status ?? ('none' as const),
     provider_id: row?.providerId ?? null,
     last_error: row?.lastError ?? null,
     attempts: row?.attempts ?? 0,
@@ -385,7 +392,7 @@ async function pendingDocuments(ctx: Ctx, orderId: string) {
  */
 export async function listSyncs(
   ctx: Ctx,
-  f: { status?: string; limit: number; offset: number },
+  f: { status?: AccountingSyncStatus; limit: number; offset: number },
   restricted: string[] | null,
 ) {
   const conds: (SQL | undefined)[] = [

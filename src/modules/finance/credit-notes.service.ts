@@ -10,13 +10,13 @@ import type { Static } from '@sinclair/typebox';
 import { and, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import { iso, isoOrNull } from '../../platform/dates.js';
-import { likeAnywhere, query, type TxCtx, withTx } from '../../platform/db/tx.js';
+import { likeAnywhere, one, query, type TxCtx, withTx } from '../../platform/db/tx.js';
 import { AppError, conflict, type FieldError } from '../../platform/errors.js';
 import { runHook, type SucceededRefund } from '../../platform/hooks.js';
 import type { Paged } from '../../platform/http/schemas.js';
 import { newId } from '../../platform/ids.js';
 import { scheduleAccountingSync } from './accounting.service.js';
-import { assertCreditNoteAction, assertInvoiceAction, creditedState, creditNoteTransition } from './document-states.js';
+import { assertCreditNoteAction, assertInvoiceAction, creditedState, creditNoteStates } from './document-states.js';
 import {
   allocate,
   contentHash,
@@ -300,32 +300,33 @@ export async function createCreditNote(ctx: Ctx, invoiceId: string, body: Credit
     const lines = planCreditLines(inv, notes, body);
     const totals = sums(lines);
     const now = ctx.clock.now();
-    const [row] = await tx
-      .insert(creditNotes)
-      .values({
-        id: newId('creditNote'),
-        shopId: ctx.shopId,
-        invoiceId: inv.id,
-        orderId: inv.orderId,
-        status: 'draft',
-        invoiceNumber: inv.number as string,
-        invoiceIssueDate: inv.issueDate as string,
-        servicePeriodStart: inv.servicePeriodStart,
-        servicePeriodEnd: inv.servicePeriodEnd,
-        currency: inv.currency,
-        isBusiness: inv.isBusiness,
-        reason: body.reason ?? null,
-        buyer: inv.buyer,
-        lines,
-        taxGroups: taxGroups(lines),
-        netCents: totals.net_cents,
-        taxCents: totals.tax_cents,
-        totalCents: totals.total_cents,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning();
-    return row as CreditNoteRow;
+    return one(
+      await tx
+        .insert(creditNotes)
+        .values({
+          id: newId('creditNote'),
+          shopId: ctx.shopId,
+          invoiceId: inv.id,
+          orderId: inv.orderId,
+          status: 'draft',
+          invoiceNumber: inv.number as string,
+          invoiceIssueDate: inv.issueDate as string,
+          servicePeriodStart: inv.servicePeriodStart,
+          servicePeriodEnd: inv.servicePeriodEnd,
+          currency: inv.currency,
+          isBusiness: inv.isBusiness,
+          reason: body.reason ?? null,
+          buyer: inv.buyer,
+          lines,
+          taxGroups: taxGroups(lines),
+          netCents: totals.net_cents,
+          taxCents: totals.tax_cents,
+          totalCents: totals.total_cents,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning(),
+    );
   });
 }
 
@@ -368,7 +369,7 @@ export async function finalizeCreditNote(ctx: Ctx, id: string): Promise<CreditNo
     const peek = await getDocument(t, creditNotes, id, 'Credit note');
     const inv = await lockInvoice(t, peek.invoiceId);
     const cn = await lockDocument(t, creditNotes, id, 'Credit note');
-    const to = creditNoteTransition(cn.status, 'finalize');
+    const to = creditNoteStates.fire(cn.status, 'finalize');
     const finals = await tx
       .select({ total: sql<number>`coalesce(sum(${creditNotes.totalCents}), 0)::bigint` })
       .from(creditNotes)
@@ -393,20 +394,22 @@ export async function finalizeCreditNote(ctx: Ctx, id: string): Promise<CreditNo
     };
     if (cn.isBusiness) assertEinvoiceReady(creditNoteContent(frozen, inv.orderNumber));
     frozen.number = await nextDocumentNumber(t, 'credit_note', settings.creditNoteNumberFormat, issueDate);
-    const [updated] = await tx
-      .update(creditNotes)
-      .set({
-        status: to,
-        number: frozen.number,
-        issueDate,
-        seller: frozen.seller,
-        footer: frozen.footer,
-        contentHash: contentHash(creditNoteContent(frozen, inv.orderNumber)),
-        finalizedAt: now,
-        updatedAt: now,
-      })
-      .where(eq(creditNotes.id, id))
-      .returning();
+    const updated = one(
+      await tx
+        .update(creditNotes)
+        .set({
+          status: to,
+          number: frozen.number,
+          issueDate,
+          seller: frozen.seller,
+          footer: frozen.footer,
+          contentHash: contentHash(creditNoteContent(frozen, inv.orderNumber)),
+          finalizedAt: now,
+          updatedAt: now,
+        })
+        .where(eq(creditNotes.id, id))
+        .returning(),
+    );
     const credited = creditedBefore + cn.totalCents;
     await tx
       .update(invoices)
@@ -415,7 +418,7 @@ export async function finalizeCreditNote(ctx: Ctx, id: string): Promise<CreditNo
     // the commissions this credit note takes back from vendors and the affiliate (partners, via app.ts)
     await runHook(t, 'creditNote.finalized', { shopId: ctx.shopId, orderId: inv.orderId, creditNoteId: id, now });
     await scheduleAccountingSync(t, inv.orderId, now);
-    return updated as CreditNoteRow;
+    return updated;
   });
 }
 

@@ -4,6 +4,7 @@
  * the only thing that moves on a final invoice is how much of it has been credited.
  */
 import { AppError } from '../../platform/errors.js';
+import { type EventTable, eventMachine } from '../../platform/state-machine.js';
 
 export const INVOICE_STATUSES = ['draft', 'final', 'partially_credited', 'credited'] as const;
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
@@ -19,8 +20,18 @@ const INVOICE_TRANSITIONS = {
   credit_partially: { from: ['final', 'partially_credited'], to: 'partially_credited' },
   /** Final credit notes cover the whole invoice. */
   credit_fully: { from: ['final', 'partially_credited'], to: 'credited' },
-} as const satisfies Record<string, { from: readonly InvoiceStatus[]; to: InvoiceStatus }>;
+} as const satisfies EventTable<InvoiceStatus, 'finalize' | 'credit_partially' | 'credit_fully'>;
 export type InvoiceEvent = keyof typeof INVOICE_TRANSITIONS;
+
+/** Every invoice status write goes through `invoiceStates.fire(from, event)`. */
+export const invoiceStates = eventMachine<InvoiceStatus, InvoiceEvent>({
+  states: INVOICE_STATUSES,
+  events: INVOICE_TRANSITIONS,
+  rejected: (from, event) =>
+    from !== 'draft' && event === 'finalize'
+      ? new AppError('already_final', 'The invoice is already final; a final invoice never changes')
+      : new AppError('invalid_state', `An invoice in state ${from} cannot ${event.replace('_', ' ')}`),
+});
 
 /** What else may be done to an invoice in a state (not transitions). */
 const INVOICE_ACTIONS = {
@@ -34,7 +45,14 @@ export type InvoiceAction = keyof typeof INVOICE_ACTIONS;
 
 const CREDIT_NOTE_TRANSITIONS = {
   finalize: { from: ['draft'], to: 'final' },
-} as const satisfies Record<string, { from: readonly CreditNoteStatus[]; to: CreditNoteStatus }>;
+} as const satisfies EventTable<CreditNoteStatus, 'finalize'>;
+
+/** Every credit note status write goes through `creditNoteStates.fire(from, event)`. */
+export const creditNoteStates = eventMachine<CreditNoteStatus, keyof typeof CREDIT_NOTE_TRANSITIONS>({
+  states: CREDIT_NOTE_STATUSES,
+  events: CREDIT_NOTE_TRANSITIONS,
+  rejected: () => new AppError('already_final', 'The credit note is already final; a final credit note never changes'),
+});
 
 const CREDIT_NOTE_ACTIONS = {
   delete: ['draft'],
@@ -42,16 +60,6 @@ const CREDIT_NOTE_ACTIONS = {
 } as const satisfies Record<string, readonly CreditNoteStatus[]>;
 
 export const isFinal = (status: string): boolean => status !== 'draft';
-
-export function invoiceTransition(from: string, event: InvoiceEvent): InvoiceStatus {
-  const t = INVOICE_TRANSITIONS[event];
-  if (!(t.from as readonly string[]).includes(from)) {
-    throw from !== 'draft' && event === 'finalize'
-      ? new AppError('already_final', 'The invoice is already final; a final invoice never changes')
-      : new AppError('invalid_state', `An invoice in state ${from} cannot ${event.replace('_', ' ')}`);
-  }
-  return t.to;
-}
 
 export function assertInvoiceAction(status: string, action: InvoiceAction): void {
   if ((INVOICE_ACTIONS[action] as readonly string[]).includes(status)) return;
@@ -64,14 +72,6 @@ export function assertInvoiceAction(status: string, action: InvoiceAction): void
   throw new AppError('invalid_state', `An invoice in state ${status} cannot ${action}`);
 }
 
-export function creditNoteTransition(from: string, event: keyof typeof CREDIT_NOTE_TRANSITIONS): CreditNoteStatus {
-  const t = CREDIT_NOTE_TRANSITIONS[event];
-  if (!(t.from as readonly string[]).includes(from)) {
-    throw new AppError('already_final', 'The credit note is already final; a final credit note never changes');
-  }
-  return t.to;
-}
-
 export function assertCreditNoteAction(status: string, action: keyof typeof CREDIT_NOTE_ACTIONS): void {
   if ((CREDIT_NOTE_ACTIONS[action] as readonly string[]).includes(status)) return;
   throw status === 'draft'
@@ -80,6 +80,6 @@ export function assertCreditNoteAction(status: string, action: keyof typeof CRED
 }
 
 /** The invoice state after its final credit notes add up to `credited` of `total`. */
-export function creditedState(from: string, credited: number, total: number): InvoiceStatus {
-  return invoiceTransition(from, credited >= total ? 'credit_fully' : 'credit_partially');
+export function creditedState(from: InvoiceStatus, credited: number, total: number): InvoiceStatus {
+  return invoiceStates.fire(from, credited >= total ? 'credit_fully' : 'credit_partially');
 }

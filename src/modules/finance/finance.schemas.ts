@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { Body, Email, Nullable, PageMeta, Pagination, Timestamp } from '../../platform/http/schemas.js';
 import { CREDIT_NOTE_STATUSES, INVOICE_STATUSES } from './document-states.js';
 import { EINVOICE_PROBLEM_CODES } from './einvoice.js';
+import { ACCOUNTING_SYNC_STATUSES } from './finance.tables.js';
 
 const Country = Type.String({ pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2' });
 const Text = (max: number) => Type.String({ minLength: 1, maxLength: max });
@@ -407,7 +408,7 @@ export const TestResponse = Type.Object({
 export const SyncState = Type.Object({
   order_id: Type.String(),
   provider: Type.String(),
-  status: Type.Union(['none', 'pending', 'synced', 'failed', 'cancelled'].map((s) => Type.Literal(s))),
+  status: Type.Union((['none', ...ACCOUNTING_SYNC_STATUSES] as const).map((s) => Type.Literal(s))),
   provider_id: Nullable(Type.String({ description: "The provider's voucher id of the order's invoice" })),
   last_error: Nullable(Type.String()),
   attempts: Type.Integer(),
@@ -419,7 +420,7 @@ export const SyncListQuery = Type.Object(
   {
     status: Type.Optional(
       Type.Union(
-        ['pending', 'synced', 'failed', 'cancelled'].map((s) => Type.Literal(s)),
+        ACCOUNTING_SYNC_STATUSES.map((s) => Type.Literal(s)),
         {
           description: 'failed: the syncs that need a retry (last_error holds the provider’s message)',
         },

@@ -207,6 +207,10 @@ export const accountingConnections = pgTable(
   (t) => [uniqueIndex('accounting_connections_pk').on(t.shopId, t.provider)],
 );
 
+/** An accounting sync's status (none is no row). */
+export const ACCOUNTING_SYNC_STATUSES = ['pending', 'synced', 'failed', 'cancelled'] as const;
+export type AccountingSyncStatus = (typeof ACCOUNTING_SYNC_STATUSES)[number];
+
 /** Per order and provider: none (no row) | pending | synced | failed | cancelled. */
 export const accountingSyncs = pgTable(
   'accounting_syncs',
@@ -216,7 +220,7 @@ export const accountingSyncs = pgTable(
       .notNull()
       .references(() => orders.id, { onDelete: 'cascade' }),
     provider: text('provider').notNull(),
-    status: text('status').notNull(),
+    status: text('status').$type<AccountingSyncStatus>().notNull(),
     /** The provider's id of the order's invoice voucher. */
     providerId: text('provider_id'),
     lastError: text('last_error'),

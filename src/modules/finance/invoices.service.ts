@@ -4,7 +4,7 @@ import type { Static } from '@sinclair/typebox';
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import { iso, isoOrNull } from '../../platform/dates.js';
-import { likeAnywhere, type TxCtx, withTx } from '../../platform/db/tx.js';
+import { likeAnywhere, one, type TxCtx, withTx } from '../../platform/db/tx.js';
 import { AppError, conflict, type FieldError } from '../../platform/errors.js';
 import type { Paged } from '../../platform/http/schemas.js';
 import { newId } from '../../platform/ids.js';
@@ -13,7 +13,7 @@ import { channelCountry } from '../channels/index.js';
 import { getOrder, lockOrderStatus } from '../orders/index.js';
 import type { TaxCategory } from '../tax/index.js';
 import { scheduleAccountingSync } from './accounting.service.js';
-import { assertInvoiceAction, invoiceTransition } from './document-states.js';
+import { assertInvoiceAction, invoiceStates } from './document-states.js';
 import {
   contentHash,
   documentBody,
@@ -186,33 +186,34 @@ export async function createInvoice(ctx: Ctx, orderId: string, body: InvoiceCrea
   const period = servicePeriodDays(o, settings.timeZone);
   const id = newId('invoice');
   try {
-    const [row] = await ctx.db
-      .insert(invoices)
-      .values({
-        id,
-        shopId: ctx.shopId,
-        orderId: o.id,
-        orderNumber: o.number,
-        status: 'draft',
-        serviceDate: localDate(o.paidAt ?? o.createdAt, settings.timeZone),
-        servicePeriodStart: period?.start ?? null,
-        servicePeriodEnd: period?.end ?? null,
-        currency: o.currency,
-        isBusiness: body.is_business ?? Boolean(buyer.vat_id || buyer.company),
-        buyerReference: body.buyer_reference ?? null,
-        note: body.note ?? null,
-        buyer,
-        lines: docLines,
-        taxGroups: taxGroups(docLines),
-        netCents: totals.net_cents,
-        taxCents: totals.tax_cents,
-        totalCents: totals.total_cents,
-        paidCents: o.paidAt ? totals.total_cents : 0,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning();
-    return row as InvoiceRow;
+    return one(
+      await ctx.db
+        .insert(invoices)
+        .values({
+          id,
+          shopId: ctx.shopId,
+          orderId: o.id,
+          orderNumber: o.number,
+          status: 'draft',
+          serviceDate: localDate(o.paidAt ?? o.createdAt, settings.timeZone),
+          servicePeriodStart: period?.start ?? null,
+          servicePeriodEnd: period?.end ?? null,
+          currency: o.currency,
+          isBusiness: body.is_business ?? Boolean(buyer.vat_id || buyer.company),
+          buyerReference: body.buyer_reference ?? null,
+          note: body.note ?? null,
+          buyer,
+          lines: docLines,
+          taxGroups: taxGroups(docLines),
+          netCents: totals.net_cents,
+          taxCents: totals.tax_cents,
+          totalCents: totals.total_cents,
+          paidCents: o.paidAt ? totals.total_cents : 0,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning(),
+    );
   } catch (err) {
     if (
       String((err as { cause?: { code?: string }; code?: string })?.cause?.code ?? (err as { code?: string }).code) ===
@@ -261,18 +262,19 @@ export async function updateDraft(ctx: Ctx, id: string, patch: InvoicePatch): Pr
     assertInvoiceAction(row.status, 'edit');
     const buyer = { ...row.buyer, ...(patch.buyer ?? {}) };
     if (buyer.vat_id) buyer.vat_id = buyer.vat_id.replace(/\s+/g, '').toUpperCase();
-    const [updated] = await tx
-      .update(invoices)
-      .set({
-        buyer,
-        ...(patch.is_business !== undefined ? { isBusiness: patch.is_business } : {}),
-        ...(patch.buyer_reference !== undefined ? { buyerReference: patch.buyer_reference } : {}),
-        ...(patch.note !== undefined ? { note: patch.note } : {}),
-        updatedAt: ctx.clock.now(),
-      })
-      .where(eq(invoices.id, id))
-      .returning();
-    return updated as InvoiceRow;
+    return one(
+      await tx
+        .update(invoices)
+        .set({
+          buyer,
+          ...(patch.is_business !== undefined ? { isBusiness: patch.is_business } : {}),
+          ...(patch.buyer_reference !== undefined ? { buyerReference: patch.buyer_reference } : {}),
+          ...(patch.note !== undefined ? { note: patch.note } : {}),
+          updatedAt: ctx.clock.now(),
+        })
+        .where(eq(invoices.id, id))
+        .returning(),
+    );
   });
 }
 
@@ -321,7 +323,7 @@ export async function finalizeInvoiceIn(t: TxCtx, id: string): Promise<InvoiceRo
   const peek = await getInvoice(t, id);
   const orderStatus = await lockOrderStatus(t, peek.orderId);
   const row = await lockInvoice(t, id);
-  const to = invoiceTransition(row.status, 'finalize');
+  const to = invoiceStates.fire(row.status, 'finalize');
   if (orderStatus !== null && !INVOICEABLE.includes(orderStatus)) {
     // refunded in full or cancelled while this was a draft: nothing of the sale stands
     throw conflict(
@@ -353,33 +355,36 @@ export async function finalizeInvoiceIn(t: TxCtx, id: string): Promise<InvoiceRo
   if (row.isBusiness) assertEinvoiceReady(invoiceContent(frozen));
   // every check passed: only now is a number taken
   frozen.number = await nextDocumentNumber(t, 'invoice', settings.invoiceNumberFormat, issueDate);
-  const [updated] = await tx
-    .update(invoices)
-    .set({
-      status: to,
-      number: frozen.number,
-      issueDate,
-      dueDate: frozen.dueDate,
-      seller: frozen.seller,
-      footer: frozen.footer,
-      contentHash: contentHash(invoiceContent(frozen)),
-      finalizedAt: now,
-      updatedAt: now,
-    })
-    .where(eq(invoices.id, id))
-    .returning();
+  const updated = one(
+    await tx
+      .update(invoices)
+      .set({
+        status: to,
+        number: frozen.number,
+        issueDate,
+        dueDate: frozen.dueDate,
+        seller: frozen.seller,
+        footer: frozen.footer,
+        contentHash: contentHash(invoiceContent(frozen)),
+        finalizedAt: now,
+        updatedAt: now,
+      })
+      .where(eq(invoices.id, id))
+      .returning(),
+  );
   await scheduleAccountingSync(t, row.orderId, now);
-  return updated as InvoiceRow;
+  return updated;
 }
 
 /** Records a sent e-mail (repeatable). */
 export async function markSent(ctx: Ctx, row: InvoiceRow, to: string, now: Date): Promise<InvoiceRow> {
-  const [updated] = await ctx.db
-    .update(invoices)
-    .set({ sentAt: now, sentTo: to, sendCount: sql`${invoices.sendCount} + 1`, updatedAt: now })
-    .where(and(eq(invoices.id, row.id), eq(invoices.shopId, ctx.shopId)))
-    .returning();
-  return updated as InvoiceRow;
+  return one(
+    await ctx.db
+      .update(invoices)
+      .set({ sentAt: now, sentTo: to, sendCount: sql`${invoices.sendCount} + 1`, updatedAt: now })
+      .where(and(eq(invoices.id, row.id), eq(invoices.shopId, ctx.shopId)))
+      .returning(),
+  );
 }
 
 /**

@@ -1,8 +1,10 @@
 /** The seller's company data (GET/PUT /api/admin/settings/company) and what a document needs of it. */
+
 import type { Static } from '@sinclair/typebox';
 import { eq } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import { iso } from '../../platform/dates.js';
+import { one } from '../../platform/db/query.js';
 import { AppError, type FieldError } from '../../platform/errors.js';
 import type { TaxCategory } from '../tax/index.js';
 import { type EinvoiceProblem, sellerProblems } from './einvoice.js';
@@ -213,10 +215,11 @@ export async function putSettings(ctx: Ctx, body: SettingsPut): Promise<Settings
       { path: '/body/credit_note_number_format', message: 'must differ from the invoice number format' },
     ]);
   }
-  const [row] = await ctx.db
-    .insert(companySettings)
-    .values({ ...merged, shopId: ctx.shopId, createdAt: now, updatedAt: now })
-    .onConflictDoUpdate({ target: companySettings.shopId, set })
-    .returning();
-  return row as SettingsRow;
+  return one(
+    await ctx.db
+      .insert(companySettings)
+      .values({ ...merged, shopId: ctx.shopId, createdAt: now, updatedAt: now })
+      .onConflictDoUpdate({ target: companySettings.shopId, set })
+      .returning(),
+  );
 }

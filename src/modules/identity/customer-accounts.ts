@@ -4,6 +4,7 @@
  * account of that e-mail only once its owner proved the address (a verification or reset link);
  * purchases made while signed in belong to the account at once.
  */
+
 import { randomBytes } from 'node:crypto';
 import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import { queueEmail } from '../../adapters/mail/index.js';
@@ -11,7 +12,7 @@ import { type Config, normalizeOrigin } from '../../config.js';
 import type { Ctx } from '../../platform/auth/types.js';
 import { hashPassword, verifyPassword } from '../../platform/crypto.js';
 import type { Db } from '../../platform/db/client.js';
-import { query, type TxCtx, withTx } from '../../platform/db/tx.js';
+import { one, query, type TxCtx, withTx } from '../../platform/db/tx.js';
 import { AppError } from '../../platform/errors.js';
 import { runHook } from '../../platform/hooks.js';
 import { clientKey } from '../../platform/http/client-key.js';
@@ -91,14 +92,16 @@ export async function signedInBuyer(
 
 /** Marks the e-mail verified and claims its guest purchases; locks the row first (see accountForPurchase). */
 async function markVerified(ctx: TxCtx, row: CustomerRow): Promise<CustomerRow> {
-  const [updated] = await ctx.db
-    .update(customers)
-    .set({ emailVerified: true, updatedAt: new Date() })
-    .where(and(eq(customers.id, row.id), eq(customers.shopId, ctx.shopId)))
-    .returning();
+  const updated = one(
+    await ctx.db
+      .update(customers)
+      .set({ emailVerified: true, updatedAt: new Date() })
+      .where(and(eq(customers.id, row.id), eq(customers.shopId, ctx.shopId)))
+      .returning(),
+  );
   // orders and digital give the account the e-mail's guest orders and subscriptions
   await runHook(ctx, 'customer.verified', { shopId: ctx.shopId, customerId: row.id, email: row.email });
-  return updated as CustomerRow;
+  return updated;
 }
 
 async function shopNameOr(ctx: Ctx): Promise<string> {

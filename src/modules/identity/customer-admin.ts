@@ -3,10 +3,11 @@
  * as a derived table for the list, one account, suspending and restoring sign-in, and the
  * verification e-mail sent again. No password hash ever leaves this file.
  */
+
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import { iso, isoOrNull } from '../../platform/dates.js';
-import { withTx } from '../../platform/db/tx.js';
+import { one, withTx } from '../../platform/db/tx.js';
 import { AppError, notFound } from '../../platform/errors.js';
 import { sendVerificationEmail } from './customer-accounts.js';
 import { customers } from './identity.tables.js';
@@ -59,15 +60,17 @@ export async function suspendCustomer(ctx: Ctx, id: string): Promise<CustomerRow
       .for('update');
     if (!row) throw notFound('Customer');
     const now = ctx.clock.now();
-    const [updated] = row.suspendedAt
-      ? [row]
-      : await t.db
-          .update(customers)
-          .set({ suspendedAt: now, updatedAt: now })
-          .where(eq(customers.id, row.id))
-          .returning();
+    const updated = row.suspendedAt
+      ? row
+      : one(
+          await t.db
+            .update(customers)
+            .set({ suspendedAt: now, updatedAt: now })
+            .where(eq(customers.id, row.id))
+            .returning(),
+        );
     await revokeSessionsOf(t, 'customer', row.id);
-    return updated as CustomerRow;
+    return updated;
   });
 }
 
@@ -81,12 +84,13 @@ export async function restoreCustomer(ctx: Ctx, id: string): Promise<CustomerRow
       .for('update');
     if (!row) throw notFound('Customer');
     if (!row.suspendedAt) return row;
-    const [updated] = await t.db
-      .update(customers)
-      .set({ suspendedAt: null, updatedAt: ctx.clock.now() })
-      .where(eq(customers.id, row.id))
-      .returning();
-    return updated as CustomerRow;
+    return one(
+      await t.db
+        .update(customers)
+        .set({ suspendedAt: null, updatedAt: ctx.clock.now() })
+        .where(eq(customers.id, row.id))
+        .returning(),
+    );
   });
 }
 

@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
 import { normalizeOrigin } from '../../config.js';
 import {
+  actorOf,
   anyEmployee,
   configureShop,
   customerSession,
@@ -84,7 +85,7 @@ export function identityRoutes(app: TypedApp, deps: AppDeps): void {
       schema: { tags, summary: 'The signed-in employee and their shop', response: { 200: S.MeResponse } },
     },
     async (request) => {
-      const actor = request.ctx.actor as { userId: string };
+      const actor = actorOf(request.ctx, anyEmployee);
       const { user, shop } = await svc.getUserAndShop(request.ctx, actor.userId);
       return { user: svc.userOut(user), shop: svc.shopOut(shop) };
     },
@@ -360,7 +361,7 @@ export function identityRoutes(app: TypedApp, deps: AppDeps): void {
       },
     },
     async (request) => {
-      const actor = request.ctx.actor as { customerId: string };
+      const actor = actorOf(request.ctx, customerSession);
       return { customer: svc.customerOut(await svc.getCustomer(request.ctx, actor.customerId)) };
     },
   );

@@ -1,11 +1,12 @@
 /** Business rules of identity: logins, employees, API tokens, publishable keys, customers. */
+
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import { normalizeOrigin } from '../../config.js';
 import type { Ctx, EmployeeRole, Scope } from '../../platform/auth/types.js';
 import { dummyPasswordHash, hashPassword, sha256, verifyPassword } from '../../platform/crypto.js';
 import { iso, isoOrNull } from '../../platform/dates.js';
 import type { Db } from '../../platform/db/client.js';
-import { isUniqueViolation, type TxCtx, withTx } from '../../platform/db/tx.js';
+import { isUniqueViolation, one, type TxCtx, withTx } from '../../platform/db/tx.js';
 import { AppError, conflict, type FieldError, notFound } from '../../platform/errors.js';
 import { newId, newSecret } from '../../platform/ids.js';
 import { type ShopRow, shopOf } from '../shops/index.js';
@@ -122,21 +123,22 @@ export async function createEmployee(
 ) {
   const passwordHash = await hashPassword(input.password);
   try {
-    const [row] = await ctx.db
-      .insert(users)
-      .values({
-        id: newId('user'),
-        shopId: ctx.shopId,
-        email: input.email,
-        name: input.name ?? null,
-        passwordHash,
-        role: input.role,
-        channelIds: input.channel_ids ?? [],
-        // an explicit list, even an empty one, restricts; absent or null = every channel
-        channelRestricted: Array.isArray(input.channel_ids),
-      })
-      .returning();
-    return row as UserRow;
+    return one(
+      await ctx.db
+        .insert(users)
+        .values({
+          id: newId('user'),
+          shopId: ctx.shopId,
+          email: input.email,
+          name: input.name ?? null,
+          passwordHash,
+          role: input.role,
+          channelIds: input.channel_ids ?? [],
+          // an explicit list, even an empty one, restricts; absent or null = every channel
+          channelRestricted: Array.isArray(input.channel_ids),
+        })
+        .returning(),
+    );
   } catch (err) {
     if (isUniqueViolation(err)) throw conflict('email_taken', 'An employee with this e-mail already exists');
     throw err;
@@ -178,22 +180,24 @@ export async function updateEmployee(
     if (current.role === 'owner' && patch.role && patch.role !== 'owner' && (await ownerCount(t)) <= 1) {
       throw conflict('last_owner', 'The last owner cannot be demoted; make another employee owner first');
     }
-    const [row] = await tx
-      .update(users)
-      .set({
-        ...(patch.name !== undefined ? { name: patch.name } : {}),
-        ...(patch.role ? { role: patch.role } : {}),
-        // null lifts the restriction; a list (even empty) sets it
-        ...(patch.channel_ids !== undefined
-          ? { channelIds: patch.channel_ids ?? [], channelRestricted: patch.channel_ids !== null }
-          : {}),
-        ...(passwordHash ? { passwordHash } : {}),
-        updatedAt: new Date(),
-      })
-      .where(eq(users.id, id))
-      .returning();
+    const row = one(
+      await tx
+        .update(users)
+        .set({
+          ...(patch.name !== undefined ? { name: patch.name } : {}),
+          ...(patch.role ? { role: patch.role } : {}),
+          // null lifts the restriction; a list (even empty) sets it
+          ...(patch.channel_ids !== undefined
+            ? { channelIds: patch.channel_ids ?? [], channelRestricted: patch.channel_ids !== null }
+            : {}),
+          ...(passwordHash ? { passwordHash } : {}),
+          updatedAt: new Date(),
+        })
+        .where(eq(users.id, id))
+        .returning(),
+    );
     if (passwordHash) await revokeSessionsOf(t, 'admin', id);
-    return row as UserRow;
+    return row;
   });
 }
 
@@ -282,19 +286,21 @@ export async function listApiTokens(ctx: Ctx) {
 
 export async function createApiToken(ctx: Ctx, input: { name: string; scopes: Scope[] }) {
   const token = newSecret('tok');
-  const [row] = await ctx.db
-    .insert(apiTokens)
-    .values({
-      id: newId('apiToken'),
-      shopId: ctx.shopId,
-      name: input.name,
-      prefix: token.slice(0, 12),
-      tokenHash: sha256(token),
-      scopes: input.scopes,
-      createdBy: ctx.actor?.kind === 'admin' ? ctx.actor.userId : null,
-    })
-    .returning();
-  return { row: row as TokenRow, token };
+  const row = one(
+    await ctx.db
+      .insert(apiTokens)
+      .values({
+        id: newId('apiToken'),
+        shopId: ctx.shopId,
+        name: input.name,
+        prefix: token.slice(0, 12),
+        tokenHash: sha256(token),
+        scopes: input.scopes,
+        createdBy: ctx.actor?.kind === 'admin' ? ctx.actor.userId : null,
+      })
+      .returning(),
+  );
+  return { row: row, token };
 }
 
 /** Revokes a live credential of the shop (an API token or a publishable key); 404 when there is none. */
@@ -349,17 +355,18 @@ export async function listPublishableKeys(ctx: Ctx) {
 }
 
 export async function createPublishableKey(ctx: Ctx, input: { name: string; allowed_origins: string[] }) {
-  const [row] = await ctx.db
-    .insert(publishableKeys)
-    .values({
-      id: newId('publishableKey'),
-      shopId: ctx.shopId,
-      name: input.name,
-      key: newSecret('pk'),
-      allowedOrigins: normalizeOrigins(input.allowed_origins),
-    })
-    .returning();
-  return row as KeyRow;
+  return one(
+    await ctx.db
+      .insert(publishableKeys)
+      .values({
+        id: newId('publishableKey'),
+        shopId: ctx.shopId,
+        name: input.name,
+        key: newSecret('pk'),
+        allowedOrigins: normalizeOrigins(input.allowed_origins),
+      })
+      .returning(),
+  );
 }
 
 export async function updatePublishableKey(ctx: Ctx, id: string, patch: { name?: string; allowed_origins?: string[] }) {

@@ -29,6 +29,8 @@ export const users = pgTable(
   ],
 );
 
+export type SessionKind = 'admin' | 'customer' | 'vendor' | 'affiliate';
+
 /** Sessions of every kind: admin (users), customer, vendor, affiliate. */
 export const sessions = pgTable(
   'sessions',
@@ -36,7 +38,7 @@ export const sessions = pgTable(
     id: text('id').primaryKey(),
     shopId: shopRef(),
     /** admin | customer | vendor | affiliate */
-    kind: text('kind').notNull(),
+    kind: text('kind').$type<SessionKind>().notNull(),
     subjectId: text('subject_id').notNull(),
     tokenHash: text('token_hash').notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
@@ -113,7 +115,7 @@ export const accountTokens = pgTable(
     id: text('id').primaryKey(),
     shopId: shopRef(),
     /** customer | vendor | affiliate */
-    subjectKind: text('subject_kind').notNull(),
+    subjectKind: text('subject_kind').$type<Exclude<SessionKind, 'admin'>>().notNull(),
     subjectId: text('subject_id').notNull(),
     /** verify_email | password_reset */
     purpose: text('purpose').notNull(),
@@ -139,7 +141,7 @@ export const idempotencyKeys = pgTable(
     key: text('key').notNull(),
     requestHash: text('request_hash').notNull(),
     /** running | done */
-    state: text('state').notNull(),
+    state: text('state').$type<'running' | 'done'>().notNull(),
     statusCode: integer('status_code'),
     responseBody: text('response_body'),
     responseHeaders: jsonb('response_headers').$type<Record<string, string>>(),

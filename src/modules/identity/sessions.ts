@@ -10,9 +10,9 @@ import type { Db } from '../../platform/db/client.js';
 import { prepared } from '../../platform/db/prepared.js';
 import { newId, newSecret } from '../../platform/ids.js';
 import { catalogVersionOf } from '../catalog/index.js';
-import { sessions, users } from './identity.tables.js';
+import { type SessionKind, sessions, users } from './identity.tables.js';
 
-export type SessionKind = 'admin' | 'customer' | 'vendor' | 'affiliate';
+export type { SessionKind };
 
 export const SESSION_PREFIX: Record<SessionKind, string> = {
   admin: 'sess',

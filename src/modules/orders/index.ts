@@ -62,11 +62,8 @@ export {
 } from './orders.service.js';
 export type { Address, PricedLine } from './orders.tables.js';
 export { planRefund, type RefundPlan } from './refund-plan.js';
-export {
-  creditNotesOfFailedRefunds,
-  refundedWithoutCreditNote,
-  refundPaymentEventHandler,
-} from './refunds.service.js';
+export { refundPaymentEventHandler } from './refund-provider-events.js';
+export { creditNotesOfFailedRefunds, refundedWithoutCreditNote } from './refunds.service.js';
 // Orders lock a channel's currency and keep the channel from being deleted.
 export const ordersChannelDependency: ChannelDependency = {
   what: 'orders',

@@ -1,7 +1,7 @@
 /** Order routes: admin reads and state changes, and the customer's own orders. */
 
 import { Type } from '@sinclair/typebox';
-import { anyEmployee, customerSession, manageMoney } from '../../platform/auth/presets.js';
+import { actorOf, anyEmployee, customerSession, manageMoney } from '../../platform/auth/presets.js';
 import { PageMeta, Pagination, pageOf } from '../../platform/http/schemas.js';
 import type { TypedApp } from '../../platform/http/typed-app.js';
 import type { OrderStatus } from './order-states.js';
@@ -80,7 +80,7 @@ export function orderRoutes(app: TypedApp): void {
     async (request) => {
       const q = request.query;
       const { limit, offset } = pageOf(q);
-      const actor = request.ctx.actor as { customerId: string };
+      const actor = actorOf(request.ctx, customerSession);
       const { rows, count } = await listOrders(request.ctx, { customer_id: actor.customerId, limit, offset });
       return { orders: rows.map((o) => orderOut(o)), count, limit, offset };
     },

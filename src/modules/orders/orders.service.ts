@@ -1,18 +1,19 @@
 /** Orders: created by checkout completion (and subscription renewals), read and moved by admins. */
+
 import type { Static } from '@sinclair/typebox';
 import { and, asc, desc, eq, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
 import { channelScope } from '../../platform/auth/channel-scope.js';
 import type { Ctx } from '../../platform/auth/types.js';
 import { iso, isoOrNull } from '../../platform/dates.js';
 import { lockOwned } from '../../platform/db/lock.js';
-import { likeAnywhere, query, type TxCtx, withTx } from '../../platform/db/tx.js';
+import { likeAnywhere, one, query, type TxCtx, withTx } from '../../platform/db/tx.js';
 import { AppError, notFound } from '../../platform/errors.js';
 import { runHook } from '../../platform/hooks.js';
 import type { Paged } from '../../platform/http/schemas.js';
 import { newId } from '../../platform/ids.js';
 import { refsTrackingStock, releaseStock } from '../catalog/index.js';
 import { exemptionText, pricingTaxOut, type TaxCategory } from '../tax/index.js';
-import { assertTransition, type OrderStatus } from './order-states.js';
+import { type OrderStatus, orderStates } from './order-states.js';
 import type { OrderListQuery } from './orders.schemas.js';
 import { type Address, orderLines, orders, type PricedLine } from './orders.tables.js';
 
@@ -72,48 +73,50 @@ export async function createOrder(ctx: TxCtx, o: NewOrder): Promise<OrderRow> {
   const { db: tx, shopId } = ctx;
   const number = await nextCounter(ctx, 'order_number', 1001);
   const id = newId('order');
-  const [row] = await tx
-    .insert(orders)
-    .values({
-      id,
-      shopId,
-      number: String(number),
-      channelId: o.channelId,
-      checkoutSessionId: o.checkoutSessionId,
-      customerId: o.customerId,
-      customerEmail: o.customerEmail,
-      billingAddress: o.billingAddress,
-      shippingAddress: o.shippingAddress,
-      shippingMethodId: o.shippingMethodId,
-      status: o.status,
-      confirmedAt: o.autoConfirm ? o.now : null,
-      currency: o.currency,
-      subtotalCents: o.subtotalCents,
-      shippingCents: o.shippingCents,
-      shippingTaxCents: o.shippingTaxCents,
-      shippingTaxRate: o.shippingTaxRate ?? null,
-      shippingTaxCategory: o.shippingTaxCategory ?? null,
-      vatIdStatus: o.vatIdStatus ?? null,
-      vatIdCheckedAt: o.vatIdCheckedAt ?? null,
-      taxCents: o.taxCents,
-      totalCents: o.totalCents,
-      requiresShipping: o.requiresShipping,
-      widerrufVerzicht: o.widerrufVerzicht,
-      widerrufVerzichtAt: o.widerrufVerzichtAt,
-      affiliateCode: o.affiliateCode,
-      subscriptionId: o.subscriptionId ?? null,
-      subscriptionPaymentNumber: o.subscriptionPaymentNumber ?? null,
-      servicePeriodStart: o.servicePeriod?.start ?? null,
-      servicePeriodEnd: o.servicePeriod?.end ?? null,
-      isTest: o.isTest,
-      paymentProvider: o.paymentProvider,
-      paymentRef: o.paymentRef,
-      paidAt: o.status === 'paid' ? o.now : null,
-      expiresAt: o.expiresAt ?? null,
-      createdAt: o.now,
-      updatedAt: o.now,
-    })
-    .returning();
+  const row = one(
+    await tx
+      .insert(orders)
+      .values({
+        id,
+        shopId,
+        number: String(number),
+        channelId: o.channelId,
+        checkoutSessionId: o.checkoutSessionId,
+        customerId: o.customerId,
+        customerEmail: o.customerEmail,
+        billingAddress: o.billingAddress,
+        shippingAddress: o.shippingAddress,
+        shippingMethodId: o.shippingMethodId,
+        status: o.status,
+        confirmedAt: o.autoConfirm ? o.now : null,
+        currency: o.currency,
+        subtotalCents: o.subtotalCents,
+        shippingCents: o.shippingCents,
+        shippingTaxCents: o.shippingTaxCents,
+        shippingTaxRate: o.shippingTaxRate ?? null,
+        shippingTaxCategory: o.shippingTaxCategory ?? null,
+        vatIdStatus: o.vatIdStatus ?? null,
+        vatIdCheckedAt: o.vatIdCheckedAt ?? null,
+        taxCents: o.taxCents,
+        totalCents: o.totalCents,
+        requiresShipping: o.requiresShipping,
+        widerrufVerzicht: o.widerrufVerzicht,
+        widerrufVerzichtAt: o.widerrufVerzichtAt,
+        affiliateCode: o.affiliateCode,
+        subscriptionId: o.subscriptionId ?? null,
+        subscriptionPaymentNumber: o.subscriptionPaymentNumber ?? null,
+        servicePeriodStart: o.servicePeriod?.start ?? null,
+        servicePeriodEnd: o.servicePeriod?.end ?? null,
+        isTest: o.isTest,
+        paymentProvider: o.paymentProvider,
+        paymentRef: o.paymentRef,
+        paidAt: o.status === 'paid' ? o.now : null,
+        expiresAt: o.expiresAt ?? null,
+        createdAt: o.now,
+        updatedAt: o.now,
+      })
+      .returning(),
+  );
   if (o.lines.length > 0) {
     await tx.insert(orderLines).values(
       o.lines.map((l, i) => ({
@@ -140,7 +143,7 @@ export async function createOrder(ctx: TxCtx, o: NewOrder): Promise<OrderRow> {
   }
   // a paid order earns its vendors and affiliate in the same transaction
   if (o.status === 'paid') await runHook(ctx, 'order.paid', { shopId, orderId: id, now: o.now });
-  return row as OrderRow;
+  return row;
 }
 
 /** A stored line's item, prices and tax, as `lineItemFields` (orders.schemas.ts) names them. */
@@ -309,20 +312,22 @@ export async function transitionOrder(ctx: Ctx, id: string, to: OrderStatus) {
   return withTx(ctx, async (t) => {
     const tx = t.db;
     const row = await lockOwned(tx, orders, ctx.shopId, id, 'Order');
-    assertTransition(row.status as OrderStatus, to);
+    orderStates.assert(row.status, to);
     const now = ctx.clock.now();
     if (to === 'cancelled' && row.status === 'pending_payment') await releaseOrderStock(t, row);
-    const [updated] = await tx
-      .update(orders)
-      .set({
-        status: to,
-        updatedAt: now,
-        ...(to === 'paid' ? { paidAt: now, expiresAt: null } : {}),
-        ...(to === 'fulfilled' ? { fulfilledAt: now } : {}),
-        ...(to === 'cancelled' ? { cancelledAt: now } : {}),
-      })
-      .where(eq(orders.id, id))
-      .returning();
+    const updated = one(
+      await tx
+        .update(orders)
+        .set({
+          status: to,
+          updatedAt: now,
+          ...(to === 'paid' ? { paidAt: now, expiresAt: null } : {}),
+          ...(to === 'fulfilled' ? { fulfilledAt: now } : {}),
+          ...(to === 'cancelled' ? { cancelledAt: now } : {}),
+        })
+        .where(eq(orders.id, id))
+        .returning(),
+    );
     if (to === 'paid') await runHook(t, 'order.paid', { shopId: ctx.shopId, orderId: id, now });
     if ((to === 'cancelled' || to === 'refunded') && row.status !== 'pending_payment') {
       await runHook(t, 'order.reversed', { shopId: ctx.shopId, orderId: id, now });
@@ -332,7 +337,7 @@ export async function transitionOrder(ctx: Ctx, id: string, to: OrderStatus) {
     if (to === 'cancelled' && row.paidAt === null) {
       await runHook(t, 'order.cancelledUnpaid', { shopId: ctx.shopId, orderId: id, now });
     }
-    return updated as OrderRow;
+    return updated;
   });
 }
 
@@ -360,6 +365,7 @@ export async function expirePendingOrder(ctx: Ctx, orderId: string): Promise<boo
       .where(and(eq(orders.id, orderId), eq(orders.shopId, ctx.shopId)))
       .for('update');
     if (!row || row.status !== 'pending_payment' || !row.expiresAt || row.expiresAt > now) return false;
+    orderStates.assert(row.status, 'cancelled');
     await releaseOrderStock(t, row);
     await tx
       .update(orders)

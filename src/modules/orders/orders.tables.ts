@@ -16,6 +16,8 @@ import { cents, ts } from '../../platform/db/columns.js';
 import { channels } from '../channels/channels.tables.js';
 import { shopRef } from '../shops/shops.tables.js';
 import type { TaxCategory } from '../tax/index.js';
+import type { OrderStatus } from './order-states.js';
+import type { RefundStatus } from './refund-states.js';
 
 export interface Address {
   name: string;
@@ -78,8 +80,8 @@ export const orders = pgTable(
     billingAddress: jsonb('billing_address').$type<Address>(),
     shippingAddress: jsonb('shipping_address').$type<Address>(),
     shippingMethodId: text('shipping_method_id'),
-    /** pending_payment | paid | fulfilled | cancelled | refunded */
-    status: text('status').notNull(),
+    /** order-states.ts */
+    status: text('status').$type<OrderStatus>().notNull(),
     confirmedAt: ts('confirmed_at'),
     currency: text('currency').notNull(),
     subtotalCents: cents('subtotal_cents').notNull(),
@@ -200,8 +202,8 @@ export const refunds = pgTable(
       .references(() => orders.id),
     amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
     currency: text('currency').notNull(),
-    /** pending | succeeded | failed */
-    status: text('status').notNull(),
+    /** refund-states.ts */
+    status: text('status').$type<RefundStatus>().notNull(),
     reason: text('reason').notNull(),
     provider: text('provider').notNull(),
     providerRef: text('provider_ref'),

@@ -67,7 +67,7 @@ export function planRefundOf(
   ask: RefundAsk,
   providerName: string,
 ): RefundPlan {
-  if (!PAID_STATES.includes(order.status as OrderStatus) || order.paidAt === null) {
+  if (!PAID_STATES.includes(order.status) || order.paidAt === null) {
     throw new AppError('invalid_state', `An order in state ${order.status} was never paid; nothing to refund`);
   }
   if (ask.amount_cents !== undefined && ask.lines !== undefined) {

@@ -9,34 +9,23 @@
  * Only a definitive refusal of the provider fails a refund; an error after which the money may
  * have moved (5xx, timeout, reset) keeps it `pending`, counted against what is left, until the
  * provider's webhook or the resume job (which asks the provider for it) knows its outcome.
+ * Applying an outcome: settle-refund.ts; the provider's refund events: refund-provider-events.ts.
  */
+
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { paymentProviderFor } from '../../adapters/payment/index.js';
-import {
-  type PaymentEvent,
-  type PaymentProvider,
-  RefundRefusedError,
-  type RefundResult,
-} from '../../adapters/payment/port.js';
+import { type PaymentProvider, RefundRefusedError, type RefundResult } from '../../adapters/payment/port.js';
 import type { Ctx } from '../../platform/auth/types.js';
 import { iso } from '../../platform/dates.js';
 import { lockOwned } from '../../platform/db/lock.js';
-import { query, type Tx, type TxCtx, withTx } from '../../platform/db/tx.js';
+import { one, query, withTx } from '../../platform/db/tx.js';
 import { AppError, notFound } from '../../platform/errors.js';
-import {
-  callPort,
-  type EventContext,
-  type EventOutcome,
-  eventCtx,
-  type HookLists,
-  runHook,
-} from '../../platform/hooks.js';
 import { newId } from '../../platform/ids.js';
 import { enqueue } from '../../platform/jobs/queue.js';
-import { emitEvent } from '../webhooks/index.js';
-import { assertTransition, type OrderStatus } from './order-states.js';
 import { orders, type RefundRow, refunds } from './orders.tables.js';
 import { planRefund, type RefundAsk } from './refund-plan.js';
+import type { RefundStatus } from './refund-states.js';
+import { settleRefund } from './settle-refund.js';
 
 type OrderRow = typeof orders.$inferSelect;
 
@@ -54,7 +43,7 @@ export function refundOut(r: RefundRow) {
     order_id: r.orderId,
     amount_cents: r.amountCents,
     currency: r.currency,
-    status: r.status as 'pending' | 'succeeded' | 'failed',
+    status: r.status,
     reason: r.reason,
     credit_note_id: r.creditNoteId,
     created_at: iso(r.createdAt),
@@ -152,28 +141,30 @@ export async function claimRefund(
     // refund-plan.ts, which the refund preview shows. Money paid outside the provider (e.g. a bank
     // transfer recorded with mark-paid) goes back the same way: the refund is recorded as manual
     const plan = await planRefund(t, order, input, provider.name);
-    const [row] = await tx
-      .insert(refunds)
-      .values({
-        id: newId('refund'),
-        shopId: ctx.shopId,
-        orderId: order.id,
-        amountCents: plan.amountCents,
-        currency: order.currency,
-        status: 'pending',
-        reason: input.reason,
-        provider: plan.provider,
-        idempotencyKey,
-        lines: plan.lines,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning();
+    const row = one(
+      await tx
+        .insert(refunds)
+        .values({
+          id: newId('refund'),
+          shopId: ctx.shopId,
+          orderId: order.id,
+          amountCents: plan.amountCents,
+          currency: order.currency,
+          status: 'pending',
+          reason: input.reason,
+          provider: plan.provider,
+          idempotencyKey,
+          lines: plan.lines,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning(),
+    );
     // should this process die before the outcome is stored, the job finishes the refund
     await enqueue(
       tx,
       RESUME_REFUND_JOB,
-      { shop_id: ctx.shopId, refund_id: (row as RefundRow).id },
+      { shop_id: ctx.shopId, refund_id: row.id },
       {
         now,
         runAt: new Date(now.getTime() + RESUME_REFUND_AFTER_MS),
@@ -181,7 +172,7 @@ export async function claimRefund(
         maxAttempts: RESUME_REFUND_MAX_ATTEMPTS,
       },
     );
-    return { refund: row as RefundRow, order, prior: false };
+    return { refund: row, order, prior: false };
   });
 }
 
@@ -198,7 +189,7 @@ async function moveAndSettle(
   refund: RefundRow,
   paymentRef: string | null,
 ): Promise<{ done: RefundRow; failure: string | null; unknown: string | null }> {
-  let status: 'pending' | 'succeeded' | 'failed' = 'succeeded';
+  let status: RefundStatus = 'succeeded';
   let providerRef: string | null = null;
   let failure: string | null = null;
   let unknown: string | null = null;
@@ -307,123 +298,6 @@ export async function resumeRefund(ctx: Ctx, refundId: string): Promise<RefundRo
   return done;
 }
 
-/**
- * Applies a refund of `ctx.shopId`'s once (a later call with the same outcome changes nothing).
- * On success: order state, credit note, earnings, accounting sync and `order.refunded`.
- */
-async function settleRefund(
-  ctx: TxCtx,
-  refundId: string,
-  o: {
-    status: 'pending' | 'succeeded' | 'failed';
-    providerRef: string | null;
-    failure: string | null;
-    now: Date;
-    /** A `succeeded` from the provider for a refund we failed without its answer: applied (reconciled). */
-    reconcile?: boolean;
-  },
-): Promise<RefundRow> {
-  const tx = ctx.db;
-  const [peek] = await tx
-    .select()
-    .from(refunds)
-    .where(and(eq(refunds.id, refundId), eq(refunds.shopId, ctx.shopId)));
-  if (!peek) throw notFound('Refund');
-  // the order first, then the refund: the same lock order as creation
-  const order = await lockOwned(tx, orders, ctx.shopId, peek.orderId, 'Order');
-  const [r] = await tx.select().from(refunds).where(eq(refunds.id, refundId)).for('update');
-  const refund = r as RefundRow;
-  const reconciling = o.reconcile === true && o.status === 'succeeded' && failedWithoutProviderAnswer(refund);
-  if (refund.status !== 'pending' && !reconciling) return refund;
-  if (reconciling) {
-    ctx.log.warn(
-      { refund_id: refund.id, order_id: order.id, amount_cents: refund.amountCents, failure: refund.failureReason },
-      'the provider reports a refund held as failed as succeeded: it is settled now',
-    );
-  }
-  if (o.status === 'pending') {
-    const [row] = await tx
-      .update(refunds)
-      .set({ providerRef: o.providerRef ?? refund.providerRef, updatedAt: o.now })
-      .where(eq(refunds.id, refundId))
-      .returning();
-    return row as RefundRow;
-  }
-  if (o.status === 'failed') {
-    const [row] = await tx
-      .update(refunds)
-      .set({
-        status: 'failed',
-        failureReason: o.failure,
-        providerRef: o.providerRef ?? refund.providerRef,
-        updatedAt: o.now,
-      })
-      .where(eq(refunds.id, refundId))
-      .returning();
-    return row as RefundRow;
-  }
-  const [succeeded] = await query<{ total: string | number }>(
-    tx,
-    sql`SELECT coalesce(sum(amount_cents), 0) AS total FROM refunds
-        WHERE order_id = ${order.id} AND (status = 'succeeded' OR id = ${refundId})`,
-  );
-  const refundedTotal = Number(succeeded?.total ?? 0);
-  // a cancelled order stays cancelled (cancelled after payment, or while its refund was pending);
-  // a refunded one stays refunded (only a reconciled refund can come after all was refunded)
-  const to: OrderStatus =
-    order.status === 'cancelled' ? 'cancelled' : refundedTotal >= order.totalCents ? 'refunded' : 'partially_refunded';
-  if (order.status !== 'cancelled' && order.status !== 'refunded') {
-    assertTransition(order.status as OrderStatus, to);
-    await tx.update(orders).set({ status: to, updatedAt: o.now }).where(eq(orders.id, order.id));
-  }
-  if (refundedTotal > order.totalCents) {
-    ctx.log.error(
-      { order_id: order.id, order_number: order.number, refund_id: refund.id, refunded_cents: refundedTotal },
-      'the refunds of this order exceed what was paid: the money went back more than once; settle the excess with the customer',
-    );
-  }
-  // finance writes the credit note when the order has a final invoice (platform/hooks.ts, creditRefund)
-  const creditNoteId = await callPort('creditRefund')(ctx, {
-    shopId: order.shopId,
-    orderId: order.id,
-    refundId: refund.id,
-    amountCents: refund.amountCents,
-    reason: refund.reason,
-    lines: refund.lines?.map((l) => ({ position: l.position, quantity: l.quantity })) ?? null,
-  });
-  const [row] = await tx
-    .update(refunds)
-    .set({
-      status: 'succeeded',
-      providerRef: o.providerRef ?? refund.providerRef,
-      creditNoteId,
-      failureReason: null,
-      updatedAt: o.now,
-    })
-    .where(eq(refunds.id, refundId))
-    .returning();
-  // the credit note claws back the partner earnings it credits (finalizeCreditNote); without an
-  // invoice there is none, and the refunded share of what was paid is clawed back here (all of
-  // it once the order is refunded), counting this refund, now succeeded
-  if (!creditNoteId) {
-    await runHook(ctx, 'refund.uncredited', {
-      shopId: order.shopId,
-      orderId: order.id,
-      refundId: refund.id,
-      now: o.now,
-    });
-  }
-  await sendRefundEvent(
-    ctx,
-    'order.refunded',
-    { order, refund, refundedTotal, status: to, now: o.now },
-    {
-      credit_note_id: creditNoteId,
-    },
-  );
-  return row as RefundRow;
-}
-
 /** What succeeded refunds without a credit note (the order had no final invoice) paid back. */
 export async function refundedWithoutCreditNote(ctx: Pick<Ctx, 'db' | 'shopId'>, orderId: string): Promise<number> {
   const [row] = await query<{ total: number | string }>(
@@ -449,190 +323,3 @@ export async function creditNotesOfFailedRefunds(
   );
   return new Set(rows.map((r) => r.credit_note_id));
 }
-
-/**
- * A refund failed by us, not by the provider: no provider reference was ever stored for it (the
- * provider's own failure, at creation or later by webhook, always stores its refund's reference).
- * Only such a refund can still turn out to have succeeded; a provider's failure is final.
- */
-function failedWithoutProviderAnswer(r: RefundRow): boolean {
-  return r.status === 'failed' && r.providerRef === null && r.provider !== 'manual';
-}
-
-/** The provider's confirmation (or failure) of a refund that was pending. */
-async function onRefundEvent(tx: Tx, event: PaymentEvent, c: EventContext): Promise<EventOutcome | null> {
-  if (event.kind !== 'refund.succeeded' && event.kind !== 'refund.failed') return null;
-  const conds = [eq(refunds.provider, c.provider.name)];
-  const [row] = await tx
-    .select()
-    .from(refunds)
-    .where(
-      and(
-        ...conds,
-        event.refund.refundId
-          ? sql`(${refunds.id} = ${event.refund.refundId} OR ${refunds.providerRef} = ${event.refund.ref})`
-          : eq(refunds.providerRef, event.refund.ref),
-      ),
-    );
-  if (!row) return null;
-  const out = { shopId: row.shopId, orderId: row.orderId, amountCents: row.amountCents, currency: row.currency };
-  const failure =
-    event.kind === 'refund.failed'
-      ? `the provider reported the refund as failed${event.refund.failureReason ? ` (${event.refund.failureReason})` : ''}`
-      : null;
-  // a refund that succeeded can still fail at the provider (e.g. the card was closed): the money
-  // did not reach the customer, so the refund is undone (failed is final at the provider)
-  if (row.status === 'succeeded' && event.kind === 'refund.failed') {
-    const undone = await failSucceededRefund(eventCtx(tx, c, row.shopId), row.id, {
-      providerRef: event.refund.ref,
-      failure: failure as string,
-      now: c.now,
-    });
-    return undone
-      ? { ...out, status: 'processed', reason: 'refund_failed_after_success' }
-      : { ...out, status: 'ignored', reason: 'refund_already_failed' };
-  }
-  // a refund we failed without the provider's answer (before issue 26 any error failed it) that
-  // the provider reports as succeeded: the money went back, so it is settled now, once
-  const reconcile = row.status === 'failed' && event.kind === 'refund.succeeded' && failedWithoutProviderAnswer(row);
-  if (row.status !== 'pending' && !reconcile) {
-    return { ...out, status: 'ignored', reason: `refund_already_${row.status}` };
-  }
-  const done = await settleRefund(eventCtx(tx, c, row.shopId), row.id, {
-    status: event.kind === 'refund.succeeded' ? 'succeeded' : 'failed',
-    providerRef: event.refund.ref,
-    failure,
-    now: c.now,
-    reconcile,
-  });
-  return {
-    ...out,
-    status: 'processed',
-    reason: reconcile && done.status === 'succeeded' ? 'refund_reconciled' : `refund_${done.status}`,
-  };
-}
-
-/**
- * Undoes a refund that had succeeded and that the provider has failed since (docs/payments.md,
- * "A refund that fails after it succeeded"), once, under the order's lock: the refund becomes
- * `failed` with the provider's reason; the order's state follows the succeeded refunds that remain
- * (a cancelled order stays cancelled); the amount is refundable again; the partner earnings it
- * clawed back are restored (`refund.failedAfterSuccess`); `order.refund_failed` is sent and an
- * error logged for the merchant. Its final credit note stays (GoBD: a final document is never
- * changed or deleted); the merchant corrects it (docs/payments.md). False when already failed.
- */
-async function failSucceededRefund(
-  ctx: TxCtx,
-  refundId: string,
-  o: { providerRef: string | null; failure: string; now: Date },
-): Promise<boolean> {
-  const tx = ctx.db;
-  const [peek] = await tx
-    .select()
-    .from(refunds)
-    .where(and(eq(refunds.id, refundId), eq(refunds.shopId, ctx.shopId)));
-  if (!peek) throw notFound('Refund');
-  const order = await lockOwned(tx, orders, ctx.shopId, peek.orderId, 'Order');
-  const [r] = await tx.select().from(refunds).where(eq(refunds.id, refundId)).for('update');
-  const refund = r as RefundRow;
-  if (refund.status !== 'succeeded') return false;
-  await tx
-    .update(refunds)
-    .set({
-      status: 'failed',
-      failureReason: o.failure,
-      providerRef: refund.providerRef ?? o.providerRef,
-      updatedAt: o.now,
-    })
-    .where(eq(refunds.id, refundId));
-  const [left] = await query<{ total: string | number }>(
-    tx,
-    sql`SELECT coalesce(sum(amount_cents), 0) AS total FROM refunds
-        WHERE order_id = ${order.id} AND status = 'succeeded'`,
-  );
-  const refundedTotal = Number(left?.total ?? 0);
-  // not a transition anyone may ask for (a refunded order is final for the routes): the provider
-  // took the refund back. A fulfilled order stays fulfilled; an order refunded or partially
-  // refunded before is partially refunded by what remains, or paid again without any
-  const status = order.status as OrderStatus;
-  const to: OrderStatus =
-    status === 'cancelled'
-      ? 'cancelled'
-      : refundedTotal >= order.totalCents
-        ? 'refunded'
-        : status === 'fulfilled'
-          ? 'fulfilled'
-          : refundedTotal > 0
-            ? 'partially_refunded'
-            : 'paid';
-  if (to !== status) {
-    await tx.update(orders).set({ status: to, updatedAt: o.now }).where(eq(orders.id, order.id));
-  }
-  // the clawback of the refund (directly, or through its credit note) is undone in the ledger
-  await runHook(ctx, 'refund.failedAfterSuccess', {
-    shopId: order.shopId,
-    orderId: order.id,
-    refundId: refund.id,
-    now: o.now,
-  });
-  ctx.log.error(
-    {
-      order_id: order.id,
-      order_number: order.number,
-      refund_id: refund.id,
-      amount_cents: refund.amountCents,
-      credit_note_id: refund.creditNoteId,
-      failure: o.failure,
-    },
-    refund.creditNoteId
-      ? 'a refund that had succeeded failed at the provider: the customer did not get the money; its credit note stands, refund again or invoice the amount anew'
-      : 'a refund that had succeeded failed at the provider: the customer did not get the money; refund again or settle it with the customer',
-  );
-  await sendRefundEvent(
-    ctx,
-    'order.refund_failed',
-    { order, refund, refundedTotal, status: to, now: o.now },
-    {
-      failure_reason: o.failure,
-      credit_note_id: refund.creditNoteId,
-    },
-  );
-  return true;
-}
-
-/**
- * `order.refunded` / `order.refund_failed` to the checkout webhook destination: the refund, the
- * order's state and what it has refunded in all, and `extra` (the credit note, the failure).
- */
-async function sendRefundEvent(
-  ctx: TxCtx,
-  type: 'order.refunded' | 'order.refund_failed',
-  e: { order: OrderRow; refund: RefundRow; refundedTotal: number; status: OrderStatus; now: Date },
-  extra: Record<string, string | null>,
-) {
-  const { order, refund } = e;
-  await emitEvent(ctx, {
-    type,
-    isTest: order.isTest,
-    orderingKey: `order:${order.id}`,
-    now: e.now,
-    data: {
-      order_id: order.id,
-      order_number: order.number,
-      refund_id: refund.id,
-      amount_cents: refund.amountCents,
-      refunded_cents: e.refundedTotal,
-      currency: refund.currency,
-      status: e.status,
-      reason: refund.reason,
-      ...extra,
-      is_test: order.isTest,
-    },
-  });
-}
-
-/** The refund events of the provider webhook (wired in app.ts into checkout's webhook route). */
-export const refundPaymentEventHandler: HookLists['paymentEventHandlers'] = {
-  kinds: ['refund.succeeded', 'refund.failed'],
-  handle: onRefundEvent,
-};

@@ -75,7 +75,7 @@ export async function portalEarnings(ctx: Ctx, q: PortalEarningQuery) {
         rate_percent: Number(e.ratePercent),
         amount_cents: e.amountCents,
         reversed_cents: e.reversedCents,
-        status: e.status as 'pending' | 'released',
+        status: e.status,
         earned_at: iso(e.earnedAt),
         released_at: isoOrNull(e.releasedAt),
       };

@@ -1,10 +1,10 @@
 /** Request and response schemas of the affiliate routes (admin side and affiliate portal). */
 import { Type } from '@sinclair/typebox';
 import { Body, Email, Nullable, PageMeta, Pagination, Timestamp } from '../../platform/http/schemas.js';
+import { AFFILIATE_STATUSES, CONTENT_KINDS } from './partners.tables.js';
 import { BalanceSchema } from './vendors.schemas.js';
 
-export const AFFILIATE_STATUSES = ['active', 'paused', 'blocked'] as const;
-export const CONTENT_KINDS = ['link', 'banner', 'text'] as const;
+export { AFFILIATE_STATUSES, CONTENT_KINDS };
 
 const Text = (max: number) => Type.String({ minLength: 1, maxLength: max });
 const Status = Type.Union(AFFILIATE_STATUSES.map((s) => Type.Literal(s)));

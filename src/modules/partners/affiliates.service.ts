@@ -4,13 +4,14 @@
  * promotional content the shop publishes for them. Money is never stored here: balances are
  * sums of ledger postings (ledger.ts), earnings are booked by earnings.ts.
  */
+
 import { randomInt } from 'node:crypto';
 import type { Static } from '@sinclair/typebox';
 import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import { iso } from '../../platform/dates.js';
 import { lockOwned } from '../../platform/db/lock.js';
-import { likeAnywhere, query, type TxCtx, uniqueConstraintOf, withTx } from '../../platform/db/tx.js';
+import { likeAnywhere, one, query, type TxCtx, uniqueConstraintOf, withTx } from '../../platform/db/tx.js';
 import { AppError, conflict, type FieldError, notFound } from '../../platform/errors.js';
 import type { Paged } from '../../platform/http/schemas.js';
 import { newId } from '../../platform/ids.js';
@@ -74,7 +75,7 @@ export function affiliateOut(a: AffiliateRow, base: string | null) {
     email: a.email,
     code: a.code,
     commission_percent: Number(a.commissionPercent),
-    status: a.status as AffiliateStatus,
+    status: a.status,
     portal: portalState(a),
     referral_link: referralLink(base, a.code),
     created_at: iso(a.createdAt),
@@ -134,21 +135,22 @@ async function insertAffiliate(ctx: TxCtx, input: AffiliateInput, now: Date): Pr
   for (let attempt = 1; ; attempt++) {
     try {
       return await withTx(ctx, async (sp) => {
-        const [row] = await sp.db
-          .insert(affiliates)
-          .values({
-            id: newId('affiliate'),
-            shopId: ctx.shopId,
-            name: input.name,
-            email: input.email,
-            code,
-            commissionPercent: input.commission_percent,
-            status: input.status ?? 'active',
-            createdAt: now,
-            updatedAt: now,
-          })
-          .returning();
-        return row as AffiliateRow;
+        return one(
+          await sp.db
+            .insert(affiliates)
+            .values({
+              id: newId('affiliate'),
+              shopId: ctx.shopId,
+              name: input.name,
+              email: input.email,
+              code,
+              commissionPercent: input.commission_percent,
+              status: input.status ?? 'active',
+              createdAt: now,
+              updatedAt: now,
+            })
+            .returning(),
+        );
       });
     } catch (err) {
       if (generated && uniqueConstraintOf(err) === 'affiliates_code_uq' && attempt < GENERATE_ATTEMPTS) {
@@ -250,12 +252,14 @@ export async function updateAffiliate(ctx: Ctx, id: string, patch: AffiliatePatc
     };
     if (Object.keys(changes).length > 0) {
       try {
-        const [updated] = await tx
-          .update(affiliates)
-          .set({ ...changes, updatedAt: ctx.clock.now() })
-          .where(and(eq(affiliates.id, id), eq(affiliates.shopId, ctx.shopId)))
-          .returning();
-        row = updated as AffiliateRow;
+        const updated = one(
+          await tx
+            .update(affiliates)
+            .set({ ...changes, updatedAt: ctx.clock.now() })
+            .where(and(eq(affiliates.id, id), eq(affiliates.shopId, ctx.shopId)))
+            .returning(),
+        );
+        row = updated;
       } catch (err) {
         translateConflict(err);
       }
@@ -428,7 +432,7 @@ export type ContentInput = Static<typeof ContentCreate>;
 
 export const contentOut = (c: ContentRow) => ({
   id: c.id,
-  kind: c.kind as ContentInput['kind'],
+  kind: c.kind,
   title: c.title,
   url: c.url,
   image_url: c.imageUrl,
@@ -463,20 +467,21 @@ export async function createContent(ctx: Ctx, input: ContentInput): Promise<Cont
   if (errors.length > 0) {
     throw new AppError('validation_failed', `Content of kind ${input.kind} is incomplete`, errors);
   }
-  const [row] = await ctx.db
-    .insert(affiliateContent)
-    .values({
-      id: newId('affiliateContent'),
-      shopId: ctx.shopId,
-      kind: input.kind,
-      title: input.title,
-      url: input.url ?? null,
-      imageUrl: input.image_url ?? null,
-      body: input.body ?? null,
-      createdAt: ctx.clock.now(),
-    })
-    .returning();
-  return row as ContentRow;
+  return one(
+    await ctx.db
+      .insert(affiliateContent)
+      .values({
+        id: newId('affiliateContent'),
+        shopId: ctx.shopId,
+        kind: input.kind,
+        title: input.title,
+        url: input.url ?? null,
+        imageUrl: input.image_url ?? null,
+        body: input.body ?? null,
+        createdAt: ctx.clock.now(),
+      })
+      .returning(),
+  );
 }
 
 export async function deleteContent(ctx: Ctx, id: string): Promise<void> {

@@ -20,12 +20,13 @@
  * Everything runs in the caller's transaction and is idempotent: an earning per source
  * (`vendor:<order_line_id>`, `affiliate:<order_id>`) and a ledger entry per cause.
  */
+
 import type { Static } from '@sinclair/typebox';
 import { and, asc, desc, eq, inArray, lt, type SQL, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import { iso, isoOrNull } from '../../platform/dates.js';
 import type { Db } from '../../platform/db/client.js';
-import { query, type TxCtx } from '../../platform/db/tx.js';
+import { one, query, type TxCtx } from '../../platform/db/tx.js';
 import { AppError } from '../../platform/errors.js';
 import type { Paged } from '../../platform/http/schemas.js';
 import { newId } from '../../platform/ids.js';
@@ -526,12 +527,14 @@ export async function releaseEarnings(
         postings: move('pending', 'available', amount),
       });
     }
-    const [updated] = await tx
-      .update(partnerEarnings)
-      .set({ status: 'released', releasedAt: now })
-      .where(eq(partnerEarnings.id, r.id))
-      .returning();
-    out.push(updated as EarningRow);
+    const updated = one(
+      await tx
+        .update(partnerEarnings)
+        .set({ status: 'released', releasedAt: now })
+        .where(eq(partnerEarnings.id, r.id))
+        .returning(),
+    );
+    out.push(updated);
   }
   return out;
 }

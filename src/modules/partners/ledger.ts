@@ -21,20 +21,17 @@ import type { Ctx } from '../../platform/auth/types.js';
 import { iso } from '../../platform/dates.js';
 import { query, type TxCtx } from '../../platform/db/tx.js';
 import { newId } from '../../platform/ids.js';
-import { ledgerPostings, ledgerTransactions, type PartnerType } from './partners.tables.js';
+import {
+  ACCOUNTS,
+  type Account,
+  LEDGER_KINDS,
+  type LedgerKind,
+  ledgerPostings,
+  ledgerTransactions,
+  type PartnerType,
+} from './partners.tables.js';
 
-export const ACCOUNTS = ['pending', 'available', 'in_payout', 'paid_out', 'expense'] as const;
-export type Account = (typeof ACCOUNTS)[number];
-
-export const LEDGER_KINDS = [
-  'earning',
-  'release',
-  'clawback',
-  'payout_requested',
-  'payout_paid',
-  'payout_cancelled',
-] as const;
-export type LedgerKind = (typeof LEDGER_KINDS)[number];
+export { ACCOUNTS, type Account, LEDGER_KINDS, type LedgerKind };
 
 export interface Posting {
   account: Account;

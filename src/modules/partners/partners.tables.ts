@@ -7,6 +7,7 @@ import { sql } from 'drizzle-orm';
 import { index, integer, jsonb, numeric, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { cents, ts } from '../../platform/db/columns.js';
 import { shopRef, shops } from '../shops/shops.tables.js';
+import type { PartnerType, PayoutStatus } from './payout-states.js';
 
 /** The portal login of a partner (vendors and affiliates alike): password, invitation, timestamps. */
 const portalAccountColumns = () => ({
@@ -19,8 +20,28 @@ const portalAccountColumns = () => ({
   updatedAt: ts('updated_at').notNull().defaultNow(),
 });
 
-/** vendor | affiliate */
-export type PartnerType = 'vendor' | 'affiliate';
+export type { PartnerType };
+
+/** The status and kind columns' values (the schemas and the ledger take them from here). */
+export const VENDOR_STATUSES = ['invited', 'active', 'suspended'] as const;
+export type VendorStatus = (typeof VENDOR_STATUSES)[number];
+export const AFFILIATE_STATUSES = ['active', 'paused', 'blocked'] as const;
+export type AffiliateStatus = (typeof AFFILIATE_STATUSES)[number];
+export const CONTENT_KINDS = ['link', 'banner', 'text'] as const;
+export type ContentKind = (typeof CONTENT_KINDS)[number];
+export const LEDGER_KINDS = [
+  'earning',
+  'release',
+  'clawback',
+  'payout_requested',
+  'payout_paid',
+  'payout_cancelled',
+] as const;
+export type LedgerKind = (typeof LEDGER_KINDS)[number];
+export const ACCOUNTS = ['pending', 'available', 'in_payout', 'paid_out', 'expense'] as const;
+export type Account = (typeof ACCOUNTS)[number];
+export const STATEMENT_STATUSES = ['draft', 'final'] as const;
+export type StatementStatus = (typeof STATEMENT_STATUSES)[number];
 
 /** Per-shop partner settings; a missing row means the defaults. */
 export const partnerSettings = pgTable('partner_settings', {
@@ -46,7 +67,7 @@ export const vendors = pgTable(
     name: text('name').notNull(),
     email: text('email').notNull(),
     /** invited | active | suspended */
-    status: text('status').notNull(),
+    status: text('status').$type<VendorStatus>().notNull(),
     ...portalAccountColumns(),
   },
   (t) => [
@@ -93,7 +114,7 @@ export const affiliates = pgTable(
     /** Commission in percent of the order's net item value (0–100, two decimals). */
     commissionPercent: numeric('commission_percent', { precision: 5, scale: 2, mode: 'number' }).notNull(),
     /** active | paused | blocked — only active affiliates earn. */
-    status: text('status').notNull(),
+    status: text('status').$type<AffiliateStatus>().notNull(),
     ...portalAccountColumns(),
   },
   (t) => [
@@ -111,7 +132,7 @@ export const affiliateContent = pgTable(
     id: text('id').primaryKey(),
     shopId: shopRef(),
     /** link | banner | text */
-    kind: text('kind').notNull(),
+    kind: text('kind').$type<ContentKind>().notNull(),
     title: text('title').notNull(),
     url: text('url'),
     imageUrl: text('image_url'),
@@ -177,7 +198,7 @@ export const ledgerTransactions = pgTable(
     partnerId: text('partner_id').notNull(),
     currency: text('currency').notNull(),
     /** earning | release | clawback | payout_requested | payout_paid | payout_cancelled */
-    kind: text('kind').notNull(),
+    kind: text('kind').$type<LedgerKind>().notNull(),
     idemKey: text('idem_key').notNull(),
     earningId: text('earning_id'),
     payoutId: text('payout_id'),
@@ -211,7 +232,7 @@ export const ledgerPostings = pgTable(
     partnerType: text('partner_type').notNull().$type<PartnerType>(),
     partnerId: text('partner_id').notNull(),
     /** pending | available | in_payout | paid_out | expense */
-    account: text('account').notNull(),
+    account: text('account').$type<Account>().notNull(),
     currency: text('currency').notNull(),
     amountCents: cents('amount_cents').notNull(),
     occurredAt: ts('occurred_at').notNull(),
@@ -232,10 +253,10 @@ export const partnerPayouts = pgTable(
     partnerId: text('partner_id').notNull(),
     currency: text('currency').notNull(),
     amountCents: cents('amount_cents').notNull(),
-    /** pending | processing | paid | cancelled */
-    status: text('status').notNull(),
+    /** payout-states.ts: pending | processing | paid | cancelled */
+    status: text('status').$type<PayoutStatus>().notNull(),
     /** admin | partner */
-    requestedBy: text('requested_by').notNull(),
+    requestedBy: text('requested_by').$type<'admin' | 'partner'>().notNull(),
     reference: text('reference'),
     note: text('note'),
     createdAt: ts('created_at').notNull().defaultNow(),
@@ -291,7 +312,7 @@ export const vendorStatements = pgTable(
     periodEnd: ts('period_end').notNull(),
     currency: text('currency').notNull(),
     /** draft | final */
-    status: text('status').notNull(),
+    status: text('status').$type<StatementStatus>().notNull(),
     number: text('number'),
     vendorSnapshot: jsonb('vendor_snapshot').notNull().$type<{ name: string; email: string }>(),
     openingBalanceCents: cents('opening_balance_cents').notNull(),

@@ -9,7 +9,10 @@
  * payout_cancelled (in_payout → available).
  */
 import { AppError } from '../../platform/errors.js';
-import type { PartnerType } from './partners.tables.js';
+import { type StateMachine, stateMachine } from '../../platform/state-machine.js';
+
+/** vendor | affiliate: the partner_type of the partner tables (partners.tables.ts re-exports it). */
+export type PartnerType = 'vendor' | 'affiliate';
 
 export const PAYOUT_STATUSES = ['pending', 'processing', 'paid', 'cancelled'] as const;
 export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
@@ -17,28 +20,26 @@ export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
 /** Payouts that still hold money in `in_payout`. */
 export const OPEN_PAYOUT_STATUSES: PayoutStatus[] = ['pending', 'processing'];
 
-const TRANSITIONS: Record<PartnerType, Record<PayoutStatus, PayoutStatus[]>> = {
-  vendor: {
-    pending: ['processing', 'cancelled'],
-    processing: ['paid', 'cancelled'],
-    paid: [],
-    cancelled: [],
-  },
-  affiliate: {
-    pending: ['paid', 'processing', 'cancelled'],
-    processing: ['paid', 'cancelled'],
-    paid: [],
-    cancelled: [],
-  },
-};
-
-export function canTransition(type: PartnerType, from: PayoutStatus, to: PayoutStatus): boolean {
-  return TRANSITIONS[type][from]?.includes(to) ?? false;
-}
-
-/** 409 invalid_state naming both states when the step does not exist. */
-export function assertPayoutTransition(type: PartnerType, from: PayoutStatus, to: PayoutStatus): void {
-  if (!canTransition(type, from, to)) {
-    throw new AppError('invalid_state', `A ${type} payout in state ${from} cannot become ${to}`);
-  }
-}
+/** Every payout status write goes through the table of its partner type (409 invalid_state naming both states). */
+export const payoutStates = {
+  vendor: stateMachine<PayoutStatus>({
+    states: PAYOUT_STATUSES,
+    transitions: {
+      pending: ['processing', 'cancelled'],
+      processing: ['paid', 'cancelled'],
+      paid: [],
+      cancelled: [],
+    },
+    rejected: (from, to) => new AppError('invalid_state', `A vendor payout in state ${from} cannot become ${to}`),
+  }),
+  affiliate: stateMachine<PayoutStatus>({
+    states: PAYOUT_STATUSES,
+    transitions: {
+      pending: ['paid', 'processing', 'cancelled'],
+      processing: ['paid', 'cancelled'],
+      paid: [],
+      cancelled: [],
+    },
+    rejected: (from, to) => new AppError('invalid_state', `A affiliate payout in state ${from} cannot become ${to}`),
+  }),
+} satisfies Record<PartnerType, StateMachine<PayoutStatus>>;

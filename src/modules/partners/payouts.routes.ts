@@ -7,11 +7,13 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
+  actorOf,
   affiliatePortal,
   manageMoneyAllChannels,
   readFinanceAllChannels,
   vendorPortal,
 } from '../../platform/auth/presets.js';
+import type { AuthSpec } from '../../platform/auth/types.js';
 import { IdParams, pageOf } from '../../platform/http/schemas.js';
 import type { TypedApp } from '../../platform/http/typed-app.js';
 import type { PartnerType } from './partners.tables.js';
@@ -21,8 +23,8 @@ import * as svc from './payouts.service.js';
 import { renderStatementPdf } from './statement-pdf.js';
 import * as st from './statements.service.js';
 
-const vendorOf = (r: FastifyRequest) => (r.ctx.actor as { vendorId: string }).vendorId;
-const affiliateOf = (r: FastifyRequest) => (r.ctx.actor as { affiliateId: string }).affiliateId;
+const vendorOf = (r: FastifyRequest) => actorOf(r.ctx, vendorPortal).vendorId;
+const affiliateOf = (r: FastifyRequest) => actorOf(r.ctx, affiliatePortal).affiliateId;
 
 interface TransitionRoute {
   action: string;
@@ -106,7 +108,7 @@ function payoutReads(
   kind: PartnerType,
   r: {
     base: string;
-    config: typeof manageMoneyAllChannels;
+    config: { auth: AuthSpec };
     tags: string[];
     own: boolean;
     listSummary: string;

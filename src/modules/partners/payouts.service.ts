@@ -6,19 +6,20 @@
  * key `payout:<id>:<step>`. Creating locks the partner row before reading the balance, so two
  * concurrent payouts of one partner never reserve more than is available.
  */
+
 import type { Static } from '@sinclair/typebox';
 import { and, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import { iso, isoOrNull } from '../../platform/dates.js';
 import { lockOwned } from '../../platform/db/lock.js';
-import { type TxCtx, uniqueConstraintOf, withTx } from '../../platform/db/tx.js';
+import { one, type TxCtx, uniqueConstraintOf, withTx } from '../../platform/db/tx.js';
 import { AppError, badRequest, conflict, notFound } from '../../platform/errors.js';
 import type { Paged } from '../../platform/http/schemas.js';
 import { newId } from '../../platform/ids.js';
 import { defaultChannelCurrency } from '../channels/index.js';
 import { balanceOf, balances, move, post } from './ledger.js';
 import { affiliates, type PartnerType, partnerPayouts, partnerSettings, vendors } from './partners.tables.js';
-import { assertPayoutTransition, OPEN_PAYOUT_STATUSES, type PayoutStatus } from './payout-states.js';
+import { OPEN_PAYOUT_STATUSES, payoutStates } from './payout-states.js';
 import type {
   PartnerSettingsPut as PartnerSettingsPutBody,
   PortalPayoutQuery,
@@ -122,8 +123,8 @@ export function payoutOut<K extends PartnerType>(kind: K, row: PayoutRow) {
     ...partnerIdOut(kind, row.partnerId),
     currency: row.currency,
     amount_cents: row.amountCents,
-    status: row.status as PayoutStatus,
-    requested_by: row.requestedBy as 'admin' | 'partner',
+    status: row.status,
+    requested_by: row.requestedBy,
     reference: row.reference,
     note: row.note,
     created_at: iso(row.createdAt),
@@ -198,22 +199,24 @@ async function openPayout(
   },
 ): Promise<PayoutRow> {
   const id = newId('payout');
-  const [row] = await ctx.db
-    .insert(partnerPayouts)
-    .values({
-      id,
-      shopId: ctx.shopId,
-      partnerType: p.type,
-      partnerId: p.partnerId,
-      currency: p.currency,
-      amountCents: p.amount,
-      status: 'pending',
-      requestedBy: p.requestedBy,
-      note: p.note,
-      createdAt: p.now,
-      updatedAt: p.now,
-    })
-    .returning();
+  const row = one(
+    await ctx.db
+      .insert(partnerPayouts)
+      .values({
+        id,
+        shopId: ctx.shopId,
+        partnerType: p.type,
+        partnerId: p.partnerId,
+        currency: p.currency,
+        amountCents: p.amount,
+        status: 'pending',
+        requestedBy: p.requestedBy,
+        note: p.note,
+        createdAt: p.now,
+        updatedAt: p.now,
+      })
+      .returning(),
+  );
   await post(ctx, {
     partnerType: p.type,
     partnerId: p.partnerId,
@@ -225,7 +228,7 @@ async function openPayout(
     occurredAt: p.now,
     postings: move('available', 'in_payout', p.amount),
   });
-  return row as PayoutRow;
+  return row;
 }
 
 export type VendorPayoutCreate = Static<typeof VendorPayoutCreateBody>;
@@ -336,7 +339,7 @@ export async function transitionPayout(
   return withTx(ctx, async (t) => {
     const tx = t.db;
     const row = await lockOwned(tx, partnerPayouts, ctx.shopId, id, 'Payout', eq(partnerPayouts.partnerType, type));
-    assertPayoutTransition(type, row.status as PayoutStatus, to);
+    payoutStates[type].assert(row.status, to);
     const set: Partial<PayoutRow> = { status: to, updatedAt: now };
     if (to === 'processing') set.processingAt = now;
     if (to === 'paid') {
@@ -344,7 +347,7 @@ export async function transitionPayout(
       set.reference = opts.reference ?? null;
     }
     if (to === 'cancelled') set.cancelledAt = now;
-    const [updated] = await tx.update(partnerPayouts).set(set).where(eq(partnerPayouts.id, row.id)).returning();
+    const updated = one(await tx.update(partnerPayouts).set(set).where(eq(partnerPayouts.id, row.id)).returning());
     if (to !== 'processing') {
       await post(t, {
         partnerType: type,
@@ -361,6 +364,6 @@ export async function transitionPayout(
             : move('in_payout', 'available', row.amountCents),
       });
     }
-    return updated as PayoutRow;
+    return updated;
   });
 }

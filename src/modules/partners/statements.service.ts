@@ -9,13 +9,14 @@
  * is numbered (VS-<year>-0001 from a per-shop counter), hashed and never written again (a
  * database trigger refuses any change).
  */
+
 import { createHash } from 'node:crypto';
 import type { Static } from '@sinclair/typebox';
 import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import { iso, isoOrNull } from '../../platform/dates.js';
 import { lockOwned } from '../../platform/db/lock.js';
-import { pgDate, query, withTx } from '../../platform/db/tx.js';
+import { one, pgDate, query, withTx } from '../../platform/db/tx.js';
 import { AppError, badRequest, conflict, notFound } from '../../platform/errors.js';
 import type { Paged } from '../../platform/http/schemas.js';
 import { newId } from '../../platform/ids.js';
@@ -119,7 +120,7 @@ function statementFields(row: StatementRow) {
     period_start: iso(row.periodStart),
     period_end: iso(row.periodEnd),
     currency: row.currency,
-    status: row.status as 'draft' | 'final',
+    status: row.status,
     number: row.number,
     vendor: row.vendorSnapshot,
     opening_balance_cents: row.openingBalanceCents,
@@ -325,27 +326,27 @@ export async function createStatement(
       updatedAt: now,
     };
     if (existing) {
-      const [row] = await tx
-        .update(vendorStatements)
-        .set(content)
-        .where(eq(vendorStatements.id, existing.id))
-        .returning();
-      return { row: row as StatementRow, created: false };
+      const row = one(
+        await tx.update(vendorStatements).set(content).where(eq(vendorStatements.id, existing.id)).returning(),
+      );
+      return { row: row, created: false };
     }
-    const [row] = await tx
-      .insert(vendorStatements)
-      .values({
-        id: newId('statement'),
-        shopId: ctx.shopId,
-        vendorId: vendor.id,
-        period: body.period,
-        currency,
-        status: 'draft',
-        createdAt: now,
-        ...content,
-      })
-      .returning();
-    return { row: row as StatementRow, created: true };
+    const row = one(
+      await tx
+        .insert(vendorStatements)
+        .values({
+          id: newId('statement'),
+          shopId: ctx.shopId,
+          vendorId: vendor.id,
+          period: body.period,
+          currency,
+          status: 'draft',
+          createdAt: now,
+          ...content,
+        })
+        .returning(),
+    );
+    return { row: row, created: true };
   });
 }
 
@@ -384,23 +385,24 @@ export async function finalizeStatement(ctx: Ctx, id: string): Promise<Statement
       updatedAt: now,
     };
     frozen.contentHash = statementHash(frozen);
-    const [updated] = await tx
-      .update(vendorStatements)
-      .set({
-        status: frozen.status,
-        number: frozen.number,
-        vendorSnapshot: frozen.vendorSnapshot,
-        openingBalanceCents: frozen.openingBalanceCents,
-        closingBalanceCents: frozen.closingBalanceCents,
-        totals: frozen.totals,
-        entries: frozen.entries,
-        contentHash: frozen.contentHash,
-        finalizedAt: frozen.finalizedAt,
-        updatedAt: frozen.updatedAt,
-      })
-      .where(and(eq(vendorStatements.id, row.id), eq(vendorStatements.status, 'draft')))
-      .returning();
-    return updated as StatementRow;
+    return one(
+      await tx
+        .update(vendorStatements)
+        .set({
+          status: frozen.status,
+          number: frozen.number,
+          vendorSnapshot: frozen.vendorSnapshot,
+          openingBalanceCents: frozen.openingBalanceCents,
+          closingBalanceCents: frozen.closingBalanceCents,
+          totals: frozen.totals,
+          entries: frozen.entries,
+          contentHash: frozen.contentHash,
+          finalizedAt: frozen.finalizedAt,
+          updatedAt: frozen.updatedAt,
+        })
+        .where(and(eq(vendorStatements.id, row.id), eq(vendorStatements.status, 'draft')))
+        .returning(),
+    );
   });
 }
 

@@ -2,6 +2,7 @@
 import { Type } from '@sinclair/typebox';
 import { Body, Email, Nullable, PageMeta, Pagination, Timestamp } from '../../platform/http/schemas.js';
 import { AddressOut, lineItemFields } from '../orders/index.js';
+import { VENDOR_STATUSES } from './partners.tables.js';
 
 const Text = (max: number) => Type.String({ minLength: 1, maxLength: max });
 const RefId = Type.String({ minLength: 1, maxLength: 64 });
@@ -14,7 +15,8 @@ const DateOrTime = (description: string) =>
 const From = DateOrTime('From (inclusive): YYYY-MM-DD (UTC day) or RFC 3339');
 const To = DateOrTime('To: YYYY-MM-DD includes that whole UTC day; an RFC 3339 time is exclusive');
 
-export const VENDOR_STATUSES = ['invited', 'active', 'suspended'] as const;
+export { VENDOR_STATUSES };
+
 const VendorStatus = Type.Union(VENDOR_STATUSES.map((s) => Type.Literal(s)));
 
 /** A partner balance in one currency, summed from the ledger. */

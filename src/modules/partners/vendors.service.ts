@@ -4,12 +4,13 @@
  * vendor earnings list and release. Money is never stored here: balances are sums of ledger
  * postings (ledger.ts); earnings are booked by earnings.ts when an order is paid.
  */
+
 import type { Static } from '@sinclair/typebox';
 import { and, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import { iso, isoOrNull, LAST_INSTANT, storableDateTime, storableInstant } from '../../platform/dates.js';
 import type { Db } from '../../platform/db/client.js';
-import { likeAnywhere, query, type TxCtx, uniqueConstraintOf, withTx } from '../../platform/db/tx.js';
+import { likeAnywhere, one, query, type TxCtx, uniqueConstraintOf, withTx } from '../../platform/db/tx.js';
 import { AppError, conflict, notFound } from '../../platform/errors.js';
 import type { Paged } from '../../platform/http/schemas.js';
 import { pageOf } from '../../platform/http/schemas.js';
@@ -276,13 +277,15 @@ export async function updateVendor(
     const name = patch.name?.trim();
     if (status === undefined && (name === undefined || name === row.name)) return row;
     const now = ctx.clock.now();
-    const [updated] = await t.db
-      .update(vendors)
-      .set({ ...(name !== undefined ? { name } : {}), ...(status ? { status } : {}), updatedAt: now })
-      .where(and(eq(vendors.id, id), eq(vendors.shopId, ctx.shopId)))
-      .returning();
+    const updated = one(
+      await t.db
+        .update(vendors)
+        .set({ ...(name !== undefined ? { name } : {}), ...(status ? { status } : {}), updatedAt: now })
+        .where(and(eq(vendors.id, id), eq(vendors.shopId, ctx.shopId)))
+        .returning(),
+    );
     if (status === 'suspended') await revokeSessionsOf(t, 'vendor', id);
-    return updated as VendorRow;
+    return updated;
   });
 }
 
@@ -333,21 +336,23 @@ export async function addCommissionRule(ctx: Ctx, vendorId: string, input: RuleI
       }
       categoryName = name;
     }
-    const [rule] = await tx
-      .insert(vendorCommissionRules)
-      .values({
-        id: newId('commissionRule'),
-        shopId: ctx.shopId,
-        vendorId,
-        categoryId: input.category_id ?? null,
-        percent: Math.round((input.percent ?? 0) * 100) / 100,
-        fixedCents: input.fixed_cents ?? 0,
-        effectiveFrom,
-        createdBy: ctx.actor?.kind === 'admin' ? ctx.actor.userId : null,
-        createdAt: now,
-      })
-      .returning();
-    return ruleOut({ ...(rule as RuleRow), categoryName });
+    const rule = one(
+      await tx
+        .insert(vendorCommissionRules)
+        .values({
+          id: newId('commissionRule'),
+          shopId: ctx.shopId,
+          vendorId,
+          categoryId: input.category_id ?? null,
+          percent: Math.round((input.percent ?? 0) * 100) / 100,
+          fixedCents: input.fixed_cents ?? 0,
+          effectiveFrom,
+          createdBy: ctx.actor?.kind === 'admin' ? ctx.actor.userId : null,
+          createdAt: now,
+        })
+        .returning(),
+    );
+    return ruleOut({ ...rule, categoryName });
   });
 }
 

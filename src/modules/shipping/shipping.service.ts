@@ -1,8 +1,10 @@
 /** Shipping methods: admin management, the storefront's choice for a country, and checkout's lookup. */
+
 import type { Static } from '@sinclair/typebox';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import { iso } from '../../platform/dates.js';
+import { one } from '../../platform/db/query.js';
 import { notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import type { ShippingMethodCreate, ShippingMethodPatch } from './shipping.schemas.js';
@@ -53,18 +55,19 @@ export async function listShippingMethods(ctx: Ctx): Promise<ShippingMethodRow[]
 }
 
 export async function createShippingMethod(ctx: Ctx, input: ShippingMethodInput): Promise<ShippingMethodRow> {
-  const [row] = await ctx.db
-    .insert(shippingMethods)
-    .values({
-      id: newId('shippingMethod'),
-      shopId: ctx.shopId,
-      name: input.name,
-      priceCents: input.price_cents,
-      countries: input.countries ?? [],
-      isActive: input.is_active ?? true,
-    })
-    .returning();
-  return row as ShippingMethodRow;
+  return one(
+    await ctx.db
+      .insert(shippingMethods)
+      .values({
+        id: newId('shippingMethod'),
+        shopId: ctx.shopId,
+        name: input.name,
+        priceCents: input.price_cents,
+        countries: input.countries ?? [],
+        isActive: input.is_active ?? true,
+      })
+      .returning(),
+  );
 }
 
 export async function updateShippingMethod(

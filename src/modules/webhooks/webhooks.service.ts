@@ -237,7 +237,7 @@ type DeliveryView = {
   eventId: string;
   eventType: string;
   url: string;
-  status: string;
+  status: WebhookDeliveryStatus;
   attempts: number;
   lastStatusCode: number | null;
   lastError: string | null;
@@ -251,7 +251,7 @@ export const deliveryOut = (d: DeliveryView) => ({
   event_id: d.eventId,
   event_type: d.eventType,
   url: d.url,
-  status: d.status as WebhookDeliveryStatus,
+  status: d.status,
   attempts: d.attempts,
   last_status_code: d.lastStatusCode,
   last_error: d.lastError,

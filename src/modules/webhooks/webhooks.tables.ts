@@ -50,7 +50,7 @@ export const webhookDeliveries = pgTable(
     /** The destination of the last attempt (the endpoint's URL at that time). */
     url: text('url').notNull(),
     /** pending | succeeded | failed (a retry is scheduled) | dead */
-    status: text('status').notNull().default('pending'),
+    status: text('status').$type<WebhookDeliveryStatus>().notNull().default('pending'),
     attempts: integer('attempts').notNull().default(0),
     lastStatusCode: integer('last_status_code'),
     lastError: text('last_error'),

@@ -4,9 +4,31 @@
  * (modules/identity/authorize.ts) enforces them. A route with an unusual mix still writes its own
  * `{ auth: … }` (e.g. a publishable key that also takes a signed-in customer).
  */
-import { type AuthSpec, CATALOG_WRITERS, MANAGERS } from './types.js';
+import { type Actor, type AuthSpec, CATALOG_WRITERS, type CredentialKind, type Ctx, MANAGERS } from './types.js';
 
-const preset = (auth: AuthSpec): { auth: AuthSpec } => ({ auth });
+/** A preset keeps the credential kinds it accepts in its type, so `actorOf` knows the caller's. */
+type Preset<A extends AuthSpec['accepts']> = { auth: AuthSpec & { accepts: A } };
+const preset = <const A extends AuthSpec['accepts']>(auth: AuthSpec & { accepts: A }): Preset<A> => ({ auth });
+
+/** The actor a route with `preset` runs for: one of the credential kinds the preset accepts. */
+export type ActorOf<P> =
+  P extends Preset<infer A> ? (A extends (infer K)[] ? Extract<Actor, { kind: K }> : never) : never;
+
+/**
+ * The caller of a route declared with `preset` (`actorOf(request.ctx, customerSession).customerId`),
+ * typed by the kinds the preset accepts. The authorization hook let only those through, so any
+ * other actor here is a route declared with another preset than it names: a bug, not a 401.
+ */
+export function actorOf<K extends CredentialKind>(
+  ctx: Pick<Ctx, 'actor'>,
+  preset: Preset<K[]>,
+): Extract<Actor, { kind: K }> {
+  const { actor } = ctx;
+  if (!actor || !(preset.auth.accepts as CredentialKind[]).includes(actor.kind)) {
+    throw new Error(`the route's actor is ${actor?.kind ?? 'none'}, not one its preset accepts`);
+  }
+  return actor as Extract<Actor, { kind: K }>;
+}
 
 /** No credential: sign-in, hosted pages, provider webhooks, health. */
 export const publicRoute = preset({ accepts: 'public' });

@@ -18,7 +18,7 @@ export const jobs = pgTable(
     payload: jsonb('payload').notNull().$type<Record<string, unknown>>(),
     orderingKey: text('ordering_key'),
     /** queued | running | done | dead */
-    status: text('status').notNull().default('queued'),
+    status: text('status').$type<'queued' | 'running' | 'done' | 'dead'>().notNull().default('queued'),
     attempts: integer('attempts').notNull().default(0),
     maxAttempts: integer('max_attempts').notNull().default(10),
     runAt: timestamp('run_at', { withTimezone: true }).notNull(),

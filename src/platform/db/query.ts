@@ -12,3 +12,14 @@ export async function queryOne<T = Record<string, unknown>>(db: Db, q: SQL): Pro
   const rows = await query<T>(db, q);
   return rows[0];
 }
+
+/**
+ * The row a statement that must return one did return: an INSERT/UPDATE … RETURNING of a row
+ * this transaction holds, or a read by a key just checked. None is a bug (500), never a 404: a
+ * row the caller may legitimately miss is checked with its own notFound instead.
+ */
+export function one<T>(rows: readonly T[]): T {
+  const row = rows[0];
+  if (row === undefined) throw new Error('the statement returned no row where it must return one');
+  return row;
+}

@@ -37,7 +37,7 @@ export function withTx<T>(handle: Db | Ctx, fn: ((tx: TxCtx) => Promise<T>) | ((
 
 /** A raw query's PostgreSQL text timestamp as a Date (platform/dates.ts). */
 export { pgDate } from '../dates.js';
-export { query, queryOne } from './query.js';
+export { one, query, queryOne } from './query.js';
 
 /** The constraint a unique violation (SQLSTATE 23505) hit — `''` when unnamed — or null for any other error. */
 export function uniqueConstraintOf(err: unknown): string | null {
