@@ -435,7 +435,7 @@ export async function invoiceEinvoiceCheck(ctx: Pick<Ctx, 'db' | 'shopId' | 'act
  */
 export async function finalizePreview(ctx: Pick<Ctx, 'db' | 'shopId' | 'actor' | 'clock'>, id: string) {
   const row = await getInvoice(ctx, id);
-  invoiceTransition(row.status, 'finalize');
+  invoiceStates.fire(row.status, 'finalize');
   const settings = await loadSettings(ctx);
   const issueDate = localDate(ctx.clock.now(), settings.timeZone);
   const dueDate = row.paidCents >= row.totalCents ? null : addDays(issueDate, settings.paymentTermsDays);
