@@ -2,7 +2,8 @@
  * The shop's payment methods (GET/PUT /api/admin/settings/payment-methods): what every channel
  * without its own selection offers at checkout. A checkbox per method the API knows, named in the
  * page's language; the server's 400 (no method, an unknown one) lands at the group, any other
- * problem (e.g. a 409) above the form. Owner and admin change them, every other role reads.
+ * problem (e.g. a 409) above the form. Owner and admin change them; every other role reads the
+ * methods offered as a sentence (no disabled checkboxes to squint at).
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
@@ -61,49 +62,49 @@ export function PaymentMethodsSettingsPage() {
       </p>
       {query.error ? <ProblemAlert problem={query.error as ApiProblem} /> : null}
       {data ? (
-        <section aria-labelledby="pay-methods-h" className="panel">
+        <section aria-labelledby="pay-methods-h" className="panel pay-methods">
           <h2 id="pay-methods-h">{s.legend}</h2>
+          <p>{s.current(data.method_codes.map(label).join(', '))}</p>
           {!editable ? <p className="muted">{s.readOnly}</p> : null}
-          {problem ? <ProblemAlert problem={problem} extra={errors.other} /> : null}
-          <form onSubmit={onSubmit} noValidate key={data.method_codes.join()}>
-            <fieldset
-              className="plain"
-              disabled={!editable}
-              aria-invalid={methodError ? true : undefined}
-              aria-describedby={['pay-methods-hint', methodError ? 'pay-methods-error' : null]
-                .filter(Boolean)
-                .join(' ')}
-            >
-              <legend className="visually-hidden">{s.legend}</legend>
-              <p className="hint small muted" id="pay-methods-hint">
-                {s.hint} {s.wallets}
-              </p>
-              <div className="checks">
-                {METHOD_CODES.map((code) => (
-                  <div className="check" key={code}>
-                    <input
-                      type="checkbox"
-                      id={`shop-method-${code}`}
-                      name="method_codes"
-                      value={code}
-                      defaultChecked={data.method_codes.includes(code)}
-                    />
-                    <label htmlFor={`shop-method-${code}`}>{label(code)}</label>
-                  </div>
-                ))}
-              </div>
-              {methodError ? (
-                <p className="field-error" id="pay-methods-error">
-                  {methodError}
+          {editable && problem ? <ProblemAlert problem={problem} extra={errors.other} /> : null}
+          {editable ? (
+            <form onSubmit={onSubmit} noValidate key={data.method_codes.join()}>
+              <fieldset
+                className="plain"
+                aria-invalid={methodError ? true : undefined}
+                aria-describedby={['pay-methods-hint', methodError ? 'pay-methods-error' : null]
+                  .filter(Boolean)
+                  .join(' ')}
+              >
+                <legend className="visually-hidden">{s.legend}</legend>
+                <p className="hint small muted" id="pay-methods-hint">
+                  {s.hint} {s.wallets}
                 </p>
-              ) : null}
-            </fieldset>
-            {editable ? (
+                <div className="checks">
+                  {METHOD_CODES.map((code) => (
+                    <div className="check" key={code}>
+                      <input
+                        type="checkbox"
+                        id={`shop-method-${code}`}
+                        name="method_codes"
+                        value={code}
+                        defaultChecked={data.method_codes.includes(code)}
+                      />
+                      <label htmlFor={`shop-method-${code}`}>{label(code)}</label>
+                    </div>
+                  ))}
+                </div>
+                {methodError ? (
+                  <p className="field-error" id="pay-methods-error">
+                    {methodError}
+                  </p>
+                ) : null}
+              </fieldset>
               <button type="submit" className="primary" disabled={save.isPending}>
                 {s.save}
               </button>
-            ) : null}
-          </form>
+            </form>
+          ) : null}
         </section>
       ) : query.isPending ? (
         <p className="muted">{t.common.loading}</p>
