@@ -1718,7 +1718,7 @@ export interface paths {
         };
         /** Shop-wide payment methods */
         get: operations["getShopPaymentMethods"];
-        /** Set the shop-wide payment methods */
+        /** Set the shop-wide payment methods (at least one; channels without their own selection offer them) */
         put: operations["setShopPaymentMethods"];
         post?: never;
         delete?: never;
@@ -20174,6 +20174,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description The methods every channel without its own selection offers (at least one) */
                     method_codes: ("card" | "apple_pay" | "google_pay" | "paypal" | "sepa_debit" | "klarna" | "sofort" | "giropay" | "ideal" | "bancontact" | "eps" | "przelewy24" | "twint" | "invoice" | "bank_transfer")[];
                 };
             };

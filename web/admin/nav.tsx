@@ -162,6 +162,11 @@ export function SettingsGroup() {
         {t.nav.checkoutSettings}
       </NavLink>
     ) : null,
+    can('GET /api/admin/settings/payment-methods') ? (
+      <NavLink key="payment-methods" to="/settings/payment-methods">
+        {t.nav.paymentMethods}
+      </NavLink>
+    ) : null,
     can('GET /api/admin/shipping-methods') ? (
       <NavLink key="shipping" to="/settings/shipping">
         {t.nav.shippingMethods}

@@ -260,8 +260,8 @@ export function channelRoutes(app: TypedApp): void {
       config: configureShop,
       schema: {
         tags,
-        summary: 'Set the shop-wide payment methods',
-        body: S.PaymentMethodsPut,
+        summary: 'Set the shop-wide payment methods (at least one; channels without their own selection offer them)',
+        body: S.ShopPaymentMethodsPut,
         response: { 200: S.ShopPaymentMethods },
       },
     },

@@ -127,4 +127,16 @@ export const PaymentMethodsResponse = Type.Object({
   effective_method_codes: Type.Array(Type.String()),
 });
 export const PaymentMethodsPut = Body({ method_codes: MethodCodes });
+/**
+ * The shop's own selection cannot be empty: there is nothing further to inherit from, and an empty
+ * list would silently mean the built-in default (card) again.
+ */
+export const ShopPaymentMethodsPut = Body({
+  method_codes: Type.Array(MethodCode, {
+    minItems: 1,
+    maxItems: 30,
+    uniqueItems: true,
+    description: 'The methods every channel without its own selection offers (at least one)',
+  }),
+});
 export const ShopPaymentMethods = Type.Object({ method_codes: Type.Array(Type.String()) });

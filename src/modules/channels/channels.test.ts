@@ -581,6 +581,20 @@ describe('payment methods', () => {
     expect(inherited.data.effective_method_codes).toEqual(['card', 'paypal']);
   });
 
+  it("the shop's selection takes known codes and at least one (400 at method_codes)", async () => {
+    const put = (method_codes: unknown) =>
+      call(t.app, 'PUT', '/api/admin/settings/payment-methods', { token: owner, body: { method_codes } });
+    for (const bad of [[], ['card', 'bitcoin'], ['card', 'card']]) {
+      const res = await put(bad);
+      expectProblem(res, 400, 'validation_failed');
+      expect(res.data.errors.map((e: { path: string }) => e.path).join()).toContain('/body/method_codes');
+    }
+    expect((await call(t.app, 'GET', '/api/admin/settings/payment-methods', { token: owner })).data).toEqual({
+      method_codes: ['card', 'paypal'],
+    });
+    expect((await put(['sepa_debit', 'invoice'])).data).toEqual({ method_codes: ['sepa_debit', 'invoice'] });
+  });
+
   it('sets the channel selection; unknown codes are 400', async () => {
     const res = await call(t.app, 'PUT', `/api/admin/channels/${channel}/payment-methods`, {
       token: owner,

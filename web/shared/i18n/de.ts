@@ -39,6 +39,7 @@ export const de = {
     abosStatistik: 'Statistik',
     customers: 'Kunden',
     checkoutSettings: 'Kasse',
+    paymentMethods: 'Zahlungsarten',
     shippingMethods: 'Versandarten',
     paymentEvents: 'Zahlungsereignisse',
     emails: 'E-Mail-Ausgang',
@@ -601,7 +602,12 @@ export const de = {
     confirmDeleteCustom: (name: string) =>
       `${name} wird aus dem Shop gelöscht, auch aus den Länderauswahlen aller anderen Kanäle.`,
     paymentMethods: 'Zahlungsarten',
-    paymentInherited: (list: string) => `Keine eigene Auswahl: Es gelten die Zahlungsarten des Shops (${list}).`,
+    /** The middle part links to the shop's payment methods (Einstellungen → Zahlungsarten). */
+    paymentInherited: {
+      before: 'Keine eigene Auswahl: Es gelten die ',
+      link: 'Zahlungsarten des Shops',
+      after: (list: string) => ` (${list}).`,
+    },
     paymentOwn: 'Eigene Auswahl dieses Kanals.',
     paymentHint: 'Keine Auswahl: die Zahlungsarten des Shops gelten.',
     savePayment: 'Zahlungsarten speichern',

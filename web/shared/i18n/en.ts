@@ -38,6 +38,7 @@ export const en: Dictionary = {
     abosStatistik: 'Statistics',
     customers: 'Customers',
     checkoutSettings: 'Checkout',
+    paymentMethods: 'Payment methods',
     shippingMethods: 'Shipping methods',
     paymentEvents: 'Payment events',
     emails: 'E-mail outbox',
@@ -589,7 +590,11 @@ export const en: Dictionary = {
     confirmDeleteCustom: (name) =>
       `${name} is deleted from the shop, also from the country selections of every other channel.`,
     paymentMethods: 'Payment methods',
-    paymentInherited: (list) => `No selection of its own: the shop's payment methods apply (${list}).`,
+    paymentInherited: {
+      before: 'No selection of its own: the ',
+      link: "shop's payment methods",
+      after: (list) => ` apply (${list}).`,
+    },
     paymentOwn: "This channel's own selection.",
     paymentHint: "None selected: the shop's payment methods apply.",
     savePayment: 'Save payment methods',

@@ -1,4 +1,7 @@
-/** The operations settings' strings (checkout, shipping methods, payment events, e-mail outbox), German first. */
+/**
+ * The operations settings' strings (checkout, payment methods, shipping methods, payment events,
+ * e-mail outbox), German first.
+ */
 import { defineDictionary } from '../../../shared/i18n/index.js';
 
 const de = {
@@ -27,6 +30,21 @@ const de = {
     saved: 'Kasseneinstellungen gespeichert.',
     taxSaved: 'Steuereinstellungen gespeichert.',
     noTaxAccess: 'Die Steuereinstellungen sieht nur der Inhaber oder ein Administrator.',
+  },
+  payment: {
+    title: 'Zahlungsarten',
+    intro: 'Die Zahlungsarten, die der Shop im Checkout anbietet.',
+    channels:
+      'Jeder Kanal ohne eigene Auswahl bietet genau diese Zahlungsarten an; ein Kanal mit eigener Auswahl bleibt bei ihr, bis sie auf seiner Seite geleert wird.',
+    channelsLink: 'Vertriebskanäle ansehen',
+    legend: 'Angebotene Zahlungsarten',
+    current: (list: string) => `Derzeit angeboten: ${list}.`,
+    hint: 'Mindestens eine Zahlungsart.',
+    wallets: 'Apple Pay und Google Pay erscheinen nur auf Geräten und in Browsern, die sie unterstützen.',
+    atLeastOne: 'Bitte mindestens eine Zahlungsart auswählen.',
+    save: 'Zahlungsarten speichern',
+    saved: 'Zahlungsarten des Shops gespeichert.',
+    readOnly: 'Nur Inhaber und Administratoren können die Zahlungsarten ändern.',
   },
   shipping: {
     title: 'Versandarten',
@@ -139,6 +157,21 @@ export const settingsText = defineDictionary(de, {
     saved: 'Checkout settings saved.',
     taxSaved: 'Tax settings saved.',
     noTaxAccess: 'Only the owner or an administrator sees the tax settings.',
+  },
+  payment: {
+    title: 'Payment methods',
+    intro: 'The payment methods the shop offers at checkout.',
+    channels:
+      'Every channel without its own selection offers exactly these methods; a channel with its own selection keeps it until it is cleared on the channel’s page.',
+    channelsLink: 'View sales channels',
+    legend: 'Methods offered',
+    current: (list) => `Offered now: ${list}.`,
+    hint: 'At least one method.',
+    wallets: 'Apple Pay and Google Pay appear only on devices and in browsers that support them.',
+    atLeastOne: 'Select at least one payment method.',
+    save: 'Save payment methods',
+    saved: 'The shop’s payment methods were saved.',
+    readOnly: 'Only owners and administrators can change the payment methods.',
   },
   shipping: {
     title: 'Shipping methods',

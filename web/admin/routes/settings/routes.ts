@@ -1,5 +1,6 @@
 /**
- * The shop's operations settings: checkout rules, shipping methods, the payment provider's events
+ * The shop's operations settings: checkout rules, the shop's payment methods (what every channel
+ * without its own selection offers), shipping methods, the payment provider's events
  * and the e-mail outbox (lists page on the server, filters in the URL). The access settings
  * (employees, API tokens, webhooks) live in routes/access/.
  */
@@ -46,6 +47,14 @@ export const checkoutSettingsRoute = createRoute({
   component: lazyRouteComponent(() => import('./checkout/page.js'), 'CheckoutSettingsPage'),
 });
 
+export const paymentMethodsSettingsRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: 'settings/payment-methods',
+  loader: ({ context }) =>
+    void context.queryClient.prefetchQuery($api.queryOptions('get', '/api/admin/settings/payment-methods')),
+  component: lazyRouteComponent(() => import('./payment-methods/page.js'), 'PaymentMethodsSettingsPage'),
+});
+
 export const shippingMethodsRoute = createRoute({
   getParentRoute: () => signedInRoute,
   path: 'settings/shipping',
@@ -84,4 +93,10 @@ export const emailsRoute = createRoute({
   component: lazyRouteComponent(() => import('./emails/page.js'), 'EmailsPage'),
 });
 
-export const operationsSettingsRoutes = [checkoutSettingsRoute, shippingMethodsRoute, paymentEventsRoute, emailsRoute];
+export const operationsSettingsRoutes = [
+  checkoutSettingsRoute,
+  paymentMethodsSettingsRoute,
+  shippingMethodsRoute,
+  paymentEventsRoute,
+  emailsRoute,
+];

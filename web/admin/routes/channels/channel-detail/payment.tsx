@@ -1,5 +1,9 @@
-/** A channel's payment methods: its own selection, or (none chosen) the shop's, which then apply. */
+/**
+ * A channel's payment methods: its own selection, or (none chosen) the shop's, which then apply;
+ * the shop's are named with a link to their screen (Einstellungen → Zahlungsarten).
+ */
 import { useQueryClient } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
 import type { FormEvent } from 'react';
 import { $api, type ApiProblem } from '../../../../shared/api.js';
 import { useCan } from '../../../../shared/auth.js';
@@ -39,9 +43,15 @@ export function PaymentMethods({ channelId }: { channelId: string }) {
       {data ? (
         <>
           <p>
-            {data.inherited
-              ? t.channels.paymentInherited(data.effective_method_codes.map(label).join(', '))
-              : t.channels.paymentOwn}
+            {data.inherited ? (
+              <>
+                {t.channels.paymentInherited.before}
+                <Link to="/settings/payment-methods">{t.channels.paymentInherited.link}</Link>
+                {t.channels.paymentInherited.after(data.effective_method_codes.map(label).join(', '))}
+              </>
+            ) : (
+              t.channels.paymentOwn
+            )}
           </p>
           <form onSubmit={onSubmit} key={data.method_codes.join()}>
             <fieldset disabled={!editable}>
