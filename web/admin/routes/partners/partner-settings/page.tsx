@@ -69,6 +69,8 @@ export function PartnerSettingsPage() {
     });
   };
   const data = query.data;
+  // cents as the units typed back (12,50 or 12.50, the page's decimal sign); no currency: it is per currency
+  const units = (cents: number) => (cents / 100).toFixed(2).replace('.', f.number(1.5).charAt(1));
   return (
     <div className="page narrow-form partner-settings">
       <div className="page-head">
@@ -120,7 +122,7 @@ export function PartnerSettingsPage() {
                 autoComplete="off"
                 className="short"
                 required
-                defaultValue={f.number(data.affiliate_min_payout_cents / 100)}
+                defaultValue={units(data.affiliate_min_payout_cents)}
                 hint={s.minPayoutHint}
                 error={numberFieldError(errors.fields.affiliate_min_payout_cents, s.amountInvalid)}
               />
