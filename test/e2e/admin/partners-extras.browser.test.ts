@@ -2,8 +2,8 @@
  * The partner area's further screens in Chromium (harness.ts): affiliate material published (a
  * link without its URL refused at the field first) and deleted after a confirmation, by keyboard;
  * the partner settings changed (a hold period of 400 days refused at its field); a vendor's
- * figures on its overview equal to what the API computes; a paid payout's details (reference,
- * history). A viewer and a catalog editor get neither the screens nor their actions. German and
+ * figures on its overview equal to what the API computes; a paid vendor payout's details
+ * (reference, history) and an affiliate's requested one. A viewer and a catalog editor get neither the screens nor their actions. German and
  * English, axe (WCAG 2.1 A/AA) on each new screen, screenshots of each.
  *
  * Skipped when /usr/bin/chromium is absent, unless CI=true: then it fails.
@@ -11,7 +11,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FinanceShop, financeShop, paidOrder } from '../../../src/modules/finance/finance.fixtures.js';
-import { inviteVendor, ok } from '../../../src/modules/partners/partners.fixtures.js';
+import { acceptInvite, inviteVendor, ok } from '../../../src/modules/partners/partners.fixtures.js';
 import { call } from '../../helpers/app.js';
 import { axe, focused, shot, skip, tabber } from '../browser.js';
 import { adminHarness } from './harness.js';
@@ -22,6 +22,7 @@ const REFERENCE = 'SEPA-2026-0777';
 
 let f: FinanceShop;
 let vendorId = '';
+let affiliateId = '';
 let earned = 0;
 const staff: Record<'viewer' | 'catalog_editor', { email: string; password: string }> = {
   viewer: { email: `viewer-${Date.now()}@shop.test`, password: 'viewer-pass-1' },
@@ -63,6 +64,28 @@ beforeAll(async () => {
   earned = payout.amount_cents;
   await ok(await api('POST', `/api/admin/vendor-payouts/${payout.id}/process`));
   await ok(await api('POST', `/api/admin/vendor-payouts/${payout.id}/mark-paid`, { reference: REFERENCE }));
+  // an affiliate earns on an order with its code and requests a payout in its portal
+  const email = `anna-${Date.now()}@partner.test`;
+  await ok(await api('PUT', '/api/admin/settings/partners', { affiliate_min_payout_cents: 100 }));
+  const affiliate = await ok(
+    await api('POST', '/api/admin/affiliates/invite', {
+      email,
+      name: 'Anna Bloggt',
+      code: 'ANNA10',
+      commission_percent: 10,
+    }),
+    201,
+  );
+  affiliateId = affiliate.id;
+  const session = await acceptInvite(h.t, 'affiliate', email);
+  await paidOrder(h.t, f, { items: [{ product_id: f.products.course, quantity: 1 }], affiliate_code: 'anna10' });
+  const affiliateEarnings = await ok(await api('GET', `/api/admin/affiliate-earnings?affiliate_id=${affiliateId}`));
+  await ok(
+    await api('POST', '/api/admin/affiliate-earnings/release', {
+      earning_ids: affiliateEarnings.earnings.map((e: { id: string }) => e.id),
+    }),
+  );
+  await ok(await call(h.t.app, 'POST', '/api/affiliate/payouts/request', { token: session, body: {} }), 201);
 }, 120_000);
 afterAll(() => h.stop());
 
@@ -194,6 +217,16 @@ describe('partner extras', () => {
         await clean(page);
         await shot(page, 'partners-payout-detail-de');
         await page.keyboard.press('Escape');
+        await noDialog(page);
+
+        // an affiliate's payout, requested in its portal: open, no reference yet
+        await page.goto(`${h.origin}/admin/partners/affiliates/${affiliateId}?tab=payouts`);
+        await page.getByRole('button', { name: /^Details der Auszahlung über/ }).click();
+        await dialog(page).getByText('vom Partner angefordert').waitFor();
+        await dialog(page).locator('.badge', { hasText: 'Offen' }).waitFor();
+        expect(await dialog(page).locator('.payout-history li').count()).toBe(1);
+        await clean(page);
+        await dialog(page).getByRole('button', { name: 'Schließen' }).click();
         await noDialog(page);
       }),
     60_000,
