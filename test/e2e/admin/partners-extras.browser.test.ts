@@ -3,8 +3,9 @@
  * link without its URL refused at the field first) and deleted after a confirmation, by keyboard;
  * the partner settings changed (a hold period of 400 days refused at its field); a vendor's
  * figures on its overview equal to what the API computes; a paid vendor payout's details
- * (reference, history) and an affiliate's requested one. A viewer and a catalog editor get neither the screens nor their actions. German and
- * English, axe (WCAG 2.1 A/AA) on each new screen, screenshots of each.
+ * (reference, history) and an affiliate's requested one. A viewer and a catalog editor get
+ * neither the screens nor their actions. German and English, axe (WCAG 2.1 A/AA) on each new
+ * screen, screenshots of each.
  *
  * Skipped when /usr/bin/chromium is absent, unless CI=true: then it fails.
  */
