@@ -135,7 +135,9 @@ function PartnersGroup() {
   const can = useCan();
   const vendors = can('GET /api/admin/vendors');
   const affiliates = can('GET /api/admin/affiliates');
-  if (!vendors && !affiliates) return null;
+  const content = can('GET /api/admin/affiliate-content');
+  const settings = can('GET /api/admin/settings/partners');
+  if (!vendors && !affiliates && !content && !settings) return null;
   return (
     <NavGroup label={t.nav.groups.partners}>
       {vendors ? (
@@ -148,6 +150,12 @@ function PartnersGroup() {
           {t.nav.partners.affiliates}
         </NavLink>
       ) : null}
+      {content ? (
+        <NavLink to="/partners/affiliate-content" search={{ page: 1, limit: 25 }}>
+          {t.nav.partners.content}
+        </NavLink>
+      ) : null}
+      {settings ? <NavLink to="/partners/settings">{t.nav.partners.settings}</NavLink> : null}
     </NavGroup>
   );
 }

@@ -30,7 +30,12 @@ export const de = {
       settings: 'Einstellungen',
       access: 'Zugänge und Webhooks',
     },
-    partners: { vendors: 'Händler', affiliates: 'Werbepartner' },
+    partners: {
+      vendors: 'Händler',
+      affiliates: 'Werbepartner',
+      content: 'Werbemittel',
+      settings: 'Partner-Einstellungen',
+    },
     main: 'Hauptnavigation',
     orders: 'Bestellungen',
     digitalStatus: 'Add-on-Status',

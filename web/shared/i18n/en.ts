@@ -29,7 +29,12 @@ export const en: Dictionary = {
       settings: 'Settings',
       access: 'Access and webhooks',
     },
-    partners: { vendors: 'Vendors', affiliates: 'Affiliates' },
+    partners: {
+      vendors: 'Vendors',
+      affiliates: 'Affiliates',
+      content: 'Affiliate material',
+      settings: 'Partner settings',
+    },
     main: 'Main navigation',
     orders: 'Orders',
     digitalStatus: 'Add-on status',

@@ -83,7 +83,10 @@ export function Payouts({ kind, partnerId, balances, search, onSearch }: Payouts
   };
   const label = (st: Step) =>
     st === 'process' ? s.payouts.process : st === 'mark-paid' ? s.payouts.markPaid : s.payouts.cancel;
-  const anyActions = rows.some((p) => steps(p).length > 0);
+  const canRead =
+    kind === 'vendor' ? can('GET /api/admin/vendor-payouts/{id}') : can('GET /api/admin/affiliate-payouts/{id}');
+  const anyActions = canRead || rows.some((p) => steps(p).length > 0);
+  const [detail, setDetail] = useState<PayoutRow | null>(null);
 
   return (
     <section aria-labelledby="payouts-h" className="panel">
@@ -126,6 +129,16 @@ export function Payouts({ kind, partnerId, balances, search, onSearch }: Payouts
                 {anyActions ? (
                   <td>
                     <div className="row-actions">
+                      {canRead ? (
+                        <button
+                          type="button"
+                          className="small-button"
+                          aria-label={s.payoutDetail.openOne(f.money(p.amount_cents, p.currency))}
+                          onClick={() => setDetail(p)}
+                        >
+                          {s.payoutDetail.open}
+                        </button>
+                      ) : null}
                       {steps(p).map((st) => (
                         <button
                           key={st}
@@ -146,6 +159,7 @@ export function Payouts({ kind, partnerId, balances, search, onSearch }: Payouts
         {list.data && rows.length === 0 ? <p className="empty">{s.payouts.none}</p> : null}
       </div>
       {list.data ? <Pager count={list.data.count} paging={search} onChange={onSearch} /> : null}
+      {detail ? <PayoutDetail kind={kind} payout={detail} onClose={() => setDetail(null)} /> : null}
       {step ? <StepDialog kind={kind} step={step.step} payout={step.payout} onClose={() => setStep(null)} /> : null}
     </section>
   );
@@ -353,5 +367,72 @@ function CreatePayout({ vendorId, balances }: { vendorId: string; balances: Bala
         </p>
       </Dialog>
     </>
+  );
+}
+
+/**
+ * One payout as GET /api/admin/{vendor,affiliate}-payouts/{id} gives it: amount, state, who
+ * asked for it, the transfer reference and note, and when each state was reached.
+ */
+function PayoutDetail({ kind, payout, onClose }: { kind: PartnerKind; payout: PayoutRow; onClose: () => void }) {
+  const s = useDictionary(partnersText);
+  const t = useT();
+  const f = useFormat();
+  const path = { params: { path: { id: payout.id } } };
+  const vendor = $api.useQuery('get', '/api/admin/vendor-payouts/{id}', path, { enabled: kind === 'vendor' });
+  const affiliate = $api.useQuery('get', '/api/admin/affiliate-payouts/{id}', path, {
+    enabled: kind === 'affiliate',
+  });
+  const query = kind === 'vendor' ? vendor : affiliate;
+  const p = query.data;
+  const amount = f.money(payout.amount_cents, payout.currency);
+  const history = p
+    ? (
+        [
+          [s.payoutDetail.created, p.created_at],
+          [s.payoutDetail.processing, p.processing_at],
+          [s.payoutDetail.paid, p.paid_at],
+          [s.payoutDetail.cancelled, p.cancelled_at],
+        ] as const
+      ).filter((entry): entry is readonly [string, string] => entry[1] !== null)
+    : [];
+  return (
+    <Dialog open title={s.payoutDetail.title(amount)} onClose={onClose}>
+      {query.error ? <ProblemAlert problem={query.error as ApiProblem} /> : null}
+      {!p ? (
+        query.isPending ? (
+          <p className="muted">{t.common.loading}</p>
+        ) : null
+      ) : (
+        <>
+          <dl className="facts payout-facts">
+            <dt>{s.payouts.amount}</dt>
+            <dd>{f.money(p.amount_cents, p.currency)}</dd>
+            <dt>{s.payouts.status}</dt>
+            <dd>
+              <StatusBadge status={p.status} label={s.payouts.statuses[p.status] ?? p.status} />
+            </dd>
+            <dt>{s.payoutDetail.origin}</dt>
+            <dd>{s.payouts.requestedBy[p.requested_by] ?? p.requested_by}</dd>
+            <dt>{s.payouts.reference}</dt>
+            <dd className="wrap">{p.reference ?? '—'}</dd>
+            <dt>{s.payoutDetail.note}</dt>
+            <dd className="wrap">{p.note ?? '—'}</dd>
+            <dt>{s.payoutDetail.id}</dt>
+            <dd className="wrap">
+              <code>{p.id}</code>
+            </dd>
+          </dl>
+          <h3>{s.payoutDetail.history}</h3>
+          <ol className="payout-history">
+            {history.map(([label, at]) => (
+              <li key={label}>
+                <time dateTime={at}>{f.dateTime(at)}</time> — {label}
+              </li>
+            ))}
+          </ol>
+        </>
+      )}
+    </Dialog>
   );
 }

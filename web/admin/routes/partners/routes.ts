@@ -4,7 +4,7 @@
  */
 import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
 import { $api } from '../../../shared/api.js';
-import { enumParam, pagingSearch, searchValidator, serverPaging, textParam } from '../../../shared/list.js';
+import { dayParam, enumParam, pagingSearch, searchValidator, serverPaging, textParam } from '../../../shared/list.js';
 import { signedInRoute } from '../../route-base.js';
 
 export const VENDOR_STATUSES = ['invited', 'active', 'suspended'] as const;
@@ -12,6 +12,7 @@ export const AFFILIATE_STATUSES = ['active', 'paused', 'blocked'] as const;
 export const VENDOR_TABS = ['overview', 'products', 'orders', 'earnings', 'ledger', 'payouts', 'statements'] as const;
 export const AFFILIATE_TABS = ['overview', 'earnings', 'payouts'] as const;
 export const EARNING_STATUSES = ['pending', 'released'] as const;
+export const CONTENT_KINDS = ['link', 'banner', 'text'] as const;
 
 export const vendorsRoute = createRoute({
   getParentRoute: () => signedInRoute,
@@ -38,6 +39,9 @@ export const vendorRoute = createRoute({
     ...pagingSearch(raw),
     tab: enumParam(raw, 'tab', VENDOR_TABS),
     status: enumParam(raw, 'status', EARNING_STATUSES),
+    // the overview's analytics period (UTC days; absent = this month, the API's default)
+    from: dayParam(raw, 'from'),
+    to: dayParam(raw, 'to'),
   })),
   loader: ({ context, params }) =>
     void context.queryClient.prefetchQuery(
@@ -79,4 +83,36 @@ export const affiliateRoute = createRoute({
   component: lazyRouteComponent(() => import('./affiliate-detail/page.js'), 'AffiliateDetailPage'),
 });
 
-export const partnerRoutes = [vendorsRoute, vendorRoute, affiliatesRoute, affiliateRoute];
+export const affiliateContentRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: 'partners/affiliate-content',
+  validateSearch: searchValidator((raw) => ({
+    ...pagingSearch(raw),
+    kind: enumParam(raw, 'kind', CONTENT_KINDS),
+  })),
+  loaderDeps: ({ search }) => search,
+  loader: ({ context, deps }) =>
+    void context.queryClient.prefetchQuery(
+      $api.queryOptions('get', '/api/admin/affiliate-content', {
+        params: { query: { ...serverPaging(deps), kind: deps.kind } },
+      }),
+    ),
+  component: lazyRouteComponent(() => import('./affiliate-content/page.js'), 'AffiliateContentPage'),
+});
+
+export const partnerSettingsRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: 'partners/settings',
+  loader: ({ context }) =>
+    void context.queryClient.prefetchQuery($api.queryOptions('get', '/api/admin/settings/partners', {})),
+  component: lazyRouteComponent(() => import('./partner-settings/page.js'), 'PartnerSettingsPage'),
+});
+
+export const partnerRoutes = [
+  vendorsRoute,
+  vendorRoute,
+  affiliatesRoute,
+  affiliateRoute,
+  affiliateContentRoute,
+  partnerSettingsRoute,
+];

@@ -19,6 +19,7 @@ import { partnersText } from '../i18n.js';
 import { Payouts } from '../payouts.js';
 import { VENDOR_TABS, vendorRoute } from '../routes.js';
 import { Balances, StatusBadge, useRefreshPartners } from '../shared.js';
+import { VendorAnalytics } from './analytics.js';
 import { Commission } from './commission.js';
 import { VendorLedger, VendorOrders, VendorProducts } from './sections.js';
 import { Statements } from './statements.js';
@@ -90,6 +91,11 @@ export function VendorDetailPage() {
                 <dd>{vendor.accepted_at ? f.dateTime(vendor.accepted_at) : s.vendors.notAccepted}</dd>
               </dl>
               <Balances balances={vendor.balances} />
+              <VendorAnalytics
+                vendorId={id}
+                period={{ from: search.from, to: search.to }}
+                onPeriod={(period) => navigate({ search: (prev) => ({ ...prev, ...period }) })}
+              />
               <Commission vendor={vendor} />
             </>
           ) : null}
