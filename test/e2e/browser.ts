@@ -7,6 +7,11 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
+import { vi } from 'vitest';
+
+// A browser flow spans many page loads, each waiting on the app on a busy 2-core machine: every
+// file that drives Chromium gets minutes, not the suite's 30 s (a test's own timeout still wins).
+vi.setConfig({ testTimeout: 150_000, hookTimeout: 240_000 });
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const hasChromium = existsSync(CHROMIUM);
