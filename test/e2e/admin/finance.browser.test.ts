@@ -325,7 +325,9 @@ describe('finance screens in Chromium', () => {
         const dialog = page.getByRole('dialog', { name: 'Rechnungsentwurf bearbeiten' });
         await dialog.getByLabel('USt-IdNr.', { exact: true }).fill('ungültig!');
         await dialog.getByRole('button', { name: 'Entwurf speichern' }).click();
-        await expect.poll(() => dialog.getByLabel('USt-IdNr.', { exact: true }).getAttribute('aria-invalid')).toBe('true');
+        await expect
+          .poll(() => dialog.getByLabel('USt-IdNr.', { exact: true }).getAttribute('aria-invalid'))
+          .toBe('true');
         await dialog.getByLabel('USt-IdNr.', { exact: true }).fill('');
         await dialog.getByLabel('Käuferreferenz (Leitweg-ID)').fill('04011000-12345-67');
         await dialog.getByLabel('Hinweis auf der Rechnung').fill('Lieferung an die Poststelle');
