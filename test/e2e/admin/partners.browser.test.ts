@@ -88,7 +88,8 @@ describe('vendors', () => {
         expect(vendorId).toMatch(/\w+/);
         await page.getByText('Eingeladen', { exact: true }).first().waitFor();
 
-        // the vendor accepts its e-mailed invitation; a product of it is sold (through the API)
+        // the vendor accepts its e-mailed invitation (once the e-mail job ran); a product of it is sold (through the API)
+        await h.t.app.deps.worker.drain();
         await acceptInvite(h.t, 'vendor', VENDOR.email);
         await ok(await api('PATCH', `/api/products/${f.products.cheese}`, { vendor_id: vendorId }));
 
@@ -272,7 +273,12 @@ describe('affiliates', () => {
         await page.getByRole('button', { name: 'Zum Partnerkonto einladen' }).click();
         await dialog(page).getByText(`${AFFILIATE.email} bekommt eine E-Mail`).waitFor();
         await dialog(page).getByRole('button', { name: 'Zum Partnerkonto einladen' }).click();
-        await page.getByRole('definition').filter({ hasText: 'eingeladen' }).waitFor();
+        // exactly "eingeladen" ("nicht eingeladen" contains it too), then the e-mail job has run
+        await page
+          .getByRole('definition')
+          .filter({ hasText: /^eingeladen$/ })
+          .waitFor();
+        await h.t.app.deps.worker.drain();
         const session = await acceptInvite(h.t, 'affiliate', AFFILIATE.email);
 
         // an order with the code earns 10 % of its item net
