@@ -32,6 +32,7 @@ export const de = {
     },
     partners: { vendors: 'Händler', affiliates: 'Werbepartner' },
     main: 'Hauptnavigation',
+    menu: 'Menü',
     orders: 'Bestellungen',
     digitalStatus: 'Add-on-Status',
     plans: 'Pläne',

@@ -31,6 +31,7 @@ export const en: Dictionary = {
     },
     partners: { vendors: 'Vendors', affiliates: 'Affiliates' },
     main: 'Main navigation',
+    menu: 'Menu',
     orders: 'Orders',
     digitalStatus: 'Add-on status',
     plans: 'Plans',
