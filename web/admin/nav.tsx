@@ -202,7 +202,7 @@ export function MainNav() {
   }
   const listId = useId();
   return (
-    <nav aria-label={t.nav.main} className={open ? 'main-nav open' : 'main-nav'}>
+    <nav aria-label={t.nav.main} className={open ? 'main-nav foldable open' : 'main-nav foldable'}>
       <button
         type="button"
         className="nav-toggle"
