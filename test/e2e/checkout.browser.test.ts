@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createShop, type ShopFixture, startApp, type TestApp } from '../helpers/app.js';
+import { axe } from './browser.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const hasChromium = existsSync(CHROMIUM);
@@ -173,6 +174,10 @@ describe('hosted checkout in Chromium', () => {
       expect(opened?.status()).toBe(200);
       await expect(page.title()).resolves.toBe('Bezahlen');
       expect(await page.textContent('#total')).toContain('49,89'); // 19,99 + 2 × 12,50 + 4,90
+      // every field is labelled (the read-only e-mail was not) and the page speaks German only
+      expect(await axe(page)).toEqual([]);
+      expect(await page.getByLabel('E-Mail').inputValue()).toBe(email);
+      expect(await page.textContent('.test')).toContain('Testbetrieb');
       await fillHostedForm(page, '4242 4242 4242 4242');
       await Promise.all([page.waitForURL((u) => u.pathname === '/health'), page.click('#pay')]);
       const landed = new URL(page.url());

@@ -4,8 +4,8 @@
  * component below; a link the signed-in role may not read is left out (`useCan` on the list's
  * GET operation), the server still refusing it.
  */
-import { Link, type LinkComponentProps } from '@tanstack/react-router';
-import { type ReactNode, useId } from 'react';
+import { Link, type LinkComponentProps, useRouterState } from '@tanstack/react-router';
+import { type ReactNode, useId, useState } from 'react';
 import { $api } from '../shared/api.js';
 import { useCan, useChannelScope } from '../shared/auth.js';
 import { useT } from '../shared/i18n/index.js';
@@ -233,9 +233,28 @@ function AccessGroup() {
 
 export function MainNav() {
   const t = useT();
+  // On a narrow screen the links fold away behind a "Menü" button (styles.css); a followed link
+  // folds them again.
+  const [open, setOpen] = useState(false);
+  const pathname = useRouterState({ select: (state) => state.location.pathname });
+  const [shownFor, setShownFor] = useState(pathname);
+  if (shownFor !== pathname) {
+    setShownFor(pathname);
+    setOpen(false);
+  }
+  const listId = useId();
   return (
-    <nav aria-label={t.nav.main} className="main-nav">
-      <ul>
+    <nav aria-label={t.nav.main} className={open ? 'main-nav foldable open' : 'main-nav foldable'}>
+      <button
+        type="button"
+        className="nav-toggle"
+        aria-expanded={open}
+        aria-controls={listId}
+        onClick={() => setOpen((value) => !value)}
+      >
+        {t.nav.menu}
+      </button>
+      <ul id={listId}>
         <NavLink to="/" activeOptions={{ exact: true }}>
           {t.home.nav}
         </NavLink>

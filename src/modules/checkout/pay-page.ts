@@ -44,13 +44,13 @@ table{width:100%;border-collapse:collapse}td{padding:.3rem 0}.r{text-align:right
 button{margin-top:1rem;padding:.7rem 1.4rem;font-size:1rem}.test{color:#666;font-size:.85rem}</style></head>
 <body>
 <h1>Bezahlen</h1>
-<p class="test">Test mode: pay with 4242 4242 4242 4242 (success) or 4000 0000 0000 0002 (declined).</p>
+<p class="test">Testbetrieb: Bezahlen Sie mit 4242 4242 4242 4242 (erfolgreich) oder 4000 0000 0000 0002 (abgelehnt).</p>
 <table>${rows}
 ${s.shippingCents ? `<tr><td>Versand</td><td class="r">${esc(money(s.shippingCents, s.currency))}</td></tr>` : ''}
 <tr><th class="r" colspan="2" id="total">Gesamt: ${esc(money(s.totalCents, s.currency))}</th></tr></table>
 ${error ? `<p class="err" role="alert" id="error">${esc(error)}</p>` : ''}
 <form method="post" action="/pay/${esc(s.id)}">
-<label>E-Mail</label><input type="email" value="${esc(s.customerEmail)}" disabled>
+<label for="email">E-Mail</label><input type="email" id="email" value="${esc(s.customerEmail)}" disabled>
 <label for="name">Name</label><input type="text" id="name" name="name" required value="${v('name', billing?.name)}">
 <label for="line1">Straße und Hausnummer</label><input type="text" id="line1" name="line1" required value="${v('line1', billing?.line1)}">
 <label for="postal_code">PLZ</label><input type="text" id="postal_code" name="postal_code" required value="${v('postal_code', billing?.postal_code)}">

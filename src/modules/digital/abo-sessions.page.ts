@@ -52,13 +52,13 @@ label{display:block;margin:.6rem 0 .2rem}input[type=text],input[type=email]{widt
 button{margin-top:1rem;padding:.7rem 1.4rem;font-size:1rem}.test{color:#666;font-size:.85rem}</style></head>
 <body>
 <h1>Abo abschließen</h1>
-<p class="test">Test mode: 4242 4242 4242 4242 (success), 4000 0000 0000 0002 (declined), 4000 0000 0000 0341 (later charges fail).</p>
+<p class="test">Testbetrieb: 4242 4242 4242 4242 (erfolgreich), 4000 0000 0000 0002 (abgelehnt), 4000 0000 0000 0341 (spätere Abbuchungen schlagen fehl).</p>
 <h2 id="plan">${esc(s.lines[0]?.name ?? plan.name)}</h2>
 <ul>${terms}</ul>
 <p id="total"><strong>Heute fällig: ${esc(money(s.totalCents, plan.currency))}</strong></p>
 ${error ? `<p class="err" role="alert" id="error">${esc(error)}</p>` : ''}
 <form method="post" action="/pay/${esc(s.id)}">
-<label>E-Mail</label><input type="email" value="${esc(s.customerEmail)}" disabled>
+<label for="email">E-Mail</label><input type="email" id="email" value="${esc(s.customerEmail)}" disabled>
 <label for="name">Name</label><input type="text" id="name" name="name" required value="${v('name', billing?.name)}">
 <label for="company">Firma (optional)</label><input type="text" id="company" name="company" value="${v('company', billing?.company ?? s.aboTax?.company)}">
 <label for="vat_id">USt-IdNr. (optional, für Unternehmen)</label><input type="text" id="vat_id" name="vat_id" maxlength="40" value="${v('vat_id', billing?.vat_id ?? s.aboTax?.vat_id)}">

@@ -37,6 +37,7 @@ export const de = {
       settings: 'Partner-Einstellungen',
     },
     main: 'Hauptnavigation',
+    menu: 'Menü',
     orders: 'Bestellungen',
     digitalStatus: 'Add-on-Status',
     plans: 'Pläne',

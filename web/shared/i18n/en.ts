@@ -36,6 +36,7 @@ export const en: Dictionary = {
       settings: 'Partner settings',
     },
     main: 'Main navigation',
+    menu: 'Menu',
     orders: 'Orders',
     digitalStatus: 'Add-on status',
     plans: 'Plans',

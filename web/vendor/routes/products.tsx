@@ -7,6 +7,7 @@ import { $api } from '../../shared/api.js';
 import { useFormat } from '../../shared/format.js';
 import { useDictionary } from '../../shared/i18n/index.js';
 import { serverPaging } from '../../shared/list.js';
+import { ScrollRegion } from '../../shared/widgets/ScrollRegion.js';
 import { vendorText } from '../i18n.js';
 import { listSearch } from '../search.js';
 
@@ -27,7 +28,7 @@ export function ProductsPage() {
             <p>{s.empty}</p>
           ) : (
             <>
-              <div className="table-wrap">
+              <ScrollRegion labelledBy="products-title">
                 <table className="data" aria-labelledby="products-title">
                   <thead>
                     <tr>
@@ -58,7 +59,7 @@ export function ProductsPage() {
                     ))}
                   </tbody>
                 </table>
-              </div>
+              </ScrollRegion>
               <UrlPager count={d.count} search={search} />
             </>
           )

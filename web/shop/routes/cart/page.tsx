@@ -24,68 +24,70 @@ export function CartPage() {
         </>
       ) : (
         <>
-          <table className="cart-table">
-            <thead>
-              <tr>
-                <th scope="col">{t.shop.product}</th>
-                <th scope="col" className="num">
-                  {t.shop.unitPrice}
-                </th>
-                <th scope="col">{t.shop.quantity}</th>
-                <th scope="col" className="num">
-                  {t.shop.lineTotal}
-                </th>
-                <th scope="col">
-                  <span className="visually-hidden">{t.shop.remove}</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {lines.map((l) => (
-                <tr key={`${l.product_id}|${l.variant_id ?? ''}`}>
-                  <th scope="row">
-                    <ShopLink to={`/produkt/${encodeURIComponent(l.slug)}`}>{l.name}</ShopLink>
-                    {l.variant_title ? <span className="muted block">{l.variant_title}</span> : null}
+          <div className="cart-scroll">
+            <table className="cart-table">
+              <thead>
+                <tr>
+                  <th scope="col">{t.shop.product}</th>
+                  <th scope="col" className="num">
+                    {t.shop.unitPrice}
                   </th>
-                  <td className="num">{f.money(l.unit_price_cents, l.currency)}</td>
-                  <td>
-                    <input
-                      className="qty"
-                      type="number"
-                      min={1}
-                      max={MAX_LINE_QUANTITY}
-                      value={l.quantity}
-                      aria-label={t.shop.quantityOf(label(l))}
-                      onChange={(e) => {
-                        const n = Number(e.currentTarget.value);
-                        if (Number.isFinite(n) && n >= 1) cart.setQuantity(l, n);
-                      }}
-                    />
-                  </td>
-                  <td className="num">{f.money(l.unit_price_cents * l.quantity, l.currency)}</td>
-                  <td>
-                    <button
-                      type="button"
-                      className="link-button"
-                      onClick={() => cart.remove(l)}
-                      aria-label={t.shop.removeItem(label(l))}
-                    >
-                      {t.shop.remove}
-                    </button>
-                  </td>
+                  <th scope="col">{t.shop.quantity}</th>
+                  <th scope="col" className="num">
+                    {t.shop.lineTotal}
+                  </th>
+                  <th scope="col">
+                    <span className="visually-hidden">{t.shop.remove}</span>
+                  </th>
                 </tr>
-              ))}
-            </tbody>
-            <tfoot>
-              <tr>
-                <th scope="row" colSpan={3}>
-                  {t.shop.estimatedTotal}
-                </th>
-                <td className="num strong">{f.money(estimate, currency)}</td>
-                <td />
-              </tr>
-            </tfoot>
-          </table>
+              </thead>
+              <tbody>
+                {lines.map((l) => (
+                  <tr key={`${l.product_id}|${l.variant_id ?? ''}`}>
+                    <th scope="row">
+                      <ShopLink to={`/produkt/${encodeURIComponent(l.slug)}`}>{l.name}</ShopLink>
+                      {l.variant_title ? <span className="muted block">{l.variant_title}</span> : null}
+                    </th>
+                    <td className="num">{f.money(l.unit_price_cents, l.currency)}</td>
+                    <td>
+                      <input
+                        className="qty"
+                        type="number"
+                        min={1}
+                        max={MAX_LINE_QUANTITY}
+                        value={l.quantity}
+                        aria-label={t.shop.quantityOf(label(l))}
+                        onChange={(e) => {
+                          const n = Number(e.currentTarget.value);
+                          if (Number.isFinite(n) && n >= 1) cart.setQuantity(l, n);
+                        }}
+                      />
+                    </td>
+                    <td className="num">{f.money(l.unit_price_cents * l.quantity, l.currency)}</td>
+                    <td>
+                      <button
+                        type="button"
+                        className="link-button"
+                        onClick={() => cart.remove(l)}
+                        aria-label={t.shop.removeItem(label(l))}
+                      >
+                        {t.shop.remove}
+                      </button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+              <tfoot>
+                <tr>
+                  <th scope="row" colSpan={3}>
+                    {t.shop.estimatedTotal}
+                  </th>
+                  <td className="num strong">{f.money(estimate, currency)}</td>
+                  <td />
+                </tr>
+              </tfoot>
+            </table>
+          </div>
           <p className="muted">{t.shop.estimateNote}</p>
           <p className="actions-row">
             <ShopLink to="/" className="button">

@@ -16,6 +16,7 @@ import { Pager, type Paging } from '../../../../shared/list.js';
 import { Dialog } from '../../../../shared/widgets/Dialog.js';
 import { Field } from '../../../../shared/widgets/Field.js';
 import { ProblemAlert } from '../../../../shared/widgets/ProblemAlert.js';
+import { ScrollRegion } from '../../../../shared/widgets/ScrollRegion.js';
 import { toast } from '../../../../shared/widgets/Toasts.js';
 import { useTitle } from '../../../shell.js';
 import { accessText } from '../i18n.js';
@@ -214,7 +215,7 @@ function Deliveries() {
         </div>
       </form>
       {query.error ? <ProblemAlert problem={query.error as ApiProblem} /> : null}
-      <div className="table-wrap" aria-busy={query.isFetching || undefined}>
+      <ScrollRegion label={s.deliveries} busy={query.isFetching}>
         <table className="data deliveries">
           <caption className="visually-hidden">{s.deliveries}</caption>
           <thead>
@@ -272,7 +273,7 @@ function Deliveries() {
         </table>
         {data && data.deliveries.length === 0 ? <p className="muted empty">{s.noDeliveries}</p> : null}
         {!data && query.isPending ? <p className="muted">{t.common.loading}</p> : null}
-      </div>
+      </ScrollRegion>
       {data ? <Pager count={data.count} paging={search} onChange={setPaging} /> : null}
       <Dialog
         open={resending !== null}

@@ -2,6 +2,7 @@
 import type { operations } from '../../../../../clients/typescript/schema.js';
 import { useFormat } from '../../../../shared/format.js';
 import { useT } from '../../../../shared/i18n/index.js';
+import { ScrollRegion } from '../../../../shared/widgets/ScrollRegion.js';
 
 type Revenue = NonNullable<
   operations['listOverview']['responses'][200]['content']['application/json']['revenue']
@@ -30,33 +31,35 @@ export function RevenueTable({ title, from, rows, id }: { title: string; from: s
       {rows.length === 0 ? (
         <p className="muted">{t.home.noRevenue}</p>
       ) : (
-        <table className="data">
-          <thead>
-            <tr>
-              <th scope="col">{t.home.currency}</th>
-              <th scope="col" className="num">
-                {t.home.paid}
-              </th>
-              <th scope="col" className="num">
-                {t.home.refunded}
-              </th>
-              <th scope="col" className="num">
-                {t.home.net}
-              </th>
-            </tr>
-          </thead>
-          <tbody>{live.map(row)}</tbody>
-          {test.length > 0 ? (
-            <tbody className="test-rows">
+        <ScrollRegion labelledBy={`${id}-h`}>
+          <table className="data">
+            <thead>
               <tr>
-                <th scope="colgroup" colSpan={4}>
-                  {t.home.testPayments}
+                <th scope="col">{t.home.currency}</th>
+                <th scope="col" className="num">
+                  {t.home.paid}
+                </th>
+                <th scope="col" className="num">
+                  {t.home.refunded}
+                </th>
+                <th scope="col" className="num">
+                  {t.home.net}
                 </th>
               </tr>
-              {test.map(row)}
-            </tbody>
-          ) : null}
-        </table>
+            </thead>
+            <tbody>{live.map(row)}</tbody>
+            {test.length > 0 ? (
+              <tbody className="test-rows">
+                <tr>
+                  <th scope="colgroup" colSpan={4}>
+                    {t.home.testPayments}
+                  </th>
+                </tr>
+                {test.map(row)}
+              </tbody>
+            ) : null}
+          </table>
+        </ScrollRegion>
       )}
     </section>
   );

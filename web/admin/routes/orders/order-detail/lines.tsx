@@ -2,6 +2,7 @@
 import type { operations } from '../../../../../clients/typescript/schema.js';
 import { useFormat } from '../../../../shared/format.js';
 import { useT } from '../../../../shared/i18n/index.js';
+import { ScrollRegion } from '../../../../shared/widgets/ScrollRegion.js';
 
 export type OrderDetail = operations['getOrder']['responses'][200]['content']['application/json']['order'];
 
@@ -12,7 +13,7 @@ export function OrderLines({ order }: { order: OrderDetail }) {
   return (
     <section aria-labelledby="lines-h" className="panel">
       <h2 id="lines-h">{t.order.lines}</h2>
-      <div className="table-wrap">
+      <ScrollRegion labelledBy="lines-h">
         <table className="data">
           <thead>
             <tr>
@@ -89,7 +90,7 @@ export function OrderLines({ order }: { order: OrderDetail }) {
             </tr>
           </tfoot>
         </table>
-      </div>
+      </ScrollRegion>
     </section>
   );
 }

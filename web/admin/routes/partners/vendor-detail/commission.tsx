@@ -13,6 +13,7 @@ import { useDictionary, useT } from '../../../../shared/i18n/index.js';
 import { Dialog } from '../../../../shared/widgets/Dialog.js';
 import { Field } from '../../../../shared/widgets/Field.js';
 import { ProblemAlert } from '../../../../shared/widgets/ProblemAlert.js';
+import { ScrollRegion } from '../../../../shared/widgets/ScrollRegion.js';
 import { toast } from '../../../../shared/widgets/Toasts.js';
 import { partnersText } from '../i18n.js';
 import { numberFieldError, toCents, useRefreshPartners } from '../shared.js';
@@ -30,7 +31,7 @@ export function Commission({ vendor }: { vendor: VendorDetail }) {
     s.commission.rule(f.percent(r.percent / 100), f.money(r.fixed_cents, currency));
   const { current, history } = vendor.commission_rules;
   const rows = (rules: Rule[], caption: string) => (
-    <div className="table-wrap">
+    <ScrollRegion label={caption}>
       <table className="data">
         <caption className="visually-hidden">{caption}</caption>
         <thead>
@@ -56,7 +57,7 @@ export function Commission({ vendor }: { vendor: VendorDetail }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
   return (
     <section aria-labelledby="commission-h" className="panel">

@@ -7,6 +7,7 @@ import { useFormat } from '../../../../shared/format.js';
 import { useDictionary, useT } from '../../../../shared/i18n/index.js';
 import { Pager, type Paging, serverPaging } from '../../../../shared/list.js';
 import { ProblemAlert } from '../../../../shared/widgets/ProblemAlert.js';
+import { ScrollRegion } from '../../../../shared/widgets/ScrollRegion.js';
 import { partnersText } from '../i18n.js';
 
 interface SectionProps {
@@ -33,14 +34,14 @@ function ListPanel(props: {
       <h2 id={props.id}>{props.title}</h2>
       {props.note ? <p className="muted small">{props.note}</p> : null}
       {props.error ? <ProblemAlert problem={props.error as ApiProblem} /> : null}
-      <div className="table-wrap" aria-busy={props.fetching || undefined}>
+      <ScrollRegion label={props.title} busy={props.fetching}>
         <table className="data">
           <caption className="visually-hidden">{props.title}</caption>
           <thead>{props.head}</thead>
           <tbody>{props.children}</tbody>
         </table>
         {props.count === 0 ? <p className="empty">{props.empty}</p> : null}
-      </div>
+      </ScrollRegion>
       {props.count !== undefined ? <Pager count={props.count} paging={props.paging} onChange={props.onPaging} /> : null}
     </section>
   );

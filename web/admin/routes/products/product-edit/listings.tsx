@@ -176,70 +176,72 @@ function ChannelListing({ channel, product, listings }: { channel: Channel; prod
       >
         <fieldset className="plain" disabled={!mayWrite || busy}>
           <legend className="visually-hidden">{channel.name}</legend>
-          <table className="data">
-            <thead>
-              <tr>
-                <th scope="col">{t.products.listingRow}</th>
-                <th scope="col">{t.products.published}</th>
-                <th scope="col">{t.products.channelPrice(channel.currency)}</th>
-                <th scope="col">{t.products.compareAt(channel.currency)}</th>
-                <th scope="col" className="num">
-                  {t.products.effective}
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((r, i) => (
-                <tr key={r.variant_id ?? 'product'}>
-                  <th scope="row">
-                    {r.label}
-                    {errors[`${i}.row`] || errors[`${i}.is_published`] || errors[`${i}.variant_id`] ? (
-                      <span className="field-error block" role="alert">
-                        {errors[`${i}.row`] ?? errors[`${i}.is_published`] ?? errors[`${i}.variant_id`]}
-                      </span>
-                    ) : null}
+          <div className="table-wrap">
+            <table className="data">
+              <thead>
+                <tr>
+                  <th scope="col">{t.products.listingRow}</th>
+                  <th scope="col">{t.products.published}</th>
+                  <th scope="col">{t.products.channelPrice(channel.currency)}</th>
+                  <th scope="col">{t.products.compareAt(channel.currency)}</th>
+                  <th scope="col" className="num">
+                    {t.products.effective}
                   </th>
-                  <td>
-                    <input
-                      type="checkbox"
-                      aria-label={`${t.products.published}: ${r.label}`}
-                      checked={r.published}
-                      onChange={(e) => change(i, { published: e.currentTarget.checked })}
-                    />
-                  </td>
-                  {(['price', 'compare'] as const).map((k) => {
-                    const path = `${i}.${k === 'price' ? 'price_cents' : 'compare_at_price_cents'}`;
-                    const label =
-                      k === 'price'
-                        ? t.products.channelPrice(channel.currency)
-                        : t.products.compareAt(channel.currency);
-                    const errId = `${headingId}-${path.replace('.', '-')}-error`;
-                    return (
-                      <td key={k}>
-                        <input
-                          className="money"
-                          inputMode="decimal"
-                          aria-label={`${label}: ${r.label}`}
-                          value={r[k]}
-                          aria-invalid={errors[path] ? true : undefined}
-                          aria-describedby={errors[path] ? errId : undefined}
-                          onChange={(e) => change(i, { [k]: e.currentTarget.value })}
-                        />
-                        {errors[path] ? (
-                          <span className="field-error block" id={errId}>
-                            {errors[path]}
-                          </span>
-                        ) : null}
-                      </td>
-                    );
-                  })}
-                  <td className="num">
-                    {r.current ? f.money(r.current.effective_price_cents, channel.currency) : t.common.none}
-                  </td>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {rows.map((r, i) => (
+                  <tr key={r.variant_id ?? 'product'}>
+                    <th scope="row">
+                      {r.label}
+                      {errors[`${i}.row`] || errors[`${i}.is_published`] || errors[`${i}.variant_id`] ? (
+                        <span className="field-error block" role="alert">
+                          {errors[`${i}.row`] ?? errors[`${i}.is_published`] ?? errors[`${i}.variant_id`]}
+                        </span>
+                      ) : null}
+                    </th>
+                    <td>
+                      <input
+                        type="checkbox"
+                        aria-label={`${t.products.published}: ${r.label}`}
+                        checked={r.published}
+                        onChange={(e) => change(i, { published: e.currentTarget.checked })}
+                      />
+                    </td>
+                    {(['price', 'compare'] as const).map((k) => {
+                      const path = `${i}.${k === 'price' ? 'price_cents' : 'compare_at_price_cents'}`;
+                      const label =
+                        k === 'price'
+                          ? t.products.channelPrice(channel.currency)
+                          : t.products.compareAt(channel.currency);
+                      const errId = `${headingId}-${path.replace('.', '-')}-error`;
+                      return (
+                        <td key={k}>
+                          <input
+                            className="money"
+                            inputMode="decimal"
+                            aria-label={`${label}: ${r.label}`}
+                            value={r[k]}
+                            aria-invalid={errors[path] ? true : undefined}
+                            aria-describedby={errors[path] ? errId : undefined}
+                            onChange={(e) => change(i, { [k]: e.currentTarget.value })}
+                          />
+                          {errors[path] ? (
+                            <span className="field-error block" id={errId}>
+                              {errors[path]}
+                            </span>
+                          ) : null}
+                        </td>
+                      );
+                    })}
+                    <td className="num">
+                      {r.current ? f.money(r.current.effective_price_cents, channel.currency) : t.common.none}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
           {mayWrite ? (
             <div className="actions">
               <button type="submit" className="primary" aria-busy={busy || undefined}>
