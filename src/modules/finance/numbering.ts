@@ -7,7 +7,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client.js';
 import { query, type TxCtx } from '../../platform/db/tx.js';
-import { nextCounter } from '../orders/index.js';
+import { nextCounter, peekCounter } from '../orders/index.js';
 
 const TOKEN = /\{(YYYY|YY|MM|N{1,12})\}/g;
 const ALLOWED = /^[A-Za-z0-9\-_/.#{}]+$/;
@@ -101,11 +101,7 @@ export async function peekDocumentNumber(
   format: string,
   date: string,
 ): Promise<string> {
-  const rows = await query<{ value: number }>(
-    ctx.db,
-    sql`SELECT value FROM shop_counters WHERE shop_id = ${ctx.shopId} AND name = ${counterName(kind, format, date)}`,
-  );
-  let seq = rows[0] ? Number(rows[0].value) + 1 : 1;
+  let seq = await peekCounter(ctx, counterName(kind, format, date));
   for (;;) {
     const number = renderNumber(format, date, seq);
     if (!(await numberTaken(ctx, number))) return number;

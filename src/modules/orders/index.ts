@@ -59,6 +59,7 @@ export {
   type OrderRow,
   orderDetailOut,
   orderOut,
+  peekCounter,
 } from './orders.service.js';
 export type { Address, PricedLine } from './orders.tables.js';
 export { planRefund, type RefundPlan } from './refund-plan.js';

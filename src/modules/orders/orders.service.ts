@@ -5,6 +5,7 @@ import { and, asc, desc, eq, isNotNull, isNull, type SQL, sql } from 'drizzle-or
 import { channelScope } from '../../platform/auth/channel-scope.js';
 import type { Ctx } from '../../platform/auth/types.js';
 import { iso, isoOrNull } from '../../platform/dates.js';
+import type { Db } from '../../platform/db/client.js';
 import { lockOwned } from '../../platform/db/lock.js';
 import { likeAnywhere, one, query, type TxCtx, withTx } from '../../platform/db/tx.js';
 import { AppError, notFound } from '../../platform/errors.js';
@@ -29,6 +30,15 @@ export async function nextCounter(ctx: Pick<TxCtx, 'db' | 'shopId'>, name: strin
         RETURNING value`,
   );
   return Number(rows[0]?.value);
+}
+
+/** The value `nextCounter` would take now (nothing is reserved; a caller in between takes it first). */
+export async function peekCounter(ctx: { db: Db; shopId: string }, name: string, start = 1): Promise<number> {
+  const rows = await query<{ value: number }>(
+    ctx.db,
+    sql`SELECT value FROM shop_counters WHERE shop_id = ${ctx.shopId} AND name = ${name}`,
+  );
+  return rows[0] ? Number(rows[0].value) + 1 : start;
 }
 
 export interface NewOrder {
