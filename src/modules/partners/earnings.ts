@@ -40,6 +40,7 @@ import {
   refundedWithoutCreditNote,
 } from '../orders/index.js';
 import { shopAboProvision } from '../shops/index.js';
+import { earningStates } from './earning-states.js';
 import { move, post, type ShopTx } from './ledger.js';
 import { type PartnerType, partnerEarnings, vendors } from './partners.tables.js';
 import { partnerIdOut } from './payouts.service.js';
@@ -527,6 +528,7 @@ export async function releaseEarnings(
         postings: move('pending', 'available', amount),
       });
     }
+    earningStates.assert(r.status, 'released', undefined, r.id);
     const updated = one(
       await tx
         .update(partnerEarnings)
