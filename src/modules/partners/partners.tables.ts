@@ -333,3 +333,6 @@ export const vendorStatements = pgTable(
     index('vendor_statements_list_idx').on(t.shopId, t.createdAt.desc(), t.id.desc()),
   ],
 );
+
+/** An earning row (earnings.ts and its operation files share it). */
+export type EarningRow = typeof partnerEarnings.$inferSelect;
