@@ -10,7 +10,9 @@ import { ABO_STATUSES } from '../modules/digital/digital.tables.js';
 import { creditedState, creditNoteStates, invoiceStates } from '../modules/finance/document-states.js';
 import { orderStates } from '../modules/orders/order-states.js';
 import { refundStates } from '../modules/orders/refund-states.js';
+import { earningStates } from '../modules/partners/earning-states.js';
 import { payoutStates } from '../modules/partners/payout-states.js';
+import { statementStates } from '../modules/partners/statement-states.js';
 import { AppError } from './errors.js';
 import { eventMachine, type StateMachine, stateMachine } from './state-machine.js';
 
@@ -59,6 +61,18 @@ describe('stateMachine', () => {
     expect(door.targets('locked', 'break_in')).toEqual(['closed', 'open']);
     expect(door.can('closed', 'open', 'break_in')).toBe(true);
     expect(door.targets('open', 'break_in')).toEqual(['closed']);
+  });
+
+  it('builds the refusal from the subject the caller passes', () => {
+    const named = stateMachine<Door, never, { name: string }>({
+      states: ['open', 'closed', 'locked'],
+      transitions: { open: ['closed'], closed: ['open', 'locked'], locked: ['closed'] },
+      rejected: (from, to, s) => new AppError('invalid_state', `The door ${s?.name} is ${from}, not ${to}-able`),
+    });
+    expect(refusal(() => named.assert('open', 'locked', undefined, { name: 'front' })).detail).toBe(
+      'The door front is open, not locked-able',
+    );
+    expect(() => named.assert('open', 'closed', undefined, { name: 'front' })).not.toThrow();
   });
 
   it('tells a stored text that is a state from one that is not', () => {
@@ -118,6 +132,8 @@ describe('the module tables', () => {
     wellFormed(sessionStates);
     wellFormed(payoutStates.vendor);
     wellFormed(payoutStates.affiliate);
+    wellFormed(statementStates);
+    wellFormed(earningStates);
     wellFormed(invoiceStates);
     wellFormed(creditNoteStates);
     wellFormed(aboStates);
@@ -177,6 +193,35 @@ describe('the module tables', () => {
     expect([err.code, err.detail]).toEqual([
       'invalid_state',
       'A subscription in status canceled cannot do this (cancel_now)',
+    ]);
+  });
+
+  it('vendor statements: recomputed and finalized as drafts, refusals name the statement', () => {
+    const s = { number: 'VS-2026-0007', period: '2026-03' };
+    expect(statementStates.fire('draft', 'recompute', s)).toBe('draft');
+    expect(statementStates.fire('draft', 'finalize', s)).toBe('final');
+    const again = refusal(() => statementStates.fire('final', 'finalize', s));
+    expect([again.code, again.status, again.detail]).toEqual([
+      'invalid_state',
+      409,
+      'The statement is already final (VS-2026-0007)',
+    ]);
+    const recompute = refusal(() => statementStates.fire('final', 'recompute', s));
+    expect([recompute.code, recompute.status, recompute.detail]).toEqual([
+      'statement_final',
+      409,
+      'The statement VS-2026-0007 for 2026-03 is final and cannot be recomputed',
+    ]);
+  });
+
+  it('earnings: pending → released once, a second release is not_releasable naming the earning', () => {
+    expect(earningStates.targets('pending')).toEqual(['released']);
+    expect(earningStates.targets('released')).toEqual([]);
+    const err = refusal(() => earningStates.assert('released', 'released', undefined, 'earn_1'));
+    expect([err.code, err.status, err.detail]).toEqual([
+      'not_releasable',
+      409,
+      'Not pending earnings of this shop: earn_1',
     ]);
   });
 });

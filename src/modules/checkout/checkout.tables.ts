@@ -5,6 +5,7 @@ import { cents, ts } from '../../platform/db/columns.js';
 import { channels } from '../channels/channels.tables.js';
 import type { Address, PricedLine } from '../orders/orders.tables.js';
 import { shopRef, shops } from '../shops/shops.tables.js';
+import type { VatIdStatus } from '../tax/index.js';
 import type { CheckoutSessionKind, CheckoutSessionStatus } from './session-states.js';
 
 // A priced line as stored on the session and copied to the order: orders owns its shape.
@@ -27,7 +28,7 @@ export interface AboSessionTax {
     tax_exemption_reason: string | null;
     price_rate: number;
   } | null;
-  vat_id_status: string | null;
+  vat_id_status: VatIdStatus | null;
   /** ISO time of the VIES check. */
   vat_id_checked_at: string | null;
 }
@@ -59,7 +60,7 @@ export const checkoutSessions = pgTable(
     shippingTaxRate: numeric('shipping_tax_rate', { precision: 6, scale: 5, mode: 'number' }),
     shippingTaxCategory: text('shipping_tax_category'),
     /** The buyer's VAT ID check when it decided the tax: valid | invalid | unverified | unchecked. */
-    vatIdStatus: text('vat_id_status'),
+    vatIdStatus: text('vat_id_status').$type<VatIdStatus>(),
     vatIdCheckedAt: ts('vat_id_checked_at'),
     /** Abo sessions: the buyer fields given to the API and the tax determination they gave (docs/finance.md). */
     aboTax: jsonb('abo_tax').$type<AboSessionTax>(),

@@ -7,6 +7,7 @@
 import { createViesClient, ViesUnavailableError } from '../../adapters/vies/index.js';
 import type { Ctx } from '../../platform/auth/types.js';
 import { AppError } from '../../platform/errors.js';
+import type { VatIdStatus } from '../tax/index.js';
 
 /** VAT number patterns after the prefix (EU Commission's VIES format list); EL is Greece. */
 const FORMATS: Record<string, RegExp> = {
@@ -72,8 +73,8 @@ export function checkVatIdFormat(vatId: string, billingIsEu: boolean, path: stri
   return normalized;
 }
 
-/** valid | invalid (VIES said so) | unverified (VIES unreachable, accepted) | unchecked (VIES unreachable, VAT charged). */
-export type VatIdStatus = 'valid' | 'invalid' | 'unverified' | 'unchecked';
+/** valid | invalid (VIES said so) | unverified (VIES unreachable, accepted) | unchecked (VIES unreachable, VAT charged): defined in tax. */
+export type { VatIdStatus };
 
 export interface VatIdCheck {
   vat_id: string;

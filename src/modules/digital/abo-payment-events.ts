@@ -22,7 +22,7 @@ import { type EventContext, type EventOutcome, eventCtx, type HookLists } from '
 import { productSql } from '../catalog/index.js';
 import { type AboSessionTax, consumerDigitalTax, lockedAboSessionSql } from '../checkout/index.js';
 import { subscriptionPaymentRecorded } from '../orders/index.js';
-import type { TaxDecision } from '../tax/index.js';
+import type { TaxDecision, VatIdStatus } from '../tax/index.js';
 import { createAboOrder, emitAbo } from './abo-common.js';
 import { completeAboSession } from './abo-sessions.service.js';
 import { aboStates } from './abo-states.js';
@@ -61,7 +61,7 @@ async function stripeAboTax(
   billingCountry: string | null,
 ): Promise<{
   decision: TaxDecision | null;
-  vatId: { status: string | null; checkedAt: Date | null } | null;
+  vatId: { status: VatIdStatus | null; checkedAt: Date | null } | null;
   business: { company?: string; vat_id?: string } | null;
 }> {
   const st = cs.abo_tax;

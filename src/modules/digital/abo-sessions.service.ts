@@ -40,7 +40,7 @@ import {
 } from '../checkout/index.js';
 import { accountForPurchase, customerPageLink, signedInBuyer } from '../identity/index.js';
 import type { Address } from '../orders/index.js';
-import { chargedPrice, type TaxDecision } from '../tax/index.js';
+import { chargedPrice, type TaxDecision, type VatIdStatus } from '../tax/index.js';
 import { emitEvent } from '../webhooks/index.js';
 import { createAboOrder, emitAbo } from './abo-common.js';
 import type { AboSessionCreate } from './abo-sessions.schemas.js';
@@ -412,7 +412,7 @@ export interface AboCompletion {
    */
   priceDecision?: TaxDecision | null;
   /** The VIES check of the buyer's VAT ID when it decided the tax. */
-  vatId?: { status: string | null; checkedAt: Date | null } | null;
+  vatId?: { status: VatIdStatus | null; checkedAt: Date | null } | null;
   card: { last4: string; failsLater: boolean } | null;
   provider: 'test' | 'stripe';
   providerRef?: string | null;

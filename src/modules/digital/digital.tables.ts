@@ -9,6 +9,7 @@ import { products } from '../catalog/catalog.tables.js';
 import { channels } from '../channels/channels.tables.js';
 import type { Address } from '../orders/orders.tables.js';
 import { shopRef } from '../shops/shops.tables.js';
+import type { VatIdStatus } from '../tax/index.js';
 
 export const INTERVAL_UNITS = ['day', 'week', 'month', 'year'] as const;
 export type IntervalUnit = (typeof INTERVAL_UNITS)[number];
@@ -157,7 +158,7 @@ export const abos = pgTable(
     taxCategory: text('tax_category'),
     taxExemptionReason: text('tax_exemption_reason'),
     /** The VIES check of the buyer's VAT ID (billing_address.vat_id) when it decided the tax. */
-    vatIdStatus: text('vat_id_status'),
+    vatIdStatus: text('vat_id_status').$type<VatIdStatus>(),
     vatIdCheckedAt: ts('vat_id_checked_at'),
     /** Paid orders so far; the next paid order gets number payments_count + 1 (commission hook). */
     paymentsCount: integer('payments_count').notNull().default(0),

@@ -13,7 +13,7 @@ import { runHook } from '../../platform/hooks.js';
 import type { Paged } from '../../platform/http/schemas.js';
 import { newId } from '../../platform/ids.js';
 import { refsTrackingStock, releaseStock } from '../catalog/index.js';
-import { exemptionText, pricingTaxOut, type TaxCategory } from '../tax/index.js';
+import { exemptionText, pricingTaxOut, type TaxCategory, type VatIdStatus } from '../tax/index.js';
 import { type OrderStatus, orderStates } from './order-states.js';
 import type { OrderListQuery } from './orders.schemas.js';
 import { type Address, orderLines, orders, type PricedLine } from './orders.tables.js';
@@ -59,7 +59,7 @@ export interface NewOrder {
   /** The shipping's rate and VAT category; the buyer's VAT ID check (docs/finance.md). */
   shippingTaxRate?: number | null;
   shippingTaxCategory?: string | null;
-  vatIdStatus?: string | null;
+  vatIdStatus?: VatIdStatus | null;
   vatIdCheckedAt?: Date | null;
   taxCents: number;
   totalCents: number;

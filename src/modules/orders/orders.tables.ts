@@ -15,7 +15,7 @@ import {
 import { cents, ts } from '../../platform/db/columns.js';
 import { channels } from '../channels/channels.tables.js';
 import { shopRef } from '../shops/shops.tables.js';
-import type { TaxCategory } from '../tax/index.js';
+import type { TaxCategory, VatIdStatus } from '../tax/index.js';
 import type { OrderStatus } from './order-states.js';
 import type { RefundStatus } from './refund-states.js';
 
@@ -91,7 +91,7 @@ export const orders = pgTable(
     shippingTaxRate: numeric('shipping_tax_rate', { precision: 6, scale: 5, mode: 'number' }),
     shippingTaxCategory: text('shipping_tax_category'),
     /** The buyer's VAT ID check when the order was priced: valid | invalid | unverified | unchecked. */
-    vatIdStatus: text('vat_id_status'),
+    vatIdStatus: text('vat_id_status').$type<VatIdStatus>(),
     vatIdCheckedAt: ts('vat_id_checked_at'),
     taxCents: cents('tax_cents').notNull(),
     totalCents: cents('total_cents').notNull(),

@@ -7,7 +7,9 @@ import { sql } from 'drizzle-orm';
 import { index, integer, jsonb, numeric, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { cents, ts } from '../../platform/db/columns.js';
 import { shopRef, shops } from '../shops/shops.tables.js';
+import type { EarningStatus } from './earning-states.js';
 import type { PartnerType, PayoutStatus } from './payout-states.js';
+import type { StatementStatus } from './statement-states.js';
 
 /** The portal login of a partner (vendors and affiliates alike): password, invitation, timestamps. */
 const portalAccountColumns = () => ({
@@ -40,8 +42,8 @@ export const LEDGER_KINDS = [
 export type LedgerKind = (typeof LEDGER_KINDS)[number];
 export const ACCOUNTS = ['pending', 'available', 'in_payout', 'paid_out', 'expense'] as const;
 export type Account = (typeof ACCOUNTS)[number];
-export const STATEMENT_STATUSES = ['draft', 'final'] as const;
-export type StatementStatus = (typeof STATEMENT_STATUSES)[number];
+export { EARNING_STATUSES, type EarningStatus } from './earning-states.js';
+export { STATEMENT_STATUSES, type StatementStatus } from './statement-states.js';
 
 /** Per-shop partner settings; a missing row means the defaults. */
 export const partnerSettings = pgTable('partner_settings', {
@@ -171,7 +173,8 @@ export const partnerEarnings = pgTable(
     /** The percent applied (vendor: platform commission; affiliate: affiliate commission). */
     ratePercent: numeric('rate_percent', { precision: 5, scale: 2, mode: 'number' }).notNull(),
     ruleId: text('rule_id'),
-    status: text('status').$type<'pending' | 'released'>().notNull(),
+    /** earning-states.ts: pending | released */
+    status: text('status').$type<EarningStatus>().notNull(),
     /** The order's payment time: the hold period counts from here. */
     earnedAt: ts('earned_at').notNull(),
     releasedAt: ts('released_at'),
@@ -330,3 +333,6 @@ export const vendorStatements = pgTable(
     index('vendor_statements_list_idx').on(t.shopId, t.createdAt.desc(), t.id.desc()),
   ],
 );
+
+/** An earning row (earnings.ts and its operation files share it). */
+export type EarningRow = typeof partnerEarnings.$inferSelect;

@@ -17,7 +17,7 @@ import type { Ctx } from '../../platform/auth/types.js';
 import { iso, isoOrNull } from '../../platform/dates.js';
 import { lockOwned } from '../../platform/db/lock.js';
 import { one, pgDate, query, withTx } from '../../platform/db/tx.js';
-import { AppError, badRequest, conflict, notFound } from '../../platform/errors.js';
+import { badRequest, conflict, notFound } from '../../platform/errors.js';
 import type { Paged } from '../../platform/http/schemas.js';
 import { newId } from '../../platform/ids.js';
 import { creditNoteNumberSql, loadSettings } from '../finance/index.js';
@@ -26,6 +26,7 @@ import { balances } from './ledger.js';
 import { type StatementEntry, type StatementTotals, vendorStatements, vendors } from './partners.tables.js';
 import type { StatementCreate as StatementCreateBody, StatementQuery } from './payouts.schemas.js';
 import { defaultCurrency } from './payouts.service.js';
+import { statementStates } from './statement-states.js';
 
 export type StatementRow = typeof vendorStatements.$inferSelect;
 
@@ -308,12 +309,7 @@ export async function createStatement(
         ),
       )
       .for('update');
-    if (existing?.status === 'final') {
-      throw conflict(
-        'statement_final',
-        `The statement ${existing.number} for ${body.period} is final and cannot be recomputed`,
-      );
-    }
+    if (existing) statementStates.fire(existing.status, 'recompute', existing);
     const c = await computeStatement(t, vendor.id, currency, start, end, timeZone);
     const content = {
       vendorSnapshot: { name: vendor.name, email: vendor.email },
@@ -363,9 +359,7 @@ export async function finalizeStatement(ctx: Ctx, id: string): Promise<Statement
     // same lock order as creating: the vendor, then the statement
     const vendor = await lockOwned(tx, vendors, ctx.shopId, first.vendorId, 'Vendor');
     const row = await lockOwned(tx, vendorStatements, ctx.shopId, id, 'Statement');
-    if (row.status === 'final') {
-      throw new AppError('invalid_state', `The statement is already final (${row.number})`);
-    }
+    const status = statementStates.fire(row.status, 'finalize', row);
     if (now.getTime() < row.periodEnd.getTime()) {
       throw conflict('period_open', `The period ${row.period} has not ended yet; finalize it after it ends`);
     }
@@ -374,7 +368,7 @@ export async function finalizeStatement(ctx: Ctx, id: string): Promise<Statement
     const seq = await nextCounter({ ...ctx, db: tx }, `vendor_statement_number:${year}`);
     const frozen: StatementRow = {
       ...row,
-      status: 'final',
+      status,
       number: `VS-${year}-${String(seq).padStart(4, '0')}`,
       vendorSnapshot: { name: vendor.name, email: vendor.email },
       openingBalanceCents: c.opening,

@@ -17,5 +17,7 @@ export {
   type TaxDecision,
   type TaxItem,
   type TaxSituation,
+  VAT_ID_STATUSES,
+  type VatIdStatus,
 } from './tax.js';
 export { lineTaxFields, pricingTaxFields, pricingTaxOut } from './tax.schemas.js';

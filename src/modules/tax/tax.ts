@@ -20,6 +20,15 @@ const RATE_SCALE = 100_000;
 
 /** EN 16931 VAT categories (BT-151); Z is an S row whose rate is 0 (e.g. books in CZ). */
 export type TaxCategory = 'S' | 'Z' | 'K' | 'AE' | 'G' | 'O';
+
+/**
+ * The buyer's VAT ID check, as a session, an order and an abo keep it (their `vat_id_status`
+ * columns): valid | invalid (VIES said so) | unverified (VIES unreachable, accepted) | unchecked
+ * (VIES unreachable, VAT charged). Here, below orders and checkout, so that their table files
+ * can type the column; checkout/vat-id.ts (the check) re-exports it.
+ */
+export const VAT_ID_STATUSES = ['valid', 'invalid', 'unverified', 'unchecked'] as const;
+export type VatIdStatus = (typeof VAT_ID_STATUSES)[number];
 type ExemptCategory = Exclude<TaxCategory, 'S' | 'Z'>;
 
 /** Rates of a country as the channel sees them (fractions; null = no rate of its own). */
