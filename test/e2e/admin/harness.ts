@@ -74,7 +74,8 @@ export function adminHarness(): AdminHarness {
     async inBrowser(name, fn, locale) {
       const context = await harness.newContext(locale);
       const page = await context.newPage();
-      page.setDefaultTimeout(10_000);
+      // generous for a busy CI machine: a wait that fails, fails on what it waited for, not on speed
+      page.setDefaultTimeout(20_000);
       try {
         await fn(page);
       } catch (err) {
