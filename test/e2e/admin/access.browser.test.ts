@@ -110,7 +110,7 @@ describe('access and webhooks', () => {
       const row = page.getByRole('row', { name: /Nora Neu/ });
       await row.waitFor();
       await expect.poll(() => row.textContent()).toContain('Nur lesen');
-      expect(await row.textContent()).toContain('Großhandel');
+      await expect.poll(() => row.textContent()).toContain('Großhandel');
       const list = await call(h.t.app, 'GET', '/api/admin/employees', { token: shop.ownerToken });
       const created = list.data.employees.find((e: { email: string }) => e.email === email);
       expect(created).toMatchObject({ role: 'viewer', channel_restricted: true, channel_ids: [secondChannel] });
@@ -227,8 +227,8 @@ describe('access and webhooks', () => {
       await expect.poll(() => new URL(page.url()).searchParams.get('status')).toBe('failed');
       const row = page.getByRole('row', { name: /webhook\.test/ });
       await row.getByText('Failed', { exact: true }).waitFor();
-      expect(await row.textContent()).toContain('500');
-      expect(await row.textContent()).toContain('Empfänger kaputt');
+      await expect.poll(() => row.textContent()).toContain('500');
+      await expect.poll(() => row.textContent()).toContain('Empfänger kaputt');
       await noViolations(page, 'access-webhooks-en');
 
       // resend now (the scheduled retry is not due on the business clock)
@@ -248,7 +248,7 @@ describe('access and webhooks', () => {
         .getByRole('row', { name: /webhook\.test/ })
         .getByText('Delivered', { exact: true })
         .waitFor();
-      expect(await page.getByRole('row', { name: /webhook\.test/ }).textContent()).toContain('204');
+      await expect.poll(() => page.getByRole('row', { name: /webhook\.test/ }).textContent()).toContain('204');
       await shot(page, 'access-webhooks-resent-en');
 
       // German, and the secret rotation shows the new one once
@@ -374,7 +374,7 @@ describe('access and webhooks', () => {
       await expect.poll(() => page.getByRole('combobox', { name: 'Status' }).inputValue()).toBe('dead');
       const row = page.getByRole('row', { name: /webhook\.test/ });
       await row.getByText('Aufgegeben', { exact: true }).waitFor();
-      expect(await row.textContent()).toContain('500');
+      await expect.poll(() => row.textContent()).toContain('500');
       expect(await page.getByRole('row').count()).toBe(2);
     }),
   );

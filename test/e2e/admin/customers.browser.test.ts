@@ -245,7 +245,8 @@ describe.skipIf(skip)('Kunden', () => {
       await page.waitForURL(/q=konto\.kundin/);
       const row = page.getByRole('row').filter({ hasText: ACCOUNT });
       await row.getByText('Nicht bestätigt').waitFor();
-      expect(await page.locator('tbody tr').count()).toBe(1);
+      // the previous page stays on screen until the filtered one arrives
+      await expect.poll(() => page.locator('tbody tr').count(), { timeout: 20_000 }).toBe(1);
       await clean(page);
       await shot(page, 'customers-list');
       await page.getByRole('link', { name: ACCOUNT }).click();
@@ -389,7 +390,7 @@ describe.skipIf(skip)('Einstellungen (Betrieb)', () => {
       const row = page.getByRole('row').filter({ hasText: FAILING });
       await row.getByText('Fehlgeschlagen').waitFor();
       await row.getByText(/Letzter Fehler: .*550/).waitFor();
-      expect(await page.locator('tbody tr').count()).toBe(1);
+      await expect.poll(() => page.locator('tbody tr').count()).toBe(1);
       await page.getByText(/Erneut senden ist nicht möglich/).waitFor();
       await row.locator('summary').click();
       const text = (await page.locator('main').textContent()) ?? '';

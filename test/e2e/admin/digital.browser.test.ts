@@ -199,7 +199,8 @@ describe('digital add-on screens in Chromium', { timeout: 90_000 }, () => {
       await row.waitFor();
       // the test provider's subscription is a test one: marked, and left out by "Nur echte"
       await row.getByText('Test', { exact: true }).waitFor();
-      expect(await row.textContent()).toContain('Lernabo');
+      // the plan's name comes with the plans query (the id until then)
+      await expect.poll(() => row.textContent(), { timeout: 20_000 }).toContain('Lernabo');
       await check(page, 'abos-de');
       await page.getByRole('combobox', { name: 'Test-Abos' }).selectOption({ label: 'Nur echte' });
       await page.getByRole('combobox', { name: 'Status' }).selectOption({ label: 'Laufend' });

@@ -328,7 +328,7 @@ describe('orders screens in Chromium', () => {
         await dialog.getByText('Diese Gutschrift wird erstellt:').waitFor();
         await dialog.getByText('über den Test-Anbieter an den Kunden zurück', { exact: false }).waitFor();
         await dialog.getByText('„Teilweise erstattet“', { exact: false }).waitFor();
-        expect(await dialog.getByRole('table').textContent()).toContain('E-Book');
+        await expect.poll(() => dialog.getByRole('table').textContent()).toContain('E-Book');
         expect(await axe(page), 'refund dialog de').toEqual([]);
         await shot(page, 'refund-dialog-de');
         // the dialog alone, tall enough to show all of it (docs/admin/refund-dialog.png)
