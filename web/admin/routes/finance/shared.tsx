@@ -1,17 +1,14 @@
 /**
  * What the invoice and credit-note screens share: the document's lines with its VAT groups and
  * totals (as the server computed them), the PDF shown in the page, the download links, and the
- * order's Lexware sync with retry and cancel.
+ * order's Lexware sync with retry and cancel (its rules and calls: orders/lexware-sync.ts).
  */
-import { useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { useState } from 'react';
-import { $api, type ApiProblem } from '../../../shared/api.js';
-import { useCan } from '../../../shared/auth.js';
+import type { ApiProblem } from '../../../shared/api.js';
 import { useFormat } from '../../../shared/format.js';
 import { useDictionary, useErrorMessage, useT } from '../../../shared/i18n/index.js';
 import { Dialog } from '../../../shared/widgets/Dialog.js';
-import { toast } from '../../../shared/widgets/Toasts.js';
+import { useLexwareSync } from '../orders/lexware-sync.js';
 import { financeText } from './i18n.js';
 
 interface Line {
@@ -166,38 +163,12 @@ export function SyncPanel({ orderId, voucherId }: { orderId: string; voucherId: 
   const t = useT();
   const s = useDictionary(financeText);
   const f = useFormat();
-  const can = useCan();
   const message = useErrorMessage();
-  const queryClient = useQueryClient();
-  const [pending, setPending] = useState<'retry' | 'cancel' | null>(null);
-  const allowed = can('GET /api/admin/orders/{id}/lexware');
+  const { allowed, query, sync, canRetry, canCancel, pending, setPending, run } = useLexwareSync(orderId, [
+    '/api/admin/accounting/syncs',
+  ]);
   const path = { params: { path: { id: orderId } } };
-  const query = $api.useQuery('get', '/api/admin/orders/{id}/lexware', path, { enabled: allowed });
-  const options = {
-    onSuccess: async () => {
-      setPending(null);
-      toast(t.order.done);
-      await queryClient.invalidateQueries({ queryKey: ['get', '/api/admin/orders/{id}/lexware'] });
-      await queryClient.invalidateQueries({ queryKey: ['get', '/api/admin/accounting/syncs'] });
-    },
-    onError: (p: ApiProblem) => {
-      setPending(null);
-      toast(message(p.code), 'error');
-    },
-  };
-  const retry = $api.useMutation('post', '/api/admin/orders/{id}/lexware-retry', options);
-  const cancel = $api.useMutation('post', '/api/admin/orders/{id}/lexware-cancel', options);
   if (!allowed) return null;
-  const sync = query.data;
-  const canRetry =
-    sync &&
-    (sync.status === 'failed' || sync.status === 'cancelled') &&
-    can('POST /api/admin/orders/{id}/lexware-retry');
-  const canCancel =
-    sync &&
-    (sync.status === 'pending' || sync.status === 'failed') &&
-    can('POST /api/admin/orders/{id}/lexware-cancel');
-  const run = pending === 'retry' ? retry : cancel;
   return (
     <section aria-labelledby="sync-h" className="panel">
       <h2 id="sync-h">{s.detail.accounting}</h2>

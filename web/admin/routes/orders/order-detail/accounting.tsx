@@ -1,49 +1,20 @@
-/** The order's accounting sync (Lexware): its state, and retry / cancel where the API allows them. */
-import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
-import { $api, type ApiProblem } from '../../../../shared/api.js';
-import { useCan } from '../../../../shared/auth.js';
+/** The order's accounting sync (Lexware): its state, and retry / cancel where the API allows them (orders/lexware-sync.ts). */
+import type { ApiProblem } from '../../../../shared/api.js';
 import { useFormat } from '../../../../shared/format.js';
 import { useErrorMessage, useT } from '../../../../shared/i18n/index.js';
 import { Dialog } from '../../../../shared/widgets/Dialog.js';
-import { toast } from '../../../../shared/widgets/Toasts.js';
+import { useLexwareSync } from '../lexware-sync.js';
 import type { OrderDetail } from './lines.js';
 
 export function AccountingSync({ order }: { order: OrderDetail }) {
   const t = useT();
   const f = useFormat();
-  const can = useCan();
   const message = useErrorMessage();
-  const queryClient = useQueryClient();
-  const [pending, setPending] = useState<'retry' | 'cancel' | null>(null);
-  const allowed = can('GET /api/admin/orders/{id}/lexware');
+  const { allowed, query, sync, canRetry, canCancel, pending, setPending, run } = useLexwareSync(order.id, [
+    '/api/admin/orders/{id}/timeline',
+  ]);
   const path = { params: { path: { id: order.id } } };
-  const query = $api.useQuery('get', '/api/admin/orders/{id}/lexware', path, { enabled: allowed });
-  const options = {
-    onSuccess: async () => {
-      setPending(null);
-      toast(t.order.done);
-      await queryClient.invalidateQueries({ queryKey: ['get', '/api/admin/orders/{id}/lexware'] });
-      await queryClient.invalidateQueries({ queryKey: ['get', '/api/admin/orders/{id}/timeline'] });
-    },
-    onError: (p: ApiProblem) => {
-      setPending(null);
-      toast(message(p.code), 'error');
-    },
-  };
-  const retry = $api.useMutation('post', '/api/admin/orders/{id}/lexware-retry', options);
-  const cancel = $api.useMutation('post', '/api/admin/orders/{id}/lexware-cancel', options);
   if (!allowed) return null;
-  const sync = query.data;
-  const canRetry =
-    sync &&
-    (sync.status === 'failed' || sync.status === 'cancelled') &&
-    can('POST /api/admin/orders/{id}/lexware-retry');
-  const canCancel =
-    sync &&
-    (sync.status === 'pending' || sync.status === 'failed') &&
-    can('POST /api/admin/orders/{id}/lexware-cancel');
-  const run = pending === 'retry' ? retry : cancel;
   return (
     <section aria-labelledby="acc-h" className="panel">
       <h2 id="acc-h">{t.orderOps.accounting}</h2>
