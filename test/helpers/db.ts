@@ -17,25 +17,39 @@ function adminUrl(url: string, dbName: string): string {
   return u.toString();
 }
 
+/** The `postgres` database of one Citus node (`host:port`), with the template URL's credentials. */
+function nodeUrl(template: string, node: string): string {
+  const u = new URL(adminUrl(template, 'postgres'));
+  [u.hostname, u.port] = node.split(':') as [string, string];
+  return u.toString();
+}
+
+async function createFromTemplate(adminDb: string, name: string, templateName: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: adminDb });
+  await admin.connect();
+  // CREATE DATABASE … TEMPLATE fails while another session touches the template; retry briefly.
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await admin.query(`CREATE DATABASE "${name}" TEMPLATE "${templateName}"`);
+      break;
+    } catch (err) {
+      if (attempt > 50) throw err;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  await admin.end();
+}
+
 /** Creates a new database (never shared with another file) and opens it. */
 export async function freshDatabase(): Promise<TestDatabase> {
   const template = process.env.TEST_DATABASE_URL ? inject('pgTemplateUrl') : null;
   if (template) {
     const templateName = new URL(template).pathname.slice(1);
     const name = `${templateName}_f${randomBytes(5).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: adminUrl(template, 'postgres') });
-    await admin.connect();
-    // CREATE DATABASE … TEMPLATE fails while another session touches the template; retry briefly.
-    for (let attempt = 0; ; attempt++) {
-      try {
-        await admin.query(`CREATE DATABASE "${name}" TEMPLATE "${templateName}"`);
-        break;
-      } catch (err) {
-        if (attempt > 50) throw err;
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    }
-    await admin.end();
+    // On Citus the template exists on every node (inject('citusNodes')); copy it on each, workers first.
+    const nodes = [...inject('citusNodes')].reverse();
+    const admins = nodes.length ? nodes.map((node) => nodeUrl(template, node)) : [adminUrl(template, 'postgres')];
+    for (const adminDb of admins) await createFromTemplate(adminDb, name, templateName);
     const url = adminUrl(template, name);
     const database = await openDatabase({ url, dataDir: 'memory', poolSize: 10 });
     return {
@@ -43,10 +57,12 @@ export async function freshDatabase(): Promise<TestDatabase> {
       url,
       async drop() {
         await database.close();
-        const c = new pg.Client({ connectionString: adminUrl(template, 'postgres') });
-        await c.connect();
-        await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-        await c.end();
+        for (const adminDb of admins) {
+          const c = new pg.Client({ connectionString: adminDb });
+          await c.connect();
+          await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+          await c.end();
+        }
       },
     };
   }

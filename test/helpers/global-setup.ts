@@ -5,6 +5,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { openDatabase } from '../../src/platform/db/client.js';
 import { migrate } from '../../src/platform/db/migrate.js';
@@ -16,6 +17,7 @@ export default async function setup(project: TestProject) {
     await migrate(database.db);
     await database.close();
     project.provide('pgTemplateUrl', url);
+    project.provide('citusNodes', await freezeCitusTemplate(url));
     return;
   }
   const dir = mkdtempSync(join(tmpdir(), 'commerce-test-'));
@@ -29,8 +31,42 @@ export default async function setup(project: TestProject) {
   return () => rmSync(dir, { recursive: true, force: true });
 }
 
+/**
+ * On a Citus cluster the template is a database of the same name on the coordinator and on every
+ * worker (the shards live on the workers). Returns the nodes' ports, coordinator first, and closes
+ * the template to connections on each node so `CREATE DATABASE … TEMPLATE` can copy it (Citus's
+ * maintenance daemon would otherwise hold a connection). [] on plain PostgreSQL.
+ */
+async function freezeCitusTemplate(url: string): Promise<string[]> {
+  const name = new URL(url).pathname.slice(1);
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const citus = await client.query(`SELECT 1 FROM pg_extension WHERE extname = 'citus'`);
+  const nodes =
+    citus.rowCount === 0
+      ? []
+      : (
+          await client.query<{ node: string }>(
+            `SELECT nodename || ':' || nodeport AS node FROM pg_dist_node WHERE isactive ORDER BY groupid`,
+          )
+        ).rows.map((r) => r.node);
+  await client.end();
+  for (const node of nodes) {
+    const u = new URL(url);
+    [u.hostname, u.port] = node.split(':') as [string, string];
+    u.pathname = '/postgres';
+    const admin = new pg.Client({ connectionString: u.toString() });
+    await admin.connect();
+    await admin.query(`ALTER DATABASE "${name}" WITH ALLOW_CONNECTIONS false`);
+    await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1`, [name]);
+    await admin.end();
+  }
+  return nodes;
+}
+
 declare module 'vitest' {
   export interface ProvidedContext {
+    citusNodes: string[];
     pgTemplateUrl: string;
     pgliteDump: string;
   }
