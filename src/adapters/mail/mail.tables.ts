@@ -1,12 +1,12 @@
 /** The mail outbox (docs/ARCHITECTURE.md): every e-mail the service sends is stored here first. */
 import { sql } from 'drizzle-orm';
-import { index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 import { shopRef } from '../../modules/shops/shops.tables.js';
 
 export const emails = pgTable(
   'emails',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     shopId: shopRef(),
     /** What the e-mail is about, e.g. `abo.created`. */
     kind: text('kind').notNull(),
@@ -28,6 +28,7 @@ export const emails = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
+    primaryKey({ name: 'emails_pkey', columns: [t.shopId, t.id] }),
     index('emails_shop_created_idx').on(t.shopId, t.createdAt.desc(), t.id.desc()),
     /** The overview's count of failed e-mails. */
     index('emails_shop_failed_idx').on(t.shopId, t.createdAt).where(sql`status = 'failed'`),
@@ -40,7 +41,7 @@ export type EmailRow = typeof emails.$inferSelect;
 export const emailAttachments = pgTable(
   'email_attachments',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     shopId: shopRef(),
     emailId: text('email_id').notNull(),
     filename: text('filename').notNull(),
@@ -51,5 +52,8 @@ export const emailAttachments = pgTable(
     content: text('content').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
   },
-  (t) => [index('email_attachments_email_idx').on(t.shopId, t.emailId)],
+  (t) => [
+    primaryKey({ name: 'email_attachments_pkey', columns: [t.shopId, t.id] }),
+    index('email_attachments_email_idx').on(t.shopId, t.emailId),
+  ],
 );

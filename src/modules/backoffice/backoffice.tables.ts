@@ -1,5 +1,5 @@
 /** The back office's own records: the list views employees save (docs/admin-api.md). */
-import { index, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { foreignKey, index, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { ts } from '../../platform/db/columns.js';
 import { users } from '../identity/identity.tables.js';
 import { shopRef } from '../shops/shops.tables.js';
@@ -8,12 +8,10 @@ import { shopRef } from '../shops/shops.tables.js';
 export const savedViews = pgTable(
   'saved_views',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     shopId: shopRef(),
     /** The employee who saved it; only they see and change it. Deleting the employee deletes their views. */
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: text('user_id').notNull(),
     /** orders | products | invoices | abos | customers */
     resource: text('resource').notNull(),
     name: text('name').notNull(),
@@ -23,8 +21,14 @@ export const savedViews = pgTable(
     updatedAt: ts('updated_at').notNull(),
   },
   (t) => [
+    primaryKey({ name: 'saved_views_pkey', columns: [t.shopId, t.id] }),
     index('saved_views_owner_idx').on(t.shopId, t.userId, t.resource, t.createdAt),
     uniqueIndex('saved_views_name_uq').on(t.shopId, t.userId, t.resource, t.name),
+    foreignKey({
+      name: 'saved_views_user_fk',
+      columns: [t.shopId, t.userId],
+      foreignColumns: [users.shopId, users.id],
+    }).onDelete('cascade'),
   ],
 );
 

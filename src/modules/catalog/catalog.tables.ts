@@ -8,7 +8,6 @@
  */
 import { sql } from 'drizzle-orm';
 import {
-  type AnyPgColumn,
   boolean,
   foreignKey,
   index,
@@ -31,38 +30,43 @@ export interface ProductOption {
 export const categories = pgTable(
   'categories',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     shopId: shopRef(),
     name: text('name').notNull(),
-    parentId: text('parent_id').references((): AnyPgColumn => categories.id),
+    parentId: text('parent_id'),
     description: text('description'),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
   (t) => [
+    primaryKey({ name: 'categories_pkey', columns: [t.shopId, t.id] }),
     // Sibling categories have distinct names; roots are siblings of each other.
     uniqueIndex('categories_name_uq').on(t.shopId, sql`coalesce(${t.parentId}, '')`, sql`lower(${t.name})`),
     index('categories_parent_idx').on(t.shopId, t.parentId),
+    foreignKey({ name: 'categories_parent_fk', columns: [t.shopId, t.parentId], foreignColumns: [t.shopId, t.id] }),
   ],
 );
 
 export const brands = pgTable(
   'brands',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     shopId: shopRef(),
     name: text('name').notNull(),
     description: text('description'),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('brands_name_uq').on(t.shopId, sql`lower(${t.name})`)],
+  (t) => [
+    primaryKey({ name: 'brands_pkey', columns: [t.shopId, t.id] }),
+    uniqueIndex('brands_name_uq').on(t.shopId, sql`lower(${t.name})`),
+  ],
 );
 
 export const suppliers = pgTable(
   'suppliers',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     shopId: shopRef(),
     name: text('name').notNull(),
     email: text('email'),
@@ -70,7 +74,10 @@ export const suppliers = pgTable(
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('suppliers_name_uq').on(t.shopId, sql`lower(${t.name})`)],
+  (t) => [
+    primaryKey({ name: 'suppliers_pkey', columns: [t.shopId, t.id] }),
+    uniqueIndex('suppliers_name_uq').on(t.shopId, sql`lower(${t.name})`),
+  ],
 );
 
 export const PRODUCT_STATUSES = ['draft', 'published', 'archived'] as const;
@@ -81,7 +88,7 @@ export type ProductType = (typeof PRODUCT_TYPES)[number];
 export const products = pgTable(
   'products',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     shopId: shopRef(),
     name: text('name').notNull(),
     slug: text('slug').notNull(),
@@ -94,10 +101,11 @@ export const products = pgTable(
     taxClass: text('tax_class').notNull().default('standard'),
     basePriceCents: cents('base_price_cents').notNull().default(0),
     costPriceCents: cents('cost_price_cents'),
-    // Soft-deleted products keep their references; deleting a reference record clears them.
-    categoryId: text('category_id').references(() => categories.id, { onDelete: 'set null' }),
-    brandId: text('brand_id').references(() => brands.id, { onDelete: 'set null' }),
-    supplierId: text('supplier_id').references(() => suppliers.id, { onDelete: 'set null' }),
+    // Soft-deleted products keep their references; deleting a reference record clears them (the
+    // service nulls them in the deleting transaction: no ON DELETE SET NULL, docs/decisions.md).
+    categoryId: text('category_id'),
+    brandId: text('brand_id'),
+    supplierId: text('supplier_id'),
     /** Marketplace vendor; the vendors table comes with a later issue. */
     vendorId: text('vendor_id'),
     isDigital: boolean('is_digital').notNull().default(false),
@@ -116,6 +124,7 @@ export const products = pgTable(
     deletedAt: ts('deleted_at'),
   },
   (t) => [
+    primaryKey({ name: 'products_pkey', columns: [t.shopId, t.id] }),
     uniqueIndex('products_slug_uq').on(t.shopId, t.slug).where(sql`deleted_at IS NULL`),
     index('products_list_idx')
       .on(t.shopId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())
@@ -141,17 +150,30 @@ export const products = pgTable(
     index('products_digital_idx')
       .on(t.shopId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())
       .where(sql`deleted_at IS NULL AND is_digital`),
+    foreignKey({
+      name: 'products_category_fk',
+      columns: [t.shopId, t.categoryId],
+      foreignColumns: [categories.shopId, categories.id],
+    }),
+    foreignKey({
+      name: 'products_brand_fk',
+      columns: [t.shopId, t.brandId],
+      foreignColumns: [brands.shopId, brands.id],
+    }),
+    foreignKey({
+      name: 'products_supplier_fk',
+      columns: [t.shopId, t.supplierId],
+      foreignColumns: [suppliers.shopId, suppliers.id],
+    }),
   ],
 );
 
 export const productVariants = pgTable(
   'product_variants',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     shopId: shopRef(),
-    productId: text('product_id')
-      .notNull()
-      .references(() => products.id, { onDelete: 'cascade' }),
+    productId: text('product_id').notNull(),
     sku: text('sku'),
     title: text('title').notNull(),
     optionValues: jsonb('option_values').$type<Record<string, string>>().notNull().default(sql`'{}'::jsonb`),
@@ -165,25 +187,44 @@ export const productVariants = pgTable(
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
-  (t) => [index('product_variants_product_idx').on(t.shopId, t.productId, t.position)],
+  (t) => [
+    primaryKey({ name: 'product_variants_pkey', columns: [t.shopId, t.id] }),
+    index('product_variants_product_idx').on(t.shopId, t.productId, t.position),
+    foreignKey({
+      name: 'product_variants_product_fk',
+      columns: [t.shopId, t.productId],
+      foreignColumns: [products.shopId, products.id],
+    }).onDelete('cascade'),
+  ],
 );
 
 export const productImages = pgTable(
   'product_images',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     shopId: shopRef(),
-    productId: text('product_id')
-      .notNull()
-      .references(() => products.id, { onDelete: 'cascade' }),
+    productId: text('product_id').notNull(),
     url: text('url').notNull(),
     alt: text('alt'),
     position: integer('position').notNull().default(0),
-    variantId: text('variant_id').references(() => productVariants.id, { onDelete: 'set null' }),
+    variantId: text('variant_id'),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
-  (t) => [index('product_images_product_idx').on(t.shopId, t.productId, t.position)],
+  (t) => [
+    primaryKey({ name: 'product_images_pkey', columns: [t.shopId, t.id] }),
+    index('product_images_product_idx').on(t.shopId, t.productId, t.position),
+    foreignKey({
+      name: 'product_images_product_fk',
+      columns: [t.shopId, t.productId],
+      foreignColumns: [products.shopId, products.id],
+    }).onDelete('cascade'),
+    foreignKey({
+      name: 'product_images_variant_fk',
+      columns: [t.shopId, t.variantId],
+      foreignColumns: [productVariants.shopId, productVariants.id],
+    }),
+  ],
 );
 
 /**
@@ -196,12 +237,23 @@ export const catalogSkus = pgTable(
   {
     shopId: shopRef(),
     sku: text('sku').notNull(),
-    productId: text('product_id')
-      .notNull()
-      .references(() => products.id, { onDelete: 'cascade' }),
-    variantId: text('variant_id').references(() => productVariants.id, { onDelete: 'cascade' }),
+    productId: text('product_id').notNull(),
+    variantId: text('variant_id'),
   },
-  (t) => [primaryKey({ columns: [t.shopId, t.sku] }), index('catalog_skus_product_idx').on(t.shopId, t.productId)],
+  (t) => [
+    primaryKey({ columns: [t.shopId, t.sku] }),
+    index('catalog_skus_product_idx').on(t.shopId, t.productId),
+    foreignKey({
+      name: 'catalog_skus_product_fk',
+      columns: [t.shopId, t.productId],
+      foreignColumns: [products.shopId, products.id],
+    }).onDelete('cascade'),
+    foreignKey({
+      name: 'catalog_skus_variant_fk',
+      columns: [t.shopId, t.variantId],
+      foreignColumns: [productVariants.shopId, productVariants.id],
+    }).onDelete('cascade'),
+  ],
 );
 
 /**
@@ -229,12 +281,22 @@ export const productChannelListings = pgTable(
       sql`coalesce(${t.variantId}, '')`,
     ),
     index('product_channel_listings_channel_idx').on(t.shopId, t.channelId),
-    foreignKey({ name: 'pcl_product_fk', columns: [t.productId], foreignColumns: [products.id] }).onDelete('cascade'),
+    foreignKey({
+      name: 'pcl_product_fk',
+      columns: [t.shopId, t.productId],
+      foreignColumns: [products.shopId, products.id],
+    }).onDelete('cascade'),
     // deleting a channel takes its listings with it
-    foreignKey({ name: 'pcl_channel_fk', columns: [t.channelId], foreignColumns: [channels.id] }).onDelete('cascade'),
-    foreignKey({ name: 'pcl_variant_fk', columns: [t.variantId], foreignColumns: [productVariants.id] }).onDelete(
-      'cascade',
-    ),
+    foreignKey({
+      name: 'pcl_channel_fk',
+      columns: [t.shopId, t.channelId],
+      foreignColumns: [channels.shopId, channels.id],
+    }).onDelete('cascade'),
+    foreignKey({
+      name: 'pcl_variant_fk',
+      columns: [t.shopId, t.variantId],
+      foreignColumns: [productVariants.shopId, productVariants.id],
+    }).onDelete('cascade'),
   ],
 );
 
@@ -263,7 +325,7 @@ export const catalogSettings = pgTable('catalog_settings', {
 export const catalogPriceChanges = pgTable(
   'catalog_price_changes',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     shopId: shopRef(),
     productId: text('product_id').notNull(),
     priceKey: text('price_key').notNull(),
@@ -271,5 +333,8 @@ export const catalogPriceChanges = pgTable(
     afterCents: cents('after_cents'),
     changedAt: ts('changed_at').notNull().defaultNow(),
   },
-  (t) => [index('catalog_price_changes_lookup_idx').on(t.shopId, t.productId, t.priceKey, t.changedAt)],
+  (t) => [
+    primaryKey({ name: 'catalog_price_changes_pkey', columns: [t.shopId, t.id] }),
+    index('catalog_price_changes_lookup_idx').on(t.shopId, t.productId, t.priceKey, t.changedAt),
+  ],
 );

@@ -2,7 +2,7 @@
  * The persistence steps product writes share: reference checks, the SKU register, slugs, the
  * search column, and writing variant and image lists. Every statement is scoped by shop.
  */
-import { and, eq, inArray, isNull, ne, notInArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, isNull, ne, notInArray, sql } from 'drizzle-orm';
 import type { TxCtx } from '../../platform/db/tx.js';
 import { AppError, conflict, type FieldError } from '../../platform/errors.js';
 import {
@@ -173,6 +173,19 @@ export async function applyChildren(
   await tx.delete(catalogSkus).where(and(eq(catalogSkus.shopId, shopId), eq(catalogSkus.productId, productId)));
   if (variants) {
     const keep = variants.filter((v) => v.existing).map((v) => v.id);
+    // Images linked to a variant that goes lose the link, in this transaction: the foreign key has
+    // no ON DELETE SET NULL (Citus refuses it on a key with shop_id, docs/decisions.md)
+    await tx
+      .update(productImages)
+      .set({ variantId: null })
+      .where(
+        and(
+          eq(productImages.shopId, shopId),
+          eq(productImages.productId, productId),
+          isNotNull(productImages.variantId),
+          ...(keep.length > 0 ? [notInArray(productImages.variantId, keep)] : []),
+        ),
+      );
     await tx
       .delete(productVariants)
       .where(

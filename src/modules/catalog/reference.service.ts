@@ -58,6 +58,12 @@ const USED_BY = new Map<RefTable, AnyPgColumn>([
   [brands, products.brandId],
   [suppliers, products.supplierId],
 ]);
+type UsedByField = 'categoryId' | 'brandId' | 'supplierId';
+const USED_BY_FIELD = new Map<RefTable, UsedByField>([
+  [categories, 'categoryId'],
+  [brands, 'brandId'],
+  [suppliers, 'supplierId'],
+]);
 
 const nameTaken = (table: RefTable) =>
   conflict(
@@ -169,7 +175,12 @@ async function deleteOf(ctx: Ctx, table: RefTable, id: string) {
         .limit(1);
       if (child) throw conflict('in_use', 'Category has subcategories; move or delete them first');
     }
-    // Soft-deleted products still pointing here lose the reference (ON DELETE SET NULL).
+    // Soft-deleted products still pointing here lose the reference, in this transaction: the
+    // foreign key has no ON DELETE SET NULL (Citus refuses it on a key with shop_id, docs/decisions.md)
+    await tx
+      .update(products)
+      .set({ [USED_BY_FIELD.get(table) as UsedByField]: null })
+      .where(and(eq(products.shopId, ctx.shopId), eq(column, id)));
     await tx.delete(table).where(and(eq(table.id, id), eq(table.shopId, ctx.shopId)));
   });
 }

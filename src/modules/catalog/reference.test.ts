@@ -138,12 +138,29 @@ describe('categories', () => {
   });
 
   it('lets soft-deleted products not block a delete; their reference is cleared', async () => {
+    // the service clears it (no ON DELETE SET NULL): every kind of record, and only its own column
     const cat = await make('categories', { name: 'Nur Gelöschte' });
-    const p = await req('POST', '/api/products', { name: 'Weg damit', category_id: cat.id });
+    const brand = await make('brands', { name: 'Nur Gelöschte Marke' });
+    const supplier = await make('suppliers', { name: 'Nur Gelöschter Lieferant' });
+    const p = await req('POST', '/api/products', {
+      name: 'Weg damit',
+      category_id: cat.id,
+      brand_id: brand.id,
+      supplier_id: supplier.id,
+    });
     await req('DELETE', `/api/products/${p.data.id}`);
+    const refs = async () =>
+      (
+        (await t.app.deps.database.db.execute(
+          sql`SELECT category_id, brand_id, supplier_id FROM products WHERE id = ${p.data.id}`,
+        )) as unknown as { rows: Record<string, string | null>[] }
+      ).rows[0];
     expect((await req('DELETE', `/api/admin/categories/${cat.id}`)).statusCode).toBe(204);
-    const rows = await t.app.deps.database.db.execute(sql`SELECT category_id FROM products WHERE id = ${p.data.id}`);
-    expect((rows as unknown as { rows: { category_id: string | null }[] }).rows[0]?.category_id).toBeNull();
+    expect(await refs()).toEqual({ category_id: null, brand_id: brand.id, supplier_id: supplier.id });
+    expect((await req('DELETE', `/api/admin/brands/${brand.id}`)).statusCode).toBe(204);
+    expect(await refs()).toEqual({ category_id: null, brand_id: null, supplier_id: supplier.id });
+    expect((await req('DELETE', `/api/admin/suppliers/${supplier.id}`)).statusCode).toBe(204);
+    expect(await refs()).toEqual({ category_id: null, brand_id: null, supplier_id: null });
   });
 });
 

@@ -2,6 +2,7 @@
 import { sql } from 'drizzle-orm';
 import {
   boolean,
+  foreignKey,
   index,
   integer,
   numeric,
@@ -16,7 +17,7 @@ import { shopRef, shops } from '../shops/shops.tables.js';
 export const channels = pgTable(
   'channels',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     shopId: shopRef(),
     name: text('name').notNull(),
     slug: text('slug').notNull(),
@@ -35,6 +36,7 @@ export const channels = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
+    primaryKey({ name: 'channels_pkey', columns: [t.shopId, t.id] }),
     uniqueIndex('channels_slug_uq').on(t.shopId, t.slug),
     // at most one default per shop, enforced by the database
     uniqueIndex('channels_default_uq').on(t.shopId).where(sql`is_default`),
@@ -46,19 +48,24 @@ export const channels = pgTable(
 export const channelDomains = pgTable(
   'channel_domains',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     shopId: shopRef(),
-    channelId: text('channel_id')
-      .notNull()
-      .references(() => channels.id, { onDelete: 'cascade' }),
+    channelId: text('channel_id').notNull(),
     /** Normalised hostname (lowercase, punycode, no trailing dot). */
     domain: text('domain').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    // unique across every channel of every shop: a host selects exactly one channel
-    uniqueIndex('channel_domains_domain_uq').on(t.domain),
+    primaryKey({ name: 'channel_domains_pkey', columns: [t.shopId, t.id] }),
+    // a host selects exactly one channel: unique across every shop through the directory
+    // (docs/decisions.md, "Keys for Citus"); this index holds it per shop
+    uniqueIndex('channel_domains_domain_uq').on(t.shopId, t.domain),
     index('channel_domains_channel_idx').on(t.shopId, t.channelId),
+    foreignKey({
+      name: 'channel_domains_channel_fk',
+      columns: [t.shopId, t.channelId],
+      foreignColumns: [channels.shopId, channels.id],
+    }).onDelete('cascade'),
   ],
 );
 
@@ -98,9 +105,7 @@ export const channelCountries = pgTable(
   'channel_countries',
   {
     shopId: shopRef(),
-    channelId: text('channel_id')
-      .notNull()
-      .references(() => channels.id, { onDelete: 'cascade' }),
+    channelId: text('channel_id').notNull(),
     code: text('code').notNull(),
     selected: boolean('selected').notNull().default(false),
     position: integer('position').notNull().default(0),
@@ -110,7 +115,14 @@ export const channelCountries = pgTable(
     foodTaxRate: numeric('food_tax_rate', { precision: 6, scale: 5, mode: 'number' }),
     booksTaxRate: numeric('books_tax_rate', { precision: 6, scale: 5, mode: 'number' }),
   },
-  (t) => [primaryKey({ columns: [t.shopId, t.channelId, t.code] })],
+  (t) => [
+    primaryKey({ columns: [t.shopId, t.channelId, t.code] }),
+    foreignKey({
+      name: 'channel_countries_channel_fk',
+      columns: [t.shopId, t.channelId],
+      foreignColumns: [channels.shopId, channels.id],
+    }).onDelete('cascade'),
+  ],
 );
 
 /** Shop-wide settings of the channels area. */

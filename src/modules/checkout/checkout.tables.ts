@@ -1,10 +1,20 @@
 /** Checkout sessions: a priced cart waiting for payment, with the stock it reserves. */
 import { sql } from 'drizzle-orm';
-import { boolean, index, jsonb, numeric, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  foreignKey,
+  index,
+  jsonb,
+  numeric,
+  pgTable,
+  primaryKey,
+  text,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { cents, ts } from '../../platform/db/columns.js';
 import { channels } from '../channels/channels.tables.js';
 import type { Address, PricedLine } from '../orders/orders.tables.js';
-import { shopRef, shops } from '../shops/shops.tables.js';
+import { shopRef } from '../shops/shops.tables.js';
 import type { VatIdStatus } from '../tax/index.js';
 import type { CheckoutSessionKind, CheckoutSessionStatus } from './session-states.js';
 
@@ -36,11 +46,9 @@ export interface AboSessionTax {
 export const checkoutSessions = pgTable(
   'checkout_sessions',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     shopId: shopRef(),
-    channelId: text('channel_id')
-      .notNull()
-      .references(() => channels.id),
+    channelId: text('channel_id').notNull(),
     /** order (one-time purchase) | abo (subscription) */
     kind: text('kind').$type<CheckoutSessionKind>().notNull().default('order'),
     /** session-states.ts: open | complete | expired */
@@ -88,12 +96,20 @@ export const checkoutSessions = pgTable(
     createdAt: ts('created_at').notNull().defaultNow(),
   },
   (t) => [
+    primaryKey({ name: 'checkout_sessions_pkey', columns: [t.shopId, t.id] }),
     index('checkout_sessions_shop_idx').on(t.shopId, t.createdAt),
     index('checkout_sessions_open_expiry_idx').on(t.expiresAt).where(sql`status = 'open'`),
     uniqueIndex('checkout_sessions_idempotency_uq')
       .on(t.shopId, t.idempotencyKey)
       .where(sql`idempotency_key IS NOT NULL`),
-    uniqueIndex('checkout_sessions_provider_ref_uq').on(t.provider, t.providerRef).where(sql`provider_ref IS NOT NULL`),
+    uniqueIndex('checkout_sessions_provider_ref_uq')
+      .on(t.shopId, t.provider, t.providerRef)
+      .where(sql`provider_ref IS NOT NULL`),
+    foreignKey({
+      name: 'checkout_sessions_channel_fk',
+      columns: [t.shopId, t.channelId],
+      foreignColumns: [channels.shopId, channels.id],
+    }),
   ],
 );
 
@@ -116,7 +132,8 @@ export const paymentEvents = pgTable(
     status: text('status').$type<PaymentEventStatus>().notNull().default('processed'),
     /** Why it was ignored, rejected or refunded, or what it did. */
     reason: text('reason'),
-    shopId: text('shop_id').references(() => shops.id, { onDelete: 'cascade' }),
+    /** Null when the event names no session of ours. A coordinator-local table: no key to the distributed shops. */
+    shopId: text('shop_id'),
     checkoutSessionId: text('checkout_session_id'),
     providerSessionId: text('provider_session_id'),
     orderId: text('order_id'),

@@ -3,7 +3,18 @@
  * The add-on settings (erlaubt, aktiv, abo_provision, abo_provision_monate) live on `shops`.
  */
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, jsonb, numeric, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  foreignKey,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  primaryKey,
+  text,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { cents, ts } from '../../platform/db/columns.js';
 import { products } from '../catalog/catalog.tables.js';
 import { channels } from '../channels/channels.tables.js';
@@ -17,12 +28,10 @@ export type IntervalUnit = (typeof INTERVAL_UNITS)[number];
 export const aboPlans = pgTable(
   'abo_plans',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     shopId: shopRef(),
     /** Immutable after creation (docs/digital.md). */
-    productId: text('product_id')
-      .notNull()
-      .references(() => products.id),
+    productId: text('product_id').notNull(),
     name: text('name').notNull(),
     priceCents: cents('price_cents').notNull(),
     /** The shop's default channel currency when the plan was created (docs/decisions.md). */
@@ -37,8 +46,14 @@ export const aboPlans = pgTable(
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
   (t) => [
+    primaryKey({ name: 'abo_plans_pkey', columns: [t.shopId, t.id] }),
     index('abo_plans_shop_idx').on(t.shopId, t.createdAt.desc(), t.id.desc()),
     index('abo_plans_product_idx').on(t.shopId, t.productId),
+    foreignKey({
+      name: 'abo_plans_product_fk',
+      columns: [t.shopId, t.productId],
+      foreignColumns: [products.shopId, products.id],
+    }),
   ],
 );
 
@@ -52,9 +67,7 @@ export const aboProviderPrices = pgTable(
   'abo_provider_prices',
   {
     shopId: shopRef(),
-    planId: text('plan_id')
-      .notNull()
-      .references(() => aboPlans.id, { onDelete: 'cascade' }),
+    planId: text('plan_id').notNull(),
     provider: text('provider').notNull(),
     isTest: boolean('is_test').notNull(),
     currency: text('currency').notNull(),
@@ -70,9 +83,24 @@ export const aboProviderPrices = pgTable(
   (t) => [
     primaryKey({
       name: 'abo_provider_prices_pk',
-      columns: [t.planId, t.provider, t.isTest, t.currency, t.amountCents, t.intervalUnit, t.intervalCount, t.name],
+      columns: [
+        t.shopId,
+        t.planId,
+        t.provider,
+        t.isTest,
+        t.currency,
+        t.amountCents,
+        t.intervalUnit,
+        t.intervalCount,
+        t.name,
+      ],
     }),
     index('abo_provider_prices_shop_idx').on(t.shopId),
+    foreignKey({
+      name: 'abo_provider_prices_plan_fk',
+      columns: [t.shopId, t.planId],
+      foreignColumns: [aboPlans.shopId, aboPlans.id],
+    }).onDelete('cascade'),
   ],
 );
 
@@ -81,9 +109,7 @@ export const aboProviderCoupons = pgTable(
   'abo_provider_coupons',
   {
     shopId: shopRef(),
-    planId: text('plan_id')
-      .notNull()
-      .references(() => aboPlans.id, { onDelete: 'cascade' }),
+    planId: text('plan_id').notNull(),
     provider: text('provider').notNull(),
     isTest: boolean('is_test').notNull(),
     percentOff: integer('percent_off').notNull(),
@@ -95,9 +121,14 @@ export const aboProviderCoupons = pgTable(
   (t) => [
     primaryKey({
       name: 'abo_provider_coupons_pk',
-      columns: [t.planId, t.provider, t.isTest, t.percentOff, t.durationMonths],
+      columns: [t.shopId, t.planId, t.provider, t.isTest, t.percentOff, t.durationMonths],
     }),
     index('abo_provider_coupons_shop_idx').on(t.shopId),
+    foreignKey({
+      name: 'abo_provider_coupons_plan_fk',
+      columns: [t.shopId, t.planId],
+      foreignColumns: [aboPlans.shopId, aboPlans.id],
+    }).onDelete('cascade'),
   ],
 );
 
@@ -108,16 +139,12 @@ export type AboStatus = (typeof ABO_STATUSES)[number];
 export const abos = pgTable(
   'abos',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     shopId: shopRef(),
-    planId: text('plan_id')
-      .notNull()
-      .references(() => aboPlans.id),
+    planId: text('plan_id').notNull(),
     productId: text('product_id').notNull(),
     /** The channel the subscription was sold in: its orders belong to it. */
-    channelId: text('channel_id')
-      .notNull()
-      .references(() => channels.id),
+    channelId: text('channel_id').notNull(),
     checkoutSessionId: text('checkout_session_id'),
     customerId: text('customer_id'),
     customerEmail: text('customer_email').notNull(),
@@ -181,12 +208,21 @@ export const abos = pgTable(
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
   (t) => [
+    primaryKey({ name: 'abos_pkey', columns: [t.shopId, t.id] }),
     index('abos_shop_created_idx').on(t.shopId, t.createdAt.desc(), t.id.desc()),
     index('abos_shop_plan_idx').on(t.shopId, t.planId, t.status),
     index('abos_shop_customer_idx').on(t.shopId, t.customerId),
-    uniqueIndex('abos_manage_token_uq').on(t.manageTokenHash),
-    uniqueIndex('abos_provider_ref_uq').on(t.provider, t.providerRef).where(sql`provider_ref IS NOT NULL`),
-    uniqueIndex('abos_checkout_session_uq').on(t.checkoutSessionId).where(sql`checkout_session_id IS NOT NULL`),
+    uniqueIndex('abos_manage_token_uq').on(t.shopId, t.manageTokenHash),
+    uniqueIndex('abos_provider_ref_uq').on(t.shopId, t.provider, t.providerRef).where(sql`provider_ref IS NOT NULL`),
+    uniqueIndex('abos_checkout_session_uq')
+      .on(t.shopId, t.checkoutSessionId)
+      .where(sql`checkout_session_id IS NOT NULL`),
+    foreignKey({ name: 'abos_plan_fk', columns: [t.shopId, t.planId], foreignColumns: [aboPlans.shopId, aboPlans.id] }),
+    foreignKey({
+      name: 'abos_channel_fk',
+      columns: [t.shopId, t.channelId],
+      foreignColumns: [channels.shopId, channels.id],
+    }),
   ],
 );
 
@@ -200,11 +236,9 @@ export type AboRow = typeof abos.$inferSelect;
 export const aboEvents = pgTable(
   'abo_events',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     shopId: shopRef(),
-    aboId: text('abo_id')
-      .notNull()
-      .references(() => abos.id),
+    aboId: text('abo_id').notNull(),
     /** abo.aktiv | abo.bezahlt | abo.zahlung_fehlgeschlagen | abo.gekuendigt | abo.fortgesetzt | abo.beendet */
     type: text('type').notNull(),
     /** The status after the event. */
@@ -213,5 +247,9 @@ export const aboEvents = pgTable(
     data: jsonb('data').notNull().$type<Record<string, unknown>>(),
     createdAt: ts('created_at').notNull(),
   },
-  (t) => [index('abo_events_abo_idx').on(t.shopId, t.aboId, t.createdAt, t.id)],
+  (t) => [
+    primaryKey({ name: 'abo_events_pkey', columns: [t.shopId, t.id] }),
+    index('abo_events_abo_idx').on(t.shopId, t.aboId, t.createdAt, t.id),
+    foreignKey({ name: 'abo_events_abo_fk', columns: [t.shopId, t.aboId], foreignColumns: [abos.shopId, abos.id] }),
+  ],
 );

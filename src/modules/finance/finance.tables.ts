@@ -3,7 +3,17 @@
  * numbers) and the accounting integration (credentials and per-order sync state).
  */
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  foreignKey,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { cents, ts } from '../../platform/db/columns.js';
 import { type LineAmounts, orders } from '../orders/orders.tables.js';
 import { shopRef, shops } from '../shops/shops.tables.js';
@@ -108,11 +118,9 @@ export const companySettings = pgTable('company_settings', {
 export const invoices = pgTable(
   'invoices',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     shopId: shopRef(),
-    orderId: text('order_id')
-      .notNull()
-      .references(() => orders.id),
+    orderId: text('order_id').notNull(),
     orderNumber: text('order_number').notNull(),
     /** draft | final | partially_credited | credited (document-states.ts) */
     status: text('status').$type<InvoiceStatus>().notNull(),
@@ -148,22 +156,26 @@ export const invoices = pgTable(
     updatedAt: ts('updated_at').notNull(),
   },
   (t) => [
+    primaryKey({ name: 'invoices_pkey', columns: [t.shopId, t.id] }),
     uniqueIndex('invoices_number_uq').on(t.shopId, t.number).where(sql`number IS NOT NULL`),
     // one open invoice per order: a fully credited invoice may be followed by a corrected one
     uniqueIndex('invoices_open_order_uq').on(t.shopId, t.orderId).where(sql`status <> 'credited'`),
     index('invoices_shop_created_idx').on(t.shopId, t.createdAt.desc(), t.id.desc()),
     index('invoices_shop_status_idx').on(t.shopId, t.status, t.createdAt.desc()),
+    foreignKey({
+      name: 'invoices_order_fk',
+      columns: [t.shopId, t.orderId],
+      foreignColumns: [orders.shopId, orders.id],
+    }),
   ],
 );
 
 export const creditNotes = pgTable(
   'credit_notes',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     shopId: shopRef(),
-    invoiceId: text('invoice_id')
-      .notNull()
-      .references(() => invoices.id),
+    invoiceId: text('invoice_id').notNull(),
     orderId: text('order_id').notNull(),
     /** draft | final */
     status: text('status').$type<CreditNoteStatus>().notNull(),
@@ -188,9 +200,15 @@ export const creditNotes = pgTable(
     updatedAt: ts('updated_at').notNull(),
   },
   (t) => [
+    primaryKey({ name: 'credit_notes_pkey', columns: [t.shopId, t.id] }),
     uniqueIndex('credit_notes_number_uq').on(t.shopId, t.number).where(sql`number IS NOT NULL`),
     index('credit_notes_shop_created_idx').on(t.shopId, t.createdAt.desc(), t.id.desc()),
     index('credit_notes_invoice_idx').on(t.shopId, t.invoiceId),
+    foreignKey({
+      name: 'credit_notes_invoice_fk',
+      columns: [t.shopId, t.invoiceId],
+      foreignColumns: [invoices.shopId, invoices.id],
+    }),
   ],
 );
 
@@ -204,7 +222,7 @@ export const accountingConnections = pgTable(
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('accounting_connections_pk').on(t.shopId, t.provider)],
+  (t) => [primaryKey({ name: 'accounting_connections_pk', columns: [t.shopId, t.provider] })],
 );
 
 /** An accounting sync's status (none is no row). */
@@ -216,9 +234,7 @@ export const accountingSyncs = pgTable(
   'accounting_syncs',
   {
     shopId: shopRef(),
-    orderId: text('order_id')
-      .notNull()
-      .references(() => orders.id, { onDelete: 'cascade' }),
+    orderId: text('order_id').notNull(),
     provider: text('provider').notNull(),
     status: text('status').$type<AccountingSyncStatus>().notNull(),
     /** The provider's id of the order's invoice voucher. */
@@ -232,7 +248,12 @@ export const accountingSyncs = pgTable(
     updatedAt: ts('updated_at').notNull(),
   },
   (t) => [
-    uniqueIndex('accounting_syncs_pk').on(t.shopId, t.orderId, t.provider),
+    primaryKey({ name: 'accounting_syncs_pk', columns: [t.shopId, t.orderId, t.provider] }),
     index('accounting_syncs_status_idx').on(t.shopId, t.provider, t.status),
+    foreignKey({
+      name: 'accounting_syncs_order_fk',
+      columns: [t.shopId, t.orderId],
+      foreignColumns: [orders.shopId, orders.id],
+    }).onDelete('cascade'),
   ],
 );

@@ -6,7 +6,7 @@ import { shopRef } from '../shops/shops.tables.js';
 export const users = pgTable(
   'users',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     shopId: shopRef(),
     email: text('email').notNull(),
     name: text('name'),
@@ -23,8 +23,10 @@ export const users = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    // Login names no shop, so an employee e-mail is unique across the service.
-    uniqueIndex('users_email_uq').on(sql`lower(${t.email})`),
+    primaryKey({ name: 'users_pkey', columns: [t.shopId, t.id] }),
+    // Login names no shop: an employee e-mail is unique across the service through the directory
+    // (docs/decisions.md, "Keys for Citus"); this index holds it per shop.
+    uniqueIndex('users_email_uq').on(t.shopId, sql`lower(${t.email})`),
     index('users_shop_idx').on(t.shopId, t.createdAt),
   ],
 );
@@ -35,7 +37,7 @@ export type SessionKind = 'admin' | 'customer' | 'vendor' | 'affiliate';
 export const sessions = pgTable(
   'sessions',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     shopId: shopRef(),
     /** admin | customer | vendor | affiliate */
     kind: text('kind').$type<SessionKind>().notNull(),
@@ -47,7 +49,8 @@ export const sessions = pgTable(
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
   },
   (t) => [
-    uniqueIndex('sessions_token_uq').on(t.tokenHash),
+    primaryKey({ name: 'sessions_pkey', columns: [t.shopId, t.id] }),
+    uniqueIndex('sessions_token_uq').on(t.shopId, t.tokenHash),
     index('sessions_subject_idx').on(t.shopId, t.kind, t.subjectId),
   ],
 );
@@ -55,7 +58,7 @@ export const sessions = pgTable(
 export const apiTokens = pgTable(
   'api_tokens',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     shopId: shopRef(),
     name: text('name').notNull(),
     prefix: text('prefix').notNull(),
@@ -66,13 +69,17 @@ export const apiTokens = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
   },
-  (t) => [uniqueIndex('api_tokens_hash_uq').on(t.tokenHash), index('api_tokens_shop_idx').on(t.shopId, t.createdAt)],
+  (t) => [
+    primaryKey({ name: 'api_tokens_pkey', columns: [t.shopId, t.id] }),
+    uniqueIndex('api_tokens_hash_uq').on(t.shopId, t.tokenHash),
+    index('api_tokens_shop_idx').on(t.shopId, t.createdAt),
+  ],
 );
 
 export const publishableKeys = pgTable(
   'publishable_keys',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     shopId: shopRef(),
     name: text('name').notNull(),
     /** Publishable keys are not secret; the full key is stored and shown. */
@@ -82,7 +89,8 @@ export const publishableKeys = pgTable(
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
   },
   (t) => [
-    uniqueIndex('publishable_keys_key_uq').on(t.key),
+    primaryKey({ name: 'publishable_keys_pkey', columns: [t.shopId, t.id] }),
+    uniqueIndex('publishable_keys_key_uq').on(t.shopId, t.key),
     index('publishable_keys_shop_idx').on(t.shopId, t.createdAt),
   ],
 );
@@ -90,7 +98,7 @@ export const publishableKeys = pgTable(
 export const customers = pgTable(
   'customers',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     shopId: shopRef(),
     email: text('email').notNull(),
     name: text('name'),
@@ -102,7 +110,10 @@ export const customers = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('customers_email_uq').on(t.shopId, sql`lower(${t.email})`)],
+  (t) => [
+    primaryKey({ name: 'customers_pkey', columns: [t.shopId, t.id] }),
+    uniqueIndex('customers_email_uq').on(t.shopId, sql`lower(${t.email})`),
+  ],
 );
 
 /**
@@ -112,7 +123,7 @@ export const customers = pgTable(
 export const accountTokens = pgTable(
   'account_tokens',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     shopId: shopRef(),
     /** customer | vendor | affiliate */
     subjectKind: text('subject_kind').$type<Exclude<SessionKind, 'admin'>>().notNull(),
@@ -125,7 +136,8 @@ export const accountTokens = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    uniqueIndex('account_tokens_hash_uq').on(t.tokenHash),
+    primaryKey({ name: 'account_tokens_pkey', columns: [t.shopId, t.id] }),
+    uniqueIndex('account_tokens_hash_uq').on(t.shopId, t.tokenHash),
     index('account_tokens_subject_idx').on(t.shopId, t.subjectKind, t.subjectId, t.purpose),
     index('account_tokens_expiry_idx').on(t.expiresAt),
   ],

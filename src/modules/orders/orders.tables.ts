@@ -3,11 +3,13 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   boolean,
+  foreignKey,
   index,
   integer,
   jsonb,
   numeric,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
@@ -67,13 +69,11 @@ export interface PricedLine extends LineAmounts {
 export const orders = pgTable(
   'orders',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     shopId: shopRef(),
     /** Per-shop sequential order number. */
     number: text('number').notNull(),
-    channelId: text('channel_id')
-      .notNull()
-      .references(() => channels.id),
+    channelId: text('channel_id').notNull(),
     checkoutSessionId: text('checkout_session_id'),
     customerId: text('customer_id'),
     customerEmail: text('customer_email').notNull(),
@@ -120,8 +120,9 @@ export const orders = pgTable(
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
   (t) => [
+    primaryKey({ name: 'orders_pkey', columns: [t.shopId, t.id] }),
     uniqueIndex('orders_number_uq').on(t.shopId, t.number),
-    uniqueIndex('orders_session_uq').on(t.checkoutSessionId).where(sql`checkout_session_id IS NOT NULL`),
+    uniqueIndex('orders_session_uq').on(t.shopId, t.checkoutSessionId).where(sql`checkout_session_id IS NOT NULL`),
     index('orders_shop_created_idx').on(t.shopId, t.createdAt.desc(), t.id.desc()),
     index('orders_shop_status_idx').on(t.shopId, t.status, t.createdAt.desc()),
     index('orders_shop_channel_idx').on(t.shopId, t.channelId),
@@ -137,17 +138,20 @@ export const orders = pgTable(
     index('orders_shop_total_idx').on(t.shopId, t.totalCents, t.id),
     index('orders_shop_number_idx').on(t.shopId, sql`length(${t.number})`, t.number),
     index('orders_shop_paid_idx').on(t.shopId, t.paidAt).where(sql`paid_at IS NOT NULL`),
+    foreignKey({
+      name: 'orders_channel_fk',
+      columns: [t.shopId, t.channelId],
+      foreignColumns: [channels.shopId, channels.id],
+    }),
   ],
 );
 
 export const orderLines = pgTable(
   'order_lines',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     shopId: shopRef(),
-    orderId: text('order_id')
-      .notNull()
-      .references(() => orders.id, { onDelete: 'cascade' }),
+    orderId: text('order_id').notNull(),
     position: integer('position').notNull(),
     productId: text('product_id').notNull(),
     variantId: text('variant_id'),
@@ -166,8 +170,14 @@ export const orderLines = pgTable(
     vendorId: text('vendor_id'),
   },
   (t) => [
+    primaryKey({ name: 'order_lines_pkey', columns: [t.shopId, t.id] }),
     index('order_lines_order_idx').on(t.shopId, t.orderId, t.position),
     index('order_lines_vendor_idx').on(t.shopId, t.vendorId),
+    foreignKey({
+      name: 'order_lines_order_fk',
+      columns: [t.shopId, t.orderId],
+      foreignColumns: [orders.shopId, orders.id],
+    }).onDelete('cascade'),
   ],
 );
 
@@ -179,7 +189,7 @@ export const shopCounters = pgTable(
     name: text('name').notNull(),
     value: bigint('value', { mode: 'number' }).notNull(),
   },
-  (t) => [uniqueIndex('shop_counters_pk').on(t.shopId, t.name)],
+  (t) => [primaryKey({ name: 'shop_counters_pk', columns: [t.shopId, t.name] })],
 );
 
 /** One order line a refund gives back: its quantity and the gross amount computed for it. */
@@ -195,11 +205,9 @@ export interface RefundLine {
 export const refunds = pgTable(
   'refunds',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     shopId: shopRef(),
-    orderId: text('order_id')
-      .notNull()
-      .references(() => orders.id),
+    orderId: text('order_id').notNull(),
     amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
     currency: text('currency').notNull(),
     /** refund-states.ts */
@@ -217,13 +225,19 @@ export const refunds = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
   },
   (t) => [
+    primaryKey({ name: 'refunds_pkey', columns: [t.shopId, t.id] }),
     index('refunds_order_idx').on(t.shopId, t.orderId, t.createdAt),
     // the overview's counts (pending, failed) and refunded amounts per period
     index('refunds_shop_status_idx').on(t.shopId, t.status, t.createdAt),
     uniqueIndex('refunds_idempotency_uq')
       .on(t.shopId, t.orderId, t.idempotencyKey)
       .where(sql`idempotency_key IS NOT NULL`),
-    uniqueIndex('refunds_provider_ref_uq').on(t.provider, t.providerRef).where(sql`provider_ref IS NOT NULL`),
+    uniqueIndex('refunds_provider_ref_uq').on(t.shopId, t.provider, t.providerRef).where(sql`provider_ref IS NOT NULL`),
+    foreignKey({
+      name: 'refunds_order_fk',
+      columns: [t.shopId, t.orderId],
+      foreignColumns: [orders.shopId, orders.id],
+    }),
   ],
 );
 

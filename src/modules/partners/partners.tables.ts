@@ -4,7 +4,17 @@
  * and statements are the documents the ledger entries point to. No balance is stored anywhere.
  */
 import { sql } from 'drizzle-orm';
-import { index, integer, jsonb, numeric, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  foreignKey,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  primaryKey,
+  text,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { cents, ts } from '../../platform/db/columns.js';
 import { shopRef, shops } from '../shops/shops.tables.js';
 import type { EarningStatus } from './earning-states.js';
@@ -64,7 +74,7 @@ export const partnerSettings = pgTable('partner_settings', {
 export const vendors = pgTable(
   'vendors',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     shopId: shopRef(),
     name: text('name').notNull(),
     email: text('email').notNull(),
@@ -73,8 +83,9 @@ export const vendors = pgTable(
     ...portalAccountColumns(),
   },
   (t) => [
+    primaryKey({ name: 'vendors_pkey', columns: [t.shopId, t.id] }),
     uniqueIndex('vendors_email_uq').on(t.shopId, sql`lower(${t.email})`),
-    uniqueIndex('vendors_invite_uq').on(t.inviteTokenHash).where(sql`invite_token_hash IS NOT NULL`),
+    uniqueIndex('vendors_invite_uq').on(t.shopId, t.inviteTokenHash).where(sql`invite_token_hash IS NOT NULL`),
     index('vendors_shop_created_idx').on(t.shopId, t.createdAt.desc(), t.id.desc()),
   ],
 );
@@ -86,11 +97,9 @@ export const vendors = pgTable(
 export const vendorCommissionRules = pgTable(
   'vendor_commission_rules',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     shopId: shopRef(),
-    vendorId: text('vendor_id')
-      .notNull()
-      .references(() => vendors.id, { onDelete: 'cascade' }),
+    vendorId: text('vendor_id').notNull(),
     /** null = every category */
     categoryId: text('category_id'),
     /** Platform commission in percent of the line's net amount (0–100, two decimals). */
@@ -101,13 +110,21 @@ export const vendorCommissionRules = pgTable(
     createdBy: text('created_by'),
     createdAt: ts('created_at').notNull().defaultNow(),
   },
-  (t) => [index('vendor_rules_lookup_idx').on(t.shopId, t.vendorId, t.effectiveFrom.desc())],
+  (t) => [
+    primaryKey({ name: 'vendor_commission_rules_pkey', columns: [t.shopId, t.id] }),
+    index('vendor_rules_lookup_idx').on(t.shopId, t.vendorId, t.effectiveFrom.desc()),
+    foreignKey({
+      name: 'vendor_commission_rules_vendor_fk',
+      columns: [t.shopId, t.vendorId],
+      foreignColumns: [vendors.shopId, vendors.id],
+    }).onDelete('cascade'),
+  ],
 );
 
 export const affiliates = pgTable(
   'affiliates',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     shopId: shopRef(),
     name: text('name').notNull(),
     email: text('email').notNull(),
@@ -120,9 +137,10 @@ export const affiliates = pgTable(
     ...portalAccountColumns(),
   },
   (t) => [
+    primaryKey({ name: 'affiliates_pkey', columns: [t.shopId, t.id] }),
     uniqueIndex('affiliates_code_uq').on(t.shopId, sql`lower(${t.code})`),
     uniqueIndex('affiliates_email_uq').on(t.shopId, sql`lower(${t.email})`),
-    uniqueIndex('affiliates_invite_uq').on(t.inviteTokenHash).where(sql`invite_token_hash IS NOT NULL`),
+    uniqueIndex('affiliates_invite_uq').on(t.shopId, t.inviteTokenHash).where(sql`invite_token_hash IS NOT NULL`),
     index('affiliates_shop_created_idx').on(t.shopId, t.createdAt.desc(), t.id.desc()),
   ],
 );
@@ -131,7 +149,7 @@ export const affiliates = pgTable(
 export const affiliateContent = pgTable(
   'affiliate_content',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     shopId: shopRef(),
     /** link | banner | text */
     kind: text('kind').$type<ContentKind>().notNull(),
@@ -141,7 +159,10 @@ export const affiliateContent = pgTable(
     body: text('body'),
     createdAt: ts('created_at').notNull().defaultNow(),
   },
-  (t) => [index('affiliate_content_shop_idx').on(t.shopId, t.createdAt.desc())],
+  (t) => [
+    primaryKey({ name: 'affiliate_content_pkey', columns: [t.shopId, t.id] }),
+    index('affiliate_content_shop_idx').on(t.shopId, t.createdAt.desc()),
+  ],
 );
 
 /**
@@ -152,7 +173,7 @@ export const affiliateContent = pgTable(
 export const partnerEarnings = pgTable(
   'partner_earnings',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     shopId: shopRef(),
     partnerType: text('partner_type').notNull().$type<PartnerType>(),
     partnerId: text('partner_id').notNull(),
@@ -181,6 +202,7 @@ export const partnerEarnings = pgTable(
     createdAt: ts('created_at').notNull().defaultNow(),
   },
   (t) => [
+    primaryKey({ name: 'partner_earnings_pkey', columns: [t.shopId, t.id] }),
     uniqueIndex('partner_earnings_source_uq').on(t.shopId, t.sourceKey),
     index('partner_earnings_partner_idx').on(t.shopId, t.partnerType, t.partnerId, t.earnedAt.desc()),
     index('partner_earnings_pending_idx').on(t.shopId, t.partnerType, t.earnedAt).where(sql`status = 'pending'`),
@@ -195,7 +217,7 @@ export const partnerEarnings = pgTable(
 export const ledgerTransactions = pgTable(
   'ledger_transactions',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     shopId: shopRef(),
     partnerType: text('partner_type').notNull().$type<PartnerType>(),
     partnerId: text('partner_id').notNull(),
@@ -212,6 +234,7 @@ export const ledgerTransactions = pgTable(
     createdAt: ts('created_at').notNull().defaultNow(),
   },
   (t) => [
+    primaryKey({ name: 'ledger_transactions_pkey', columns: [t.shopId, t.id] }),
     uniqueIndex('ledger_transactions_idem_uq').on(t.shopId, t.idemKey),
     index('ledger_transactions_partner_idx').on(t.shopId, t.partnerType, t.partnerId, t.occurredAt, t.id),
     index('ledger_transactions_earning_idx').on(t.earningId).where(sql`earning_id IS NOT NULL`),
@@ -227,11 +250,9 @@ export const ledgerTransactions = pgTable(
 export const ledgerPostings = pgTable(
   'ledger_postings',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     shopId: shopRef(),
-    transactionId: text('transaction_id')
-      .notNull()
-      .references(() => ledgerTransactions.id, { onDelete: 'cascade' }),
+    transactionId: text('transaction_id').notNull(),
     partnerType: text('partner_type').notNull().$type<PartnerType>(),
     partnerId: text('partner_id').notNull(),
     /** pending | available | in_payout | paid_out | expense */
@@ -241,8 +262,14 @@ export const ledgerPostings = pgTable(
     occurredAt: ts('occurred_at').notNull(),
   },
   (t) => [
+    primaryKey({ name: 'ledger_postings_pkey', columns: [t.shopId, t.id] }),
     index('ledger_postings_balance_idx').on(t.shopId, t.partnerType, t.partnerId, t.account, t.currency),
     index('ledger_postings_tx_idx').on(t.transactionId),
+    foreignKey({
+      name: 'ledger_postings_transaction_fk',
+      columns: [t.shopId, t.transactionId],
+      foreignColumns: [ledgerTransactions.shopId, ledgerTransactions.id],
+    }).onDelete('cascade'),
   ],
 );
 
@@ -250,7 +277,7 @@ export const ledgerPostings = pgTable(
 export const partnerPayouts = pgTable(
   'partner_payouts',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     shopId: shopRef(),
     partnerType: text('partner_type').notNull().$type<PartnerType>(),
     partnerId: text('partner_id').notNull(),
@@ -269,6 +296,7 @@ export const partnerPayouts = pgTable(
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
   (t) => [
+    primaryKey({ name: 'partner_payouts_pkey', columns: [t.shopId, t.id] }),
     index('partner_payouts_partner_idx').on(t.shopId, t.partnerType, t.partnerId, t.createdAt.desc()),
     index('partner_payouts_list_idx').on(t.shopId, t.partnerType, t.createdAt.desc(), t.id.desc()),
     // an affiliate has at most one open payout request
@@ -304,11 +332,9 @@ export interface StatementTotals {
 export const vendorStatements = pgTable(
   'vendor_statements',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     shopId: shopRef(),
-    vendorId: text('vendor_id')
-      .notNull()
-      .references(() => vendors.id, { onDelete: 'cascade' }),
+    vendorId: text('vendor_id').notNull(),
     /** YYYY-MM */
     period: text('period').notNull(),
     periodStart: ts('period_start').notNull(),
@@ -328,9 +354,15 @@ export const vendorStatements = pgTable(
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
   (t) => [
+    primaryKey({ name: 'vendor_statements_pkey', columns: [t.shopId, t.id] }),
     uniqueIndex('vendor_statements_period_uq').on(t.shopId, t.vendorId, t.period, t.currency),
     uniqueIndex('vendor_statements_number_uq').on(t.shopId, t.number).where(sql`number IS NOT NULL`),
     index('vendor_statements_list_idx').on(t.shopId, t.createdAt.desc(), t.id.desc()),
+    foreignKey({
+      name: 'vendor_statements_vendor_fk',
+      columns: [t.shopId, t.vendorId],
+      foreignColumns: [vendors.shopId, vendors.id],
+    }).onDelete('cascade'),
   ],
 );
 

@@ -1,6 +1,6 @@
 /** Signed events (docs/webhooks.md): the shop's endpoint, the events it emitted and their deliveries. */
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { boolean, foreignKey, index, integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 import { shopRef, shops } from '../shops/shops.tables.js';
 
 /** The shop's one checkout webhook destination. */
@@ -19,7 +19,7 @@ export const webhookEndpoints = pgTable('webhook_endpoints', {
 export const webhookEvents = pgTable(
   'webhook_events',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     shopId: shopRef(),
     type: text('type').notNull(),
     isTest: boolean('is_test').notNull(),
@@ -30,6 +30,7 @@ export const webhookEvents = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
   },
   (t) => [
+    primaryKey({ name: 'webhook_events_pkey', columns: [t.shopId, t.id] }),
     index('webhook_events_shop_idx').on(t.shopId, t.createdAt),
     /** One order's (or subscription's) events: the admin's order timeline. */
     index('webhook_events_ordering_idx').on(t.shopId, t.orderingKey, t.createdAt).where(sql`ordering_key IS NOT NULL`),
@@ -42,11 +43,9 @@ export const webhookEvents = pgTable(
 export const webhookDeliveries = pgTable(
   'webhook_deliveries',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     shopId: shopRef(),
-    eventId: text('event_id')
-      .notNull()
-      .references(() => webhookEvents.id, { onDelete: 'cascade' }),
+    eventId: text('event_id').notNull(),
     /** The destination of the last attempt (the endpoint's URL at that time). */
     url: text('url').notNull(),
     /** pending | succeeded | failed (a retry is scheduled) | dead */
@@ -62,12 +61,18 @@ export const webhookDeliveries = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
   },
   (t) => [
+    primaryKey({ name: 'webhook_deliveries_pkey', columns: [t.shopId, t.id] }),
     index('webhook_deliveries_shop_idx').on(t.shopId, t.createdAt.desc(), t.id.desc()),
     index('webhook_deliveries_event_idx').on(t.eventId),
     /** The overview's count of dead deliveries. */
     index('webhook_deliveries_dead_idx').on(t.shopId, t.updatedAt).where(sql`status = 'dead'`),
     /** Retention (platform/jobs/maintenance.ts): finished deliveries, oldest last change first. */
     index('webhook_deliveries_finished_idx').on(t.updatedAt).where(sql`status IN ('succeeded', 'dead')`),
+    foreignKey({
+      name: 'webhook_deliveries_event_fk',
+      columns: [t.shopId, t.eventId],
+      foreignColumns: [webhookEvents.shopId, webhookEvents.id],
+    }).onDelete('cascade'),
   ],
 );
 

@@ -5,6 +5,6 @@ import { migrate } from './migrate.js';
 
 const config = loadConfig();
 const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
-const { applied } = await migrate(database.db);
-console.log(`migrations applied: ${applied} (${database.kind})`);
+const { applied, distributed } = await migrate(database.db);
+console.log(`migrations applied: ${applied} (${database.kind}${distributed ? ', citus: distributed' : ''})`);
 await database.close();
