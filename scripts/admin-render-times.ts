@@ -10,7 +10,8 @@
  *   - products list, full page load
  *   - products list → filtered by a category (a new server query)
  *   - products list → a product (lazy chunk + GET /api/admin/products/{id}, the edit form painted)
- * Budget (issue 27): 300 ms per screen. Reported, never asserted. On PostgreSQL:
+ * Budget (issue 27): 300 ms per screen. Reported, never asserted. TRACE=1 also prints the last
+ * full loads' requests (start → end from navigation start): the chunk and API waterfall. On PostgreSQL:
  * `DATABASE_URL=postgres://postgres@127.0.0.1:5432/<db> npm run bench:admin`.
  */
 import { execFileSync } from 'node:child_process';
@@ -23,6 +24,7 @@ import { loadConfig } from '../src/config.js';
 const ORDERS = Number(process.env.ORDERS ?? 300);
 const PRODUCTS = Number(process.env.PRODUCTS ?? 100_000);
 const RUNS = Number(process.env.RUNS ?? 5);
+const TRACE = process.env.TRACE === '1';
 const PLATFORM_TOKEN = 'bench-platform-token-0123456789abcdef';
 
 execFileSync(process.execPath, ['scripts/build-if-needed.mjs'], { stdio: 'inherit' });
@@ -124,23 +126,53 @@ await page.getByRole('button', { name: 'Anmelden', exact: true }).click();
 await page.getByRole('heading', { name: 'Heute', level: 1 }).waitFor();
 
 const firstRow = 'table tbody tr th a';
+/**
+ * Evaluated in the page: the first cell's text differs from `text` (and the URL has `param`).
+ * A function, not a string: Playwright evaluates a string predicate with eval, which the admin's
+ * Content-Security-Policy (script-src 'self') refuses. The page's globals are typed here by hand
+ * (this file is type-checked without DOM types).
+ */
+function firstCellIsNot(arg: { selector: string; text: string | null; param?: [string, string] }): boolean {
+  const g = globalThis as unknown as {
+    document: { querySelector(s: string): { textContent: string | null } | null };
+    location: { href: string };
+  };
+  if (arg.param && new URL(g.location.href).searchParams.get(arg.param[0]) !== arg.param[1]) return false;
+  const text = g.document.querySelector(arg.selector)?.textContent;
+  return text !== undefined && text !== arg.text;
+}
 const results: Record<string, number[]> = {
   'orders list (page load)': [],
   'orders → page 2': [],
   'orders → order': [],
 };
 const now = () => page.evaluate('performance.now()') as Promise<number>;
+/** TRACE=1: the last full load's requests (start → end, ms from navigation start), to see a waterfall. */
+async function trace(name: string) {
+  const entries = (await page.evaluate(
+    `performance.getEntriesByType('resource').map((e) => [e.name, e.startTime, e.responseEnd])`,
+  )) as [string, number, number][];
+  const nav = (await page.evaluate(
+    `(() => { const n = performance.getEntriesByType('navigation')[0]; return [n.responseEnd, n.domInteractive]; })()`,
+  )) as [number, number];
+  process.stderr.write(`\n${name}: document ${Math.round(nav[0])} ms, parsed ${Math.round(nav[1])} ms\n`);
+  for (const [url, start, end] of entries) {
+    process.stderr.write(
+      `  ${String(Math.round(start)).padStart(5)} → ${String(Math.round(end)).padStart(5)}  ${url.replace(origin, '')}\n`,
+    );
+  }
+}
 for (let run = 0; run < RUNS; run++) {
   // a full load: navigation start is performance's time origin
   await page.goto(`${origin}/admin/orders?page=1&limit=25&run=${run}`, { waitUntil: 'commit' });
   await page.waitForSelector(firstRow);
   results['orders list (page load)']?.push(await now());
+  if (TRACE && run === RUNS - 1) await trace('orders list (page load)');
 
   const before = await now();
   const first = await page.locator(firstRow).first().textContent();
   await page.getByRole('button', { name: 'Nächste Seite' }).click();
-  // a string, evaluated in the page (this file is type-checked without DOM types)
-  await page.waitForFunction(`document.querySelector('table tbody tr th a')?.textContent !== ${JSON.stringify(first)}`);
+  await page.waitForFunction(firstCellIsNot, { selector: firstRow, text: first });
   results['orders → page 2']?.push((await now()) - before);
 
   const link = page.locator(firstRow).first();
@@ -157,14 +189,17 @@ for (let run = 0; run < RUNS; run++) {
     await page.waitForSelector(productRow);
     results[`products list (page load)`] ??= [];
     results['products list (page load)']?.push(await now());
+    if (TRACE && run === RUNS - 1) await trace('products list (page load)');
 
     const firstProduct = await page.locator(productRow).first().textContent();
     const f0 = await now();
     await page.getByRole('combobox', { name: 'Kategorie', exact: true }).selectOption(catalogCategory);
     await page.getByRole('button', { name: 'Anwenden' }).click();
-    await page.waitForFunction(
-      `new URL(location.href).searchParams.get('category_id') === ${JSON.stringify(catalogCategory)} && document.querySelector('table tbody tr th a')?.textContent !== ${JSON.stringify(firstProduct)}`,
-    );
+    await page.waitForFunction(firstCellIsNot, {
+      selector: productRow,
+      text: firstProduct,
+      param: ['category_id', catalogCategory] as [string, string],
+    });
     results['products → by category'] ??= [];
     results['products → by category']?.push((await now()) - f0);
 
