@@ -204,10 +204,10 @@ function writeBoot(spec, metafile, entryJs, assets) {
 const base = ${JSON.stringify(`${spec.base}/assets/`)};
 const files = ${JSON.stringify(files)};
 const routes = ${JSON.stringify(routes)};
-const rest = location.pathname.startsWith(${JSON.stringify(spec.base)}) ? location.pathname.slice(${spec.base.length}) : '';
-const here = rest.split('/').filter((s) => s !== '');
+const inApp = location.pathname === ${JSON.stringify(spec.base)} || location.pathname.startsWith(${JSON.stringify(`${spec.base}/`)});
+const here = location.pathname.slice(${spec.base.length}).split('/').filter((s) => s !== '');
 if (here.length === 0) here.push('');
-for (const [path, chunks] of routes) {
+for (const [path, chunks] of inApp ? routes : []) {
   const want = path.split('/');
   if (want.length !== here.length) continue;
   if (!want.every((s, i) => (s.startsWith('$') ? here[i] !== '' : s === here[i]))) continue;

@@ -147,6 +147,10 @@ describe('bundle budgets', () => {
     expect(list.some((h) => entryFiles.has(h.split('/').pop() as string))).toBe(false);
     expect(preloads('/admin/nothing/here/at/all')).toEqual([]);
     expect(preloads('/shop/orders')).toEqual([]);
+    expect(preloads('/administration')).toEqual([]);
+    expect(preloads('/admin')[0]).toBe(
+      `modulepreload /admin/assets/${chunkOf('web/admin/routes/home/today/page.tsx')}`,
+    );
   });
 
   it('the portals add nothing to the admin bundle (their strings are area dictionaries)', async () => {
