@@ -17,6 +17,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { PaymentEvent, ProviderSubscription } from '../../adapters/payment/port.js';
 import type { Ctx } from '../../platform/auth/types.js';
 import { isoOrNull } from '../../platform/dates.js';
+import { providerRefEntry } from '../../platform/db/directory.js';
 import { one, query, type Tx, type TxCtx } from '../../platform/db/tx.js';
 import { type EventContext, type EventOutcome, eventCtx, type HookLists } from '../../platform/hooks.js';
 import { productSql } from '../catalog/index.js';
@@ -28,12 +29,24 @@ import { completeAboSession } from './abo-sessions.service.js';
 import { aboStates } from './abo-states.js';
 import { type AboRow, type AboStatus, abos } from './digital.tables.js';
 
-/** The subscription of a provider reference, whatever its shop, locked in `tx`. */
+/**
+ * The subscription of a provider reference, locked in `tx`: the provider reference directory
+ * names its shop, and the abo is found and locked in that shop only.
+ */
 async function lockByRef(tx: Tx, provider: string, ref: string): Promise<AboRow | null> {
+  const entry = await providerRefEntry(tx, 'abo', provider, ref);
+  if (!entry) return null;
   const [row] = await tx
     .select()
     .from(abos)
-    .where(and(eq(abos.provider, provider), eq(abos.providerRef, ref)))
+    .where(
+      and(
+        eq(abos.shopId, entry.shopId),
+        eq(abos.id, entry.rowId),
+        eq(abos.provider, provider),
+        eq(abos.providerRef, ref),
+      ),
+    )
     .for('update');
   return row ?? null;
 }

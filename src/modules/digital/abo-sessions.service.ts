@@ -12,6 +12,7 @@ import type { Config } from '../../config.js';
 import type { Ctx } from '../../platform/auth/types.js';
 import { sha256 } from '../../platform/crypto.js';
 import { isoDay, isoOrNull } from '../../platform/dates.js';
+import { registerCredential, registerProviderRef } from '../../platform/db/directory.js';
 import { one, type Tx, type TxCtx, withTx } from '../../platform/db/tx.js';
 import type { ErrorCode } from '../../platform/error-codes.js';
 import { AppError, type FieldError, notFound, viaProvider } from '../../platform/errors.js';
@@ -575,6 +576,22 @@ async function insertAbo(
       })
       .returning(),
   );
+  // the management link and the provider's subscription find the abo's shop through the directories
+  await registerCredential(ctx.db, {
+    hash: created.manageTokenHash,
+    kind: 'abo_manage',
+    shopId: created.shopId,
+    rowId: created.id,
+  });
+  if (created.providerRef) {
+    await registerProviderRef(ctx.db, {
+      provider: created.provider,
+      ref: created.providerRef,
+      kind: 'abo',
+      shopId: created.shopId,
+      rowId: created.id,
+    });
+  }
   return created;
 }
 

@@ -103,6 +103,13 @@ export async function dropDomains(db: Db, shopId: string, domains: readonly stri
     .where(and(eq(domainDirectory.shopId, shopId), inArray(domainDirectory.domain, [...domains])));
 }
 
+/** Forgets every domain of a deleted channel. */
+export async function dropChannelDomains(db: Db, shopId: string, channelId: string): Promise<void> {
+  await db
+    .delete(domainDirectory)
+    .where(and(eq(domainDirectory.shopId, shopId), eq(domainDirectory.channelId, channelId)));
+}
+
 /** The shop and channel a domain is mapped to (one primary-key read); null when unmapped. */
 export async function domainEntry(db: Db, domain: string): Promise<{ shopId: string; channelId: string } | null> {
   const statement = prepared(db, 'directory_domain', (d, name) =>
