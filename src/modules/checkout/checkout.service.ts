@@ -20,6 +20,7 @@ import { type Address, createOrder, type OrderRow } from '../orders/index.js';
 import { findShippingMethod, type ShippingMethod } from '../shipping/index.js';
 import { emitEvent } from '../webhooks/index.js';
 import { hostedReservationExpiry } from './abuse-limits.js';
+import { setSessionProviderRef } from './checkout.queries.js';
 import type { CheckoutCreate } from './checkout.schemas.js';
 import { type CheckoutSessionRow, checkoutSessions, type PricedLine } from './checkout.tables.js';
 import { enforceLineQuantity } from './checkout-settings.js';
@@ -384,10 +385,8 @@ async function hostAtProvider(ctx: Ctx, session: CheckoutSessionRow, provider: P
     }),
   );
   if (hosted.providerRef && hosted.providerRef !== session.providerRef) {
-    await ctx.db
-      .update(checkoutSessions)
-      .set({ providerRef: hosted.providerRef })
-      .where(eq(checkoutSessions.id, session.id));
+    // with its provider reference directory row, in one transaction
+    await setSessionProviderRef({ db: ctx.db, shopId: session.shopId }, session.id, hosted.providerRef);
   }
   return hosted.url;
 }

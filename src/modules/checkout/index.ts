@@ -19,6 +19,7 @@ export {
   completeAboSessionRow,
   insertAboSession,
   lockedAboSessionSql,
+  sessionShopOfEvent,
   lockSession,
   type NewAboSession,
   paymentEventsOfOrder,

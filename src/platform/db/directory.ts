@@ -185,6 +185,20 @@ export async function registerProviderRef(
   }
 }
 
+/** Forgets a provider reference of a row (replaced by a newer one). */
+export async function dropProviderRef(db: Db, e: { provider: string; ref: string; shopId: string; rowId: string }) {
+  await db
+    .delete(providerRefDirectory)
+    .where(
+      and(
+        eq(providerRefDirectory.provider, e.provider),
+        eq(providerRefDirectory.ref, e.ref),
+        eq(providerRefDirectory.shopId, e.shopId),
+        eq(providerRefDirectory.rowId, e.rowId),
+      ),
+    );
+}
+
 /** The shop and row a provider's reference of `kind` belongs to (one primary-key read); null when unknown. */
 export async function providerRefEntry(
   db: Db,
