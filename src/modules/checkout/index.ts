@@ -19,10 +19,10 @@ export {
   completeAboSessionRow,
   insertAboSession,
   lockedAboSessionSql,
-  sessionShopOfEvent,
   lockSession,
   type NewAboSession,
   paymentEventsOfOrder,
+  sessionShopOfEvent,
   setSessionProviderRef,
 } from './checkout.queries.js';
 export { channelFor } from './checkout.routes.js';

@@ -170,9 +170,7 @@ function publishableLoader(db: Db): BatchLoader<string, PublishableRow> {
       const shops = [...new Set(known.map((k) => entries.get(hashOf.get(k) as string)?.shopId as string))];
       const rows = await statement.execute({ shops, keys: known });
       return new Map(
-        rows
-          .filter((r) => entries.get(hashOf.get(r.key) ?? '')?.shopId === r.shop_id)
-          .map((r) => [r.key, r]),
+        rows.filter((r) => entries.get(hashOf.get(r.key) ?? '')?.shopId === r.shop_id).map((r) => [r.key, r]),
       );
     });
     publishableLoaders.set(db, loader);

@@ -326,7 +326,12 @@ export async function createApiToken(ctx: Ctx, input: { name: string; scopes: Sc
         })
         .returning(),
     );
-    await registerCredential(t.db, { hash: created.tokenHash, kind: 'api_token', shopId: ctx.shopId, rowId: created.id });
+    await registerCredential(t.db, {
+      hash: created.tokenHash,
+      kind: 'api_token',
+      shopId: ctx.shopId,
+      rowId: created.id,
+    });
     return created;
   });
   return { row, token };
@@ -393,11 +398,22 @@ export async function createPublishableKey(ctx: Ctx, input: { name: string; allo
     const row = one(
       await t.db
         .insert(publishableKeys)
-        .values({ id: newId('publishableKey'), shopId: ctx.shopId, name: input.name, key: newSecret('pk'), allowedOrigins })
+        .values({
+          id: newId('publishableKey'),
+          shopId: ctx.shopId,
+          name: input.name,
+          key: newSecret('pk'),
+          allowedOrigins,
+        })
         .returning(),
     );
     // the key is not secret, but the directory holds every credential by its SHA-256 alike
-    await registerCredential(t.db, { hash: sha256(row.key), kind: 'publishable_key', shopId: ctx.shopId, rowId: row.id });
+    await registerCredential(t.db, {
+      hash: sha256(row.key),
+      kind: 'publishable_key',
+      shopId: ctx.shopId,
+      rowId: row.id,
+    });
     return row;
   });
 }
