@@ -20,10 +20,14 @@ DECLARE
   reference_tables text[] := ARRAY[
     'countries',        -- shared ISO countries (seeded by migration)
     'platform_secrets', -- the platform's own secrets (no shop)
-    'clock_state'       -- the simulated clock, one row
-    -- DIRECTORY TABLES (issue 28, branch citus-directory) go here: the global lookups of
-    -- domains, employee e-mails, credential hashes and provider references → shop, as
-    -- reference tables (each lookup then names its shop before it touches a shard).
+    'clock_state',      -- the simulated clock, one row
+    -- Directories (migration 0032, docs/decisions.md "Directory tables"): what must stay unique
+    -- across shops or be found before the shop is known. Each lookup reads one row here, then
+    -- names its shop on every statement that follows.
+    'credential_directory',     -- session, API token, account token, publishable key, invite and manage-link hashes → shop
+    'domain_directory',         -- channel domains (unique across all shops, spec §2.6) → shop, channel
+    'employee_email_directory', -- employee e-mails (sign-in finds the shop by it) → shop, user
+    'provider_ref_directory'    -- payment provider references (webhooks) → shop, row
   ];
   -- Sharded by shop and co-located with shops: every row of a shop lives on its shop's shard.
   -- Listed parents first (a foreign key needs its referenced table distributed before it).

@@ -4,6 +4,7 @@ import { domainToASCII } from 'node:url';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import { iso } from '../../platform/dates.js';
+import { dropDomains, registerDomain } from '../../platform/db/directory.js';
 import { lockOwned } from '../../platform/db/lock.js';
 import { isUniqueViolation, one, query, withTx } from '../../platform/db/tx.js';
 import { AppError, conflict, notFound } from '../../platform/errors.js';
@@ -61,35 +62,50 @@ export async function listDomains(ctx: Ctx, channelId: string) {
     .orderBy(asc(channelDomains.createdAt));
 }
 
-/** Maps a domain to the channel. A host maps to one channel of one shop; the unique index decides races. */
+/**
+ * Maps a domain to the channel. A host maps to one channel of one shop: the domain directory's
+ * primary key (across every shop) decides races, written in the same transaction as the mapping.
+ */
 export async function addDomain(ctx: Ctx, channelId: string, rawDomain: string) {
   const domain = normalizeDomain(rawDomain);
   await getChannel(ctx, channelId);
   try {
-    return one(
-      await ctx.db
-        .insert(channelDomains)
-        .values({ id: newId('domain'), shopId: ctx.shopId, channelId, domain })
-        .returning(),
-    );
+    return await withTx(ctx, async (t) => {
+      const row = one(
+        await t.db
+          .insert(channelDomains)
+          .values({ id: newId('domain'), shopId: ctx.shopId, channelId, domain })
+          .returning(),
+      );
+      await registerDomain(t.db, { domain, shopId: ctx.shopId, channelId, rowId: row.id });
+      return row;
+    });
   } catch (err) {
     if (isUniqueViolation(err)) throw conflict('domain_taken', `${domain} is already mapped to a channel`);
     throw err;
   }
 }
 
+/** Removes a domain mapping of the channel and its directory row (the host is free for any shop again). */
 export async function removeDomain(ctx: Ctx, channelId: string, domainId: string) {
-  const rows = await ctx.db
-    .delete(channelDomains)
-    .where(
-      and(
-        eq(channelDomains.id, domainId),
-        eq(channelDomains.channelId, channelId),
-        eq(channelDomains.shopId, ctx.shopId),
-      ),
-    )
-    .returning({ id: channelDomains.id });
-  if (rows.length === 0) throw notFound('Domain mapping');
+  await withTx(ctx, async (t) => {
+    const rows = await t.db
+      .delete(channelDomains)
+      .where(
+        and(
+          eq(channelDomains.id, domainId),
+          eq(channelDomains.channelId, channelId),
+          eq(channelDomains.shopId, ctx.shopId),
+        ),
+      )
+      .returning({ domain: channelDomains.domain });
+    if (rows.length === 0) throw notFound('Domain mapping');
+    await dropDomains(
+      t.db,
+      ctx.shopId,
+      rows.map((r) => r.domain),
+    );
+  });
 }
 
 // ---- countries -------------------------------------------------------------------------------

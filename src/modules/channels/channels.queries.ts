@@ -4,6 +4,7 @@
  */
 import { type SQL, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
+import { domainEntry } from '../../platform/db/directory.js';
 import { query } from '../../platform/db/tx.js';
 
 type ShopCtx = Pick<Ctx, 'db' | 'shopId'>;
@@ -53,14 +54,18 @@ export const channelSql = (channelId: SQL, shopId: SQL): SQL =>
 
 /**
  * The shop whose active channel has `host` as a domain mapping (domains are unique across shops),
- * or null: how a page served for a host finds its shop (DESIGN §10, spec §4.5 rule 3).
+ * or null: how a page served for a host finds its shop (DESIGN §10, spec §4.5 rule 3). The domain
+ * directory names the shop and channel (one primary-key read); the mapping and the channel are
+ * then read in that shop only.
  */
 export async function shopOfDomain(db: Ctx['db'], host: string): Promise<string | null> {
   if (!host) return null;
+  const entry = await domainEntry(db, host);
+  if (!entry) return null;
   const rows = await query<{ shop_id: string }>(
     db,
     sql`SELECT d.shop_id FROM channel_domains d JOIN channels c ON c.id = d.channel_id AND c.shop_id = d.shop_id
-        WHERE d.domain = ${host} AND c.is_active LIMIT 1`,
+        WHERE d.shop_id = ${entry.shopId} AND d.domain = ${host} AND c.id = ${entry.channelId} AND c.is_active LIMIT 1`,
   );
   return rows[0]?.shop_id ?? null;
 }

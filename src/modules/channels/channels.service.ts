@@ -4,6 +4,7 @@ import type { Static } from '@sinclair/typebox';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import { iso } from '../../platform/dates.js';
+import { dropChannelDomains } from '../../platform/db/directory.js';
 import { lockOwned } from '../../platform/db/lock.js';
 import { isUniqueViolation, one, query, uniqueConstraintOf, withTx } from '../../platform/db/tx.js';
 import { AppError, conflict, notFound } from '../../platform/errors.js';
@@ -237,6 +238,8 @@ export async function deleteChannel(ctx: Ctx, id: string) {
     }
     // employees restricted to this channel lose the restriction entry (identity listens)
     await runHook(t, 'channel.deleted', { shopId: ctx.shopId, channelId: id });
-    await tx.delete(channels).where(eq(channels.id, id));
+    // its domain mappings go with it (ON DELETE CASCADE); their directory rows in the same transaction
+    await dropChannelDomains(tx, ctx.shopId, id);
+    await tx.delete(channels).where(and(eq(channels.shopId, ctx.shopId), eq(channels.id, id)));
   });
 }

@@ -4,7 +4,9 @@
  */
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
-import { query, type TxCtx } from '../../platform/db/tx.js';
+import type { Db } from '../../platform/db/client.js';
+import { dropProviderRef, providerRefEntry, registerProviderRef } from '../../platform/db/directory.js';
+import { query, type TxCtx, withTx } from '../../platform/db/tx.js';
 import type { Address } from '../orders/index.js';
 import { type CheckoutSessionRow, checkoutSessions } from './checkout.tables.js';
 
@@ -18,12 +20,43 @@ export async function insertAboSession(ctx: Pick<TxCtx, 'db' | 'shopId'>, row: N
   await ctx.db.insert(checkoutSessions).values({ ...row, shopId: ctx.shopId, kind: 'abo' });
 }
 
-/** Records the provider's reference of the session's hosted checkout. */
+/**
+ * Records the provider's reference of the session's hosted checkout, and in the same transaction
+ * its provider reference directory row (an earlier reference of the session is dropped there).
+ */
 export async function setSessionProviderRef(ctx: ShopCtx, sessionId: string, providerRef: string): Promise<void> {
-  await ctx.db
-    .update(checkoutSessions)
-    .set({ providerRef })
-    .where(and(eq(checkoutSessions.id, sessionId), eq(checkoutSessions.shopId, ctx.shopId)));
+  await withTx(ctx.db, async (tx) => {
+    const [earlier] = await tx
+      .select({ provider: checkoutSessions.provider, ref: checkoutSessions.providerRef })
+      .from(checkoutSessions)
+      .where(and(eq(checkoutSessions.shopId, ctx.shopId), eq(checkoutSessions.id, sessionId)))
+      .for('update');
+    if (!earlier || earlier.ref === providerRef) return;
+    await tx
+      .update(checkoutSessions)
+      .set({ providerRef })
+      .where(and(eq(checkoutSessions.id, sessionId), eq(checkoutSessions.shopId, ctx.shopId)));
+    const row = { provider: earlier.provider, shopId: ctx.shopId, rowId: sessionId };
+    if (earlier.ref) await dropProviderRef(tx, { ...row, ref: earlier.ref });
+    await registerProviderRef(tx, { ...row, ref: providerRef, kind: 'checkout_session' });
+  });
+}
+
+/**
+ * The shop of the checkout session a provider event names, from the provider reference directory:
+ * the event's provider session id must map to that very session. Null when it does not (a provider
+ * without session references, such as the test provider, or a mismatch the caller rejects): the
+ * session is then found by its id alone.
+ */
+export async function sessionShopOfEvent(
+  db: Db,
+  provider: string,
+  providerSessionId: string | null | undefined,
+  sessionId: string,
+): Promise<string | null> {
+  if (!providerSessionId) return null;
+  const entry = await providerRefEntry(db, 'checkout_session', provider, providerSessionId);
+  return entry && entry.rowId === sessionId ? entry.shopId : null;
 }
 
 /** The session of `ctx.shopId`, locked (`FOR UPDATE`) until the caller's transaction ends; null when there is none. */
@@ -58,16 +91,17 @@ export async function completeAboSessionRow(
 }
 
 /**
- * The abo session `sessionId` (whatever its shop: a provider event names only the session) as a
- * derived table, locked `FOR UPDATE` by the statement that reads it, with the columns a payment
- * event needs (id, shop_id, channel_id, kind, status, provider, provider_ref, currency,
- * subscription_id, abo_tax, plan_id): the event's lookup joins its plan and stays one statement,
- * `FROM ${lockedAboSessionSql(id)} s JOIN abo_plans pl ON pl.id = s.plan_id`.
+ * The abo session `sessionId` of `shopId` (from sessionShopOfEvent; null = whatever its shop: the
+ * provider event named only the session) as a derived table, locked `FOR UPDATE` by the statement
+ * that reads it, with the columns a payment event needs (id, shop_id, channel_id, kind, status,
+ * provider, provider_ref, currency, subscription_id, abo_tax, plan_id): the event's lookup joins
+ * its plan and stays one statement, `FROM ${lockedAboSessionSql(id, shop)} s JOIN abo_plans pl ON pl.id = s.plan_id`.
  */
-export const lockedAboSessionSql = (sessionId: string): SQL =>
+export const lockedAboSessionSql = (sessionId: string, shopId: string | null): SQL =>
   sql`(SELECT s.id, s.shop_id, s.channel_id, s.kind, s.status, s.provider, s.provider_ref, s.currency,
               s.subscription_id, s.abo_tax, s.plan_id
-       FROM checkout_sessions s WHERE s.id = ${sessionId} AND s.kind = 'abo' FOR UPDATE)`;
+       FROM checkout_sessions s
+       WHERE ${shopId === null ? sql`` : sql`s.shop_id = ${shopId} AND `}s.id = ${sessionId} AND s.kind = 'abo' FOR UPDATE)`;
 
 /** The provider events recorded for the order, oldest first (its timeline; raw timestamps: `pgDate`). */
 export async function paymentEventsOfOrder(ctx: ShopCtx, orderId: string) {

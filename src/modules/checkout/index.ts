@@ -23,6 +23,7 @@ export {
   lockSession,
   type NewAboSession,
   paymentEventsOfOrder,
+  sessionShopOfEvent,
   setSessionProviderRef,
 } from './checkout.queries.js';
 export { channelFor } from './checkout.routes.js';

@@ -10,6 +10,7 @@ import { uniqueConstraintOf } from '../../platform/db/tx.js';
 import { viaProvider } from '../../platform/errors.js';
 import { jobValues } from '../../platform/jobs/queue.js';
 import { reserveWith, shortRefs } from '../catalog/index.js';
+import { setSessionProviderRef } from './checkout.queries.js';
 import { type CheckoutSessionRow, checkoutSessions } from './checkout.tables.js';
 import { EXPIRE_JOB } from './expire-session.js';
 import { type NewSession, outOfStock, type TrackedLine } from './resolve-cart.js';
@@ -134,10 +135,8 @@ async function hostAtProvider(ctx: Ctx, session: CheckoutSessionRow, provider: P
     }),
   );
   if (hosted.providerRef && hosted.providerRef !== session.providerRef) {
-    await ctx.db
-      .update(checkoutSessions)
-      .set({ providerRef: hosted.providerRef })
-      .where(eq(checkoutSessions.id, session.id));
+    // with its provider reference directory row, in one transaction
+    await setSessionProviderRef({ db: ctx.db, shopId: session.shopId }, session.id, hosted.providerRef);
   }
   return hosted.url;
 }

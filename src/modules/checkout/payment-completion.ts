@@ -4,13 +4,14 @@
  * the event is kept `rejected`), and safe for late payments (an expired session becomes an order
  * when its stock can still be reserved, and is refunded through the port otherwise).
  */
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { PaymentEvent, PaymentProvider, RefundInput, RefundResult } from '../../adapters/payment/port.js';
 import { RefundRefusedError } from '../../adapters/payment/port.js';
 import { type Tx, withTx } from '../../platform/db/tx.js';
 import { eventCtx } from '../../platform/hooks.js';
 import { reserveMany } from '../catalog/index.js';
 import { channelAutoConfirmsOrders } from '../channels/index.js';
+import { sessionShopOfEvent } from './checkout.queries.js';
 import { checkoutSessions } from './checkout.tables.js';
 import { completeInTx } from './complete-session.js';
 import type { EventContext, EventOutcome } from './payment-webhook.js';
@@ -30,10 +31,12 @@ export async function completeOrderFromEvent(
     currency: event.currency,
   };
   if (!event.sessionId) return { status: 'rejected', reason: 'no_checkout_session_reference', ...seen };
+  // the provider reference directory names the session's shop (routed to its shard)
+  const shopId = await sessionShopOfEvent(tx, c.provider.name, event.providerSessionId, event.sessionId);
   const [session] = await tx
     .select()
     .from(checkoutSessions)
-    .where(eq(checkoutSessions.id, event.sessionId))
+    .where(and(eq(checkoutSessions.id, event.sessionId), shopId ? eq(checkoutSessions.shopId, shopId) : undefined))
     .for('update');
   if (!session) return { status: 'rejected', reason: 'unknown_checkout_session', ...seen };
   if (session.kind !== 'order') return null;

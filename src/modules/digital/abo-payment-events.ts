@@ -17,10 +17,11 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { PaymentEvent, ProviderSubscription } from '../../adapters/payment/port.js';
 import type { Ctx } from '../../platform/auth/types.js';
 import { isoOrNull } from '../../platform/dates.js';
+import { providerRefEntry } from '../../platform/db/directory.js';
 import { one, query, type Tx, type TxCtx } from '../../platform/db/tx.js';
 import { type EventContext, type EventOutcome, eventCtx, type HookLists } from '../../platform/hooks.js';
 import { productSql } from '../catalog/index.js';
-import { type AboSessionTax, consumerDigitalTax, lockedAboSessionSql } from '../checkout/index.js';
+import { type AboSessionTax, consumerDigitalTax, lockedAboSessionSql, sessionShopOfEvent } from '../checkout/index.js';
 import { subscriptionPaymentRecorded } from '../orders/index.js';
 import type { TaxDecision, VatIdStatus } from '../tax/index.js';
 import { createAboOrder, emitAbo } from './abo-common.js';
@@ -28,12 +29,24 @@ import { aboStates } from './abo-states.js';
 import { completeAboSession } from './complete-abo-session.js';
 import { type AboRow, type AboStatus, abos } from './digital.tables.js';
 
-/** The subscription of a provider reference, whatever its shop, locked in `tx`. */
+/**
+ * The subscription of a provider reference, locked in `tx`: the provider reference directory
+ * names its shop, and the abo is found and locked in that shop only.
+ */
 async function lockByRef(tx: Tx, provider: string, ref: string): Promise<AboRow | null> {
+  const entry = await providerRefEntry(tx, 'abo', provider, ref);
+  if (!entry) return null;
   const [row] = await tx
     .select()
     .from(abos)
-    .where(and(eq(abos.provider, provider), eq(abos.providerRef, ref)))
+    .where(
+      and(
+        eq(abos.shopId, entry.shopId),
+        eq(abos.id, entry.rowId),
+        eq(abos.provider, provider),
+        eq(abos.providerRef, ref),
+      ),
+    )
     .for('update');
   return row ?? null;
 }
@@ -86,6 +99,8 @@ async function stripeAboTax(
 /** A paid (or trial-starting) hosted subscription checkout creates the subscription. */
 async function onSessionPaid(tx: Tx, event: PaymentEvent, c: EventContext): Promise<EventOutcome | null> {
   if (event.kind !== 'session.paid' || !event.sessionId) return null;
+  // the provider reference directory names the session's shop (routed to its shard)
+  const sessionShop = await sessionShopOfEvent(tx, c.provider.name, event.providerSessionId, event.sessionId);
   const [cs] = await query<{
     shop_id: string;
     channel_id: string;
@@ -101,7 +116,7 @@ async function onSessionPaid(tx: Tx, event: PaymentEvent, c: EventContext): Prom
     tx,
     sql`SELECT s.shop_id, s.channel_id, s.kind, s.status, s.provider, s.provider_ref, s.currency, s.subscription_id,
                s.abo_tax, p.tax_class
-        FROM ${lockedAboSessionSql(event.sessionId)} s
+        FROM ${lockedAboSessionSql(event.sessionId, sessionShop)} s
         JOIN abo_plans pl ON pl.id = s.plan_id
         JOIN LATERAL ${productSql(sql`pl.product_id`, sql`pl.shop_id`)} p ON true`,
   );

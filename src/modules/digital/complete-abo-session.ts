@@ -6,6 +6,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import { sha256 } from '../../platform/crypto.js';
+import { registerCredential, registerProviderRef } from '../../platform/db/directory.js';
 import { one, type Tx, type TxCtx, withTx } from '../../platform/db/tx.js';
 import { AppError, notFound } from '../../platform/errors.js';
 import { newId, newSecret } from '../../platform/ids.js';
@@ -181,6 +182,22 @@ async function insertAbo(
       })
       .returning(),
   );
+  // the management link and the provider's subscription find the abo's shop through the directories
+  await registerCredential(ctx.db, {
+    hash: created.manageTokenHash,
+    kind: 'abo_manage',
+    shopId: created.shopId,
+    rowId: created.id,
+  });
+  if (created.providerRef) {
+    await registerProviderRef(ctx.db, {
+      provider: created.provider,
+      ref: created.providerRef,
+      kind: 'abo',
+      shopId: created.shopId,
+      rowId: created.id,
+    });
+  }
   return created;
 }
 

@@ -5,10 +5,11 @@
  */
 
 import { Type } from '@sinclair/typebox';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { actorOf, customerSession, publicRoute } from '../../platform/auth/presets.js';
 import { sha256 } from '../../platform/crypto.js';
+import { credentialEntry } from '../../platform/db/directory.js';
 import { query } from '../../platform/db/tx.js';
 import { notFound } from '../../platform/errors.js';
 import { clientKey } from '../../platform/http/client-key.js';
@@ -36,10 +37,15 @@ async function byToken(deps: AppDeps, request: FastifyRequest<{ Params: { token:
   const limit = guessLimit(request);
   await check(db, limit);
   const { token } = request.params;
-  const [row] = await db
-    .select()
-    .from(abos)
-    .where(eq(abos.manageTokenHash, sha256(token)));
+  const hash = sha256(token);
+  // the credential directory names the abo's shop; the abo is read in that shop only
+  const entry = await credentialEntry(db, 'abo_manage', hash);
+  const [row] = entry
+    ? await db
+        .select()
+        .from(abos)
+        .where(and(eq(abos.shopId, entry.shopId), eq(abos.id, entry.rowId), eq(abos.manageTokenHash, hash)))
+    : [];
   if (!row) {
     await consume(db, limit);
     throw notFound('Subscription');

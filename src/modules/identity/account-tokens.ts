@@ -6,6 +6,7 @@
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import { sha256 } from '../../platform/crypto.js';
+import { credentialEntry, dropCredentials, registerCredential } from '../../platform/db/directory.js';
 import type { TxCtx } from '../../platform/db/tx.js';
 import { AppError } from '../../platform/errors.js';
 import { newId, newSecret } from '../../platform/ids.js';
@@ -28,7 +29,7 @@ export async function issueAccountToken(
   input: { shopId: string; subject: TokenSubject; subjectId: string; purpose: TokenPurpose },
 ): Promise<string> {
   const tx = ctx.db;
-  await tx
+  const ended = await tx
     .update(accountTokens)
     .set({ usedAt: sql`now()` })
     .where(
@@ -39,17 +40,25 @@ export async function issueAccountToken(
         eq(accountTokens.purpose, input.purpose),
         isNull(accountTokens.usedAt),
       ),
-    );
+    )
+    .returning({ hash: accountTokens.tokenHash });
+  await dropCredentials(
+    tx,
+    ended.map((r) => r.hash),
+  );
   const token = newSecret(PREFIX[input.purpose]);
+  const id = newId('accountToken');
+  const tokenHash = sha256(token);
   await tx.insert(accountTokens).values({
-    id: newId('accountToken'),
+    id,
     shopId: input.shopId,
     subjectKind: input.subject,
     subjectId: input.subjectId,
     purpose: input.purpose,
-    tokenHash: sha256(token),
+    tokenHash,
     expiresAt: sql`now() + make_interval(secs => ${TOKEN_TTL_SECONDS[input.purpose]}::int)` as unknown as Date,
   });
+  await registerCredential(tx, { hash: tokenHash, kind: 'account_token', shopId: input.shopId, rowId: id });
   return token;
 }
 
@@ -58,7 +67,11 @@ export const tokenInvalid = () =>
     { path: '/body/token', message: 'is unknown, used or expired' },
   ]);
 
-/** A live token (unused, unexpired), looked up by its hash: the cheap check that runs before any hashing. */
+/**
+ * A live token (unused, unexpired), looked up by its hash: the cheap check that runs before any
+ * hashing. The credential directory names its shop; the token is read in that shop only (and must
+ * be of `shopId` when given).
+ */
 export async function findAccountToken(
   ctx: Ctx,
   subject: TokenSubject,
@@ -66,15 +79,18 @@ export async function findAccountToken(
   token: string,
   shopId?: string,
 ) {
+  const hash = sha256(token);
+  const entry = await credentialEntry(ctx.db, 'account_token', hash);
+  if (!entry || (shopId && entry.shopId !== shopId)) throw tokenInvalid();
   const [row] = await ctx.db
     .select()
     .from(accountTokens)
     .where(
       and(
-        eq(accountTokens.tokenHash, sha256(token)),
+        eq(accountTokens.shopId, entry.shopId),
+        eq(accountTokens.tokenHash, hash),
         eq(accountTokens.subjectKind, subject),
         eq(accountTokens.purpose, purpose),
-        shopId ? eq(accountTokens.shopId, shopId) : undefined,
         isNull(accountTokens.usedAt),
         gt(accountTokens.expiresAt, sql`now()`),
       ),
@@ -84,14 +100,25 @@ export async function findAccountToken(
 }
 
 /**
- * Ends a token in the caller's transaction; exactly one of several concurrent callers succeeds,
- * the others get 400.
+ * Ends a token of `shopId` in the caller's transaction and forgets its directory row; exactly one
+ * of several concurrent callers succeeds, the others get 400.
  */
-export async function useAccountToken(ctx: TxCtx, id: string): Promise<void> {
+export async function useAccountToken(ctx: TxCtx, id: string, shopId: string): Promise<void> {
   const rows = await ctx.db
     .update(accountTokens)
     .set({ usedAt: sql`now()` })
-    .where(and(eq(accountTokens.id, id), isNull(accountTokens.usedAt), gt(accountTokens.expiresAt, sql`now()`)))
-    .returning({ id: accountTokens.id });
+    .where(
+      and(
+        eq(accountTokens.shopId, shopId),
+        eq(accountTokens.id, id),
+        isNull(accountTokens.usedAt),
+        gt(accountTokens.expiresAt, sql`now()`),
+      ),
+    )
+    .returning({ hash: accountTokens.tokenHash });
   if (rows.length === 0) throw tokenInvalid();
+  await dropCredentials(
+    ctx.db,
+    rows.map((r) => r.hash),
+  );
 }

@@ -11,6 +11,7 @@ import type { Actor, AuthSpec, CredentialKind, Ctx, EmployeeRole, Scope } from '
 import { atRestKey, safeEqual, sha256 } from '../../platform/crypto.js';
 import { BatchLoader } from '../../platform/db/batch.js';
 import type { Db } from '../../platform/db/client.js';
+import { credentialEntries, credentialEntry } from '../../platform/db/directory.js';
 import { prepared } from '../../platform/db/prepared.js';
 import { query } from '../../platform/db/tx.js';
 import { AppError } from '../../platform/errors.js';
@@ -88,7 +89,11 @@ async function identifySession(db: Db, kind: SessionKind, token: string): Promis
   return { shopId: s.shop_id, actor: { kind: 'affiliate', affiliateId: s.subject_id, sessionId: s.id } };
 }
 
+/** An API token: the credential directory names its shop, then the token is read in that shop only. */
 async function identifyToken(db: Db, token: string): Promise<Identified | null> {
+  const hash = sha256(token);
+  const entry = await credentialEntry(db, 'api_token', hash);
+  if (!entry) return null;
   const rows = await query<{
     id: string;
     shop_id: string;
@@ -100,11 +105,13 @@ async function identifyToken(db: Db, token: string): Promise<Identified | null> 
     sql`SELECT t.id, t.shop_id, t.scopes, ${catalogVersionOf(sql`t.shop_id`)} AS catalog_version,
                (t.last_used_at IS NULL OR t.last_used_at < now() - make_interval(secs => ${TOKEN_TOUCH_SECONDS})) AS touch
         FROM api_tokens t
-        WHERE t.token_hash = ${sha256(token)} AND t.revoked_at IS NULL`,
+        WHERE t.shop_id = ${entry.shopId} AND t.token_hash = ${hash} AND t.revoked_at IS NULL`,
   );
   const row = rows[0];
   if (!row) return null;
-  if (row.touch) await db.execute(sql`UPDATE api_tokens SET last_used_at = now() WHERE id = ${row.id}`);
+  if (row.touch) {
+    await db.execute(sql`UPDATE api_tokens SET last_used_at = now() WHERE shop_id = ${row.shop_id} AND id = ${row.id}`);
+  }
   return {
     shopId: row.shop_id,
     actor: {
@@ -128,7 +135,9 @@ const publishableLoaders = new WeakMap<Db, BatchLoader<string, PublishableRow>>(
 
 /**
  * Publishable keys are looked up in batches (platform/db/batch.ts): concurrent storefront and
- * checkout requests share one prepared query, which also reads the storefront cache version.
+ * checkout requests share one directory read (key hash → shop) and one prepared query in those
+ * shops, which also reads the storefront cache version. A key is taken only from the shop its
+ * directory row names.
  */
 function publishableLoader(db: Db): BatchLoader<string, PublishableRow> {
   let loader = publishableLoaders.get(db);
@@ -144,13 +153,25 @@ function publishableLoader(db: Db): BatchLoader<string, PublishableRow> {
         })
         .from(publishableKeys)
         .where(
-          and(sql`${publishableKeys.key} = ANY(${sql.placeholder('keys')}::text[])`, isNull(publishableKeys.revokedAt)),
+          and(
+            sql`${publishableKeys.shopId} = ANY(${sql.placeholder('shops')}::text[])`,
+            sql`${publishableKeys.key} = ANY(${sql.placeholder('keys')}::text[])`,
+            isNull(publishableKeys.revokedAt),
+          ),
         )
         .prepare(name),
     );
+    const d = db;
     loader = new BatchLoader(async (keys) => {
-      const rows = await statement.execute({ keys });
-      return new Map(rows.map((r) => [r.key, r]));
+      const hashOf = new Map(keys.map((k) => [k, sha256(k)]));
+      const entries = await credentialEntries(d, 'publishable_key', [...hashOf.values()]);
+      const known = keys.filter((k) => entries.has(hashOf.get(k) as string));
+      if (known.length === 0) return new Map();
+      const shops = [...new Set(known.map((k) => entries.get(hashOf.get(k) as string)?.shopId as string))];
+      const rows = await statement.execute({ shops, keys: known });
+      return new Map(
+        rows.filter((r) => entries.get(hashOf.get(r.key) ?? '')?.shopId === r.shop_id).map((r) => [r.key, r]),
+      );
     });
     publishableLoaders.set(db, loader);
   }

@@ -234,7 +234,7 @@ export async function verifyCustomerEmail(ctx: Ctx, ip: string, token: string, p
     ]);
   }
   return withTx(ctx, async (t) => {
-    await useAccountToken(t, found.id);
+    await useAccountToken(t, found.id, found.shopId);
     const [row] = await t.db
       .select()
       .from(customers)
@@ -307,7 +307,7 @@ export async function confirmCustomerReset(ctx: Ctx, token: string, password: st
   const passwordHash = await hashPassword(password);
   return withTx(ctx, async (t) => {
     const tx = t.db;
-    await useAccountToken(t, found.id);
+    await useAccountToken(t, found.id, found.shopId);
     const [row] = await tx
       .select()
       .from(customers)

@@ -6,6 +6,13 @@ import type { Ctx, EmployeeRole, Scope } from '../../platform/auth/types.js';
 import { dummyPasswordHash, hashPassword, sha256, verifyPassword } from '../../platform/crypto.js';
 import { iso, isoOrNull } from '../../platform/dates.js';
 import type { Db } from '../../platform/db/client.js';
+import {
+  dropCredentials,
+  dropEmployeeEmail,
+  employeeEmailEntry,
+  registerCredential,
+  registerEmployeeEmail,
+} from '../../platform/db/directory.js';
 import { isUniqueViolation, one, type TxCtx, withTx } from '../../platform/db/tx.js';
 import { AppError, conflict, type FieldError, notFound } from '../../platform/errors.js';
 import { newId, newSecret } from '../../platform/ids.js';
@@ -59,10 +66,17 @@ export async function checkPassword(
 
 /**
  * Admin login: `{token, user, shop}`; unknown e-mail and wrong password look the same. The
- * context has no shop yet: the e-mail finds the employee and its shop.
+ * context has no shop yet: the employee e-mail directory names the employee and its shop, and the
+ * employee is read in that shop only.
  */
 export async function loginAdmin(ctx: Ctx, email: string, password: string, ip: string) {
-  const [user] = await ctx.db.select().from(users).where(sql`lower(${users.email}) = lower(${email})`);
+  const entry = await employeeEmailEntry(ctx.db, email);
+  const [user] = entry
+    ? await ctx.db
+        .select()
+        .from(users)
+        .where(and(eq(users.shopId, entry.shopId), eq(users.id, entry.userId)))
+    : [];
   await checkPassword(ctx, 'admin', ip, email, user?.passwordHash ?? null, password);
   const shop = user ? await shopOf({ db: ctx.db, shopId: user.shopId }) : null;
   if (!user || !shop) throw INVALID_LOGIN();
@@ -70,7 +84,11 @@ export async function loginAdmin(ctx: Ctx, email: string, password: string, ip: 
   // read again under FOR SHARE so a suspension that commits first is seen, and one that waits
   // revokes this session too
   return withTx({ ...ctx, shopId: shop.id }, async (t) => {
-    const [current] = await t.db.select().from(users).where(eq(users.id, user.id)).for('share');
+    const [current] = await t.db
+      .select()
+      .from(users)
+      .where(and(eq(users.shopId, shop.id), eq(users.id, user.id)))
+      .for('share');
     if (!current) throw INVALID_LOGIN();
     if (current.suspendedAt) {
       throw new AppError('employee_suspended', "The shop's owner has suspended sign-in of this employee");
@@ -123,23 +141,29 @@ export async function createEmployee(
 ) {
   const passwordHash = await hashPassword(input.password);
   try {
-    return one(
-      await ctx.db
-        .insert(users)
-        .values({
-          id: newId('user'),
-          shopId: ctx.shopId,
-          email: input.email,
-          name: input.name ?? null,
-          passwordHash,
-          role: input.role,
-          channelIds: input.channel_ids ?? [],
-          // an explicit list, even an empty one, restricts; absent or null = every channel
-          channelRestricted: Array.isArray(input.channel_ids),
-        })
-        .returning(),
-    );
+    return await withTx(ctx, async (t) => {
+      const row = one(
+        await t.db
+          .insert(users)
+          .values({
+            id: newId('user'),
+            shopId: ctx.shopId,
+            email: input.email,
+            name: input.name ?? null,
+            passwordHash,
+            role: input.role,
+            channelIds: input.channel_ids ?? [],
+            // an explicit list, even an empty one, restricts; absent or null = every channel
+            channelRestricted: Array.isArray(input.channel_ids),
+          })
+          .returning(),
+      );
+      // an employee e-mail is unique across every shop: the directory's key says so
+      await registerEmployeeEmail(t.db, { email: row.email, shopId: row.shopId, userId: row.id });
+      return row;
+    });
   } catch (err) {
+    // the directory's key (any shop) or the shop's own e-mail index: the same answer
     if (isUniqueViolation(err)) throw conflict('email_taken', 'An employee with this e-mail already exists');
     throw err;
   }
@@ -217,7 +241,8 @@ export async function deleteEmployee(ctx: Ctx, id: string) {
       throw conflict('last_owner', 'The last owner cannot be removed');
     }
     await revokeSessionsOf(t, 'admin', id);
-    await tx.delete(users).where(eq(users.id, id));
+    await tx.delete(users).where(and(eq(users.shopId, t.shopId), eq(users.id, id)));
+    await dropEmployeeEmail(tx, t.shopId, id);
   });
 }
 
@@ -286,34 +311,47 @@ export async function listApiTokens(ctx: Ctx) {
 
 export async function createApiToken(ctx: Ctx, input: { name: string; scopes: Scope[] }) {
   const token = newSecret('tok');
-  const row = one(
-    await ctx.db
-      .insert(apiTokens)
-      .values({
-        id: newId('apiToken'),
-        shopId: ctx.shopId,
-        name: input.name,
-        prefix: token.slice(0, 12),
-        tokenHash: sha256(token),
-        scopes: input.scopes,
-        createdBy: ctx.actor?.kind === 'admin' ? ctx.actor.userId : null,
-      })
-      .returning(),
-  );
-  return { row: row, token };
+  const row = await withTx(ctx, async (t) => {
+    const created = one(
+      await t.db
+        .insert(apiTokens)
+        .values({
+          id: newId('apiToken'),
+          shopId: ctx.shopId,
+          name: input.name,
+          prefix: token.slice(0, 12),
+          tokenHash: sha256(token),
+          scopes: input.scopes,
+          createdBy: ctx.actor?.kind === 'admin' ? ctx.actor.userId : null,
+        })
+        .returning(),
+    );
+    await registerCredential(t.db, {
+      hash: created.tokenHash,
+      kind: 'api_token',
+      shopId: ctx.shopId,
+      rowId: created.id,
+    });
+    return created;
+  });
+  return { row, token };
 }
 
-/** Revokes a live credential of the shop (an API token or a publishable key); 404 when there is none. */
-async function revokeCredential(ctx: Ctx, table: typeof apiTokens | typeof publishableKeys, what: string, id: string) {
-  const rows = await ctx.db
-    .update(table)
-    .set({ revokedAt: new Date() })
-    .where(and(eq(table.id, id), eq(table.shopId, ctx.shopId), isNull(table.revokedAt)))
-    .returning({ id: table.id });
-  if (rows.length === 0) throw notFound(what);
+/** Revokes a live API token of the shop and forgets its directory row; 404 when there is none. */
+export async function revokeApiToken(ctx: Ctx, id: string) {
+  await withTx(ctx, async (t) => {
+    const rows = await t.db
+      .update(apiTokens)
+      .set({ revokedAt: new Date() })
+      .where(and(eq(apiTokens.id, id), eq(apiTokens.shopId, ctx.shopId), isNull(apiTokens.revokedAt)))
+      .returning({ hash: apiTokens.tokenHash });
+    if (rows.length === 0) throw notFound('API token');
+    await dropCredentials(
+      t.db,
+      rows.map((r) => r.hash),
+    );
+  });
 }
-
-export const revokeApiToken = (ctx: Ctx, id: string) => revokeCredential(ctx, apiTokens, 'API token', id);
 
 // ---- publishable keys ------------------------------------------------------------------------
 
@@ -355,18 +393,29 @@ export async function listPublishableKeys(ctx: Ctx) {
 }
 
 export async function createPublishableKey(ctx: Ctx, input: { name: string; allowed_origins: string[] }) {
-  return one(
-    await ctx.db
-      .insert(publishableKeys)
-      .values({
-        id: newId('publishableKey'),
-        shopId: ctx.shopId,
-        name: input.name,
-        key: newSecret('pk'),
-        allowedOrigins: normalizeOrigins(input.allowed_origins),
-      })
-      .returning(),
-  );
+  const allowedOrigins = normalizeOrigins(input.allowed_origins);
+  return withTx(ctx, async (t) => {
+    const row = one(
+      await t.db
+        .insert(publishableKeys)
+        .values({
+          id: newId('publishableKey'),
+          shopId: ctx.shopId,
+          name: input.name,
+          key: newSecret('pk'),
+          allowedOrigins,
+        })
+        .returning(),
+    );
+    // the key is not secret, but the directory holds every credential by its SHA-256 alike
+    await registerCredential(t.db, {
+      hash: sha256(row.key),
+      kind: 'publishable_key',
+      shopId: ctx.shopId,
+      rowId: row.id,
+    });
+    return row;
+  });
 }
 
 export async function updatePublishableKey(ctx: Ctx, id: string, patch: { name?: string; allowed_origins?: string[] }) {
@@ -385,8 +434,21 @@ export async function updatePublishableKey(ctx: Ctx, id: string, patch: { name?:
   return rows[0];
 }
 
-export const revokePublishableKey = (ctx: Ctx, id: string) =>
-  revokeCredential(ctx, publishableKeys, 'Publishable key', id);
+/** Revokes a live publishable key of the shop and forgets its directory row; 404 when there is none. */
+export async function revokePublishableKey(ctx: Ctx, id: string) {
+  await withTx(ctx, async (t) => {
+    const rows = await t.db
+      .update(publishableKeys)
+      .set({ revokedAt: new Date() })
+      .where(and(eq(publishableKeys.id, id), eq(publishableKeys.shopId, ctx.shopId), isNull(publishableKeys.revokedAt)))
+      .returning({ key: publishableKeys.key });
+    if (rows.length === 0) throw notFound('Publishable key');
+    await dropCredentials(
+      t.db,
+      rows.map((r) => sha256(r.key)),
+    );
+  });
+}
 
 // ---- customers -------------------------------------------------------------------------------
 

@@ -7,7 +7,9 @@ import { and, eq, gt, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import { sha256 } from '../../platform/crypto.js';
 import type { Db } from '../../platform/db/client.js';
+import { credentialEntry, dropCredentials, registerCredential } from '../../platform/db/directory.js';
 import { prepared } from '../../platform/db/prepared.js';
+import { query, withTx } from '../../platform/db/tx.js';
 import { newId, newSecret } from '../../platform/ids.js';
 import { catalogVersionOf } from '../catalog/index.js';
 import { type SessionKind, sessions, users } from './identity.tables.js';
@@ -64,7 +66,7 @@ export const sessionPolicy = (kind: SessionKind): SessionPolicy => policies[kind
 /** Sliding expiry is written at most this often per session (a quarter of the idle timeout, ≤ 5 min). */
 const touchAfter = (p: SessionPolicy) => Math.max(1, Math.min(300, Math.floor(p.idle / 4)));
 
-/** A new session of a person of `input.shopId` (at sign-in the context has no shop yet). */
+/** A new session of a person of `input.shopId` (at sign-in the context has no shop yet), with its directory row. */
 export async function createSession(
   ctx: Pick<Ctx, 'db'>,
   input: { shopId: string; kind: SessionKind; subjectId: string },
@@ -73,13 +75,17 @@ export async function createSession(
   const id = newId('session');
   const p = policies[input.kind];
   const expiresAt = new Date(Date.now() + Math.min(p.idle, p.maxAge) * 1000);
-  await ctx.db.insert(sessions).values({
-    id,
-    shopId: input.shopId,
-    kind: input.kind,
-    subjectId: input.subjectId,
-    tokenHash: sha256(token),
-    expiresAt,
+  const tokenHash = sha256(token);
+  await withTx(ctx.db, async (tx) => {
+    await tx.insert(sessions).values({
+      id,
+      shopId: input.shopId,
+      kind: input.kind,
+      subjectId: input.subjectId,
+      tokenHash,
+      expiresAt,
+    });
+    await registerCredential(tx, { hash: tokenHash, kind: `${input.kind}_session`, shopId: input.shopId, rowId: id });
   });
   return { token, id, expiresAt };
 }
@@ -100,8 +106,9 @@ export interface SessionUser {
 }
 
 /**
- * Finds a live session of `kind` for the token, extending its expiry when due. For admin
- * sessions the employee comes along in the same round trip (every admin request needs it).
+ * Finds a live session of `kind` for the token, extending its expiry when due: the credential
+ * directory names the shop (one primary-key read), then the session is read in that shop only.
+ * For admin sessions the employee comes along in the same round trip (every admin request needs it).
  */
 export async function findSession(
   db: Db,
@@ -130,6 +137,7 @@ export async function findSession(
       )
       .where(
         and(
+          eq(sessions.shopId, sql.placeholder('shop')),
           eq(sessions.tokenHash, sql.placeholder('hash')),
           eq(sessions.kind, kind),
           isNull(sessions.revokedAt),
@@ -142,14 +150,17 @@ export async function findSession(
       .prepare(name),
   );
   const p = policies[kind];
-  const rows = await statement.execute({ hash: sha256(token), touch: touchAfter(p), maxAge: p.maxAge });
+  const hash = sha256(token);
+  const entry = await credentialEntry(db, `${kind}_session`, hash);
+  if (!entry) return null;
+  const rows = await statement.execute({ shop: entry.shopId, hash, touch: touchAfter(p), maxAge: p.maxAge });
   const row = rows[0];
   if (!row) return null;
   if (row.touch) {
     await db.execute(
       sql`UPDATE sessions SET last_seen_at = now(),
             expires_at = least(now() + make_interval(secs => ${p.idle}::int), created_at + make_interval(secs => ${p.maxAge}::int))
-          WHERE id = ${row.id}`,
+          WHERE shop_id = ${row.shop_id} AND id = ${row.id}`,
     );
   }
   return {
@@ -170,21 +181,39 @@ export async function findSession(
   };
 }
 
-/** Ends one session (sign-out); the session id names it, whatever the context's shop. */
+/** Ends one session of the context's shop (sign-out) and forgets its directory row. */
 export async function revokeSession(ctx: Ctx, id: string): Promise<void> {
-  await ctx.db.execute(sql`UPDATE sessions SET revoked_at = now() WHERE id = ${id} AND revoked_at IS NULL`);
+  await withTx(ctx.db, async (tx) => {
+    const ended = await query<{ token_hash: string }>(
+      tx,
+      sql`UPDATE sessions SET revoked_at = now()
+          WHERE shop_id = ${ctx.shopId} AND id = ${id} AND revoked_at IS NULL RETURNING token_hash`,
+    );
+    await dropCredentials(
+      tx,
+      ended.map((r) => r.token_hash),
+    );
+  });
 }
 
-/** Ends every session of one person of the context's shop, optionally keeping the current one. */
+/** Ends every session of one person of the context's shop, optionally keeping the current one; their directory rows go too. */
 export async function revokeSessionsOf(
   ctx: Ctx,
   kind: SessionKind,
   subjectId: string,
   exceptId?: string,
 ): Promise<void> {
-  await ctx.db.execute(
-    sql`UPDATE sessions SET revoked_at = now()
-        WHERE shop_id = ${ctx.shopId} AND kind = ${kind} AND subject_id = ${subjectId} AND revoked_at IS NULL
-          AND id <> ${exceptId ?? ''}`,
-  );
+  await withTx(ctx.db, async (tx) => {
+    const ended = await query<{ token_hash: string }>(
+      tx,
+      sql`UPDATE sessions SET revoked_at = now()
+          WHERE shop_id = ${ctx.shopId} AND kind = ${kind} AND subject_id = ${subjectId} AND revoked_at IS NULL
+            AND id <> ${exceptId ?? ''}
+          RETURNING token_hash`,
+    );
+    await dropCredentials(
+      tx,
+      ended.map((r) => r.token_hash),
+    );
+  });
 }

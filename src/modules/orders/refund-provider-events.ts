@@ -5,28 +5,47 @@
  */
 import { and, eq, sql } from 'drizzle-orm';
 import type { PaymentEvent } from '../../adapters/payment/port.js';
+import { providerRefEntry } from '../../platform/db/directory.js';
 import { query, type Tx, type TxCtx } from '../../platform/db/tx.js';
 import { type EventContext, type EventOutcome, eventCtx, type HookLists, runHook } from '../../platform/hooks.js';
 import { type OrderStatus, orderStates } from './order-states.js';
 import { orders, refunds } from './orders.tables.js';
 import { refundStates } from './refund-states.js';
-import { failedWithoutProviderAnswer, lockRefund, sendRefundEvent, settleRefund } from './settle-refund.js';
+import {
+  failedWithoutProviderAnswer,
+  lockRefund,
+  recordRefundProviderRef,
+  sendRefundEvent,
+  settleRefund,
+} from './settle-refund.js';
+
+/**
+ * The refund a provider event names. Its reference, once stored, is in the provider reference
+ * directory: the refund is read in that shop only. A refund whose reference was never stored (its
+ * request died before the provider answered) is found by our refund id, which the provider
+ * carries in its metadata: the one lookup left without a shop (docs/decisions.md "Directory tables").
+ */
+async function refundOfEvent(tx: Tx, provider: string, refundId: string | null | undefined, ref: string) {
+  const entry = await providerRefEntry(tx, 'refund', provider, ref);
+  if (entry) {
+    const [row] = await tx
+      .select()
+      .from(refunds)
+      .where(and(eq(refunds.shopId, entry.shopId), eq(refunds.id, entry.rowId), eq(refunds.provider, provider)));
+    if (row) return row;
+  }
+  if (!refundId) return undefined;
+  const [row] = await tx
+    .select()
+    .from(refunds)
+    .where(and(eq(refunds.provider, provider), eq(refunds.id, refundId)));
+  return row;
+}
 
 /** The provider's confirmation (or failure) of a refund that was pending. */
 async function onRefundEvent(tx: Tx, event: PaymentEvent, c: EventContext): Promise<EventOutcome | null> {
   if (event.kind !== 'refund.succeeded' && event.kind !== 'refund.failed') return null;
-  const conds = [eq(refunds.provider, c.provider.name)];
-  const [row] = await tx
-    .select()
-    .from(refunds)
-    .where(
-      and(
-        ...conds,
-        event.refund.refundId
-          ? sql`(${refunds.id} = ${event.refund.refundId} OR ${refunds.providerRef} = ${event.refund.ref})`
-          : eq(refunds.providerRef, event.refund.ref),
-      ),
-    );
+  const row = await refundOfEvent(tx, c.provider.name, event.refund.refundId, event.refund.ref);
   if (!row) return null;
   const out = { shopId: row.shopId, orderId: row.orderId, amountCents: row.amountCents, currency: row.currency };
   const failure =
@@ -83,7 +102,7 @@ async function failSucceededRefund(
   const { order, refund } = await lockRefund(ctx, refundId);
   if (refund.status !== 'succeeded') return false;
   refundStates.assert(refund.status, 'failed', 'reversed');
-  await tx
+  const [failed] = await tx
     .update(refunds)
     .set({
       status: 'failed',
@@ -91,7 +110,9 @@ async function failSucceededRefund(
       providerRef: refund.providerRef ?? o.providerRef,
       updatedAt: o.now,
     })
-    .where(eq(refunds.id, refundId));
+    .where(and(eq(refunds.shopId, ctx.shopId), eq(refunds.id, refundId)))
+    .returning();
+  if (failed) await recordRefundProviderRef(ctx, failed);
   const [left] = await query<{ total: string | number }>(
     tx,
     sql`SELECT coalesce(sum(amount_cents), 0) AS total FROM refunds

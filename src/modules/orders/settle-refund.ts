@@ -5,6 +5,7 @@
  * (refunds.service.ts) and the provider's events (refund-provider-events.ts).
  */
 import { and, eq, sql } from 'drizzle-orm';
+import { registerProviderRef } from '../../platform/db/directory.js';
 import { lockOwned } from '../../platform/db/lock.js';
 import { one, query, type TxCtx } from '../../platform/db/tx.js';
 import { notFound } from '../../platform/errors.js';
@@ -33,18 +34,38 @@ export async function lockRefund(ctx: TxCtx, refundId: string): Promise<{ order:
  * Applies a refund of `ctx.shopId`'s once (a later call with the same outcome changes nothing).
  * On success: order state, credit note, earnings, accounting sync and `order.refunded`.
  */
-export async function settleRefund(
-  ctx: TxCtx,
-  refundId: string,
-  o: {
-    status: RefundStatus;
-    providerRef: string | null;
-    failure: string | null;
-    now: Date;
-    /** A `succeeded` from the provider for a refund we failed without its answer: applied (reconciled). */
-    reconcile?: boolean;
-  },
-): Promise<RefundRow> {
+export async function settleRefund(ctx: TxCtx, refundId: string, o: SettleOutcome): Promise<RefundRow> {
+  const row = await settle(ctx, refundId, o);
+  await recordRefundProviderRef(ctx, row);
+  return row;
+}
+
+/**
+ * The provider's reference of a refund goes into the provider reference directory in the
+ * transaction that stores it (platform/db/directory.ts), so its webhook finds the refund's shop
+ * first. Setting the same reference again changes nothing.
+ */
+export async function recordRefundProviderRef(ctx: TxCtx, row: RefundRow): Promise<void> {
+  if (!row.providerRef) return;
+  await registerProviderRef(ctx.db, {
+    provider: row.provider,
+    ref: row.providerRef,
+    kind: 'refund',
+    shopId: row.shopId,
+    rowId: row.id,
+  });
+}
+
+interface SettleOutcome {
+  status: RefundStatus;
+  providerRef: string | null;
+  failure: string | null;
+  now: Date;
+  /** A `succeeded` from the provider for a refund we failed without its answer: applied (reconciled). */
+  reconcile?: boolean;
+}
+
+async function settle(ctx: TxCtx, refundId: string, o: SettleOutcome): Promise<RefundRow> {
   const tx = ctx.db;
   const { order, refund } = await lockRefund(ctx, refundId);
   const reconciling = o.reconcile === true && o.status === 'succeeded' && failedWithoutProviderAnswer(refund);

@@ -8,6 +8,7 @@ import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import { queueEmail } from '../../adapters/mail/index.js';
 import type { Ctx } from '../../platform/auth/types.js';
 import { hashPassword, sha256 } from '../../platform/crypto.js';
+import { credentialEntry, dropCredentials, registerCredential } from '../../platform/db/directory.js';
 import { type TxCtx, withTx } from '../../platform/db/tx.js';
 import { AppError } from '../../platform/errors.js';
 import { newSecret } from '../../platform/ids.js';
@@ -48,15 +49,24 @@ export async function issueInvite(
   const { db: tx, shopId } = ctx;
   const token = newSecret(kind === 'vendor' ? 'vinv' : 'ainv');
   const table = tableOf(kind);
+  const hash = sha256(token);
+  const [earlier] = await tx
+    .select({ hash: table.inviteTokenHash })
+    .from(table)
+    .where(and(eq(table.id, row.id), eq(table.shopId, shopId)))
+    .for('update');
   await tx
     .update(table)
     .set({
-      inviteTokenHash: sha256(token),
+      inviteTokenHash: hash,
       inviteExpiresAt: new Date(now.getTime() + INVITE_TTL_MS),
       invitedAt: now,
       updatedAt: now,
     })
     .where(and(eq(table.id, row.id), eq(table.shopId, shopId)));
+  // the earlier link stops working: its directory row goes, the new one's comes
+  await dropCredentials(tx, [earlier?.hash]);
+  await registerCredential(tx, { hash, kind: `${kind}_invite`, shopId, rowId: row.id });
   const shop = await shopName({ db: tx, shopId });
   const link = `${ctx.config.publicUrl}/${LABEL[kind].path}/accept?token=${encodeURIComponent(token)}`;
   await queueEmail(
@@ -103,17 +113,27 @@ const locked = (kind: PartnerType, status: string) =>
 /**
  * Accepts an invite: sets the password, activates an invited vendor, ends the token and
  * returns a new session. The token row is locked so a link works exactly once. No shop is
- * signed in yet: the token names the partner and its shop.
+ * signed in yet: the credential directory names the partner's shop, and the partner is read
+ * (and locked) in that shop only.
  */
 export async function acceptInvite(ctx: Ctx, kind: PartnerType, token: string, password: string) {
   const table = tableOf(kind);
   const now = ctx.clock.now();
+  const hash = sha256(token);
   const findRow = async (c: Ctx, lock: boolean) => {
+    const entry = await credentialEntry(c.db, `${kind}_invite`, hash);
     const q = c.db
       .select()
       .from(table)
-      .where(and(eq(table.inviteTokenHash, sha256(token)), isNotNull(table.inviteTokenHash)));
-    const [row] = lock ? await q.for('update') : await q;
+      .where(
+        and(
+          eq(table.shopId, entry?.shopId ?? ''),
+          eq(table.id, entry?.rowId ?? ''),
+          eq(table.inviteTokenHash, hash),
+          isNotNull(table.inviteTokenHash),
+        ),
+      );
+    const [row] = !entry ? [] : lock ? await q.for('update') : await q;
     if (!row?.inviteExpiresAt || row.inviteExpiresAt.getTime() <= now.getTime()) {
       throw new AppError('invite_invalid', 'The invitation link is unknown, used or expired', [
         { path: '/body/token', message: 'is unknown, used or expired' },
@@ -131,8 +151,9 @@ export async function acceptInvite(ctx: Ctx, kind: PartnerType, token: string, p
     const [updated] = await t.db
       .update(table)
       .set({ passwordHash, inviteTokenHash: null, inviteExpiresAt: null, acceptedAt: now, status, updatedAt: now })
-      .where(eq(table.id, row.id))
+      .where(and(eq(table.shopId, row.shopId), eq(table.id, row.id)))
       .returning();
+    await dropCredentials(t.db, [hash]);
     const session = await createSession(t, { shopId: row.shopId, kind, subjectId: row.id });
     return { partner: updated as typeof row, session };
   });
@@ -221,7 +242,7 @@ export async function confirmPartnerReset(ctx: Ctx, kind: PartnerType, token: st
   const passwordHash = await hashPassword(password);
   return withTx(ctx, async (t) => {
     const tx = t.db;
-    await useAccountToken(t, found.id);
+    await useAccountToken(t, found.id, found.shopId);
     const [row] = await tx
       .select()
       .from(table)

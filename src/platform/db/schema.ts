@@ -14,4 +14,5 @@ export * from '../../modules/shipping/shipping.tables.js';
 export * from '../../modules/shops/shops.tables.js';
 export * from '../../modules/storefront/storefront.tables.js';
 export * from '../../modules/webhooks/webhooks.tables.js';
+export * from './directory.tables.js';
 export * from './platform.tables.js';

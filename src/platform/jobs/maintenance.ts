@@ -5,7 +5,8 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Config } from '../../config.js';
 import type { Db } from '../db/client.js';
-import { query } from '../db/tx.js';
+import { dropCredentials } from '../db/directory.js';
+import { query, withTx } from '../db/tx.js';
 import { enqueue } from './queue.js';
 import type { JobRegistry } from './worker.js';
 
@@ -25,10 +26,13 @@ export function registerMaintenanceJobs(registry: JobRegistry, config: Pick<Conf
       const steps: [string, () => Promise<unknown>][] = [
         ['idempotency keys', () => db.execute(sql`DELETE FROM idempotency_keys WHERE expires_at < now()`)],
         ['rate limits', () => db.execute(sql`DELETE FROM rate_limits WHERE window_start < now() - interval '1 day'`)],
-        ['sessions', () => db.execute(sql`DELETE FROM sessions WHERE expires_at < now() - interval '7 days'`)],
+        [
+          'sessions',
+          () => pruneCredentials(db, sql`DELETE FROM sessions WHERE expires_at < now() - interval '7 days'`),
+        ],
         [
           'account tokens',
-          () => db.execute(sql`DELETE FROM account_tokens WHERE expires_at < now() - interval '7 days'`),
+          () => pruneCredentials(db, sql`DELETE FROM account_tokens WHERE expires_at < now() - interval '7 days'`),
         ],
         [
           'jobs',
@@ -138,4 +142,19 @@ async function deleteInBatches(db: Db, limits: PruneLimits, statement: (n: numbe
     if (deleted < n) break;
   }
   return total;
+}
+
+/**
+ * Deletes expired credentials (`del` is a DELETE of a table with `token_hash`) and their
+ * credential directory rows in one transaction (platform/db/directory.ts).
+ */
+async function pruneCredentials(db: Db, del: SQL): Promise<number> {
+  return withTx(db, async (tx) => {
+    const gone = await query<{ token_hash: string }>(tx, sql`${del} RETURNING token_hash`);
+    await dropCredentials(
+      tx,
+      gone.map((r) => r.token_hash),
+    );
+    return gone.length;
+  });
 }
