@@ -10,6 +10,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BILLING, type FinanceShop, finalInvoice, financeShop, paidOrder } from '../../src/modules/finance/finance.fixtures.js';
+import { CLEANUP_JOB } from '../../src/platform/jobs/maintenance.js';
+import { enqueue } from '../../src/platform/jobs/queue.js';
 import { inviteTokenFor } from '../../src/modules/partners/partners.fixtures.js';
 import type { PartnerType } from '../../src/modules/partners/partners.tables.js';
 import {
@@ -252,6 +254,10 @@ describe('every statement of the flows names its shop', () => {
     ok(await get('/api/customer/orders', customer));
     ok(await get('/api/customer/invoices', customer));
     ok(await get('/api/customer/abos', customer));
+
+    // the maintenance job (webhook history pruning shop by shop, the expired-row clean-ups)
+    await uncaptured(() => enqueue(t.app.deps.database.db, CLEANUP_JOB, {}, { now: t.app.deps.clock.now() }));
+    await drain();
   }, 240_000);
 
   it('sends no statement on a shop-owned table without its shop, but what the allowlist names', () => {

@@ -191,7 +191,7 @@ export async function updateChannel(ctx: Ctx, id: string, patch: ChannelPatchInp
               : {}),
             updatedAt: new Date(),
           })
-          .where(eq(channels.id, id))
+          .where(and(eq(channels.shopId, ctx.shopId), eq(channels.id, id)))
           .returning(),
       );
     });
@@ -214,7 +214,7 @@ export async function setDefaultChannel(ctx: Ctx, id: string) {
       .set({ isDefault: false, updatedAt: new Date() })
       .where(and(eq(channels.shopId, ctx.shopId), eq(channels.isDefault, true)));
     return one(
-      await tx.update(channels).set({ isDefault: true, updatedAt: new Date() }).where(eq(channels.id, id)).returning(),
+      await tx.update(channels).set({ isDefault: true, updatedAt: new Date() }).where(and(eq(channels.shopId, ctx.shopId), eq(channels.id, id))).returning(),
     );
   });
 }
@@ -237,6 +237,6 @@ export async function deleteChannel(ctx: Ctx, id: string) {
     }
     // employees restricted to this channel lose the restriction entry (identity listens)
     await runHook(t, 'channel.deleted', { shopId: ctx.shopId, channelId: id });
-    await tx.delete(channels).where(eq(channels.id, id));
+    await tx.delete(channels).where(and(eq(channels.shopId, ctx.shopId), eq(channels.id, id)));
   });
 }

@@ -62,7 +62,7 @@ export async function completeAboSessionRow(
  * derived table, locked `FOR UPDATE` by the statement that reads it, with the columns a payment
  * event needs (id, shop_id, channel_id, kind, status, provider, provider_ref, currency,
  * subscription_id, abo_tax, plan_id): the event's lookup joins its plan and stays one statement,
- * `FROM ${lockedAboSessionSql(id)} s JOIN abo_plans pl ON pl.id = s.plan_id`.
+ * `FROM ${lockedAboSessionSql(id)} s JOIN abo_plans pl ON pl.shop_id = s.shop_id AND pl.id = s.plan_id`.
  */
 export const lockedAboSessionSql = (sessionId: string): SQL =>
   sql`(SELECT s.id, s.shop_id, s.channel_id, s.kind, s.status, s.provider, s.provider_ref, s.currency,

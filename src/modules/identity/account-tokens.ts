@@ -87,11 +87,18 @@ export async function findAccountToken(
  * Ends a token in the caller's transaction; exactly one of several concurrent callers succeeds,
  * the others get 400.
  */
-export async function useAccountToken(ctx: TxCtx, id: string): Promise<void> {
+export async function useAccountToken(ctx: TxCtx, token: { id: string; shopId: string }): Promise<void> {
   const rows = await ctx.db
     .update(accountTokens)
     .set({ usedAt: sql`now()` })
-    .where(and(eq(accountTokens.id, id), isNull(accountTokens.usedAt), gt(accountTokens.expiresAt, sql`now()`)))
+    .where(
+      and(
+        eq(accountTokens.shopId, token.shopId),
+        eq(accountTokens.id, token.id),
+        isNull(accountTokens.usedAt),
+        gt(accountTokens.expiresAt, sql`now()`),
+      ),
+    )
     .returning({ id: accountTokens.id });
   if (rows.length === 0) throw tokenInvalid();
 }

@@ -234,7 +234,7 @@ export async function verifyCustomerEmail(ctx: Ctx, ip: string, token: string, p
     ]);
   }
   return withTx(ctx, async (t) => {
-    await useAccountToken(t, found.id);
+    await useAccountToken(t, found);
     const [row] = await t.db
       .select()
       .from(customers)
@@ -307,14 +307,14 @@ export async function confirmCustomerReset(ctx: Ctx, token: string, password: st
   const passwordHash = await hashPassword(password);
   return withTx(ctx, async (t) => {
     const tx = t.db;
-    await useAccountToken(t, found.id);
+    await useAccountToken(t, found);
     const [row] = await tx
       .select()
       .from(customers)
       .where(and(eq(customers.id, found.subjectId), eq(customers.shopId, ctx.shopId)))
       .for('update');
     if (!row) throw new AppError('token_invalid', 'The link is unknown, used or expired');
-    await tx.update(customers).set({ passwordHash, updatedAt: new Date() }).where(eq(customers.id, row.id));
+    await tx.update(customers).set({ passwordHash, updatedAt: new Date() }).where(and(eq(customers.shopId, row.shopId), eq(customers.id, row.id)));
     await revokeSessionsOf(t, 'customer', row.id);
     const updated = row.emailVerified ? row : await markVerified(t, row);
     return { ...updated, passwordHash };
@@ -348,7 +348,7 @@ export async function changeCustomerPassword(
   }
   const passwordHash = await hashPassword(input.new_password);
   return withTx(ctx, async (t) => {
-    await t.db.update(customers).set({ passwordHash, updatedAt: new Date() }).where(eq(customers.id, row.id));
+    await t.db.update(customers).set({ passwordHash, updatedAt: new Date() }).where(and(eq(customers.shopId, row.shopId), eq(customers.id, row.id)));
     await revokeSessionsOf(t, 'customer', row.id);
     const session = await createSession(t, { shopId: ctx.shopId, kind: 'customer', subjectId: row.id });
     return { customer: row, session };

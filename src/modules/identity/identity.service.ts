@@ -70,7 +70,7 @@ export async function loginAdmin(ctx: Ctx, email: string, password: string, ip: 
   // read again under FOR SHARE so a suspension that commits first is seen, and one that waits
   // revokes this session too
   return withTx({ ...ctx, shopId: shop.id }, async (t) => {
-    const [current] = await t.db.select().from(users).where(eq(users.id, user.id)).for('share');
+    const [current] = await t.db.select().from(users).where(and(eq(users.shopId, user.shopId), eq(users.id, user.id))).for('share');
     if (!current) throw INVALID_LOGIN();
     if (current.suspendedAt) {
       throw new AppError('employee_suspended', "The shop's owner has suspended sign-in of this employee");
@@ -106,7 +106,7 @@ export async function changeOwnPassword(ctx: Ctx, ip: string, current: string, n
   }
   const hash = await hashPassword(next);
   await withTx(ctx, async (t) => {
-    await t.db.update(users).set({ passwordHash: hash, updatedAt: new Date() }).where(eq(users.id, user.id));
+    await t.db.update(users).set({ passwordHash: hash, updatedAt: new Date() }).where(and(eq(users.shopId, user.shopId), eq(users.id, user.id)));
     await revokeSessionsOf(t, 'admin', user.id, actor.sessionId);
   });
 }
@@ -193,7 +193,7 @@ export async function updateEmployee(
           ...(passwordHash ? { passwordHash } : {}),
           updatedAt: new Date(),
         })
-        .where(eq(users.id, id))
+        .where(and(eq(users.shopId, ctx.shopId), eq(users.id, id)))
         .returning(),
     );
     if (passwordHash) await revokeSessionsOf(t, 'admin', id);
@@ -217,7 +217,7 @@ export async function deleteEmployee(ctx: Ctx, id: string) {
       throw conflict('last_owner', 'The last owner cannot be removed');
     }
     await revokeSessionsOf(t, 'admin', id);
-    await tx.delete(users).where(eq(users.id, id));
+    await tx.delete(users).where(and(eq(users.shopId, ctx.shopId), eq(users.id, id)));
   });
 }
 
@@ -238,7 +238,7 @@ export async function suspendEmployee(ctx: Ctx, id: string): Promise<UserRow> {
     const now = ctx.clock.now();
     const [updated] = row.suspendedAt
       ? [row]
-      : await t.db.update(users).set({ suspendedAt: now, updatedAt: now }).where(eq(users.id, id)).returning();
+      : await t.db.update(users).set({ suspendedAt: now, updatedAt: now }).where(and(eq(users.shopId, ctx.shopId), eq(users.id, id))).returning();
     await revokeSessionsOf(t, 'admin', id);
     return updated as UserRow;
   });
@@ -257,7 +257,7 @@ export async function restoreEmployee(ctx: Ctx, id: string): Promise<UserRow> {
     const [updated] = await t.db
       .update(users)
       .set({ suspendedAt: null, updatedAt: ctx.clock.now() })
-      .where(eq(users.id, id))
+      .where(and(eq(users.shopId, ctx.shopId), eq(users.id, id)))
       .returning();
     return updated as UserRow;
   });
@@ -435,7 +435,7 @@ export async function registerCustomer(ctx: Ctx, input: { email: string; passwor
       [row] = (await tx
         .update(customers)
         .set({ passwordHash, name: input.name ?? null, emailVerified: false, updatedAt: new Date() })
-        .where(eq(customers.id, existing.id))
+        .where(and(eq(customers.shopId, existing.shopId), eq(customers.id, existing.id)))
         .returning()) as [CustomerRow];
     } else {
       const inserted = (await tx

@@ -149,7 +149,7 @@ export async function findSession(
     await db.execute(
       sql`UPDATE sessions SET last_seen_at = now(),
             expires_at = least(now() + make_interval(secs => ${p.idle}::int), created_at + make_interval(secs => ${p.maxAge}::int))
-          WHERE id = ${row.id}`,
+          WHERE shop_id = ${row.shop_id} AND id = ${row.id}`,
     );
   }
   return {
@@ -170,9 +170,11 @@ export async function findSession(
   };
 }
 
-/** Ends one session (sign-out); the session id names it, whatever the context's shop. */
+/** Ends one session (sign-out) of the context's shop: the signed-in actor's own session. */
 export async function revokeSession(ctx: Ctx, id: string): Promise<void> {
-  await ctx.db.execute(sql`UPDATE sessions SET revoked_at = now() WHERE id = ${id} AND revoked_at IS NULL`);
+  await ctx.db.execute(
+    sql`UPDATE sessions SET revoked_at = now() WHERE shop_id = ${ctx.shopId} AND id = ${id} AND revoked_at IS NULL`,
+  );
 }
 
 /** Ends every session of one person of the context's shop, optionally keeping the current one. */

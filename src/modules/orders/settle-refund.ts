@@ -25,7 +25,7 @@ export async function lockRefund(ctx: TxCtx, refundId: string): Promise<{ order:
     .where(and(eq(refunds.id, refundId), eq(refunds.shopId, ctx.shopId)));
   if (!peek) throw notFound('Refund');
   const order = await lockOwned(tx, orders, ctx.shopId, peek.orderId, 'Order');
-  const refund = one(await tx.select().from(refunds).where(eq(refunds.id, refundId)).for('update'));
+  const refund = one(await tx.select().from(refunds).where(and(eq(refunds.shopId, ctx.shopId), eq(refunds.id, refundId))).for('update'));
   return { order, refund };
 }
 
@@ -60,7 +60,7 @@ export async function settleRefund(
       await tx
         .update(refunds)
         .set({ providerRef: o.providerRef ?? refund.providerRef, updatedAt: o.now })
-        .where(eq(refunds.id, refundId))
+        .where(and(eq(refunds.shopId, ctx.shopId), eq(refunds.id, refundId)))
         .returning(),
     );
   }
@@ -75,14 +75,14 @@ export async function settleRefund(
           providerRef: o.providerRef ?? refund.providerRef,
           updatedAt: o.now,
         })
-        .where(eq(refunds.id, refundId))
+        .where(and(eq(refunds.shopId, ctx.shopId), eq(refunds.id, refundId)))
         .returning(),
     );
   }
   const [succeeded] = await query<{ total: string | number }>(
     tx,
     sql`SELECT coalesce(sum(amount_cents), 0) AS total FROM refunds
-        WHERE order_id = ${order.id} AND (status = 'succeeded' OR id = ${refundId})`,
+        WHERE shop_id = ${order.shopId} AND order_id = ${order.id} AND (status = 'succeeded' OR id = ${refundId})`,
   );
   const refundedTotal = Number(succeeded?.total ?? 0);
   // a cancelled order stays cancelled (cancelled after payment, or while its refund was pending);
@@ -92,7 +92,7 @@ export async function settleRefund(
   refundStates.assert(refund.status, 'succeeded', reconciling ? 'reconciled' : undefined);
   if (order.status !== 'cancelled' && order.status !== 'refunded') {
     orderStates.assert(order.status, to);
-    await tx.update(orders).set({ status: to, updatedAt: o.now }).where(eq(orders.id, order.id));
+    await tx.update(orders).set({ status: to, updatedAt: o.now }).where(and(eq(orders.shopId, order.shopId), eq(orders.id, order.id)));
   }
   if (refundedTotal > order.totalCents) {
     ctx.log.error(
@@ -119,7 +119,7 @@ export async function settleRefund(
         failureReason: null,
         updatedAt: o.now,
       })
-      .where(eq(refunds.id, refundId))
+      .where(and(eq(refunds.shopId, ctx.shopId), eq(refunds.id, refundId)))
       .returning(),
   );
   // the credit note claws back the partner earnings it credits (finalizeCreditNote); without an

@@ -131,7 +131,7 @@ export async function acceptInvite(ctx: Ctx, kind: PartnerType, token: string, p
     const [updated] = await t.db
       .update(table)
       .set({ passwordHash, inviteTokenHash: null, inviteExpiresAt: null, acceptedAt: now, status, updatedAt: now })
-      .where(eq(table.id, row.id))
+      .where(and(eq(table.shopId, row.shopId), eq(table.id, row.id)))
       .returning();
     const session = await createSession(t, { shopId: row.shopId, kind, subjectId: row.id });
     return { partner: updated as typeof row, session };
@@ -221,7 +221,7 @@ export async function confirmPartnerReset(ctx: Ctx, kind: PartnerType, token: st
   const passwordHash = await hashPassword(password);
   return withTx(ctx, async (t) => {
     const tx = t.db;
-    await useAccountToken(t, found.id);
+    await useAccountToken(t, found);
     const [row] = await tx
       .select()
       .from(table)
@@ -232,7 +232,7 @@ export async function confirmPartnerReset(ctx: Ctx, kind: PartnerType, token: st
     const [updated] = await tx
       .update(table)
       .set({ passwordHash, updatedAt: new Date() })
-      .where(eq(table.id, row.id))
+      .where(and(eq(table.shopId, row.shopId), eq(table.id, row.id)))
       .returning();
     await revokeSessionsOf({ ...t, shopId: row.shopId }, kind, row.id);
     return updated as typeof row;
