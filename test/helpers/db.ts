@@ -51,6 +51,11 @@ export async function freshDatabase(opts: { onStatement?: OpenOptions['onStateme
     };
   }
   const dump = readFileSync(inject('pgliteDump'));
-  const database = await openDatabase({ url: null, dataDir: 'memory', loadDataDir: new Blob([dump]), onStatement: opts.onStatement });
+  const database = await openDatabase({
+    url: null,
+    dataDir: 'memory',
+    loadDataDir: new Blob([dump]),
+    onStatement: opts.onStatement,
+  });
   return { database, url: null, drop: () => database.close() };
 }

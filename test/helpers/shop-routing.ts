@@ -82,20 +82,19 @@ export interface TableRef {
 /** The shop-owned tables a (normalized) statement reads or writes, with the alias each goes by. */
 export function tableRefs(sql: string, owned: Set<string>): TableRef[] {
   const refs: TableRef[] = [];
-  const re = /\b(from|join|update|into|using|,)\s+(?:only\s+)?([a-z_][a-z0-9_]*)(?:\s+(?:as\s+)?([a-z_][a-z0-9_]*))?/g;
+  // the alias is looked at, not consumed: the next match starts right after the table's name
+  const re =
+    /\b(from|join|update|into|using|,)\s+(?:only\s+)?([a-z_][a-z0-9_]*)(?=(?:\s+(?:as\s+)?([a-z_][a-z0-9_]*))?)/g;
   for (let m = re.exec(sql); m; m = re.exec(sql)) {
     const [, keyword, table = '', next] = m;
     if (!owned.has(table)) continue;
     // `, name` is a table only inside a FROM list; elsewhere (a select list, VALUES) a column
     if (keyword === ',' && !/\bfrom\b[^()]*$/.test(sql.slice(0, m.index))) continue;
     // a column that happens to carry a table's name: `… from products.x` does not occur; `extract(x from col)` might
-    if (sql[m.index + m[0].length] === '.' || sql[m.index + m[0].length] === '(') {
-      if (keyword !== 'into') continue;
-    }
+    const after = sql[m.index + m[0].length];
+    if ((after === '.' || after === '(') && keyword !== 'into') continue;
     const alias = next && !NOT_ALIAS.has(next) ? next : table;
     refs.push({ table, alias, kind: keyword === 'into' ? 'insert' : 'other' });
-    // continue right after the table name, so `from a, b` and `join b` after an alias are seen
-    re.lastIndex = m.index + m[0].length - (next ? next.length : 0);
   }
   return refs;
 }

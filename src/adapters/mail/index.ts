@@ -233,7 +233,10 @@ export const mailModule: Module = {
             await jc.db.execute(sql`UPDATE jobs SET payload = payload - 'text' WHERE id = ${jc.job.id}`);
           }
         };
-        const [mail] = await jc.db.select().from(emails).where(and(eq(emails.shopId, shopId), eq(emails.id, id)));
+        const [mail] = await jc.db
+          .select()
+          .from(emails)
+          .where(and(eq(emails.shopId, shopId), eq(emails.id, id)));
         if (mail?.status !== 'queued') {
           await forgetFullText();
           return;

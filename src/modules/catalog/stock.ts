@@ -69,7 +69,8 @@ async function takeUnits(
   const shape = (params: Params) => {
     const shop = params.add(ctx.shopId);
     const ids = entries.map(([id]) => params.add(id));
-    const byId = (value: (r: StockRow) => string) => `CASE id ${entries.map(([, r], i) => `WHEN ${ids[i]} THEN ${value(r)}`).join(' ')} END`;
+    const byId = (value: (r: StockRow) => string) =>
+      `CASE id ${entries.map(([, r], i) => `WHEN ${ids[i]} THEN ${value(r)}`).join(' ')} END`;
     // a variant is taken only as a variant of the product the line names
     const productMatch =
       table === 'product_variants' ? `AND product_id = ${byId((r) => `${params.add(r.product)}::text`)}` : '';
@@ -80,7 +81,12 @@ async function takeUnits(
   };
   const lock = new Params();
   const locked = shape(lock);
-  await preparedText(ctx.db, `lock_${table}`, `SELECT id FROM ${table} WHERE ${locked.where} ORDER BY id FOR UPDATE`, lock.values);
+  await preparedText(
+    ctx.db,
+    `lock_${table}`,
+    `SELECT id FROM ${table} WHERE ${locked.where} ORDER BY id FOR UPDATE`,
+    lock.values,
+  );
   const take = new Params();
   const taking = shape(take);
   const quantity = taking.quantity();

@@ -214,7 +214,11 @@ export async function setDefaultChannel(ctx: Ctx, id: string) {
       .set({ isDefault: false, updatedAt: new Date() })
       .where(and(eq(channels.shopId, ctx.shopId), eq(channels.isDefault, true)));
     return one(
-      await tx.update(channels).set({ isDefault: true, updatedAt: new Date() }).where(and(eq(channels.shopId, ctx.shopId), eq(channels.id, id))).returning(),
+      await tx
+        .update(channels)
+        .set({ isDefault: true, updatedAt: new Date() })
+        .where(and(eq(channels.shopId, ctx.shopId), eq(channels.id, id)))
+        .returning(),
     );
   });
 }

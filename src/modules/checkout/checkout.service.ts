@@ -361,7 +361,10 @@ async function sessionByIdempotencyKey(ctx: Ctx, key: string): Promise<CheckoutS
 /** Answers a retried creation with the session it made (the provider call is idempotent per session). */
 async function resumeHostedSession(ctx: Ctx, session: CheckoutSessionRow, provider: PaymentProvider) {
   const url = session.status === 'open' ? await hostAtProvider(ctx, session, provider) : null;
-  const [fresh] = await ctx.db.select().from(checkoutSessions).where(eq(checkoutSessions.id, session.id));
+  const [fresh] = await ctx.db
+    .select()
+    .from(checkoutSessions)
+    .where(and(eq(checkoutSessions.shopId, session.shopId), eq(checkoutSessions.id, session.id)));
   return { session: fresh ?? session, url };
 }
 
@@ -387,7 +390,7 @@ async function hostAtProvider(ctx: Ctx, session: CheckoutSessionRow, provider: P
     await ctx.db
       .update(checkoutSessions)
       .set({ providerRef: hosted.providerRef })
-      .where(eq(checkoutSessions.id, session.id));
+      .where(and(eq(checkoutSessions.shopId, session.shopId), eq(checkoutSessions.id, session.id)));
   }
   return hosted.url;
 }
@@ -477,7 +480,7 @@ export async function completeInTx(ctx: TxCtx, session: CheckoutSessionRow, c: C
       stockReserved: false,
       ...(c.billingAddress ? { billingAddress: c.billingAddress } : {}),
     })
-    .where(eq(checkoutSessions.id, session.id));
+    .where(and(eq(checkoutSessions.shopId, session.shopId), eq(checkoutSessions.id, session.id)));
   await emitEvent(ctx, {
     type: 'checkout.completed',
     isTest: session.isTest,
@@ -551,7 +554,7 @@ export async function expireSession(ctx: Ctx, sessionId: string): Promise<boolea
     await tx
       .update(checkoutSessions)
       .set({ status: 'expired', stockReserved: false })
-      .where(eq(checkoutSessions.id, sessionId));
+      .where(and(eq(checkoutSessions.shopId, ctx.shopId), eq(checkoutSessions.id, sessionId)));
     return true;
   });
 }

@@ -104,7 +104,8 @@ async function identifyToken(db: Db, token: string): Promise<Identified | null> 
   );
   const row = rows[0];
   if (!row) return null;
-  if (row.touch) await db.execute(sql`UPDATE api_tokens SET last_used_at = now() WHERE shop_id = ${row.shop_id} AND id = ${row.id}`);
+  if (row.touch)
+    await db.execute(sql`UPDATE api_tokens SET last_used_at = now() WHERE shop_id = ${row.shop_id} AND id = ${row.id}`);
   return {
     shopId: row.shop_id,
     actor: {

@@ -70,7 +70,11 @@ export async function loginAdmin(ctx: Ctx, email: string, password: string, ip: 
   // read again under FOR SHARE so a suspension that commits first is seen, and one that waits
   // revokes this session too
   return withTx({ ...ctx, shopId: shop.id }, async (t) => {
-    const [current] = await t.db.select().from(users).where(and(eq(users.shopId, user.shopId), eq(users.id, user.id))).for('share');
+    const [current] = await t.db
+      .select()
+      .from(users)
+      .where(and(eq(users.shopId, user.shopId), eq(users.id, user.id)))
+      .for('share');
     if (!current) throw INVALID_LOGIN();
     if (current.suspendedAt) {
       throw new AppError('employee_suspended', "The shop's owner has suspended sign-in of this employee");
@@ -106,7 +110,10 @@ export async function changeOwnPassword(ctx: Ctx, ip: string, current: string, n
   }
   const hash = await hashPassword(next);
   await withTx(ctx, async (t) => {
-    await t.db.update(users).set({ passwordHash: hash, updatedAt: new Date() }).where(and(eq(users.shopId, user.shopId), eq(users.id, user.id)));
+    await t.db
+      .update(users)
+      .set({ passwordHash: hash, updatedAt: new Date() })
+      .where(and(eq(users.shopId, user.shopId), eq(users.id, user.id)));
     await revokeSessionsOf(t, 'admin', user.id, actor.sessionId);
   });
 }
@@ -238,7 +245,11 @@ export async function suspendEmployee(ctx: Ctx, id: string): Promise<UserRow> {
     const now = ctx.clock.now();
     const [updated] = row.suspendedAt
       ? [row]
-      : await t.db.update(users).set({ suspendedAt: now, updatedAt: now }).where(and(eq(users.shopId, ctx.shopId), eq(users.id, id))).returning();
+      : await t.db
+          .update(users)
+          .set({ suspendedAt: now, updatedAt: now })
+          .where(and(eq(users.shopId, ctx.shopId), eq(users.id, id)))
+          .returning();
     await revokeSessionsOf(t, 'admin', id);
     return updated as UserRow;
   });

@@ -114,7 +114,10 @@ async function failSucceededRefund(
             : 'paid';
   if (to !== status) {
     orderStates.assert(status, to, 'refund_reversed');
-    await tx.update(orders).set({ status: to, updatedAt: o.now }).where(and(eq(orders.shopId, order.shopId), eq(orders.id, order.id)));
+    await tx
+      .update(orders)
+      .set({ status: to, updatedAt: o.now })
+      .where(and(eq(orders.shopId, order.shopId), eq(orders.id, order.id)));
   }
   // the clawback of the refund (directly, or through its credit note) is undone in the ledger
   await runHook(ctx, 'refund.failedAfterSuccess', {

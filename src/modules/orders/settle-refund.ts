@@ -25,7 +25,13 @@ export async function lockRefund(ctx: TxCtx, refundId: string): Promise<{ order:
     .where(and(eq(refunds.id, refundId), eq(refunds.shopId, ctx.shopId)));
   if (!peek) throw notFound('Refund');
   const order = await lockOwned(tx, orders, ctx.shopId, peek.orderId, 'Order');
-  const refund = one(await tx.select().from(refunds).where(and(eq(refunds.shopId, ctx.shopId), eq(refunds.id, refundId))).for('update'));
+  const refund = one(
+    await tx
+      .select()
+      .from(refunds)
+      .where(and(eq(refunds.shopId, ctx.shopId), eq(refunds.id, refundId)))
+      .for('update'),
+  );
   return { order, refund };
 }
 
@@ -92,7 +98,10 @@ export async function settleRefund(
   refundStates.assert(refund.status, 'succeeded', reconciling ? 'reconciled' : undefined);
   if (order.status !== 'cancelled' && order.status !== 'refunded') {
     orderStates.assert(order.status, to);
-    await tx.update(orders).set({ status: to, updatedAt: o.now }).where(and(eq(orders.shopId, order.shopId), eq(orders.id, order.id)));
+    await tx
+      .update(orders)
+      .set({ status: to, updatedAt: o.now })
+      .where(and(eq(orders.shopId, order.shopId), eq(orders.id, order.id)));
   }
   if (refundedTotal > order.totalCents) {
     ctx.log.error(

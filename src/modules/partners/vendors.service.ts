@@ -166,7 +166,10 @@ export async function inviteVendor(
           }
           id = existing.id;
           if (existing.name !== name) {
-            await tx.update(vendors).set({ name, updatedAt: now }).where(and(eq(vendors.shopId, ctx.shopId), eq(vendors.id, id)));
+            await tx
+              .update(vendors)
+              .set({ name, updatedAt: now })
+              .where(and(eq(vendors.shopId, ctx.shopId), eq(vendors.id, id)));
           }
         } else {
           id = newId('vendor');

@@ -375,9 +375,9 @@ export function deliveryJob(config: Config): JobHandler {
         .select({ delivery: webhookDeliveries, event: webhookEvents })
         .from(webhookDeliveries)
         .innerJoin(
-      webhookEvents,
-      and(eq(webhookEvents.shopId, webhookDeliveries.shopId), eq(webhookEvents.id, webhookDeliveries.eventId)),
-    )
+          webhookEvents,
+          and(eq(webhookEvents.shopId, webhookDeliveries.shopId), eq(webhookEvents.id, webhookDeliveries.eventId)),
+        )
         .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.shopId, shopId)));
       if (!row) return;
       const { delivery, event } = row;
