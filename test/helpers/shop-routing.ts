@@ -99,16 +99,18 @@ export function tableRefs(sql: string, owned: Set<string>): TableRef[] {
   return refs;
 }
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Whether the statement constrains the reference's `shop_id` by equality (a value, or another table's shop_id). */
 function routed(sql: string, ref: TableRef): boolean {
   if (ref.kind === 'insert') {
     // INSERT INTO t (…, shop_id, …): the row names its shop (and so its shard)
-    const columns = new RegExp(`\\binto ${escape(ref.table)}(?: (?:as )?[a-z_][a-z0-9_]*)? ?\\(([^)]*)\\)`).exec(sql);
+    const columns = new RegExp(`\\binto ${escapeRegExp(ref.table)}(?: (?:as )?[a-z_][a-z0-9_]*)? ?\\(([^)]*)\\)`).exec(
+      sql,
+    );
     return !!columns?.[1]?.split(',').some((c) => c.trim() === 'shop_id');
   }
-  const a = escape(ref.alias);
+  const a = escapeRegExp(ref.alias);
   // a.shop_id = <value or column> (not = ANY(…): that names several shops), or <column> = a.shop_id
   if (new RegExp(`(?<![\\w.])${a}\\.shop_id ?=(?! ?any\\b)(?! ?all\\b)|= ?${a}\\.shop_id\\b`).test(sql)) return true;
   // a row-value form: (a.shop_id, a.id) = (…)
