@@ -299,9 +299,10 @@ async function openHostedSession(
 }
 
 /**
- * Writes the session, its expiry job and the stock reservation in ONE statement: the contended
- * stock row locks (every buyer of an item waits on them) are held only while it runs and commits,
- * never across round trips; a refusal leaves nothing behind.
+ * Writes the session, its expiry job and the stock reservation in one short transaction
+ * (`reserveWith`): the contended stock row locks (every buyer of an item waits on them) are held
+ * only while its few statements run, never across the app's other round trips; a refusal leaves
+ * nothing behind.
  */
 function insertReserving(ctx: Ctx, values: NewSession, tracked: TrackedLine[]) {
   const job = jobValues(
