@@ -25,8 +25,10 @@ export async function startApp(
   /** Where the app's log lines go (at LOG_LEVEL, default info), for tests that read the log. */
   logStream?: Writable,
   onRoute?: Parameters<typeof buildApp>[0]['onRoute'],
+  /** Receives every statement the app sends (test/foundation/shop-routing.test.ts). */
+  onStatement?: (text: string, params: unknown[]) => void,
 ): Promise<TestApp> {
-  const db = await freshDatabase();
+  const db = await freshDatabase({ onStatement });
   const config = loadConfig({
     DATA_DIR: 'memory',
     CLOCK: 'simulated',

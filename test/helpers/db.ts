@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { type Database, openDatabase } from '../../src/platform/db/client.js';
+import { type Database, type OpenOptions, openDatabase } from '../../src/platform/db/client.js';
 
 export interface TestDatabase {
   database: Database;
@@ -41,7 +41,7 @@ async function createFromTemplate(adminDb: string, name: string, templateName: s
 }
 
 /** Creates a new database (never shared with another file) and opens it. */
-export async function freshDatabase(): Promise<TestDatabase> {
+export async function freshDatabase(opts: { onStatement?: OpenOptions['onStatement'] } = {}): Promise<TestDatabase> {
   const template = process.env.TEST_DATABASE_URL ? inject('pgTemplateUrl') : null;
   if (template) {
     const templateName = new URL(template).pathname.slice(1);
@@ -51,7 +51,7 @@ export async function freshDatabase(): Promise<TestDatabase> {
     const admins = nodes.length ? nodes.map((node) => nodeUrl(template, node)) : [adminUrl(template, 'postgres')];
     for (const adminDb of admins) await createFromTemplate(adminDb, name, templateName);
     const url = adminUrl(template, name);
-    const database = await openDatabase({ url, dataDir: 'memory', poolSize: 10 });
+    const database = await openDatabase({ url, dataDir: 'memory', poolSize: 10, onStatement: opts.onStatement });
     return {
       database,
       url,
@@ -67,6 +67,11 @@ export async function freshDatabase(): Promise<TestDatabase> {
     };
   }
   const dump = readFileSync(inject('pgliteDump'));
-  const database = await openDatabase({ url: null, dataDir: 'memory', loadDataDir: new Blob([dump]) });
+  const database = await openDatabase({
+    url: null,
+    dataDir: 'memory',
+    loadDataDir: new Blob([dump]),
+    onStatement: opts.onStatement,
+  });
   return { database, url: null, drop: () => database.close() };
 }

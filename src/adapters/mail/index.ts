@@ -224,6 +224,8 @@ export const mailModule: Module = {
       async run(payload, jc) {
         mailer ??= createMailer(deps.config, jc.log);
         const id = String(payload.email_id ?? '');
+        // the e-mail's shop, which its job carries (every e-mail belongs to a shop)
+        const shopId = jc.job.shop_id ?? '';
         const fullText = typeof payload.text === 'string' ? payload.text : null;
         /** Deletes the full body from this job's payload: it lived there only until the hand-over. */
         const forgetFullText = async () => {
@@ -231,13 +233,19 @@ export const mailModule: Module = {
             await jc.db.execute(sql`UPDATE jobs SET payload = payload - 'text' WHERE id = ${jc.job.id}`);
           }
         };
-        const [mail] = await jc.db.select().from(emails).where(eq(emails.id, id));
+        const [mail] = await jc.db
+          .select()
+          .from(emails)
+          .where(and(eq(emails.shopId, shopId), eq(emails.id, id)));
         if (mail?.status !== 'queued') {
           await forgetFullText();
           return;
         }
         try {
-          const files = await jc.db.select().from(emailAttachments).where(eq(emailAttachments.emailId, id));
+          const files = await jc.db
+            .select()
+            .from(emailAttachments)
+            .where(and(eq(emailAttachments.shopId, shopId), eq(emailAttachments.emailId, id)));
           await mailer.send({
             to: mail.to,
             subject: mail.subject,
@@ -255,7 +263,7 @@ export const mailModule: Module = {
           await jc.db
             .update(emails)
             .set({ lastError: message.slice(0, 500), ...(last ? { status: 'failed' } : {}) })
-            .where(eq(emails.id, id));
+            .where(and(eq(emails.shopId, shopId), eq(emails.id, id)));
           if (last) await forgetFullText();
           throw err;
         }
@@ -267,7 +275,7 @@ export const mailModule: Module = {
             lastError: null,
             sentAt: jc.clock.now(),
           })
-          .where(eq(emails.id, id));
+          .where(and(eq(emails.shopId, shopId), eq(emails.id, id)));
         await forgetFullText();
       },
     });

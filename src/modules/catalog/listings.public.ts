@@ -343,7 +343,7 @@ export async function publicProducts(
           SELECT ${PRODUCT_COLUMNS}, row_number() OVER (ORDER BY p.created_at DESC, p.id DESC) AS ord
           FROM (SELECT ids.id FROM ids ORDER BY ids.created_at DESC, ids.id DESC
                 LIMIT ${input.limit} OFFSET ${input.offset}) o
-          JOIN products p ON p.id = o.id
+          JOIN products p ON p.shop_id = ${shopId} AND p.id = o.id
           ${visibleListing(channel.id)})
         SELECT CASE WHEN page.ord IS NULL OR page.ord = 1 THEN agg.all_ids END AS all_ids, agg.n, page.*,
                ${children(shopId, channel.id)}

@@ -280,15 +280,19 @@ function listStatements(ctx: Ctx, shape: ListShape) {
         })
         .from(products)
         .where(
-          inArray(
-            products.id,
-            db
-              .select({ id: products.id })
-              .from(products)
-              .where(where)
-              .orderBy(order)
-              .limit(sql.placeholder('limit'))
-              .offset(sql.placeholder('offset')),
+          and(
+            // the outer read names the shop too: every table of the statement on the shop's shard
+            eq(products.shopId, sql.placeholder('shop')),
+            inArray(
+              products.id,
+              db
+                .select({ id: products.id })
+                .from(products)
+                .where(where)
+                .orderBy(order)
+                .limit(sql.placeholder('limit'))
+                .offset(sql.placeholder('offset')),
+            ),
           ),
         )
         .prepare(`${name}_page`),

@@ -7,7 +7,7 @@ import type { PgTable } from 'drizzle-orm/pg-core';
 import type { Ctx } from '../../platform/auth/types.js';
 import { preparedText } from '../../platform/db/prepared.js';
 import { insertInto, Params } from '../../platform/db/statement.js';
-import { query, type TxCtx } from '../../platform/db/tx.js';
+import { query, type TxCtx, withTx } from '../../platform/db/tx.js';
 
 export interface StockRef {
   product_id: string;
@@ -51,74 +51,87 @@ function rowsOf(table: 'products' | 'product_variants', refs: StockRef[]): Map<s
 }
 
 /**
- * The CTEs that take the units of one table's rows: lock them in id order, then decrement the
- * ones with enough stock (`<name>` returns the ids taken). Null when no ref uses the table. Text
- * with numbered parameters (platform/db/statement.ts): it depends only on the number of rows.
+ * Takes the units of one table's rows in the caller's transaction and returns the ids taken: the
+ * rows are locked in id order (so concurrent carts never deadlock), then one UPDATE decrements
+ * those with enough stock, the quantity of each row written into the statement (`CASE id WHEN …`).
+ * Both statements name the shop and the ids and join nothing, so on Citus each runs on the shop's
+ * shard alone (docs/ARCHITECTURE.md "Routing by shop"). Text with numbered parameters
+ * (platform/db/statement.ts), prepared per table and number of rows.
  */
-function reserveCtes(
-  shopId: string,
+async function takeUnits(
+  ctx: TxCtx,
   table: 'products' | 'product_variants',
   rows: Map<string, StockRow>,
-  name: string,
-  params: Params,
-): string | null {
-  if (rows.size === 0) return null;
-  const want = [...rows]
-    .map(([id, r]) => `(${params.add(id)}::text, ${params.add(r.quantity)}::int, ${params.add(r.product)}::text)`)
-    .join(', ');
-  const productMatch = table === 'product_variants' ? 'AND x.product_id = w.product' : '';
-  return `${name}_want(id, q, product) AS (VALUES ${want}),
-    ${name}_locked AS MATERIALIZED (
-      SELECT x.id FROM ${table} x JOIN ${name}_want w ON w.id = x.id
-      WHERE x.shop_id = ${params.add(shopId)} ${productMatch}
-      ORDER BY x.id FOR UPDATE OF x),
-    ${name} AS (
-      UPDATE ${table} x SET stock_quantity = x.stock_quantity - w.q
-      FROM ${name}_want w, ${name}_locked l
-      WHERE x.id = w.id AND l.id = x.id AND (NOT x.track_stock OR x.stock_quantity >= w.q)
-      RETURNING x.id)`;
+): Promise<Set<string>> {
+  if (rows.size === 0) return new Set();
+  const entries = [...rows];
+  /** The statement's WHERE (the shop, the ids, a variant's product) and the quantity per row. */
+  const shape = (params: Params) => {
+    const shop = params.add(ctx.shopId);
+    const ids = entries.map(([id]) => params.add(id));
+    const byId = (value: (r: StockRow) => string) =>
+      `CASE id ${entries.map(([, r], i) => `WHEN ${ids[i]} THEN ${value(r)}`).join(' ')} END`;
+    // a variant is taken only as a variant of the product the line names
+    const productMatch =
+      table === 'product_variants' ? `AND product_id = ${byId((r) => `${params.add(r.product)}::text`)}` : '';
+    return {
+      where: `shop_id = ${shop} AND id IN (${ids.join(', ')}) ${productMatch}`,
+      quantity: () => byId((r) => `${params.add(r.quantity)}::int`),
+    };
+  };
+  const lock = new Params();
+  const locked = shape(lock);
+  await preparedText(
+    ctx.db,
+    `lock_${table}`,
+    `SELECT id FROM ${table} WHERE ${locked.where} ORDER BY id FOR UPDATE`,
+    lock.values,
+  );
+  const take = new Params();
+  const taking = shape(take);
+  const quantity = taking.quantity();
+  const taken = await preparedText<{ id: string }>(
+    ctx.db,
+    `take_${table}`,
+    `UPDATE ${table} SET stock_quantity = stock_quantity - ${quantity}
+      WHERE ${taking.where} AND (NOT track_stock OR stock_quantity >= ${quantity}) RETURNING id`,
+    take.values,
+  );
+  return new Set(taken.map((r) => r.id));
 }
 
-/** A row to insert in the reserving statement (`reserveWith`). */
+/** A row to insert with the reservation (`reserveWith`). */
 export interface AlsoInsert<T extends PgTable = PgTable> {
   table: T;
   values: Partial<T['$inferInsert']>;
 }
 
+/** Thrown inside `reserveWith`'s transaction when a row lacks stock: rolls everything back. */
+const OUT_OF_STOCK = Symbol('out_of_stock');
+
 /**
- * One statement that reserves the refs' units and inserts the `also` rows (e.g. the checkout
- * session and its expiry job) — all or nothing: when any row lacks stock, `commerce_assert`
- * aborts the statement and nothing of it stays. Rows are locked in id order, products before
- * variants, so concurrent carts never deadlock; the locks are held only while the statement runs
- * and commits, not across round trips. Written as text and prepared per shape of the cart: the
- * statement is wide, and building it through the query builder cost more CPU than running it.
- * Returns false when the stock was not there.
+ * Reserves the refs' units and inserts the `also` rows (e.g. the checkout session and its expiry
+ * job) in one short transaction — all or nothing: when any row lacks stock, nothing of it stays.
+ * Rows are locked in id order, products before variants, so concurrent carts never deadlock; the
+ * locks are held only while the transaction's few statements run, never across the caller's
+ * other round trips. Each statement names the shop (on Citus: one shard). Returns false when the
+ * stock was not there.
  */
 export async function reserveWith(ctx: Ctx, refs: StockRef[], also: AlsoInsert[]): Promise<boolean> {
-  const { db, shopId } = ctx;
-  const params = new Params();
-  const products = rowsOf('products', refs);
-  const variants = rowsOf('product_variants', refs);
-  const ctes = [
-    reserveCtes(shopId, 'products', products, 'taken_products', params),
-    reserveCtes(shopId, 'product_variants', variants, 'taken_variants', params),
-    ...also.map((a, i) => `also_${i} AS (${insertInto(a.table, a.values, params)})`),
-  ].filter((c): c is string => c !== null);
-  const checks = [
-    products.size > 0 ? `(SELECT count(*) FROM taken_products) = ${products.size}` : 'true',
-    variants.size > 0 ? `(SELECT count(*) FROM taken_variants) = ${variants.size}` : 'true',
-  ];
   try {
-    await preparedText(
-      db,
-      'reserve_with',
-      `WITH ${ctes.join(', ')} SELECT commerce_assert(${checks.join(' AND ')}, 'out_of_stock') AS ok`,
-      params.values,
-    );
+    await withTx(ctx, async (t) => {
+      for (const table of ['products', 'product_variants'] as const) {
+        const rows = rowsOf(table, refs);
+        if ((await takeUnits(t, table, rows)).size !== rows.size) throw OUT_OF_STOCK;
+      }
+      for (const a of also) {
+        const params = new Params();
+        await preparedText(t.db, 'reserve_also', insertInto(a.table, a.values, params), params.values);
+      }
+    });
     return true;
   } catch (err) {
-    const e = err as { code?: string; cause?: { code?: string } };
-    if (e.code === 'CM001' || e.cause?.code === 'CM001') return false;
+    if (err === OUT_OF_STOCK) return false;
     throw err;
   }
 }
@@ -149,22 +162,14 @@ export async function shortRefs(ctx: Ctx, refs: StockRef[]): Promise<number[]> {
 /**
  * Takes the units of several lines inside the caller's transaction (the direct flow, which
  * creates its order in the same transaction): rows locked in id order, products before
- * variants, one statement per table. Returns the indexes of the refs that were not in stock; the
- * caller rolls back when there are any.
+ * variants (`takeUnits`). Returns the indexes of the refs that were not in stock; the caller
+ * rolls back when there are any.
  */
 export async function reserveMany(ctx: TxCtx, refs: StockRef[]): Promise<number[]> {
-  const { db: tx, shopId } = ctx;
   const failed: number[] = [];
-  for (const [table, name] of [
-    ['products', 'taken_products'],
-    ['product_variants', 'taken_variants'],
-  ] as const) {
+  for (const table of ['products', 'product_variants'] as const) {
     const rows = rowsOf(table, refs);
-    const params = new Params();
-    const ctes = reserveCtes(shopId, table, rows, name, params);
-    if (!ctes) continue;
-    const taken = await preparedText<{ id: string }>(tx, name, `WITH ${ctes} SELECT id FROM ${name}`, params.values);
-    const ok = new Set(taken.map((r) => r.id));
+    const ok = await takeUnits(ctx, table, rows);
     for (const [id, r] of rows) if (!ok.has(id)) failed.push(...r.indexes);
   }
   return failed.sort((a, b) => a - b);

@@ -192,7 +192,7 @@ export async function updateChannel(ctx: Ctx, id: string, patch: ChannelPatchInp
               : {}),
             updatedAt: new Date(),
           })
-          .where(eq(channels.id, id))
+          .where(and(eq(channels.shopId, ctx.shopId), eq(channels.id, id)))
           .returning(),
       );
     });
@@ -215,7 +215,11 @@ export async function setDefaultChannel(ctx: Ctx, id: string) {
       .set({ isDefault: false, updatedAt: new Date() })
       .where(and(eq(channels.shopId, ctx.shopId), eq(channels.isDefault, true)));
     return one(
-      await tx.update(channels).set({ isDefault: true, updatedAt: new Date() }).where(eq(channels.id, id)).returning(),
+      await tx
+        .update(channels)
+        .set({ isDefault: true, updatedAt: new Date() })
+        .where(and(eq(channels.shopId, ctx.shopId), eq(channels.id, id)))
+        .returning(),
     );
   });
 }

@@ -95,7 +95,7 @@ export async function completeAboSessionRow(
  * provider event named only the session) as a derived table, locked `FOR UPDATE` by the statement
  * that reads it, with the columns a payment event needs (id, shop_id, channel_id, kind, status,
  * provider, provider_ref, currency, subscription_id, abo_tax, plan_id): the event's lookup joins
- * its plan and stays one statement, `FROM ${lockedAboSessionSql(id, shop)} s JOIN abo_plans pl ON pl.id = s.plan_id`.
+ * its plan and stays one statement, `FROM ${lockedAboSessionSql(id, shop)} s JOIN abo_plans pl ON pl.shop_id = s.shop_id AND pl.id = s.plan_id`.
  */
 export const lockedAboSessionSql = (sessionId: string, shopId: string | null): SQL =>
   sql`(SELECT s.id, s.shop_id, s.channel_id, s.kind, s.status, s.provider, s.provider_ref, s.currency,

@@ -74,7 +74,7 @@ export async function completeInTx(ctx: TxCtx, session: CheckoutSessionRow, c: C
       stockReserved: false,
       ...(c.billingAddress ? { billingAddress: c.billingAddress } : {}),
     })
-    .where(eq(checkoutSessions.id, session.id));
+    .where(and(eq(checkoutSessions.shopId, session.shopId), eq(checkoutSessions.id, session.id)));
   await emitEvent(ctx, {
     type: 'checkout.completed',
     isTest: session.isTest,

@@ -26,7 +26,7 @@ export async function expireSession(ctx: Ctx, sessionId: string): Promise<boolea
     await tx
       .update(checkoutSessions)
       .set({ status: 'expired', stockReserved: false })
-      .where(eq(checkoutSessions.id, sessionId));
+      .where(and(eq(checkoutSessions.shopId, ctx.shopId), eq(checkoutSessions.id, sessionId)));
     return true;
   });
 }

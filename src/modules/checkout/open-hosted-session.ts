@@ -50,9 +50,10 @@ export async function openHostedSession(
 }
 
 /**
- * Writes the session, its expiry job and the stock reservation in ONE statement: the contended
- * stock row locks (every buyer of an item waits on them) are held only while it runs and commits,
- * never across round trips; a refusal leaves nothing behind.
+ * Writes the session, its expiry job and the stock reservation in one short transaction
+ * (`reserveWith`): the contended stock row locks (every buyer of an item waits on them) are held
+ * only while its few statements run, never across the app's other round trips; a refusal leaves
+ * nothing behind.
  */
 function insertReserving(ctx: Ctx, values: NewSession, tracked: TrackedLine[]) {
   const job = jobValues(
@@ -112,7 +113,10 @@ export async function sessionByIdempotencyKey(ctx: Ctx, key: string): Promise<Ch
 /** Answers a retried creation with the session it made (the provider call is idempotent per session). */
 export async function resumeHostedSession(ctx: Ctx, session: CheckoutSessionRow, provider: PaymentProvider) {
   const url = session.status === 'open' ? await hostAtProvider(ctx, session, provider) : null;
-  const [fresh] = await ctx.db.select().from(checkoutSessions).where(eq(checkoutSessions.id, session.id));
+  const [fresh] = await ctx.db
+    .select()
+    .from(checkoutSessions)
+    .where(and(eq(checkoutSessions.shopId, session.shopId), eq(checkoutSessions.id, session.id)));
   return { session: fresh ?? session, url };
 }
 

@@ -56,7 +56,7 @@ async function update(ctx: TxCtx, id: string, patch: Partial<AboRow>, now: Date)
     await ctx.db
       .update(abos)
       .set({ ...patch, updatedAt: now })
-      .where(eq(abos.id, id))
+      .where(and(eq(abos.shopId, ctx.shopId), eq(abos.id, id)))
       .returning(),
   );
 }
@@ -117,7 +117,7 @@ async function onSessionPaid(tx: Tx, event: PaymentEvent, c: EventContext): Prom
     sql`SELECT s.shop_id, s.channel_id, s.kind, s.status, s.provider, s.provider_ref, s.currency, s.subscription_id,
                s.abo_tax, p.tax_class
         FROM ${lockedAboSessionSql(event.sessionId, sessionShop)} s
-        JOIN abo_plans pl ON pl.id = s.plan_id
+        JOIN abo_plans pl ON pl.shop_id = s.shop_id AND pl.id = s.plan_id
         JOIN LATERAL ${productSql(sql`pl.product_id`, sql`pl.shop_id`)} p ON true`,
   );
   if (!cs) return null;

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { FastifyReply } from 'fastify';
 import { testCardOutcome } from '../../adapters/payment/test-provider.js';
 import type { Ctx } from '../../platform/auth/types.js';
@@ -27,7 +27,7 @@ async function pageData(ctx: Ctx, s: CheckoutSessionRow) {
   const [plan] = await ctx.db
     .select()
     .from(aboPlans)
-    .where(eq(aboPlans.id, s.planId as string));
+    .where(and(eq(aboPlans.shopId, s.shopId), eq(aboPlans.id, s.planId as string)));
   return plan ?? null;
 }
 

@@ -194,7 +194,7 @@ export async function cancelAbo(ctx: Ctx, id: string, input: CancelInput, by: Ca
             nextRetryAt: null,
             updatedAt: now,
           })
-          .where(eq(abos.id, a.id))
+          .where(and(eq(abos.shopId, a.shopId), eq(abos.id, a.id)))
           .returning(),
       );
       const row = ended;
@@ -218,7 +218,7 @@ export async function cancelAbo(ctx: Ctx, id: string, input: CancelInput, by: Ca
           canceledBy: by,
           updatedAt: now,
         })
-        .where(eq(abos.id, a.id))
+        .where(and(eq(abos.shopId, a.shopId), eq(abos.id, a.id)))
         .returning(),
     );
     const row = scheduled;
@@ -251,7 +251,7 @@ export async function resumeAbo(ctx: Ctx, id: string): Promise<AboRow> {
           canceledBy: null,
           updatedAt: now,
         })
-        .where(eq(abos.id, a.id))
+        .where(and(eq(abos.shopId, a.shopId), eq(abos.id, a.id)))
         .returning(),
     );
     await emitAbo(t, row, 'abo.fortgesetzt', now);

@@ -3,7 +3,7 @@
  * (abo-sessions.page.ts) or a Stripe event (abo-payment-events.ts) creates the subscription and,
  * for a paid plan, the first order.
  */
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/auth/types.js';
 import { sha256 } from '../../platform/crypto.js';
 import { registerCredential, registerProviderRef } from '../../platform/db/directory.js';
@@ -70,7 +70,7 @@ export async function completeAboSession(
     if (!c.allowExpired && (session.status !== 'open' || session.expiresAt <= c.now)) {
       throw new AppError('session_expired', 'This checkout session has expired');
     }
-    const { plan, taxClass } = await planOf(t.db, session.planId as string);
+    const { plan, taxClass } = await planOf(t.db, session.shopId, session.planId as string);
     const terms = aboTerms(plan, c);
     const token = newSecret('abolink');
     const abo = await insertAbo(t, session, plan, taxClass, terms, token, c);
@@ -91,7 +91,7 @@ async function lockAboSession(ctx: TxCtx, sessionId: string): Promise<CheckoutSe
 }
 
 /** The session's plan and its product's tax class, in one statement. */
-async function planOf(tx: Tx, planId: string): Promise<{ plan: PlanRow; taxClass: string }> {
+async function planOf(tx: Tx, shopId: string, planId: string): Promise<{ plan: PlanRow; taxClass: string }> {
   const [row] = await tx
     .select({
       plan: aboPlans,
@@ -100,7 +100,7 @@ async function planOf(tx: Tx, planId: string): Promise<{ plan: PlanRow; taxClass
       >`(SELECT p.tax_class FROM ${productSql(sql`abo_plans.product_id`, sql`abo_plans.shop_id`)} p)`,
     })
     .from(aboPlans)
-    .where(eq(aboPlans.id, planId));
+    .where(and(eq(aboPlans.shopId, shopId), eq(aboPlans.id, planId)));
   if (!row) throw notFound('Plan');
   return { plan: row.plan, taxClass: row.taxClass ?? 'standard' };
 }

@@ -155,7 +155,7 @@ export async function updatePlan(ctx: Ctx, id: string, input: PlanInput): Promis
           ...(input.is_active !== undefined ? { isActive: input.is_active } : {}),
           updatedAt: ctx.clock.now(),
         })
-        .where(eq(aboPlans.id, id))
+        .where(and(eq(aboPlans.shopId, ctx.shopId), eq(aboPlans.id, id)))
         .returning(),
     );
     return { plan: row, ...(priceChanged || intervalChanged ? { hinweis: HINWEIS } : {}) };

@@ -11,7 +11,7 @@
  * (stripe-abos.ts).
  */
 
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { type PaymentProvider, paymentProviderOf, renewalBillingOf } from '../../adapters/payment/index.js';
 import type { Config } from '../../config.js';
 import { type Ctx, systemCtx } from '../../platform/auth/types.js';
@@ -67,7 +67,7 @@ async function save(ctx: TxCtx, id: string, patch: Partial<AboRow>, now: Date): 
     await ctx.db
       .update(abos)
       .set({ ...patch, updatedAt: now })
-      .where(eq(abos.id, id))
+      .where(and(eq(abos.shopId, ctx.shopId), eq(abos.id, id)))
       .returning(),
   );
 }

@@ -58,7 +58,7 @@ async function tokenView(deps: AppDeps, a: AboRow) {
     deps.database.db,
     sql`SELECT pl.name AS plan_name, p.name AS product_name
         FROM abo_plans pl JOIN LATERAL ${productSql(sql`pl.product_id`, sql`pl.shop_id`)} p ON true
-        WHERE pl.id = ${a.planId}`,
+        WHERE pl.shop_id = ${a.shopId} AND pl.id = ${a.planId}`,
   );
   return {
     abo: aboOut(a),

@@ -295,10 +295,16 @@ export function syncJob(config: Config): JobHandler {
           const { id } = await client.createVoucher(d.voucher);
           // recorded at once, so a later failure never books this document twice
           if (d.kind === 'invoice') {
-            await jc.db.update(invoices).set({ lexwareVoucherId: id }).where(eq(invoices.id, d.id));
+            await jc.db
+              .update(invoices)
+              .set({ lexwareVoucherId: id })
+              .where(and(eq(invoices.shopId, shopId), eq(invoices.id, d.id)));
             invoiceVoucher = id;
           } else {
-            await jc.db.update(creditNotes).set({ lexwareVoucherId: id }).where(eq(creditNotes.id, d.id));
+            await jc.db
+              .update(creditNotes)
+              .set({ lexwareVoucherId: id })
+              .where(and(eq(creditNotes.shopId, shopId), eq(creditNotes.id, d.id)));
           }
         }
       } catch (err) {

@@ -353,7 +353,7 @@ export async function deleteCreditNoteDraft(ctx: Ctx, id: string): Promise<void>
   await withTx(ctx, async (t) => {
     const row = await lockDocument(t, creditNotes, id, 'Credit note');
     assertCreditNoteAction(row.status, 'delete');
-    await t.db.delete(creditNotes).where(eq(creditNotes.id, id));
+    await t.db.delete(creditNotes).where(and(eq(creditNotes.shopId, ctx.shopId), eq(creditNotes.id, id)));
   });
 }
 
@@ -407,14 +407,14 @@ export async function finalizeCreditNote(ctx: Ctx, id: string): Promise<CreditNo
           finalizedAt: now,
           updatedAt: now,
         })
-        .where(eq(creditNotes.id, id))
+        .where(and(eq(creditNotes.shopId, ctx.shopId), eq(creditNotes.id, id)))
         .returning(),
     );
     const credited = creditedBefore + cn.totalCents;
     await tx
       .update(invoices)
       .set({ creditedCents: credited, status: creditedState(inv.status, credited, inv.totalCents), updatedAt: now })
-      .where(eq(invoices.id, inv.id));
+      .where(and(eq(invoices.shopId, inv.shopId), eq(invoices.id, inv.id)));
     // the commissions this credit note takes back from vendors and the affiliate (partners, via app.ts)
     await runHook(t, 'creditNote.finalized', { shopId: ctx.shopId, orderId: inv.orderId, creditNoteId: id, now });
     await scheduleAccountingSync(t, inv.orderId, now);
@@ -431,7 +431,7 @@ export async function creditNoteLinesOfOrder(
 ): Promise<{ id: string; lines: DocLine[]; invoice_total: number | string }[]> {
   return query<{ id: string; lines: DocLine[]; invoice_total: number | string }>(
     ctx.db,
-    sql`SELECT cn.id, cn.lines, i.total_cents AS invoice_total FROM credit_notes cn JOIN invoices i ON i.id = cn.invoice_id
+    sql`SELECT cn.id, cn.lines, i.total_cents AS invoice_total FROM credit_notes cn JOIN invoices i ON i.shop_id = cn.shop_id AND i.id = cn.invoice_id
         WHERE cn.shop_id = ${ctx.shopId} AND cn.order_id = ${orderId} AND cn.status <> 'draft'`,
   );
 }

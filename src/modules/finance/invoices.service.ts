@@ -272,7 +272,7 @@ export async function updateDraft(ctx: Ctx, id: string, patch: InvoicePatch): Pr
           ...(patch.note !== undefined ? { note: patch.note } : {}),
           updatedAt: ctx.clock.now(),
         })
-        .where(eq(invoices.id, id))
+        .where(and(eq(invoices.shopId, ctx.shopId), eq(invoices.id, id)))
         .returning(),
     );
   });
@@ -282,7 +282,7 @@ export async function deleteDraft(ctx: Ctx, id: string): Promise<void> {
   await withTx(ctx, async (t) => {
     const row = await lockInvoice(t, id);
     assertInvoiceAction(row.status, 'delete');
-    await t.db.delete(invoices).where(eq(invoices.id, id));
+    await t.db.delete(invoices).where(and(eq(invoices.shopId, ctx.shopId), eq(invoices.id, id)));
   });
 }
 
@@ -369,7 +369,7 @@ export async function finalizeInvoiceIn(t: TxCtx, id: string): Promise<InvoiceRo
         finalizedAt: now,
         updatedAt: now,
       })
-      .where(eq(invoices.id, id))
+      .where(and(eq(invoices.shopId, t.shopId), eq(invoices.id, id)))
       .returning(),
   );
   await scheduleAccountingSync(t, row.orderId, now);

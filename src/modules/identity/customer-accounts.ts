@@ -314,7 +314,10 @@ export async function confirmCustomerReset(ctx: Ctx, token: string, password: st
       .where(and(eq(customers.id, found.subjectId), eq(customers.shopId, ctx.shopId)))
       .for('update');
     if (!row) throw new AppError('token_invalid', 'The link is unknown, used or expired');
-    await tx.update(customers).set({ passwordHash, updatedAt: new Date() }).where(eq(customers.id, row.id));
+    await tx
+      .update(customers)
+      .set({ passwordHash, updatedAt: new Date() })
+      .where(and(eq(customers.shopId, row.shopId), eq(customers.id, row.id)));
     await revokeSessionsOf(t, 'customer', row.id);
     const updated = row.emailVerified ? row : await markVerified(t, row);
     return { ...updated, passwordHash };
@@ -348,7 +351,10 @@ export async function changeCustomerPassword(
   }
   const passwordHash = await hashPassword(input.new_password);
   return withTx(ctx, async (t) => {
-    await t.db.update(customers).set({ passwordHash, updatedAt: new Date() }).where(eq(customers.id, row.id));
+    await t.db
+      .update(customers)
+      .set({ passwordHash, updatedAt: new Date() })
+      .where(and(eq(customers.shopId, row.shopId), eq(customers.id, row.id)));
     await revokeSessionsOf(t, 'customer', row.id);
     const session = await createSession(t, { shopId: ctx.shopId, kind: 'customer', subjectId: row.id });
     return { customer: row, session };

@@ -66,7 +66,7 @@ export async function suspendCustomer(ctx: Ctx, id: string): Promise<CustomerRow
           await t.db
             .update(customers)
             .set({ suspendedAt: now, updatedAt: now })
-            .where(eq(customers.id, row.id))
+            .where(and(eq(customers.shopId, row.shopId), eq(customers.id, row.id)))
             .returning(),
         );
     await revokeSessionsOf(t, 'customer', row.id);
@@ -88,7 +88,7 @@ export async function restoreCustomer(ctx: Ctx, id: string): Promise<CustomerRow
       await t.db
         .update(customers)
         .set({ suspendedAt: null, updatedAt: ctx.clock.now() })
-        .where(eq(customers.id, row.id))
+        .where(and(eq(customers.shopId, row.shopId), eq(customers.id, row.id)))
         .returning(),
     );
   });

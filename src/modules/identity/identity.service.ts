@@ -124,7 +124,10 @@ export async function changeOwnPassword(ctx: Ctx, ip: string, current: string, n
   }
   const hash = await hashPassword(next);
   await withTx(ctx, async (t) => {
-    await t.db.update(users).set({ passwordHash: hash, updatedAt: new Date() }).where(eq(users.id, user.id));
+    await t.db
+      .update(users)
+      .set({ passwordHash: hash, updatedAt: new Date() })
+      .where(and(eq(users.shopId, user.shopId), eq(users.id, user.id)));
     await revokeSessionsOf(t, 'admin', user.id, actor.sessionId);
   });
 }
@@ -217,7 +220,7 @@ export async function updateEmployee(
           ...(passwordHash ? { passwordHash } : {}),
           updatedAt: new Date(),
         })
-        .where(eq(users.id, id))
+        .where(and(eq(users.shopId, ctx.shopId), eq(users.id, id)))
         .returning(),
     );
     if (passwordHash) await revokeSessionsOf(t, 'admin', id);
@@ -263,7 +266,11 @@ export async function suspendEmployee(ctx: Ctx, id: string): Promise<UserRow> {
     const now = ctx.clock.now();
     const [updated] = row.suspendedAt
       ? [row]
-      : await t.db.update(users).set({ suspendedAt: now, updatedAt: now }).where(eq(users.id, id)).returning();
+      : await t.db
+          .update(users)
+          .set({ suspendedAt: now, updatedAt: now })
+          .where(and(eq(users.shopId, ctx.shopId), eq(users.id, id)))
+          .returning();
     await revokeSessionsOf(t, 'admin', id);
     return updated as UserRow;
   });
@@ -282,7 +289,7 @@ export async function restoreEmployee(ctx: Ctx, id: string): Promise<UserRow> {
     const [updated] = await t.db
       .update(users)
       .set({ suspendedAt: null, updatedAt: ctx.clock.now() })
-      .where(eq(users.id, id))
+      .where(and(eq(users.shopId, ctx.shopId), eq(users.id, id)))
       .returning();
     return updated as UserRow;
   });
@@ -497,7 +504,7 @@ export async function registerCustomer(ctx: Ctx, input: { email: string; passwor
       [row] = (await tx
         .update(customers)
         .set({ passwordHash, name: input.name ?? null, emailVerified: false, updatedAt: new Date() })
-        .where(eq(customers.id, existing.id))
+        .where(and(eq(customers.shopId, existing.shopId), eq(customers.id, existing.id)))
         .returning()) as [CustomerRow];
     } else {
       const inserted = (await tx

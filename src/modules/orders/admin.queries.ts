@@ -51,9 +51,9 @@ export async function orderOverviewCounts(
       (SELECT count(*) FROM orders o WHERE o.shop_id = ${shop} AND o.status = 'paid' AND ${ch}) AS paid_unfulfilled,
       (SELECT count(*) FROM orders o WHERE o.shop_id = ${shop} AND o.status = 'pending_payment'
           AND o.expires_at IS NOT NULL AND o.expires_at <= ${o.dueBefore.toISOString()}::timestamptz AND ${ch}) AS unpaid_due_soon,
-      (SELECT count(*) FROM refunds r JOIN orders o ON o.id = r.order_id
+      (SELECT count(*) FROM refunds r JOIN orders o ON o.shop_id = r.shop_id AND o.id = r.order_id
           WHERE r.shop_id = ${shop} AND r.status = 'pending' AND ${ch}) AS refunds_pending,
-      (SELECT count(*) FROM refunds r JOIN orders o ON o.id = r.order_id
+      (SELECT count(*) FROM refunds r JOIN orders o ON o.shop_id = r.shop_id AND o.id = r.order_id
           WHERE r.shop_id = ${shop} AND r.status = 'failed' AND r.created_at >= ${failedSince}::timestamptz AND ${ch}) AS refunds_failed`,
   );
   return {
@@ -94,7 +94,7 @@ export async function revenueSince(
             SELECT o.currency, o.is_test, o.total_cents AS paid, 0 AS refunded FROM orders o
               WHERE o.shop_id = ${shop} AND o.paid_at IS NOT NULL AND o.paid_at >= ${from}::timestamptz AND ${ch}
             UNION ALL
-            SELECT r.currency, o.is_test, 0, r.amount_cents FROM refunds r JOIN orders o ON o.id = r.order_id
+            SELECT r.currency, o.is_test, 0, r.amount_cents FROM refunds r JOIN orders o ON o.shop_id = r.shop_id AND o.id = r.order_id
               WHERE r.shop_id = ${shop} AND r.status = 'succeeded' AND r.created_at >= ${from}::timestamptz AND ${ch}
           ) x GROUP BY currency, is_test ORDER BY is_test, currency`,
     );

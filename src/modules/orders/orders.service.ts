@@ -335,7 +335,7 @@ export async function transitionOrder(ctx: Ctx, id: string, to: OrderStatus) {
           ...(to === 'fulfilled' ? { fulfilledAt: now } : {}),
           ...(to === 'cancelled' ? { cancelledAt: now } : {}),
         })
-        .where(eq(orders.id, id))
+        .where(and(eq(orders.shopId, ctx.shopId), eq(orders.id, id)))
         .returning(),
     );
     if (to === 'paid') await runHook(t, 'order.paid', { shopId: ctx.shopId, orderId: id, now });
@@ -380,7 +380,7 @@ export async function expirePendingOrder(ctx: Ctx, orderId: string): Promise<boo
     await tx
       .update(orders)
       .set({ status: 'cancelled', cancelledAt: now, updatedAt: now })
-      .where(eq(orders.id, orderId));
+      .where(and(eq(orders.shopId, ctx.shopId), eq(orders.id, orderId)));
     await runHook(t, 'order.cancelledUnpaid', { shopId: ctx.shopId, orderId, now });
     return true;
   });

@@ -116,7 +116,7 @@ async function failSucceededRefund(
   const [left] = await query<{ total: string | number }>(
     tx,
     sql`SELECT coalesce(sum(amount_cents), 0) AS total FROM refunds
-        WHERE order_id = ${order.id} AND status = 'succeeded'`,
+        WHERE shop_id = ${order.shopId} AND order_id = ${order.id} AND status = 'succeeded'`,
   );
   const refundedTotal = Number(left?.total ?? 0);
   // the order's `refund_reversed` step (order-states.ts): a fulfilled order stays fulfilled; an
@@ -135,7 +135,10 @@ async function failSucceededRefund(
             : 'paid';
   if (to !== status) {
     orderStates.assert(status, to, 'refund_reversed');
-    await tx.update(orders).set({ status: to, updatedAt: o.now }).where(eq(orders.id, order.id));
+    await tx
+      .update(orders)
+      .set({ status: to, updatedAt: o.now })
+      .where(and(eq(orders.shopId, order.shopId), eq(orders.id, order.id)));
   }
   // the clawback of the refund (directly, or through its credit note) is undone in the ledger
   await runHook(ctx, 'refund.failedAfterSuccess', {

@@ -26,7 +26,13 @@ export async function lockRefund(ctx: TxCtx, refundId: string): Promise<{ order:
     .where(and(eq(refunds.id, refundId), eq(refunds.shopId, ctx.shopId)));
   if (!peek) throw notFound('Refund');
   const order = await lockOwned(tx, orders, ctx.shopId, peek.orderId, 'Order');
-  const refund = one(await tx.select().from(refunds).where(eq(refunds.id, refundId)).for('update'));
+  const refund = one(
+    await tx
+      .select()
+      .from(refunds)
+      .where(and(eq(refunds.shopId, ctx.shopId), eq(refunds.id, refundId)))
+      .for('update'),
+  );
   return { order, refund };
 }
 
@@ -81,7 +87,7 @@ async function settle(ctx: TxCtx, refundId: string, o: SettleOutcome): Promise<R
       await tx
         .update(refunds)
         .set({ providerRef: o.providerRef ?? refund.providerRef, updatedAt: o.now })
-        .where(eq(refunds.id, refundId))
+        .where(and(eq(refunds.shopId, ctx.shopId), eq(refunds.id, refundId)))
         .returning(),
     );
   }
@@ -96,14 +102,14 @@ async function settle(ctx: TxCtx, refundId: string, o: SettleOutcome): Promise<R
           providerRef: o.providerRef ?? refund.providerRef,
           updatedAt: o.now,
         })
-        .where(eq(refunds.id, refundId))
+        .where(and(eq(refunds.shopId, ctx.shopId), eq(refunds.id, refundId)))
         .returning(),
     );
   }
   const [succeeded] = await query<{ total: string | number }>(
     tx,
     sql`SELECT coalesce(sum(amount_cents), 0) AS total FROM refunds
-        WHERE order_id = ${order.id} AND (status = 'succeeded' OR id = ${refundId})`,
+        WHERE shop_id = ${order.shopId} AND order_id = ${order.id} AND (status = 'succeeded' OR id = ${refundId})`,
   );
   const refundedTotal = Number(succeeded?.total ?? 0);
   // a cancelled order stays cancelled (cancelled after payment, or while its refund was pending);
@@ -113,7 +119,10 @@ async function settle(ctx: TxCtx, refundId: string, o: SettleOutcome): Promise<R
   refundStates.assert(refund.status, 'succeeded', reconciling ? 'reconciled' : undefined);
   if (order.status !== 'cancelled' && order.status !== 'refunded') {
     orderStates.assert(order.status, to);
-    await tx.update(orders).set({ status: to, updatedAt: o.now }).where(eq(orders.id, order.id));
+    await tx
+      .update(orders)
+      .set({ status: to, updatedAt: o.now })
+      .where(and(eq(orders.shopId, order.shopId), eq(orders.id, order.id)));
   }
   if (refundedTotal > order.totalCents) {
     ctx.log.error(
@@ -140,7 +149,7 @@ async function settle(ctx: TxCtx, refundId: string, o: SettleOutcome): Promise<R
         failureReason: null,
         updatedAt: o.now,
       })
-      .where(eq(refunds.id, refundId))
+      .where(and(eq(refunds.shopId, ctx.shopId), eq(refunds.id, refundId)))
       .returning(),
   );
   // the credit note claws back the partner earnings it credits (finalizeCreditNote); without an

@@ -353,7 +353,7 @@ async function reversedOf(ctx: Ctx, earningIds: string[]): Promise<Map<string, n
   const rows = await query<{ earning_id: string; total: number | string }>(
     ctx.db,
     sql`SELECT t.earning_id, coalesce(sum(p.amount_cents), 0)::bigint AS total
-        FROM ledger_transactions t JOIN ledger_postings p ON p.transaction_id = t.id
+        FROM ledger_transactions t JOIN ledger_postings p ON p.shop_id = t.shop_id AND p.transaction_id = t.id
         WHERE t.shop_id = ${ctx.shopId} AND t.kind = 'clawback' AND p.account = 'expense'
           AND t.earning_id IN (${sql.join(
             earningIds.map((id) => sql`${id}`),
@@ -371,7 +371,7 @@ async function releasedAmounts(ctx: Ctx, earningIds: string[]): Promise<{ curren
   const rows = await query<{ currency: string; total: number | string }>(
     ctx.db,
     sql`SELECT t.currency, coalesce(sum(p.amount_cents), 0)::bigint AS total
-        FROM ledger_transactions t JOIN ledger_postings p ON p.transaction_id = t.id
+        FROM ledger_transactions t JOIN ledger_postings p ON p.shop_id = t.shop_id AND p.transaction_id = t.id
         WHERE t.shop_id = ${ctx.shopId} AND t.kind = 'release' AND p.account = 'available'
           AND t.earning_id IN (${sql.join(
             earningIds.map((id) => sql`${id}`),

@@ -85,7 +85,7 @@ async function clawBack(
   if (earnings.length === 0) return;
   const { order, targets } = await clawbackTargets(ctx, orderId, earnings);
   const reversed = await reversedSoFar(
-    tx,
+    ctx,
     earnings.map((e) => e.id),
   );
   for (const e of earnings) {
@@ -189,7 +189,7 @@ export async function previewRefundClawback(
   if (earnings.length === 0) return [];
   const { targets } = await clawbackTargets(ctx, orderId, earnings, whatIf);
   const reversed = await reversedSoFar(
-    ctx.db,
+    ctx,
     earnings.map((e) => e.id),
   );
   const by = new Map<string, { partner_type: PartnerType; partner_id: string; amount_cents: number }>();
@@ -222,14 +222,17 @@ export async function previewRefundClawback(
 }
 
 /** Clawed back so far per earning (the expense side of its clawback entries). */
-export async function reversedSoFar(db: Db, earningIds: string[]): Promise<Map<string, number>> {
+export async function reversedSoFar(
+  ctx: { db: Db; shopId: string },
+  earningIds: string[],
+): Promise<Map<string, number>> {
   const out = new Map<string, number>();
   if (earningIds.length === 0) return out;
   const rows = await query<{ earning_id: string; total: number | string }>(
-    db,
+    ctx.db,
     sql`SELECT t.earning_id, sum(p.amount_cents)::bigint AS total
-        FROM ledger_transactions t JOIN ledger_postings p ON p.transaction_id = t.id
-        WHERE t.kind = 'clawback' AND p.account = 'expense'
+        FROM ledger_transactions t JOIN ledger_postings p ON p.shop_id = t.shop_id AND p.transaction_id = t.id
+        WHERE t.shop_id = ${ctx.shopId} AND t.kind = 'clawback' AND p.account = 'expense'
           AND t.earning_id IN (${sql.join(
             earningIds.map((id) => sql`${id}`),
             sql`, `,

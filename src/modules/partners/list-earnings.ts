@@ -43,7 +43,7 @@ export async function listEarnings(
     db.select({ n: sql<number>`count(*)::int` }).from(partnerEarnings).where(where),
   ]);
   const reversed = await reversedSoFar(
-    db,
+    ctx,
     rows.map((r) => r.id),
   );
   return {

@@ -253,7 +253,7 @@ export async function confirmPartnerReset(ctx: Ctx, kind: PartnerType, token: st
     const [updated] = await tx
       .update(table)
       .set({ passwordHash, updatedAt: new Date() })
-      .where(eq(table.id, row.id))
+      .where(and(eq(table.shopId, row.shopId), eq(table.id, row.id)))
       .returning();
     await revokeSessionsOf({ ...t, shopId: row.shopId }, kind, row.id);
     return updated as typeof row;

@@ -347,7 +347,13 @@ export async function transitionPayout(
       set.reference = opts.reference ?? null;
     }
     if (to === 'cancelled') set.cancelledAt = now;
-    const updated = one(await tx.update(partnerPayouts).set(set).where(eq(partnerPayouts.id, row.id)).returning());
+    const updated = one(
+      await tx
+        .update(partnerPayouts)
+        .set(set)
+        .where(and(eq(partnerPayouts.shopId, row.shopId), eq(partnerPayouts.id, row.id)))
+        .returning(),
+    );
     if (to !== 'processing') {
       await post(t, {
         partnerType: type,

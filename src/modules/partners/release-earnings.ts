@@ -63,7 +63,7 @@ export async function releaseEarnings(
   }
   if (rows.length === 0) return [];
   const reversed = await reversedSoFar(
-    tx,
+    ctx,
     rows.map((r) => r.id),
   );
   const out: EarningRow[] = [];
@@ -87,7 +87,7 @@ export async function releaseEarnings(
       await tx
         .update(partnerEarnings)
         .set({ status: 'released', releasedAt: now })
-        .where(eq(partnerEarnings.id, r.id))
+        .where(and(eq(partnerEarnings.shopId, r.shopId), eq(partnerEarnings.id, r.id)))
         .returning(),
     );
     out.push(updated);

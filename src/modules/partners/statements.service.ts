@@ -323,7 +323,11 @@ export async function createStatement(
     };
     if (existing) {
       const row = one(
-        await tx.update(vendorStatements).set(content).where(eq(vendorStatements.id, existing.id)).returning(),
+        await tx
+          .update(vendorStatements)
+          .set(content)
+          .where(and(eq(vendorStatements.shopId, existing.shopId), eq(vendorStatements.id, existing.id)))
+          .returning(),
       );
       return { row: row, created: false };
     }

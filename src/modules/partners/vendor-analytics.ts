@@ -81,7 +81,7 @@ export async function vendorAnalytics(ctx: Ctx, q: { from?: string; to?: string;
     query<{ partner_id: string; currency: string; total: number | string }>(
       ctx.db,
       sql`SELECT p.partner_id, p.currency, sum(p.amount_cents)::bigint AS total
-          FROM ledger_postings p JOIN ledger_transactions t ON t.id = p.transaction_id
+          FROM ledger_postings p JOIN ledger_transactions t ON t.shop_id = p.shop_id AND t.id = p.transaction_id
           WHERE p.shop_id = ${ctx.shopId} AND p.partner_type = 'vendor' AND p.account = 'expense'
             AND t.kind = 'clawback'
             AND p.occurred_at >= ${fromIso}::timestamptz AND p.occurred_at < ${toIso}::timestamptz${only(sql`p.partner_id`)}

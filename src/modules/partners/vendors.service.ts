@@ -166,7 +166,10 @@ export async function inviteVendor(
           }
           id = existing.id;
           if (existing.name !== name) {
-            await tx.update(vendors).set({ name, updatedAt: now }).where(eq(vendors.id, id));
+            await tx
+              .update(vendors)
+              .set({ name, updatedAt: now })
+              .where(and(eq(vendors.shopId, ctx.shopId), eq(vendors.id, id)));
           }
         } else {
           id = newId('vendor');
@@ -379,15 +382,15 @@ export async function vendorEarnings(ctx: Ctx, q: EarningQuery, vendorId?: strin
 }
 
 /** Clawed back so far per earning, from the ledger (ids in chunks to stay below parameter limits). */
-async function reversedOf(db: Db, ids: string[]): Promise<Map<string, number>> {
+async function reversedOf(ctx: { db: Db; shopId: string }, ids: string[]): Promise<Map<string, number>> {
   const out = new Map<string, number>();
   for (let i = 0; i < ids.length; i += 1000) {
     const chunk = ids.slice(i, i + 1000);
     const rows = await query<{ earning_id: string; total: number | string }>(
-      db,
+      ctx.db,
       sql`SELECT t.earning_id, sum(p.amount_cents)::bigint AS total
-          FROM ledger_transactions t JOIN ledger_postings p ON p.transaction_id = t.id
-          WHERE t.earning_id IN (${sql.join(
+          FROM ledger_transactions t JOIN ledger_postings p ON p.shop_id = t.shop_id AND p.transaction_id = t.id
+          WHERE t.shop_id = ${ctx.shopId} AND t.earning_id IN (${sql.join(
             chunk.map((id) => sql`${id}`),
             sql`, `,
           )}) AND t.kind = 'clawback' AND p.account = 'expense'
@@ -417,7 +420,7 @@ export async function releaseVendorEarnings(ctx: Ctx, body: { earning_ids?: stri
       now,
     );
     const reversed = await reversedOf(
-      t.db,
+      t,
       released.map((e) => e.id),
     );
     const views: EarningView[] = released.map((e) => ({ ...e, reversedCents: reversed.get(e.id) ?? 0 }));

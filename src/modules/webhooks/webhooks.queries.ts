@@ -36,7 +36,7 @@ export async function eventsOfOrderingKeys(ctx: Pick<Ctx, 'db' | 'shopId'>, keys
     ctx.db,
     sql`SELECT e.id AS event_id, e.type, e.created_at, d.id AS delivery_id, d.status, d.attempts,
                d.last_status_code, d.last_error, d.delivered_at, d.updated_at
-        FROM webhook_events e LEFT JOIN webhook_deliveries d ON d.event_id = e.id
+        FROM webhook_events e LEFT JOIN webhook_deliveries d ON d.shop_id = e.shop_id AND d.event_id = e.id
         WHERE e.shop_id = ${ctx.shopId} AND e.ordering_key IN (${sql.join(
           keys.map((k) => sql`${k}`),
           sql`, `,

@@ -272,7 +272,10 @@ export async function listDeliveries(
   const rows = await ctx.db
     .select(deliveryColumns)
     .from(webhookDeliveries)
-    .innerJoin(webhookEvents, eq(webhookEvents.id, webhookDeliveries.eventId))
+    .innerJoin(
+      webhookEvents,
+      and(eq(webhookEvents.shopId, webhookDeliveries.shopId), eq(webhookEvents.id, webhookDeliveries.eventId)),
+    )
     .where(where)
     .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
     .limit(opts.limit)
@@ -285,7 +288,10 @@ async function deliveryView(ctx: Ctx, id: string): Promise<DeliveryView> {
   const [row] = await ctx.db
     .select(deliveryColumns)
     .from(webhookDeliveries)
-    .innerJoin(webhookEvents, eq(webhookEvents.id, webhookDeliveries.eventId))
+    .innerJoin(
+      webhookEvents,
+      and(eq(webhookEvents.shopId, webhookDeliveries.shopId), eq(webhookEvents.id, webhookDeliveries.eventId)),
+    )
     .where(and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.shopId, ctx.shopId)));
   if (!row) throw notFound('Delivery');
   return row;
@@ -331,7 +337,7 @@ export async function retryDelivery(ctx: Ctx, id: string): Promise<DeliveryView>
     await tx
       .update(webhookDeliveries)
       .set({ status: 'pending', nextAttemptAt: now, jobId, updatedAt: now })
-      .where(eq(webhookDeliveries.id, d.id));
+      .where(and(eq(webhookDeliveries.shopId, d.shopId), eq(webhookDeliveries.id, d.id)));
     return deliveryView(t, d.id);
   });
 }
@@ -368,7 +374,10 @@ export function deliveryJob(config: Config): JobHandler {
       const [row] = await jc.db
         .select({ delivery: webhookDeliveries, event: webhookEvents })
         .from(webhookDeliveries)
-        .innerJoin(webhookEvents, eq(webhookEvents.id, webhookDeliveries.eventId))
+        .innerJoin(
+          webhookEvents,
+          and(eq(webhookEvents.shopId, webhookDeliveries.shopId), eq(webhookEvents.id, webhookDeliveries.eventId)),
+        )
         .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.shopId, shopId)));
       if (!row) return;
       const { delivery, event } = row;
@@ -380,7 +389,7 @@ export function deliveryJob(config: Config): JobHandler {
         await jc.db
           .update(webhookDeliveries)
           .set({ status: 'dead', lastError: 'No webhook endpoint is configured', nextAttemptAt: null, updatedAt: now })
-          .where(eq(webhookDeliveries.id, delivery.id));
+          .where(and(eq(webhookDeliveries.shopId, delivery.shopId), eq(webhookDeliveries.id, delivery.id)));
         return;
       }
 
@@ -427,7 +436,7 @@ export function deliveryJob(config: Config): JobHandler {
             deliveredAt: now,
             updatedAt: now,
           })
-          .where(eq(webhookDeliveries.id, delivery.id));
+          .where(and(eq(webhookDeliveries.shopId, delivery.shopId), eq(webhookDeliveries.id, delivery.id)));
         return;
       }
       const last = jc.job.attempts >= jc.job.max_attempts;
@@ -442,7 +451,7 @@ export function deliveryJob(config: Config): JobHandler {
           nextAttemptAt: last ? null : new Date(now.getTime() + retryDelayMs(jc.job.attempts)),
           updatedAt: now,
         })
-        .where(eq(webhookDeliveries.id, delivery.id));
+        .where(and(eq(webhookDeliveries.shopId, delivery.shopId), eq(webhookDeliveries.id, delivery.id)));
       throw new Error(`webhook delivery ${delivery.id} failed: ${result.error}`);
     },
   };

@@ -36,7 +36,17 @@ export interface OpenOptions {
   poolSize?: number;
   /** Preloaded PGlite data directory (tests start from a migrated snapshot). */
   loadDataDir?: Blob;
+  /**
+   * Called with the text and parameters of every statement sent through Drizzle (every query of
+   * the service goes through it: the query builder, `db.execute`, platform/db/prepared.ts), for
+   * tools and tests: the statement check (test/foundation/shop-routing.test.ts) reads them.
+   */
+  onStatement?: (text: string, params: unknown[]) => void;
 }
+
+/** Drizzle's logger for `onStatement`, or none. */
+const loggerOf = (onStatement: OpenOptions['onStatement']) =>
+  onStatement ? { logger: { logQuery: (text: string, params: unknown[]) => onStatement(text, params) } } : {};
 
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
   if (opts.url) {
@@ -58,7 +68,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     });
     // An idle client that loses its connection must not crash the process.
     pool.on('error', () => {});
-    const db = drizzlePg(pool, { schema }) as unknown as Db;
+    const db = drizzlePg(pool, { schema, ...loggerOf(opts.onStatement) }) as unknown as Db;
     return { db, kind: 'postgres', raw: pool, close: () => pool.end() };
   }
   const dir = opts.dataDir === 'memory' ? undefined : opts.dataDir;
@@ -81,6 +91,6 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     parsers: { [INT8]: toNumber, [NUMERIC]: toNumber },
   });
   await client.exec(`SET TIME ZONE 'UTC'`);
-  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  const db = drizzlePglite(client, { schema, ...loggerOf(opts.onStatement) }) as unknown as Db;
   return { db, kind: 'pglite', raw: client, close: () => client.close() };
 }

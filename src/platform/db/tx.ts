@@ -39,12 +39,21 @@ export function withTx<T>(handle: Db | Ctx, fn: ((tx: TxCtx) => Promise<T>) | ((
 export { pgDate } from '../dates.js';
 export { one, query, queryOne } from './query.js';
 
-/** The constraint a unique violation (SQLSTATE 23505) hit — `''` when unnamed — or null for any other error. */
+/**
+ * The constraint a unique violation (SQLSTATE 23505) hit — `''` when unnamed — or null for any
+ * other error. On Citus the error comes from a shard: it names the shard's index
+ * (`affiliates_code_uq_102607`) and may carry no `constraint` field, so the name is then read
+ * from the message (`… violates unique constraint "…"`) and a trailing `_<digits>` shard suffix is
+ * removed: callers compare with the index name and get the same answer on every database. (No
+ * index of the schema ends in `_<digits>`.)
+ */
 export function uniqueConstraintOf(err: unknown): string | null {
-  const e = err as { code?: string; constraint?: string; cause?: { code?: string; constraint?: string } };
-  if (e?.code === '23505') return e.constraint ?? '';
-  if (e?.cause?.code === '23505') return e.cause.constraint ?? '';
-  return null;
+  type PgError = { code?: string; constraint?: string; message?: string; detail?: string };
+  const e = err as PgError & { cause?: PgError };
+  const hit = e?.code === '23505' ? e : e?.cause?.code === '23505' ? e.cause : null;
+  if (!hit) return null;
+  const named = hit.constraint || /unique constraint "([^"]+)"/.exec(`${hit.message ?? ''} ${hit.detail ?? ''}`)?.[1];
+  return named ? named.replace(/_\d+$/, '') : '';
 }
 
 /** Escapes LIKE wildcards so a search for `50%` finds the text `50%` (the default escape is `\`). */

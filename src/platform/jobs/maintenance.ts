@@ -91,7 +91,10 @@ export interface PruneLimits {
  * advancing a simulated clock never prunes. Rows locked by a concurrent change (a manual retry)
  * are skipped and looked at again in the next run. `id = ANY(ARRAY(…))` rather than `id IN (…)`:
  * PostgreSQL plans the IN form as a hash semi-join over a sequential scan of the whole table,
- * the array form as primary-key lookups of just the chosen ids.
+ * the array form as primary-key lookups of just the chosen ids. One shop at a time, every
+ * statement naming its shop: on Citus each runs on the shop's shard, and rows are locked only
+ * where they were found by `shop_id` (docs/ARCHITECTURE.md "Routing by shop"). The cap on rows
+ * per run holds across all shops.
  */
 export async function pruneWebhookHistory(
   db: Db,
@@ -99,35 +102,44 @@ export async function pruneWebhookHistory(
   limits: PruneLimits = { batchRows: PRUNE_BATCH_ROWS, maxRowsPerRun: PRUNE_MAX_ROWS_PER_RUN },
 ): Promise<{ deliveries: number; events: number }> {
   const cutoff = sql`now() - make_interval(days => ${retentionDays})`;
-  const deliveries = await deleteInBatches(
-    db,
-    limits,
-    (n) => sql`
-      WITH gone AS (
-        DELETE FROM webhook_deliveries WHERE id = ANY(ARRAY(
-          SELECT id FROM webhook_deliveries
-          WHERE status IN ('succeeded', 'dead') AND updated_at < ${cutoff}
-          ORDER BY updated_at
-          LIMIT ${n}
-          FOR UPDATE SKIP LOCKED))
-        RETURNING 1)
-      SELECT count(*)::int AS n FROM gone`,
-  );
-  const events = await deleteInBatches(
-    db,
-    limits,
-    (n) => sql`
-      WITH gone AS (
-        DELETE FROM webhook_events WHERE id = ANY(ARRAY(
-          SELECT e.id FROM webhook_events e
-          WHERE e.created_at < ${cutoff}
-            AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id)
-          ORDER BY e.created_at
-          LIMIT ${n}
-          FOR UPDATE SKIP LOCKED))
-        RETURNING 1)
-      SELECT count(*)::int AS n FROM gone`,
-  );
+  const shops = await query<{ id: string }>(db, sql`SELECT id FROM shops ORDER BY id`);
+  let deliveries = 0;
+  let events = 0;
+  for (const { id: shop } of shops) {
+    if (deliveries < limits.maxRowsPerRun) {
+      deliveries += await deleteInBatches(
+        db,
+        { batchRows: limits.batchRows, maxRowsPerRun: limits.maxRowsPerRun - deliveries },
+        (n) => sql`
+          WITH gone AS (
+            DELETE FROM webhook_deliveries WHERE shop_id = ${shop} AND id = ANY(ARRAY(
+              SELECT id FROM webhook_deliveries
+              WHERE shop_id = ${shop} AND status IN ('succeeded', 'dead') AND updated_at < ${cutoff}
+              ORDER BY updated_at
+              LIMIT ${n}
+              FOR UPDATE SKIP LOCKED))
+            RETURNING 1)
+          SELECT count(*)::int AS n FROM gone`,
+      );
+    }
+    if (events < limits.maxRowsPerRun) {
+      events += await deleteInBatches(
+        db,
+        { batchRows: limits.batchRows, maxRowsPerRun: limits.maxRowsPerRun - events },
+        (n) => sql`
+          WITH gone AS (
+            DELETE FROM webhook_events WHERE shop_id = ${shop} AND id = ANY(ARRAY(
+              SELECT e.id FROM webhook_events e
+              WHERE e.shop_id = ${shop} AND e.created_at < ${cutoff}
+                AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.shop_id = e.shop_id AND d.event_id = e.id)
+              ORDER BY e.created_at
+              LIMIT ${n}
+              FOR UPDATE SKIP LOCKED))
+            RETURNING 1)
+          SELECT count(*)::int AS n FROM gone`,
+      );
+    }
+  }
   return { deliveries, events };
 }
 
