@@ -19,6 +19,7 @@ import type { Db } from '../../src/platform/db/client.js';
 import { distributionScript } from '../../src/platform/db/migrate.js';
 import { query } from '../../src/platform/db/tx.js';
 import { freshDatabase, type TestDatabase } from '../helpers/db.js';
+import { type DistributionLists, distributionLists } from '../helpers/distribution.js';
 
 /** Coordinator-local tables: never distributed, so their keys need no shop_id. */
 const LOCAL_TABLES: Record<string, string> = {
@@ -32,6 +33,10 @@ const REFERENCE_TABLES: Record<string, string> = {
   countries: 'the shared ISO country list every shop reads',
   platform_secrets: 'secrets of the platform itself, no shop',
   clock_state: 'the one simulated clock of the service',
+  credential_directory: 'credential hashes → shop: a session, token, key or link is found before its shop is known',
+  domain_directory: 'a domain is unique across all shops (spec §2.6) and names the shop of a request',
+  employee_email_directory: 'an employee e-mail is unique across shops; sign-in finds the shop by it',
+  provider_ref_directory: "a payment provider's reference is unique and names the shop of its webhook",
 };
 
 interface Table {
@@ -83,23 +88,6 @@ const FOREIGN_KEYS = sql`SELECT c.relname::text AS "table", co.conname::text AS 
   JOIN pg_namespace n ON n.oid = c.relnamespace
   WHERE n.nspname = 'public' AND co.contype = 'f'
   ORDER BY 1, 2`;
-
-interface DistributionLists {
-  reference: string[];
-  distributed: string[];
-  local: string[];
-}
-
-/** The three table lists of db/citus/distribute.sql (`<kind>_tables text[] := ARRAY[...]`). */
-function distributionLists(text: string): DistributionLists {
-  const list = (kind: string) => {
-    const m = new RegExp(`${kind}_tables text\\[\\] := ARRAY\\[([\\s\\S]*?)\\];`).exec(text);
-    if (!m?.[1]) throw new Error(`db/citus/distribute.sql has no ${kind}_tables list`);
-    const body = m[1].replace(/--[^\n]*/g, '');
-    return [...body.matchAll(/'([a-z0-9_]+)'/g)].map((x) => x[1] as string);
-  };
-  return { reference: list('reference'), distributed: list('distributed'), local: list('local') };
-}
 
 const ACTION: Record<string, string> = { n: 'SET NULL', d: 'SET DEFAULT' };
 

@@ -50,21 +50,6 @@ const ALLOWED: AllowEntry[] = [
     reason: 'credential lookup (a session by its token hash): finds the shop; a directory lookup (citus-directory)',
   },
   {
-    table: 'users',
-    contains: 'from users where lower(users.email) = lower($1)',
-    reason: 'the admin login finds an employee by e-mail across shops: a directory lookup (citus-directory)',
-  },
-  {
-    table: 'vendors',
-    contains: 'from vendors where (vendors.invite_token_hash = $1',
-    reason: 'partner invite acceptance finds the invitation by its token hash: a directory lookup (citus-directory)',
-  },
-  {
-    table: 'affiliates',
-    contains: 'from affiliates where (affiliates.invite_token_hash = $1',
-    reason: 'partner invite acceptance finds the invitation by its token hash: a directory lookup (citus-directory)',
-  },
-  {
     table: 'storefront_settings',
     contains: 'from storefront_settings where storefront_settings.publishable_key_id is not null',
     reason: "domain resolution: the service's own host shows the first shop with a storefront key (citus-directory)",

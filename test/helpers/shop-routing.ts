@@ -11,17 +11,24 @@
  */
 import { getTableConfig, type PgTable } from 'drizzle-orm/pg-core';
 import * as schema from '../../src/platform/db/schema.js';
+import { committedDistributionLists } from './distribution.js';
 
 /** Tables with a shop_id column that stay on the coordinator (docs/decisions.md): never sharded. */
 export const LOCAL_TABLES = new Set(['jobs', 'payment_events', 'rate_limits']);
 
-/** Every table of the catalogue with a `shop_id` column, less the coordinator-local ones. */
+/** Every table of the catalogue with a `shop_id` column, less the coordinator-local ones and the reference tables (directories). */
 export function shopOwnedTables(): Set<string> {
+  const reference = new Set(committedDistributionLists().reference);
   const names = new Set<string>();
   for (const value of Object.values(schema)) {
     if (!value || typeof value !== 'object' || !(Symbol.for('drizzle:IsDrizzleTable') in value)) continue;
     const config = getTableConfig(value as PgTable);
-    if (config.columns.some((c) => c.name === 'shop_id') && !LOCAL_TABLES.has(config.name)) names.add(config.name);
+    if (
+      config.columns.some((c) => c.name === 'shop_id') &&
+      !LOCAL_TABLES.has(config.name) &&
+      !reference.has(config.name)
+    )
+      names.add(config.name);
   }
   return names;
 }
