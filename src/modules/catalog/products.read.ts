@@ -1,6 +1,6 @@
 /** Reading products: one product, and the filtered, paginated admin list. */
 
-import { and, asc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { restrictedChannels } from '../../platform/auth/channel-scope.js';
 import type { Ctx } from '../../platform/auth/types.js';
@@ -71,39 +71,42 @@ const IMAGE_TEXT = jsonObject({
 /**
  * The outer `products` row in the API shape (`ProductSchema`) as JSON text: the one place that
  * shape is produced. Variants and images come in display order. The list passes this text
- * through to the response as it is; single reads parse it.
+ * through to the response as it is; single reads parse it. The child subqueries name the shop as
+ * a value (`shop`), not as `products.shop_id`: on Citus a correlated subquery only routes to the
+ * shop's shard when its distribution column is pinned to the same value as the outer read's.
  */
-const PRODUCT_TEXT = jsonObject({
-  id: str(sql`products.id`),
-  name: str(sql`products.name`),
-  slug: str(sql`products.slug`),
-  sku: str(sql`products.sku`),
-  status: str(sql`products.status`),
-  type: str(sql`products.type`),
-  tax_class: str(sql`products.tax_class`),
-  base_price_cents: sql`products.base_price_cents::text`,
-  cost_price_cents: num(sql`products.cost_price_cents`),
-  category_id: str(sql`products.category_id`),
-  brand_id: str(sql`products.brand_id`),
-  supplier_id: str(sql`products.supplier_id`),
-  vendor_id: str(sql`products.vendor_id`),
-  is_digital: bool(sql`products.is_digital`),
-  track_stock: bool(sql`products.track_stock`),
-  stock_quantity: sql`products.stock_quantity::text`,
-  description: str(sql`products.description`),
-  short_description: str(sql`products.short_description`),
-  options: sql`products.options::text`,
-  variants: jsonArray(
-    sql`(SELECT string_agg(${VARIANT_TEXT}, ',' ORDER BY v.position, v.id) FROM ${productVariants} v
-         WHERE v.shop_id = products.shop_id AND v.product_id = products.id)`,
-  ),
-  images: jsonArray(
-    sql`(SELECT string_agg(${IMAGE_TEXT}, ',' ORDER BY i.position, i.id) FROM ${productImages} i
-         WHERE i.shop_id = products.shop_id AND i.product_id = products.id)`,
-  ),
-  created_at: time(sql`products.created_at`),
-  updated_at: time(sql`products.updated_at`),
-});
+const productText = (shop: SQL | Placeholder | string) =>
+  jsonObject({
+    id: str(sql`products.id`),
+    name: str(sql`products.name`),
+    slug: str(sql`products.slug`),
+    sku: str(sql`products.sku`),
+    status: str(sql`products.status`),
+    type: str(sql`products.type`),
+    tax_class: str(sql`products.tax_class`),
+    base_price_cents: sql`products.base_price_cents::text`,
+    cost_price_cents: num(sql`products.cost_price_cents`),
+    category_id: str(sql`products.category_id`),
+    brand_id: str(sql`products.brand_id`),
+    supplier_id: str(sql`products.supplier_id`),
+    vendor_id: str(sql`products.vendor_id`),
+    is_digital: bool(sql`products.is_digital`),
+    track_stock: bool(sql`products.track_stock`),
+    stock_quantity: sql`products.stock_quantity::text`,
+    description: str(sql`products.description`),
+    short_description: str(sql`products.short_description`),
+    options: sql`products.options::text`,
+    variants: jsonArray(
+      sql`(SELECT string_agg(${VARIANT_TEXT}, ',' ORDER BY v.position, v.id) FROM ${productVariants} v
+         WHERE v.shop_id = ${shop} AND v.product_id = products.id)`,
+    ),
+    images: jsonArray(
+      sql`(SELECT string_agg(${IMAGE_TEXT}, ',' ORDER BY i.position, i.id) FROM ${productImages} i
+         WHERE i.shop_id = ${shop} AND i.product_id = products.id)`,
+    ),
+    created_at: time(sql`products.created_at`),
+    updated_at: time(sql`products.updated_at`),
+  });
 
 /** Variants and images of some products of one shop, grouped by product, in display order. */
 export async function loadChildren(ctx: Ctx, productIds: string[]) {
@@ -131,7 +134,7 @@ export async function loadChildren(ctx: Ctx, productIds: string[]) {
 /** A live product of the shop with its variants and images; 404 when missing, deleted or foreign. */
 export async function loadProduct(ctx: Ctx, id: string): Promise<ProductOut> {
   const [row] = await ctx.db
-    .select({ product: sql<string>`${PRODUCT_TEXT}` })
+    .select({ product: sql<string>`${productText(ctx.shopId)}` })
     .from(products)
     .where(and(eq(products.id, id), eq(products.shopId, ctx.shopId), isNull(products.deletedAt)));
   if (!row) throw notFound('Product');
@@ -197,7 +200,8 @@ function orderOf(sort: ProductSort): SQL {
 }
 
 /** The products of the page as one JSON array text, in the given order. */
-const pageText = (order: SQL) => jsonArray(sql`string_agg(${PRODUCT_TEXT}, ',' ORDER BY ${order})`);
+const pageText = (order: SQL) =>
+  jsonArray(sql`string_agg(${productText(sql.placeholder('shop'))}, ',' ORDER BY ${order})`);
 
 /** Reads the rows of remembered page ids, in the remembered order (filter set and sort independent). */
 const pageByIds = (db: Db) =>

@@ -53,7 +53,8 @@ function rowsOf(table: 'products' | 'product_variants', refs: StockRef[]): Map<s
 /**
  * Takes the units of one table's rows in the caller's transaction and returns the ids taken: the
  * rows are locked in id order (so concurrent carts never deadlock), then one UPDATE decrements
- * those with enough stock, the quantity of each row written into the statement (`CASE id WHEN …`).
+ * those with enough stock, the quantity of each row written into the statement (`CASE WHEN id = … THEN …`: Citus 13
+ * deparses the simple form `CASE id WHEN $n` for its shards as `WHEN NULL::boolean` and fails).
  * Both statements name the shop and the ids and join nothing, so on Citus each runs on the shop's
  * shard alone (docs/ARCHITECTURE.md "Routing by shop"). Text with numbered parameters
  * (platform/db/statement.ts), prepared per table and number of rows.
@@ -70,7 +71,7 @@ async function takeUnits(
     const shop = params.add(ctx.shopId);
     const ids = entries.map(([id]) => params.add(id));
     const byId = (value: (r: StockRow) => string) =>
-      `CASE id ${entries.map(([, r], i) => `WHEN ${ids[i]} THEN ${value(r)}`).join(' ')} END`;
+      `CASE ${entries.map(([, r], i) => `WHEN id = ${ids[i]} THEN ${value(r)}`).join(' ')} END`;
     // a variant is taken only as a variant of the product the line names
     const productMatch =
       table === 'product_variants' ? `AND product_id = ${byId((r) => `${params.add(r.product)}::text`)}` : '';

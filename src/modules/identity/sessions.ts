@@ -116,8 +116,11 @@ export async function findSession(
   token: string,
 ): Promise<(ActiveSession & { user?: SessionUser }) | null> {
   // prepared per kind: every authenticated request runs it
-  const statement = prepared(db, `session_${kind}`, (d, name) =>
-    d
+  // prepared per kind: every authenticated request runs it. Only an admin session joins its
+  // employee (same shop: on Citus a join on the distribution column); other kinds join nothing
+  // (a `LEFT JOIN … ON false` would make Citus refuse the statement as a non-co-located join).
+  const statement = prepared(db, `session_${kind}`, (d, name) => {
+    const query = d
       .select({
         id: sessions.id,
         shop_id: sessions.shopId,
@@ -131,10 +134,12 @@ export async function findSession(
         catalog_version: catalogVersionOf(sessions.shopId),
       })
       .from(sessions)
-      .leftJoin(
-        users,
-        kind === 'admin' ? and(eq(users.id, sessions.subjectId), eq(users.shopId, sessions.shopId)) : sql`false`,
-      )
+      .$dynamic();
+    const joined =
+      kind === 'admin'
+        ? query.leftJoin(users, and(eq(users.shopId, sessions.shopId), eq(users.id, sessions.subjectId)))
+        : query;
+    return joined
       .where(
         and(
           eq(sessions.shopId, sql.placeholder('shop')),
@@ -147,8 +152,8 @@ export async function findSession(
           kind === 'admin' ? isNotNull(users.id) : undefined,
         ),
       )
-      .prepare(name),
-  );
+      .prepare(name);
+  });
   const p = policies[kind];
   const hash = sha256(token);
   const entry = await credentialEntry(db, `${kind}_session`, hash);
