@@ -290,7 +290,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List brands by name, each with the number of live products that use it */
+        /** List brands by name, each with the number of live products that use it (unless counts=false) */
         get: operations["listBrands"];
         put?: never;
         /** Create a brand */
@@ -327,7 +327,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List categories by name, each with the number of live products that use it */
+        /** List categories by name, each with the number of live products that use it (unless counts=false) */
         get: operations["listCategories"];
         put?: never;
         /** Create a category */
@@ -1809,7 +1809,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List suppliers by name, each with the number of live products that use it */
+        /** List suppliers by name, each with the number of live products that use it (unless counts=false) */
         get: operations["listSuppliers"];
         put?: never;
         /** Create a supplier */
@@ -5848,6 +5848,8 @@ export interface operations {
     listBrands: {
         parameters: {
             query?: {
+                /** @description false: leave out `product_count` (and a category's `subcategory_count`): counting the products of every record listed is the costly part of the list, and a picker does not show them */
+                counts?: boolean;
                 limit?: number;
                 offset?: number;
                 /** @description Part of the name; case- and accent-insensitive */
@@ -5872,8 +5874,8 @@ export interface operations {
                             description: string | null;
                             id: string;
                             name: string;
-                            /** @description Live products that use the record (what a delete would refuse with, 409 in_use) */
-                            product_count: number;
+                            /** @description Live products that use the record (what a delete would refuse with, 409 in_use); absent with counts=false */
+                            product_count?: number;
                             /** Format: date-time */
                             updated_at: string;
                         }[];
@@ -6370,6 +6372,8 @@ export interface operations {
     listCategories: {
         parameters: {
             query?: {
+                /** @description false: leave out `product_count` (and a category's `subcategory_count`): counting the products of every record listed is the costly part of the list, and a picker does not show them */
+                counts?: boolean;
                 limit?: number;
                 offset?: number;
                 /** @description An id, or `ohne` for none */
@@ -6397,10 +6401,10 @@ export interface operations {
                             id: string;
                             name: string;
                             parent_id: string | null;
-                            /** @description Live products that use the record (what a delete would refuse with, 409 in_use) */
-                            product_count: number;
-                            /** @description Direct subcategories (they also block a delete) */
-                            subcategory_count: number;
+                            /** @description Live products that use the record (what a delete would refuse with, 409 in_use); absent with counts=false */
+                            product_count?: number;
+                            /** @description Direct subcategories (they also block a delete); absent with counts=false */
+                            subcategory_count?: number;
                             /** Format: date-time */
                             updated_at: string;
                         }[];
@@ -21112,6 +21116,8 @@ export interface operations {
     listSuppliers: {
         parameters: {
             query?: {
+                /** @description false: leave out `product_count` (and a category's `subcategory_count`): counting the products of every record listed is the costly part of the list, and a picker does not show them */
+                counts?: boolean;
                 limit?: number;
                 offset?: number;
                 /** @description Part of the name; case- and accent-insensitive */
@@ -21140,8 +21146,8 @@ export interface operations {
                             id: string;
                             name: string;
                             phone: string | null;
-                            /** @description Live products that use the record (what a delete would refuse with, 409 in_use) */
-                            product_count: number;
+                            /** @description Live products that use the record (what a delete would refuse with, 409 in_use); absent with counts=false */
+                            product_count?: number;
                             /** Format: date-time */
                             updated_at: string;
                         }[];

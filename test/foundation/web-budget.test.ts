@@ -1,11 +1,13 @@
 /**
  * The web apps' size budgets (issue 27, issue 30): the JavaScript and CSS a first visit loads — the
- * entry, its static imports, and the lazy chunks of the screens named with their static imports —
+ * entry, its static imports, the lazy chunks of the screens named with their static imports, and
+ * any other file index.html loads (the admin's boot module) —
  * gzipped: the admin's sign-in and orders list at most 200 KB; each portal's sign-in and its main
  * list at most 150 KB. Computed from esbuild's metafile of a fresh build (into a folder of its own,
  * so it never races the build npm start or the browser tests use).
  */
 import { readFileSync, rmSync } from 'node:fs';
+import { runInNewContext } from 'node:vm';
 import { gzipSync } from 'node:zlib';
 import * as esbuild from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -26,7 +28,8 @@ type Output = {
 
 /** Gzipped bytes of what `entry` and the lazy `screens` load (static imports followed), with a line per file. */
 async function firstLoad(app: string, entry: string, screens: string[]): Promise<number> {
-  const meta = (await buildWeb(esbuild, { app, outdir: `${out}-${app}` })) as { outputs: Record<string, Output> };
+  const dir = `${out}-${app}`;
+  const meta = (await buildWeb(esbuild, { app, outdir: dir })) as { outputs: Record<string, Output> };
   const outputs = meta.outputs;
   const needed = new Set<string>();
   const add = (file: string) => {
@@ -46,6 +49,12 @@ async function firstLoad(app: string, entry: string, screens: string[]): Promise
     const chunk = byEntry(screen);
     expect(chunk, screen).toBeDefined();
     add(chunk as string);
+  }
+  // and what index.html loads beside them that esbuild did not build (the admin's boot module)
+  const html = readFileSync(`${dir}/index.html`, 'utf8');
+  const names = new Set([...needed].map((f) => f.split('/').pop()));
+  for (const [, name] of html.matchAll(/\/assets\/([\w.-]+\.(?:js|css))"/g)) {
+    if (name && !names.has(name)) needed.add(`${dir}/assets/${name}`);
   }
   let gzipped = 0;
   const sizes: string[] = [];
@@ -89,6 +98,60 @@ describe('bundle budgets', () => {
     ]);
     expect(size).toBeLessThanOrEqual(PORTAL_BUDGET);
   }, 60_000);
+
+  it("admin: the boot module preloads the screen of the page's URL with its static imports (none for another URL)", async () => {
+    const dir = `${out}-admin`;
+    const html = readFileSync(`${dir}/index.html`, 'utf8');
+    const boot = /<script type="module" async src="\/admin\/assets\/(boot-\w+\.js)"><\/script>/.exec(html)?.[1];
+    expect(boot).toBeDefined();
+    const code = readFileSync(`${dir}/assets/${boot}`, 'utf8');
+    const meta = JSON.parse(readFileSync(`${dir}/meta.json`, 'utf8')) as { outputs: Record<string, Output> };
+    const chunkOf = (source: string) =>
+      Object.keys(meta.outputs)
+        .find((f) => meta.outputs[f]?.entryPoint === source)
+        ?.split('/')
+        .pop();
+    /** Runs the boot module for a path; the hrefs it preloads. */
+    const preloads = (pathname: string) => {
+      const hrefs: string[] = [];
+      const document = {
+        createElement: () => ({ rel: '', href: '' }),
+        head: { append: (link: { rel: string; href: string }) => hrefs.push(`${link.rel} ${link.href}`) },
+      };
+      runInNewContext(code, { location: { pathname }, document });
+      return hrefs;
+    };
+    const orderList = chunkOf('web/admin/routes/orders/order-list/page.tsx');
+    const orderDetail = chunkOf('web/admin/routes/orders/order-detail/page.tsx');
+    const productEdit = chunkOf('web/admin/routes/products/product-edit/page.tsx');
+    const customers = chunkOf('web/admin/routes/customers/customer-list/page.tsx');
+    expect(preloads('/admin/orders')[0]).toBe(`modulepreload /admin/assets/${orderList}`);
+    expect(preloads('/admin/orders/')[0]).toBe(`modulepreload /admin/assets/${orderList}`);
+    expect(preloads('/admin/orders/ord_1')[0]).toBe(`modulepreload /admin/assets/${orderDetail}`);
+    // a fixed segment before a parameter
+    expect(preloads('/admin/products/new')[0]).toBe(`modulepreload /admin/assets/${productEdit}`);
+    expect(preloads('/admin/products/prod_1')[0]).toBe(`modulepreload /admin/assets/${productEdit}`);
+    // the screen's static imports that the entry does not already load (its area dictionary among them)
+    const entryFiles = new Set(
+      [...html.matchAll(/\/admin\/assets\/([\w.-]+\.js)/g)].map((m) => m[1]).filter((f) => !f?.startsWith('boot-')),
+    );
+    const list = preloads('/admin/customers');
+    expect(list[0]).toBe(`modulepreload /admin/assets/${customers}`);
+    const customerChunk = Object.keys(meta.outputs).find((f) => f.endsWith(`/${customers}`)) as string;
+    const staticImports = (meta.outputs[customerChunk]?.imports ?? [])
+      .filter((i) => i.kind === 'import-statement')
+      .map((i) => i.path.split('/').pop() as string);
+    for (const name of staticImports) {
+      if (!entryFiles.has(name)) expect(list).toContain(`modulepreload /admin/assets/${name}`);
+    }
+    expect(list.some((h) => entryFiles.has(h.split('/').pop() as string))).toBe(false);
+    expect(preloads('/admin/nothing/here/at/all')).toEqual([]);
+    expect(preloads('/shop/orders')).toEqual([]);
+    expect(preloads('/administration')).toEqual([]);
+    expect(preloads('/admin')[0]).toBe(
+      `modulepreload /admin/assets/${chunkOf('web/admin/routes/home/today/page.tsx')}`,
+    );
+  });
 
   it('the portals add nothing to the admin bundle (their strings are area dictionaries)', async () => {
     const meta = JSON.parse(readFileSync(`${out}-admin/meta.json`, 'utf8')) as {

@@ -34,8 +34,8 @@ interface RefRoutes<Row, Query extends TSchema, Create extends TSchema, Patch ex
   remove(ctx: Ctx, id: string): Promise<void>;
 }
 
-/** A listed record with how much uses it. */
-type Listed<Row> = Row & { productCount: number; subcategoryCount: number };
+/** A listed record with how much uses it (undefined: not counted, `counts=false`). */
+type Listed<Row> = Row & { productCount: number | undefined; subcategoryCount: number | undefined };
 
 /** The five routes of one kind of reference record. */
 function referenceRoutes<Row, Query extends TSchema, Create extends TSchema, Patch extends TSchema>(
@@ -48,7 +48,7 @@ function referenceRoutes<Row, Query extends TSchema, Create extends TSchema, Pat
       config: readCatalog,
       schema: {
         tags,
-        summary: `List ${r.plural} by name, each with the number of live products that use it`,
+        summary: `List ${r.plural} by name, each with the number of live products that use it (unless counts=false)`,
         querystring: r.listQuery,
         response: { 200: r.listSchema },
       },
@@ -57,8 +57,8 @@ function referenceRoutes<Row, Query extends TSchema, Create extends TSchema, Pat
       const { rows, ...page } = await r.list(request.ctx, request.query);
       const listed = rows.map((row) => ({
         ...(r.out(row) as object),
-        product_count: row.productCount,
-        ...(r.subcategories ? { subcategory_count: row.subcategoryCount } : {}),
+        ...(row.productCount === undefined ? {} : { product_count: row.productCount }),
+        ...(r.subcategories && row.subcategoryCount !== undefined ? { subcategory_count: row.subcategoryCount } : {}),
       }));
       return { [r.plural]: listed, ...page };
     },

@@ -302,6 +302,14 @@ const RefListQuery = <T extends Record<string, TSchema>>(extra: T) =>
     {
       q: Type.Optional(Type.String({ maxLength: 200, description: 'Part of the name; case- and accent-insensitive' })),
       ...extra,
+      counts: Type.Optional(
+        Type.Boolean({
+          default: true,
+          description:
+            "false: leave out `product_count` (and a category's `subcategory_count`): counting the products of " +
+            'every record listed is the costly part of the list, and a picker does not show them',
+        }),
+      ),
       ...Pagination,
     },
     { additionalProperties: false },
@@ -312,13 +320,18 @@ export const CategoryListQuery = RefListQuery({
 export const RefListQueryPlain = RefListQuery({});
 export type RefListInput = Static<typeof CategoryListQuery>;
 
-const ProductCount = Type.Integer({
-  description: 'Live products that use the record (what a delete would refuse with, 409 in_use)',
-});
+const ProductCount = Type.Optional(
+  Type.Integer({
+    description:
+      'Live products that use the record (what a delete would refuse with, 409 in_use); absent with counts=false',
+  }),
+);
 const CategoryListItem = Type.Object({
   ...CategorySchema.properties,
   product_count: ProductCount,
-  subcategory_count: Type.Integer({ description: 'Direct subcategories (they also block a delete)' }),
+  subcategory_count: Type.Optional(
+    Type.Integer({ description: 'Direct subcategories (they also block a delete); absent with counts=false' }),
+  ),
 });
 const BrandListItem = Type.Object({ ...BrandSchema.properties, product_count: ProductCount });
 const SupplierListItem = Type.Object({ ...SupplierSchema.properties, product_count: ProductCount });

@@ -89,7 +89,10 @@ const productCount = (table: RefTable) => {
     WHERE p.shop_id = ${outer}.shop_id AND p.${column} = ${outer}.id AND p.deleted_at IS NULL)`;
 };
 
-/** A page of records by name, each with the number of live products that use it (`product_count`). */
+/**
+ * A page of records by name, each with the number of live products that use it (`product_count`),
+ * unless `counts` is false (a picker: the names only, without a count per record).
+ */
 async function listOf<T extends RefTable>(ctx: Ctx, table: T, input: RefListInput, extra: SQL[] = []) {
   const limit = input.limit ?? 50;
   const offset = input.offset ?? 0;
@@ -98,14 +101,15 @@ async function listOf<T extends RefTable>(ctx: Ctx, table: T, input: RefListInpu
     ...searchConditions(sql`lower(f_unaccent(${table.name}))`, input.q),
     ...extra,
   );
+  const counts = input.counts !== false;
   const [rows, total] = await Promise.all([
     ctx.db
       .select({
         row: table as RefTable,
-        productCount: productCount(table),
+        productCount: counts ? productCount(table) : sql<null>`NULL`,
         // subcategories also block a category's delete
         subcategoryCount:
-          table === categories
+          counts && table === categories
             ? sql<number>`(SELECT count(*)::int FROM categories sub
                 WHERE sub.shop_id = "categories".shop_id AND sub.parent_id = "categories".id)`
             : sql<number>`0`,
@@ -123,8 +127,8 @@ async function listOf<T extends RefTable>(ctx: Ctx, table: T, input: RefListInpu
   return {
     rows: rows.map((r) => ({
       ...(r.row as T['$inferSelect']),
-      productCount: Number(r.productCount),
-      subcategoryCount: Number(r.subcategoryCount),
+      productCount: counts ? Number(r.productCount) : undefined,
+      subcategoryCount: counts ? Number(r.subcategoryCount) : undefined,
     })),
     count: total[0]?.n ?? 0,
     limit,

@@ -192,6 +192,36 @@ describe('usage counts', () => {
       { ...cat, name: 'Umbenannt', updated_at: renamed.data.updated_at, product_count: 2, subcategory_count: 1 },
     ]);
   });
+
+  it('counts=false lists the same records without counting (for pickers); counts=true is the default', async () => {
+    const cat = await make('categories', { name: 'Ungezählt' });
+    await make('categories', { name: 'Ungezählt Unter', parent_id: cat.id });
+    const brand = await make('brands', { name: 'Ungezählte Marke' });
+    const supplier = await make('suppliers', { name: 'Ungezählter Lieferant' });
+    await req('POST', '/api/products', { name: 'Eins', category_id: cat.id, brand_id: brand.id });
+    const list = (kind: string, query: Record<string, string | number>) =>
+      call(t.app, 'GET', `/api/admin/${kind}`, { token: owner, query: { q: 'ungezählt', ...query } });
+    const plain = await list('categories', { counts: 'false' });
+    expect(plain.statusCode).toBe(200);
+    expect(plain.data.categories).toEqual([
+      cat,
+      expect.objectContaining({ name: 'Ungezählt Unter', parent_id: cat.id }),
+    ]);
+    expect(plain.data.categories[1]).not.toHaveProperty('product_count');
+    expect(plain.data).toMatchObject({ count: 2, limit: 50, offset: 0 });
+    expect((await list('brands', { counts: 'false' })).data.brands).toEqual([brand]);
+    expect((await list('suppliers', { counts: 'false' })).data.suppliers).toEqual([supplier]);
+    // paging works the same without counts
+    const page2 = await list('categories', { counts: 'false', limit: 1, offset: 1 });
+    expect(page2.data).toMatchObject({ count: 2, limit: 1, offset: 1 });
+    expect(page2.data.categories.map((c: { name: string }) => c.name)).toEqual(['Ungezählt Unter']);
+    // explicit and default: counted
+    expect((await list('categories', { counts: 'true', limit: 1 })).data.categories).toEqual([
+      { ...cat, product_count: 1, subcategory_count: 1 },
+    ]);
+    expect((await list('brands', {})).data.brands).toEqual([{ ...brand, product_count: 1 }]);
+    expectProblem(await list('brands', { counts: 'nein' }), 400, 'validation_failed');
+  });
 });
 
 describe('brands and suppliers', () => {

@@ -13,8 +13,8 @@ import { resolveChannel } from '../channels/index.js';
 import { orderNumbers } from '../orders/index.js';
 import { pricingTaxOut } from '../tax/index.js';
 import { CheckoutCreate, CheckoutSessionOut } from './checkout.schemas.js';
-import { getSession } from './checkout.service.js';
 import type { CheckoutSessionRow } from './checkout.tables.js';
+import { getSession } from './get-session.js';
 import { startCheckout } from './start-checkout.js';
 
 export function sessionOut(s: CheckoutSessionRow, url: string | null, orderNumber: string | null = null) {

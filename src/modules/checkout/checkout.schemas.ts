@@ -39,6 +39,8 @@ export const CheckoutCreate = Body({
     }),
   ),
 });
+/** The body of the create-checkout-session route. */
+export type CheckoutInput = Static<typeof CheckoutCreate>;
 
 export const CheckoutSessionOut = Type.Object({
   id: Type.String(),

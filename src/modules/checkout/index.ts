@@ -7,13 +7,14 @@ import type { ChannelDependency } from '../../platform/hooks.js';
 import type { Module } from '../../platform/module.js';
 import { expirePendingOrder } from '../orders/index.js';
 import { checkoutRoutes } from './checkout.routes.js';
-import { EXPIRE_JOB, EXPIRE_ORDER_JOB, expireSession } from './checkout.service.js';
 import { checkoutSettingsRoutes } from './checkout-settings.js';
+import { EXPIRE_JOB, EXPIRE_ORDER_JOB, expireSession } from './expire-session.js';
 import { payPageRoutes } from './pay-page.js';
 import { paymentEventRoutes } from './payment-events.routes.js';
 import { paymentWebhookRoutes } from './payment-webhook.js';
 
 export { limitSessionCreation } from './abuse-limits.js';
+export { checkReturnUrl } from './check-return-url.js';
 // digital's abo sessions are checkout sessions of kind 'abo' (docs/ARCHITECTURE.md)
 export {
   completeAboSessionRow,
@@ -26,8 +27,10 @@ export {
 } from './checkout.queries.js';
 export { channelFor } from './checkout.routes.js';
 export { AddressSchema, type FormValues } from './checkout.schemas.js';
-export { checkReturnUrl, completePaidSession, EXPIRE_JOB, getSession } from './checkout.service.js';
 export type { AboSessionTax, CheckoutSessionRow, PricedLine } from './checkout.tables.js';
+export { completePaidSession } from './complete-session.js';
+export { EXPIRE_JOB } from './expire-session.js';
+export { getSession } from './get-session.js';
 export { esc, money, page, registerHostedPage, returnTo } from './pay-page.js';
 /** One-time sessions complete from the provider's session.paid event (wired in app.ts). */
 export { completeOrderFromEvent } from './payment-completion.js';

@@ -7,8 +7,8 @@ import { testCardOutcome } from '../../adapters/payment/test-provider.js';
 import type { Ctx } from '../../platform/auth/types.js';
 import type { Address } from '../orders/index.js';
 import type { FormValues } from './checkout.schemas.js';
-import { completePaidSession } from './checkout.service.js';
 import type { CheckoutSessionRow } from './checkout.tables.js';
+import { completePaidSession } from './complete-session.js';
 import { destination, taxCart } from './pricing.js';
 
 /** Paid (the page redirects to the return URL), or refused with the status and the message the page shows. */

@@ -10,8 +10,8 @@ import { AppError } from '../../platform/errors.js';
 import type { TypedApp } from '../../platform/http/typed-app.js';
 import type { AppDeps } from '../../platform/module.js';
 import { type FormValues, PayForm } from './checkout.schemas.js';
-import { getSession } from './checkout.service.js';
 import type { CheckoutSessionRow } from './checkout.tables.js';
+import { getSession } from './get-session.js';
 import { payOnHostedPage } from './pay-on-hosted-page.js';
 
 export type { FormValues } from './checkout.schemas.js';

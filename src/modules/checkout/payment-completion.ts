@@ -11,8 +11,8 @@ import { type Tx, withTx } from '../../platform/db/tx.js';
 import { eventCtx } from '../../platform/hooks.js';
 import { reserveMany } from '../catalog/index.js';
 import { channelAutoConfirmsOrders } from '../channels/index.js';
-import { completeInTx } from './checkout.service.js';
 import { checkoutSessions } from './checkout.tables.js';
+import { completeInTx } from './complete-session.js';
 import type { EventContext, EventOutcome } from './payment-webhook.js';
 
 class OutOfStock extends Error {}

@@ -1,13 +1,14 @@
 /**
  * A storefront's checkout request (`POST /api/store/checkout-sessions`, also under a channel's
- * path prefix): the checks that need no session, then the session itself (checkout.service.ts).
+ * path prefix): the checks that need no session, then the session itself (create-checkout-session.ts).
  */
 import type { PaymentProvider } from '../../adapters/payment/port.js';
 import type { Ctx } from '../../platform/auth/types.js';
 import { type ResolvedChannel, resolveChannel } from '../channels/index.js';
 import { limitSessionCreation } from './abuse-limits.js';
-import { type CheckoutInput, createCheckoutSession } from './checkout.service.js';
+import type { CheckoutInput } from './checkout.schemas.js';
 import { enforceLineQuantity } from './checkout-settings.js';
+import { createCheckoutSession } from './create-checkout-session.js';
 
 export interface CheckoutRequest {
   /** The client's address, for the creation limit per client (abuse-limits.ts). */

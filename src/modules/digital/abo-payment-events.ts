@@ -24,8 +24,8 @@ import { type AboSessionTax, consumerDigitalTax, lockedAboSessionSql } from '../
 import { subscriptionPaymentRecorded } from '../orders/index.js';
 import type { TaxDecision, VatIdStatus } from '../tax/index.js';
 import { createAboOrder, emitAbo } from './abo-common.js';
-import { completeAboSession } from './abo-sessions.service.js';
 import { aboStates } from './abo-states.js';
+import { completeAboSession } from './complete-abo-session.js';
 import { type AboRow, type AboStatus, abos } from './digital.tables.js';
 
 /** The subscription of a provider reference, whatever its shop, locked in `tx`. */

@@ -17,8 +17,8 @@ import {
   returnTo,
 } from '../checkout/index.js';
 import type { Address } from '../orders/index.js';
-import { completeAboSession } from './abo-sessions.service.js';
 import { intervalText, introPrice } from './billing.js';
+import { completeAboSession } from './complete-abo-session.js';
 import { aboPlans, type PlanRow } from './digital.tables.js';
 
 const countryOk = (c: string) => /^[A-Z]{2}$/.test(c);

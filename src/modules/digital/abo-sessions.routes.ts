@@ -3,7 +3,7 @@ import type { TypedApp } from '../../platform/http/typed-app.js';
 import type { AppDeps } from '../../platform/module.js';
 import { channelFor, limitSessionCreation } from '../checkout/index.js';
 import { AboSessionCreate, AboSessionOut } from './abo-sessions.schemas.js';
-import { createAboSession } from './abo-sessions.service.js';
+import { createAboSession } from './create-abo-session.js';
 
 export function aboSessionRoutes(app: TypedApp, deps: AppDeps): void {
   for (const prefix of ['', '/:prefix']) {

@@ -55,8 +55,8 @@ export interface ReferencePicker {
 }
 
 /**
- * The records of one reference kind for a picker. A shop with more than 200 categories (brands,
- * suppliers) gets a search beside the picker, answered by the server (`q`, case- and
+ * The records of one reference kind for a picker (by name, without their product counts:
+ * `counts=false`). A shop with more than 200 categories (brands, suppliers) gets a search beside the picker, answered by the server (`q`, case- and
  * accent-insensitive); a selected record outside the page is read by its id so that it keeps its name.
  */
 export function useReferencePicker(kind: ReferenceKind, selected?: string | null): ReferencePicker {
@@ -66,7 +66,8 @@ export function useReferencePicker(kind: ReferenceKind, selected?: string | null
     const timer = setTimeout(() => setQ(search.trim()), 250);
     return () => clearTimeout(timer);
   }, [search]);
-  const query = { params: { query: { limit: PICKER_LIMIT, ...(q ? { q } : {}) } } };
+  // names only: counting each record's products is the costly part of the list, and a picker does not show it
+  const query = { params: { query: { limit: PICKER_LIMIT, counts: false, ...(q ? { q } : {}) } } };
   const options = { staleTime: 60_000, placeholderData: keepPreviousData };
   const cats = $api.useQuery('get', '/api/admin/categories', query, {
     ...options,
