@@ -43,20 +43,29 @@ export async function setSessionProviderRef(ctx: ShopCtx, sessionId: string, pro
 }
 
 /**
- * The shop of the checkout session a provider event names, from the provider reference directory:
- * the event's provider session id must map to that very session. Null when it does not (a provider
- * without session references, such as the test provider, or a mismatch the caller rejects): the
- * session is then found by its id alone.
+ * The shop of the checkout session a provider event names. From the provider reference directory
+ * when the event's provider session id maps to that very session; otherwise (a provider without
+ * session references, such as the test provider, or a mismatch the caller then rejects) from one
+ * unlocked read of the session by its id — on Citus the one statement that visits every shard,
+ * because the event carries nothing else; locks are then taken by shop (a FOR UPDATE across
+ * shards is refused). '' when no session has the id: the caller's locked read, pinned to it,
+ * finds nothing.
  */
 export async function sessionShopOfEvent(
   db: Db,
   provider: string,
   providerSessionId: string | null | undefined,
   sessionId: string,
-): Promise<string | null> {
-  if (!providerSessionId) return null;
-  const entry = await providerRefEntry(db, 'checkout_session', provider, providerSessionId);
-  return entry && entry.rowId === sessionId ? entry.shopId : null;
+): Promise<string> {
+  if (providerSessionId) {
+    const entry = await providerRefEntry(db, 'checkout_session', provider, providerSessionId);
+    if (entry && entry.rowId === sessionId) return entry.shopId;
+  }
+  const [row] = await query<{ shop_id: string }>(
+    db,
+    sql`SELECT shop_id FROM checkout_sessions WHERE id = ${sessionId} LIMIT 1`,
+  );
+  return row?.shop_id ?? '';
 }
 
 /** The session of `ctx.shopId`, locked (`FOR UPDATE`) until the caller's transaction ends; null when there is none. */
@@ -91,17 +100,16 @@ export async function completeAboSessionRow(
 }
 
 /**
- * The abo session `sessionId` of `shopId` (from sessionShopOfEvent; null = whatever its shop: the
- * provider event named only the session) as a derived table, locked `FOR UPDATE` by the statement
+ * The abo session `sessionId` of `shopId` (from sessionShopOfEvent) as a derived table, locked `FOR UPDATE` by the statement
  * that reads it, with the columns a payment event needs (id, shop_id, channel_id, kind, status,
  * provider, provider_ref, currency, subscription_id, abo_tax, plan_id): the event's lookup joins
  * its plan and stays one statement, `FROM ${lockedAboSessionSql(id, shop)} s JOIN abo_plans pl ON pl.shop_id = s.shop_id AND pl.id = s.plan_id`.
  */
-export const lockedAboSessionSql = (sessionId: string, shopId: string | null): SQL =>
+export const lockedAboSessionSql = (sessionId: string, shopId: string): SQL =>
   sql`(SELECT s.id, s.shop_id, s.channel_id, s.kind, s.status, s.provider, s.provider_ref, s.currency,
               s.subscription_id, s.abo_tax, s.plan_id
        FROM checkout_sessions s
-       WHERE ${shopId === null ? sql`` : sql`s.shop_id = ${shopId} AND `}s.id = ${sessionId} AND s.kind = 'abo' FOR UPDATE)`;
+       WHERE s.shop_id = ${shopId} AND s.id = ${sessionId} AND s.kind = 'abo' FOR UPDATE)`;
 
 /** The provider events recorded for the order, oldest first (its timeline; raw timestamps: `pgDate`). */
 export async function paymentEventsOfOrder(ctx: ShopCtx, orderId: string) {

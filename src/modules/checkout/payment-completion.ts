@@ -36,7 +36,7 @@ export async function completeOrderFromEvent(
   const [session] = await tx
     .select()
     .from(checkoutSessions)
-    .where(and(eq(checkoutSessions.id, event.sessionId), shopId ? eq(checkoutSessions.shopId, shopId) : undefined))
+    .where(and(eq(checkoutSessions.shopId, shopId), eq(checkoutSessions.id, event.sessionId)))
     .for('update');
   if (!session) return { status: 'rejected', reason: 'unknown_checkout_session', ...seen };
   if (session.kind !== 'order') return null;

@@ -125,6 +125,7 @@ export async function findSession(
         id: sessions.id,
         shop_id: sessions.shopId,
         subject_id: sessions.subjectId,
+        created_at: sessions.createdAt,
         touch: sql<boolean>`${sessions.lastSeenAt} < now() - make_interval(secs => ${sql.placeholder('touch')}::int)`,
         role: kind === 'admin' ? users.role : sql<string | null>`NULL::text`,
         email: kind === 'admin' ? users.email : sql<string | null>`NULL::text`,
@@ -163,8 +164,9 @@ export async function findSession(
   if (!row) return null;
   if (row.touch) {
     await db.execute(
+      // the absolute cap as a value: Citus refuses a STABLE function of a column (created_at + interval) in an UPDATE
       sql`UPDATE sessions SET last_seen_at = now(),
-            expires_at = least(now() + make_interval(secs => ${p.idle}::int), created_at + make_interval(secs => ${p.maxAge}::int))
+            expires_at = least(now() + make_interval(secs => ${p.idle}::int), ${new Date(row.created_at.getTime() + p.maxAge * 1000).toISOString()}::timestamptz)
           WHERE shop_id = ${row.shop_id} AND id = ${row.id}`,
     );
   }

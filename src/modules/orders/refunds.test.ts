@@ -336,8 +336,9 @@ describe('refunds', () => {
     const sums = await query<{ earning_id: string; clawed: number | string; amount: number | string }>(
       t.app.deps.database.db,
       sql`SELECT t.earning_id, sum(p.amount_cents)::bigint AS clawed, max(e.amount_cents) AS amount
-          FROM ledger_transactions t JOIN ledger_postings p ON p.transaction_id = t.id AND p.account = 'expense'
-          JOIN partner_earnings e ON e.id = t.earning_id
+          FROM ledger_transactions t
+          JOIN ledger_postings p ON p.shop_id = t.shop_id AND p.transaction_id = t.id AND p.account = 'expense'
+          JOIN partner_earnings e ON e.shop_id = t.shop_id AND e.id = t.earning_id
           WHERE t.order_id = ${orderId} AND t.kind = 'clawback' GROUP BY t.earning_id`,
     );
     expect(sums).toHaveLength(2);

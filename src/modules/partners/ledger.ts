@@ -257,7 +257,7 @@ export async function ledgerOf(
       sql`SELECT t.id, t.kind, t.currency, t.earning_id, t.payout_id, t.order_id, t.credit_note_id, t.memo,
                  t.occurred_at,
                  (SELECT json_agg(json_build_object('account', p.account, 'amount_cents', p.amount_cents) ORDER BY p.id)
-                  FROM ledger_postings p WHERE p.transaction_id = t.id) AS postings
+                  FROM ledger_postings p WHERE p.shop_id = t.shop_id AND p.transaction_id = t.id) AS postings
           FROM ledger_transactions t WHERE ${where}
           ORDER BY t.occurred_at, t.id
           LIMIT ${opts.limit} OFFSET ${opts.offset}`,

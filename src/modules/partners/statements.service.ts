@@ -207,7 +207,7 @@ export async function computeStatement(
                ${creditNoteNumberSql(sql`t.credit_note_id`, sql`t.shop_id`)} AS credit_note_number,
                t.memo, e.gross_cents, e.commission_cents,
                coalesce((SELECT sum(lp.amount_cents) FROM ledger_postings lp
-                         WHERE lp.transaction_id = t.id AND lp.account IN ('pending', 'available', 'in_payout')), 0)::bigint
+                         WHERE lp.shop_id = t.shop_id AND lp.transaction_id = t.id AND lp.account IN ('pending', 'available', 'in_payout')), 0)::bigint
                  AS delta
         FROM ledger_transactions t
         LEFT JOIN partner_earnings e ON e.id = t.earning_id AND e.shop_id = t.shop_id

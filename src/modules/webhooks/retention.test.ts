@@ -232,7 +232,9 @@ describe('webhook retention (maintenance.cleanup)', () => {
       await backdate(db(), dead, { created: 40 });
       await withTx(db(), async (tx) => {
         // what retryDelivery does: lock the row, then make it pending again
-        await tx.execute(sql`SELECT 1 FROM webhook_deliveries WHERE id = ${dead.deliveryId} FOR UPDATE`);
+        await tx.execute(
+          sql`SELECT 1 FROM webhook_deliveries WHERE shop_id = ${shop.shopId} AND id = ${dead.deliveryId} FOR UPDATE`,
+        );
         expect(await pruneWebhookHistory(db(), 30)).toEqual({ deliveries: 0, events: 0 });
         await tx.execute(sql`UPDATE webhook_deliveries SET status = 'pending' WHERE id = ${dead.deliveryId}`);
       });
