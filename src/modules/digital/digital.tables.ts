@@ -10,6 +10,7 @@ import { channels } from '../channels/channels.tables.js';
 import type { Address } from '../orders/orders.tables.js';
 import { shopRef } from '../shops/shops.tables.js';
 import type { VatIdStatus } from '../tax/index.js';
+import type { WebhookEventType } from '../webhooks/webhooks.tables.js';
 
 export const INTERVAL_UNITS = ['day', 'week', 'month', 'year'] as const;
 export type IntervalUnit = (typeof INTERVAL_UNITS)[number];
@@ -104,6 +105,9 @@ export const aboProviderCoupons = pgTable(
 /** Provider-style statuses (docs/digital.md); the transitions are in abo-states.ts. */
 export const ABO_STATUSES = ['trialing', 'active', 'past_due', 'unpaid', 'canceled'] as const;
 export type AboStatus = (typeof ABO_STATUSES)[number];
+
+/** The subscription's events (abo_events, and the webhook events emitAbo sends): the `abo.*` webhook event types. */
+export type AboEventType = Extract<WebhookEventType, `abo.${string}`>;
 
 export const abos = pgTable(
   'abos',
@@ -206,7 +210,7 @@ export const aboEvents = pgTable(
       .notNull()
       .references(() => abos.id),
     /** abo.aktiv | abo.bezahlt | abo.zahlung_fehlgeschlagen | abo.gekuendigt | abo.fortgesetzt | abo.beendet */
-    type: text('type').notNull(),
+    type: text('type').$type<AboEventType>().notNull(),
     /** The status after the event. */
     status: text('status').$type<AboStatus>().notNull(),
     /** What the event adds to the subscription's data (grund, canceled_by, order_id, amount_cents …). */
