@@ -60,3 +60,4 @@ export const PAYMENT_METHOD_CODES = [
 export const DEFAULT_PAYMENT_METHODS = ['card'];
 
 export const ALLOCATION_STRATEGIES = ['priority', 'nearest', 'manual'] as const;
+export type AllocationStrategy = (typeof ALLOCATION_STRATEGIES)[number];

@@ -21,6 +21,9 @@ export const TaxRate = Type.Number({ minimum: 0, maximum: 1 });
 const Allocation = Type.Union(ALLOCATION_STRATEGIES.map((a) => Type.Literal(a)));
 export const MethodCode = Type.Union(PAYMENT_METHOD_CODES.map((m) => Type.Literal(m)));
 
+/** The `:id` of a channel's routes. */
+export const ChannelParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
+
 export const ChannelSchema = Type.Object({
   id: Type.String(),
   name: Type.String(),

@@ -13,6 +13,7 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { shopRef, shops } from '../shops/shops.tables.js';
+import type { AllocationStrategy } from './channels.reference.js';
 
 export const channels = pgTable(
   'channels',
@@ -25,7 +26,7 @@ export const channels = pgTable(
     isActive: boolean('is_active').notNull().default(true),
     currency: text('currency').notNull(),
     defaultCountry: text('default_country').notNull(),
-    allocationStrategy: text('allocation_strategy').notNull().default('priority'),
+    allocationStrategy: text('allocation_strategy').$type<AllocationStrategy>().notNull().default('priority'),
     autoConfirmOrders: boolean('auto_confirm_orders').notNull().default(false),
     allowUnpaidOrders: boolean('allow_unpaid_orders').notNull().default(false),
     pendingPaymentTtlHours: integer('pending_payment_ttl_hours').notNull().default(24),

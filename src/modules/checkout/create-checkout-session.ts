@@ -1,6 +1,8 @@
 /**
- * One-time checkout sessions: price the cart in the resolved channel, reserve stock, hand the
- * buyer to the provider's hosted page, and complete exactly once into an order.
+ * One-time checkout sessions: price the cart in the resolved channel (resolve-cart.ts), reserve
+ * stock, and hand the buyer to the provider's hosted page (open-hosted-session.ts) or, in the
+ * direct flow, make the unpaid order (create-direct-order.ts). A paid session completes exactly
+ * once into an order (complete-session.ts); an unpaid one expires (expire-session.ts).
  */
 import type { PaymentProvider } from '../../adapters/payment/port.js';
 import type { Ctx } from '../../platform/auth/types.js';

@@ -17,7 +17,7 @@ import { createOrder, type OrderRow } from '../orders/index.js';
 import { exemptionText, type TaxCategory } from '../tax/index.js';
 import { emitEvent } from '../webhooks/index.js';
 import { intervalText } from './billing.js';
-import { type AboRow, aboEvents, abos } from './digital.tables.js';
+import { type AboEventType, type AboRow, aboEvents, abos } from './digital.tables.js';
 
 /** The amount of the period starting at `start`: the intro price while it lasts, then the price. */
 export function amountFor(abo: AboRow, start: Date): number {
@@ -86,7 +86,7 @@ export function aboEventData(a: AboRow): Record<string, unknown> {
 export async function emitAbo(
   ctx: TxCtx,
   a: AboRow,
-  type: string,
+  type: AboEventType,
   now: Date,
   extra: Record<string, unknown> = {},
 ): Promise<void> {

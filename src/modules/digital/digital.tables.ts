@@ -21,6 +21,7 @@ import { channels } from '../channels/channels.tables.js';
 import type { Address } from '../orders/orders.tables.js';
 import { shopRef } from '../shops/shops.tables.js';
 import type { VatIdStatus } from '../tax/index.js';
+import type { WebhookEventType } from '../webhooks/webhooks.tables.js';
 
 export const INTERVAL_UNITS = ['day', 'week', 'month', 'year'] as const;
 export type IntervalUnit = (typeof INTERVAL_UNITS)[number];
@@ -136,6 +137,9 @@ export const aboProviderCoupons = pgTable(
 export const ABO_STATUSES = ['trialing', 'active', 'past_due', 'unpaid', 'canceled'] as const;
 export type AboStatus = (typeof ABO_STATUSES)[number];
 
+/** The subscription's events (abo_events, and the webhook events emitAbo sends): the `abo.*` webhook event types. */
+export type AboEventType = Extract<WebhookEventType, `abo.${string}`>;
+
 export const abos = pgTable(
   'abos',
   {
@@ -240,7 +244,7 @@ export const aboEvents = pgTable(
     shopId: shopRef(),
     aboId: text('abo_id').notNull(),
     /** abo.aktiv | abo.bezahlt | abo.zahlung_fehlgeschlagen | abo.gekuendigt | abo.fortgesetzt | abo.beendet */
-    type: text('type').notNull(),
+    type: text('type').$type<AboEventType>().notNull(),
     /** The status after the event. */
     status: text('status').$type<AboStatus>().notNull(),
     /** What the event adds to the subscription's data (grund, canceled_by, order_id, amount_cents …). */

@@ -20,7 +20,6 @@ export {
   suspendCustomer,
 } from './customer-admin.js';
 export { forgetDeletedChannel, type LivePublishableKey, livePublishableKey } from './identity.queries.js';
-export { clearSessionCookie, setSessionCookie } from './identity.routes.js';
 export { PublishableKeySchema, UserSchema } from './identity.schemas.js';
 export {
   checkPassword,
@@ -31,6 +30,7 @@ export {
   userOut,
 } from './identity.service.js';
 export { configureLoginThrottle } from './login-throttle.js';
+export { clearSessionCookie, setSessionCookie } from './session-cookie.js';
 export { configureSessions, createSession, revokeSession, revokeSessionsOf } from './sessions.js';
 export const identityModule: Module = {
   name: 'identity',

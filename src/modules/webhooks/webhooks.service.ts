@@ -18,7 +18,13 @@ import { newId } from '../../platform/ids.js';
 import { enqueue } from '../../platform/jobs/queue.js';
 import type { JobContext, JobHandler } from '../../platform/jobs/worker.js';
 import { blockedReason, send } from './delivery.js';
-import { type WebhookDeliveryStatus, webhookDeliveries, webhookEndpoints, webhookEvents } from './webhooks.tables.js';
+import {
+  type WebhookDeliveryStatus,
+  type WebhookEventType,
+  webhookDeliveries,
+  webhookEndpoints,
+  webhookEvents,
+} from './webhooks.tables.js';
 
 export const DELIVER_JOB = 'webhooks.deliver';
 
@@ -146,7 +152,7 @@ export async function rotateSecret(ctx: Ctx): Promise<string> {
 
 export interface EmitInput {
   /** e.g. `abo.bezahlt`, `checkout.completed` (docs/webhooks.md). */
-  type: string;
+  type: WebhookEventType;
   data: Record<string, unknown>;
   isTest: boolean;
   /** Events with one key (a subscription, an order) are delivered strictly in the order emitted. */

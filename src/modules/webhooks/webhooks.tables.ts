@@ -3,6 +3,24 @@ import { sql } from 'drizzle-orm';
 import { boolean, foreignKey, index, integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 import { shopRef, shops } from '../shops/shops.tables.js';
 
+/**
+ * Every event type a shop emits (docs/webhooks.md): the one-time and subscription checkout
+ * (docs/payments.md, docs/digital.md), refunds, the subscription lifecycle, the test event.
+ */
+export const WEBHOOK_EVENT_TYPES = [
+  'checkout.completed',
+  'order.refunded',
+  'order.refund_failed',
+  'abo.aktiv',
+  'abo.bezahlt',
+  'abo.zahlung_fehlgeschlagen',
+  'abo.gekuendigt',
+  'abo.fortgesetzt',
+  'abo.beendet',
+  'webhook.test',
+] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
 /** The shop's one checkout webhook destination. */
 export const webhookEndpoints = pgTable('webhook_endpoints', {
   shopId: text('shop_id')
@@ -21,7 +39,7 @@ export const webhookEvents = pgTable(
   {
     id: text('id').notNull(),
     shopId: shopRef(),
-    type: text('type').notNull(),
+    type: text('type').$type<WebhookEventType>().notNull(),
     isTest: boolean('is_test').notNull(),
     data: jsonb('data').notNull().$type<Record<string, unknown>>(),
     /** Events sharing a key (one subscription, one order) are delivered in the order they happened. */
