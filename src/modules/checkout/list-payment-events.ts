@@ -2,7 +2,7 @@
 import { and, count, desc, eq, type SQL, sql } from 'drizzle-orm';
 import { channelScope, isChannelRestricted } from '../../platform/auth/channel-scope.js';
 import type { Ctx } from '../../platform/auth/types.js';
-import { orderChannelSql } from '../orders/index.js';
+import { ordersInScopeSql } from '../orders/index.js';
 import { type PaymentEventRow, type PaymentEventStatus, paymentEvents } from './checkout.tables.js';
 
 /**
@@ -10,15 +10,19 @@ import { type PaymentEventRow, type PaymentEventStatus, paymentEvents } from './
  * only (the order's channel, else the session's); an event tied to neither (an unknown session, a
  * subscription's provider event without an order) belongs to no channel and is shown to
  * unrestricted employees only (docs/decisions.md). Inside the query, so `count` stays exact.
+ * Written as uncorrelated `IN` subqueries: payment_events stays on the Citus coordinator (it holds
+ * events of no shop), and Citus joins a local table with the shop's shard only through a subquery
+ * it can run on its own (a correlated one is refused). Orders are never deleted, so "the order's
+ * channel, else the session's" is "the order is in the channels, or there is no order and the
+ * session is".
  */
 function paymentEventScope(ctx: Pick<Ctx, 'shopId' | 'actor'>): SQL | undefined {
   if (!isChannelRestricted(ctx)) return undefined;
-  return channelScope(
-    ctx,
-    sql`COALESCE(${orderChannelSql(ctx.shopId, paymentEvents.orderId)},
-          (SELECT s.channel_id FROM checkout_sessions s
-            WHERE s.id = ${paymentEvents.checkoutSessionId} AND s.shop_id = ${ctx.shopId}))`,
-  );
+  const inChannels = (channel: SQL) => channelScope(ctx, channel);
+  return sql`(${paymentEvents.orderId} IN ${ordersInScopeSql(ctx)}
+              OR (${paymentEvents.orderId} IS NULL AND ${paymentEvents.checkoutSessionId} IN (
+                 SELECT s.id FROM checkout_sessions s
+                 WHERE s.shop_id = ${ctx.shopId} AND ${inChannels(sql`s.channel_id`)})))`;
 }
 
 /**

@@ -34,6 +34,7 @@ export {
   orderNumberSql,
   orderNumbers,
   orderSoldBy,
+  ordersInScopeSql,
   ordersSoldBy,
   setRefundCreditNote,
   subscriptionOrders,

@@ -39,6 +39,14 @@ export function orderChannelScope(ctx: Pick<Ctx, 'shopId' | 'actor'>, orderId: S
 export const orderChannelSql = (shopId: string, orderId: SQLWrapper): SQL =>
   sql`(SELECT o.channel_id FROM orders o WHERE o.id = ${orderId} AND o.shop_id = ${shopId})`;
 
+/**
+ * The ids of the shop's orders in the caller's channels, as an uncorrelated subquery for
+ * `x IN (…)` (a channel-scoped read of another table; on Citus runnable on its own, where a
+ * correlated subquery from a coordinator-local table is refused).
+ */
+export const ordersInScopeSql = (ctx: Pick<Ctx, 'shopId' | 'actor'>): SQL =>
+  sql`(SELECT o.id FROM orders o WHERE o.shop_id = ${ctx.shopId} AND ${channelScope(ctx, sql`o.channel_id`)})`;
+
 /** What partners' earnings need of an order, or null. */
 export async function orderForEarnings(ctx: ShopCtx, orderId: string) {
   const [row] = await ctx.db
