@@ -45,11 +45,6 @@ import {
 const ALLOWED: AllowEntry[] = [
   // ---- lookups that find the shop: issue 28 gives them to directory tables (branch citus-directory) ----
   {
-    table: 'users',
-    contains: 'from sessions left join users on false',
-    reason: 'credential lookup (a session by its token hash): finds the shop; a directory lookup (citus-directory)',
-  },
-  {
     table: 'storefront_settings',
     contains: 'from storefront_settings where storefront_settings.publishable_key_id is not null',
     reason: "domain resolution: the service's own host shows the first shop with a storefront key (citus-directory)",
