@@ -20,6 +20,8 @@ import { StoreProductList, StoreProductWrapper } from './storefront.schemas.js';
 const NO_BUMP_NEEDED: Record<string, string> = {
   storefront_versions: 'the version itself: read to validate the cache, written by the triggers',
   publishable_keys: 'the credential: checked on every request before the cache, never part of a cached answer',
+  credential_directory:
+    "the credential's shop (a directory lookup before the key is read): checked on every request, never part of a cached answer",
   clock_state:
     "the service clock's offset (simulated time in test mode), re-read by the process on a timer beside the requests; no cached answer depends on the time",
 };
