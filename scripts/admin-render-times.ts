@@ -72,6 +72,7 @@ const shop = await inject('POST', '/api/platform/shops', PLATFORM_TOKEN, {
   name: 'Bench-Laden',
   owner_email: email,
   owner_password: password,
+  digital_allowed: true,
   storefront_origins: [origin],
 });
 const { token: owner } = await inject('POST', '/api/auth/login', '', { email, password });
@@ -103,6 +104,17 @@ for (let i = 0; i < ORDERS; i++) {
     { origin },
   );
 }
+// something to open on the other screens: invoices, a vendor, an affiliate, the digital add-on
+const some = (await inject('GET', '/api/admin/orders?limit=3', owner)) as { orders: { id: string }[] };
+for (const o of some.orders) await inject('POST', `/api/admin/orders/${o.id}/invoice`, owner, {});
+await inject('POST', '/api/admin/vendors/invite', owner, { email: 'lieferant@bench.test', name: 'Lieferant' });
+await inject('POST', '/api/admin/affiliates', owner, {
+  name: 'Partnerin',
+  email: 'partnerin@bench.test',
+  code: 'BENCH',
+  commission_percent: 10,
+});
+await inject('PUT', '/api/admin/digital/status', owner, { aktiv: true });
 process.stderr.write(`seeded ${ORDERS} orders in ${Math.round(performance.now() - started)} ms\n`);
 let catalogCategory = '';
 if (PRODUCTS > 0) {
@@ -142,6 +154,9 @@ await context.addInitScript(`(() => {
       !!document.querySelector('table tbody tr'),
       !!document.querySelector('main form'),
       location.href,
+      // a screen is "ready" when its heading is there and nothing in it is still loading
+      !!document.querySelector('main h1') && !document.querySelector('main [aria-busy="true"]') &&
+        !/Wird geladen|Loading/.test(document.querySelector('main')?.textContent ?? ''),
     ];
     const key = JSON.stringify(entry);
     if (key !== last) { last = key; bench.log.push([performance.now(), ...entry]); }
@@ -158,14 +173,21 @@ interface Shown {
   row?: boolean;
   form?: boolean;
   param?: [string, string];
+  /** the screen is ready (h1, nothing loading) at a path other than `notPath` */
+  ready?: boolean;
+  notPath?: string;
 }
 /** Evaluated in the page: the first log entry that shows `want`, in ms (−1: none). */
 function renderedAt(want: Shown): number {
-  type Entry = [number, string | null, string | null, boolean, boolean, string];
+  type Entry = [number, string | null, string | null, boolean, boolean, string, boolean];
   const bench = (globalThis as unknown as { __bench: { input: number; log: Entry[] } }).__bench;
   const from = want.sinceInput ? bench.input : 0;
-  for (const [t, first, h1, row, form, href] of bench.log) {
+  for (const [t, first, h1, row, form, href, ready] of bench.log) {
     if (t < from) continue;
+    if (want.ready) {
+      if (ready && new URL(href).pathname !== want.notPath) return t - from;
+      continue;
+    }
     // a list: its first row is there
     if (want.h1 === undefined && first === null) continue;
     if (want.notFirst !== undefined && first === want.notFirst) continue;
@@ -296,6 +318,50 @@ for (let run = 0; run < RUNS; run++) {
     if (TRACE && run === RUNS - 1) await trace('products → product', p0);
   }
 }
+
+/**
+ * Every other screen: each link of the sidebar loaded in full (navigation start → heading shown
+ * and nothing loading), and from a list, its first row opened in the app (click → ready).
+ */
+const screens: Record<string, number[]> = {};
+const record = (name: string, t: number) => {
+  screens[name] = [...(screens[name] ?? []), t];
+};
+const empty: string[] = [];
+await page.goto(`${origin}/admin/`);
+await page.getByRole('heading', { name: 'Heute', level: 1 }).waitFor();
+const links = await page
+  .locator('nav a[href^="/admin/"]')
+  .evaluateAll((as) =>
+    [...new Set(as.map((a) => (a as unknown as { getAttribute(n: string): string }).getAttribute('href')))].filter(
+      (h) => !h.startsWith('/admin/orders?') && !h.startsWith('/admin/products?'),
+    ),
+  );
+/** Polls the page's log until it shows `want` (polling does not change the in-page figure). */
+async function readyIn(want: Shown): Promise<number> {
+  for (const end = Date.now() + 15_000; Date.now() < end; ) {
+    const t = await page.evaluate(renderedAt, want);
+    if (t >= 0) return t;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`not ready in 15 s: ${page.url()}`);
+}
+for (const href of links) {
+  const path = new URL(href, origin).pathname;
+  for (let run = 0; run < RUNS; run++) {
+    await page.goto(`${origin}${href}${href.includes('?') ? '&' : '?'}run=${run}`, { waitUntil: 'commit' });
+    const t = await readyIn({ sinceInput: false, ready: true, notPath: '' });
+    record(`${path} (page load)`, t);
+    const row = page.locator('main table tbody tr:first-child > :first-child a[href^="/admin/"]').first();
+    if ((await row.count()) === 0) {
+      if (run === 0) empty.push(path);
+      continue;
+    }
+    await row.click();
+    const d = await readyIn({ sinceInput: true, ready: true, notPath: path });
+    record(`${path} → first row`, d);
+  }
+}
 await browser.close();
 await app.close();
 
@@ -312,3 +378,8 @@ for (const [name, xs] of Object.entries(results)) {
     `  ${name.padEnd(26)} ${line(xs).padEnd(32)} ${own.length ? `${line(own)}  (${own.length})` : '—'}\n`,
   );
 }
+process.stdout.write(`\nevery other screen, in page (navigation start or click → heading shown, nothing loading)\n`);
+for (const [name, xs] of Object.entries(screens)) process.stdout.write(`  ${name.padEnd(44)} ${line(xs)}\n`);
+if (empty.length) process.stdout.write(`  lists without rows to open: ${empty.join(', ')}\n`);
+const all = Object.values(screens).map(median);
+process.stdout.write(`  slowest median: ${Math.round(Math.max(...all))} ms over ${all.length} screens\n`);
