@@ -10,6 +10,7 @@ import { paymentProviderFor } from '../../src/adapters/payment/index.js';
 import { applyPaymentEvent } from '../../src/modules/checkout/payment-webhook.js';
 import { type FinanceShop, financeShop, paidOrder } from '../../src/modules/finance/finance.fixtures.js';
 import { sha256 } from '../../src/platform/crypto.js';
+import { forgetRememberedCredentials } from '../../src/platform/db/directory.js';
 import { query } from '../../src/platform/db/tx.js';
 import { CLEANUP_JOB } from '../../src/platform/jobs/maintenance.js';
 import { enqueue } from '../../src/platform/jobs/queue.js';
@@ -43,9 +44,14 @@ const credentialRow = async (secret: string) =>
       sql`SELECT kind, shop_id, row_id FROM credential_directory WHERE hash = ${sha256(secret)}`,
     )
   )[0];
-/** Points a credential's directory row at another shop (what a corrupted or forged row would do). */
-const repoint = (secret: string, shopId: string) =>
-  db().execute(sql`UPDATE credential_directory SET shop_id = ${shopId} WHERE hash = ${sha256(secret)}`);
+/**
+ * Points a credential's directory row at another shop (what a corrupted or forged row would do),
+ * and makes the process forget what it remembered of the directory (credentialEntry's cache).
+ */
+const repoint = async (secret: string, shopId: string) => {
+  await db().execute(sql`UPDATE credential_directory SET shop_id = ${shopId} WHERE hash = ${sha256(secret)}`);
+  forgetRememberedCredentials();
+};
 const me = (token: string) => call(t.app, 'GET', '/api/auth/me', { token });
 const store = (key: string) =>
   call(t.app, 'GET', '/api/store/products', { token: key, headers: { origin: STORE_ORIGIN } });

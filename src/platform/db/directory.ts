@@ -35,7 +35,10 @@ export async function registerCredential(
   await db.insert(credentialDirectory).values(e);
 }
 
-/** Forgets credentials (revoked, used, replaced or pruned); call in the owning rows' transaction. */
+/**
+ * Forgets credentials (revoked, used, replaced or pruned); call in the owning rows' transaction.
+ * A process may still remember the hash's shop (credentialEntry): harmless, the owning row refuses it.
+ */
 export async function dropCredentials(db: Db, hashes: readonly (string | null | undefined)[]): Promise<void> {
   const list = hashes.filter((h): h is string => typeof h === 'string' && h.length > 0);
   if (list.length === 0) return;
@@ -43,12 +46,47 @@ export async function dropCredentials(db: Db, hashes: readonly (string | null | 
   else await db.delete(credentialDirectory).where(inArray(credentialDirectory.hash, list));
 }
 
-/** The shop and owning row of a live credential of `kind` (one primary-key read); null when unknown. */
+/**
+ * What a credential hash resolved to, remembered per database handle: a hash belongs to one shop
+ * and one owning row for life (tokens are random; a re-issued credential gets a new hash), and
+ * every reader checks the owning row by shop, id and this hash (revoked, used, expired or replaced
+ * → refused there), so a remembered entry can never authenticate what the directory would refuse;
+ * it only saves the directory's round trip on every signed-in request. Unknown hashes are not
+ * remembered (a guess costs its read). Bounded; the oldest entry goes first.
+ */
+const CREDENTIAL_CACHE_MAX = 20_000;
+type Remembered = Map<string, DirectoryEntry & { kind: CredentialDirectoryKind }> & { epoch?: number };
+const credentialCaches = new WeakMap<object, Remembered>();
+let epoch = 0;
+
+function credentialCache(db: Db): Remembered {
+  let cache = credentialCaches.get(db);
+  if (!cache || cache.epoch !== epoch) {
+    cache = Object.assign(new Map(), { epoch });
+    credentialCaches.set(db, cache);
+  }
+  return cache;
+}
+
+/** Forgets every remembered credential of this process: for tests that edit the directory by hand. */
+export function forgetRememberedCredentials(): void {
+  epoch++;
+}
+
+function remember(db: Db, hash: string, e: DirectoryEntry & { kind: CredentialDirectoryKind }) {
+  const cache = credentialCache(db);
+  if (cache.size >= CREDENTIAL_CACHE_MAX) cache.delete(cache.keys().next().value as string);
+  cache.set(hash, { kind: e.kind, shopId: e.shopId, rowId: e.rowId });
+}
+
+/** The shop and owning row of a live credential of `kind` (one primary-key read, then remembered); null when unknown. */
 export async function credentialEntry(
   db: Db,
   kind: CredentialDirectoryKind,
   hash: string,
 ): Promise<DirectoryEntry | null> {
+  const known = credentialCache(db).get(hash);
+  if (known) return known.kind === kind ? { shopId: known.shopId, rowId: known.rowId } : null;
   const statement = prepared(db, 'directory_credential', (d, name) =>
     d
       .select({ kind: credentialDirectory.kind, shopId: credentialDirectory.shopId, rowId: credentialDirectory.rowId })
@@ -57,7 +95,9 @@ export async function credentialEntry(
       .prepare(name),
   );
   const [row] = await statement.execute({ hash });
-  return row && row.kind === kind ? { shopId: row.shopId, rowId: row.rowId } : null;
+  if (!row) return null;
+  remember(db, hash, row);
+  return row.kind === kind ? { shopId: row.shopId, rowId: row.rowId } : null;
 }
 
 /** Several credentials of `kind` at once (hash → entry); unknown ones are absent. */
@@ -66,6 +106,15 @@ export async function credentialEntries(
   kind: CredentialDirectoryKind,
   hashes: readonly string[],
 ): Promise<Map<string, DirectoryEntry>> {
+  const cache = credentialCache(db);
+  const found = new Map<string, DirectoryEntry>();
+  const missing: string[] = [];
+  for (const hash of hashes) {
+    const known = cache.get(hash);
+    if (!known) missing.push(hash);
+    else if (known.kind === kind) found.set(hash, { shopId: known.shopId, rowId: known.rowId });
+  }
+  if (missing.length === 0) return found;
   const statement = prepared(db, 'directory_credentials', (d, name) =>
     d
       .select({
@@ -78,8 +127,12 @@ export async function credentialEntries(
       .where(sql`${credentialDirectory.hash} = ANY(${sql.placeholder('hashes')}::text[])`)
       .prepare(name),
   );
-  const rows = await statement.execute({ hashes: [...hashes] });
-  return new Map(rows.filter((r) => r.kind === kind).map((r) => [r.hash, { shopId: r.shopId, rowId: r.rowId }]));
+  const rows = await statement.execute({ hashes: missing });
+  for (const r of rows) {
+    remember(db, r.hash, r);
+    if (r.kind === kind) found.set(r.hash, { shopId: r.shopId, rowId: r.rowId });
+  }
+  return found;
 }
 
 // ---- domains ----------------------------------------------------------------------------------
