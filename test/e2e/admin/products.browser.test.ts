@@ -319,6 +319,16 @@ describe('admin product screens in Chromium', () => {
       const upload = page.getByLabel('Bild hochladen');
       await upload.setInputFiles({ name: 'fake.png', mimeType: 'image/png', buffer: Buffer.from('<svg></svg>') });
       await page.getByText('Diese Datei ist kein unterstütztes Bild').waitFor();
+      // the upload is a button in the page's language (the native "Choose File" is hidden), focusable
+      await upload.focus();
+      expect(await upload.evaluate((el) => el.ownerDocument.activeElement === el)).toBe(true);
+      await page.keyboard.press('Shift+Tab');
+      await page.keyboard.press('Tab');
+      const box = await page.locator('.file-button').boundingBox();
+      if (box) {
+        const clip = { x: box.x - 12, y: box.y - 12, width: box.width + 24, height: box.height + 24 };
+        await page.screenshot({ path: 'test/e2e/.screenshots/product-upload-focus-de.png', clip });
+      }
       await upload.setInputFiles({ name: 'rucksack.png', mimeType: 'image/png', buffer: png(48, 32) });
       await page.getByText('Bild hochgeladen. Speichern nicht vergessen.').waitFor();
       await expect.poll(() => page.getByRole('textbox', { name: 'Bild-URL (1)' }).inputValue()).toContain('/media/');

@@ -564,22 +564,29 @@ function ProductForm({ product }: { product: Product | null }) {
               </WriteOnly>
               <WriteOnly show={mayWrite}>
                 <div className="field">
-                  <label htmlFor="product-upload">{t.products.upload}</label>
+                  {/* the native control's own text ("Choose File", "No file chosen") follows the
+                      browser's language, not the page's: it is hidden inside its label, the button */}
+                  <label className="file-button">
+                    {t.products.upload}
+                    <input
+                      id="product-upload"
+                      type="file"
+                      className="visually-hidden file-input"
+                      accept="image/png,image/jpeg,image/gif,image/webp,image/avif"
+                      aria-describedby={
+                        uploadError ? 'product-upload-hint product-upload-error' : 'product-upload-hint'
+                      }
+                      aria-invalid={uploadError ? true : undefined}
+                      disabled={uploading}
+                      onChange={(e) => {
+                        void onUpload(e.currentTarget.files?.[0]);
+                        e.currentTarget.value = '';
+                      }}
+                    />
+                  </label>
                   <span className="hint" id="product-upload-hint">
                     {t.products.uploadHint}
                   </span>
-                  <input
-                    id="product-upload"
-                    type="file"
-                    accept="image/png,image/jpeg,image/gif,image/webp,image/avif"
-                    aria-describedby={uploadError ? 'product-upload-hint product-upload-error' : 'product-upload-hint'}
-                    aria-invalid={uploadError ? true : undefined}
-                    disabled={uploading}
-                    onChange={(e) => {
-                      void onUpload(e.currentTarget.files?.[0]);
-                      e.currentTarget.value = '';
-                    }}
-                  />
                   {uploading ? <span className="muted small">{t.products.uploading}</span> : null}
                   {uploadError ? (
                     <span className="field-error" id="product-upload-error" role="alert">
