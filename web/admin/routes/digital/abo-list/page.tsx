@@ -64,14 +64,20 @@ function AboList() {
         {data ? <p className="muted">{s.abos.count(data.count)}</p> : null}
       </div>
       <search aria-label={t.list.filters}>
-        <form className="filters" onSubmit={onFilter} key={`${key}|${plans.data ? 1 : 0}`}>
+        <form className="filters" onSubmit={onFilter} key={key}>
           <div className="field field-wide">
             <label htmlFor="abos-q">{s.abos.search}</label>
             <input id="abos-q" name="q" type="search" defaultValue={search.q ?? ''} placeholder={s.abos.searchHint} />
           </div>
           <div className="field">
             <label htmlFor="abos-plan">{s.abos.plan}</label>
-            <select id="abos-plan" name="plan_id" defaultValue={search.plan_id ?? ''}>
+            {/* re-mounted alone when the plans arrive: what was typed meanwhile stays */}
+            <select
+              id="abos-plan"
+              name="plan_id"
+              defaultValue={search.plan_id ?? ''}
+              key={plans.data ? 'plans' : 'loading'}
+            >
               <option value="">{s.abos.anyPlan}</option>
               {(plans.data?.plaene ?? []).map((p) => (
                 <option key={p.id} value={p.id}>

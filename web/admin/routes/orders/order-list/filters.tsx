@@ -28,7 +28,7 @@ export function OrderFilters({
   const key = JSON.stringify([search.q, search.status, search.from, search.to, search.channel, search.paid]);
   return (
     <search aria-label={t.list.filters}>
-      <form className="filters" onSubmit={onSubmit} key={`${key}|${channels.length}`}>
+      <form className="filters" onSubmit={onSubmit} key={key}>
         <div className="field field-wide">
           <label htmlFor="orders-q">{t.orderOps.searchLabel}</label>
           <input
@@ -53,7 +53,9 @@ export function OrderFilters({
         {channels.length > 1 || search.channel ? (
           <div className="field">
             <label htmlFor="orders-channel">{t.orderOps.channel}</label>
-            <select id="orders-channel" name="channel" defaultValue={search.channel ?? ''}>
+            {/* re-mounted when the channels arrive (its default needs its options), alone: what
+                was typed into the other controls meanwhile stays */}
+            <select id="orders-channel" name="channel" defaultValue={search.channel ?? ''} key={channels.length}>
               <option value="">{t.orderOps.anyChannel}</option>
               {channels.map((c) => (
                 <option key={c.id} value={c.id}>
