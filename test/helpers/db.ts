@@ -60,7 +60,17 @@ export async function freshDatabase(opts: { onStatement?: OpenOptions['onStateme
         for (const adminDb of admins) {
           const c = new pg.Client({ connectionString: adminDb });
           await c.connect();
-          await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+          // FORCE ends the sessions there are; on Citus a node's maintenance daemon (or the
+          // coordinator's pooled connection to it) can connect again in between: retry briefly
+          for (let attempt = 0; ; attempt++) {
+            try {
+              await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+              break;
+            } catch (err) {
+              if (attempt > 30 || (err as { code?: string }).code !== '55006') throw err;
+              await new Promise((r) => setTimeout(r, 200));
+            }
+          }
           await c.end();
         }
       },
