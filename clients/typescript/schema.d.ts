@@ -17485,8 +17485,29 @@ export interface operations {
                             amount_cents?: number | null;
                             /** Format: date-time */
                             at: string;
-                            /** @description A short English text; the admin may show its own per kind */
+                            /** @description A short English text; the admin words its own per kind from `facts` */
                             detail: string;
+                            facts?: {
+                                attempts?: number;
+                                /** @description What failed, as the other side said it */
+                                error?: string;
+                                /** @description Webhook event type, or the provider event type */
+                                event_type?: string;
+                                /** @description Lines refunded (a refund by lines) */
+                                lines?: number;
+                                /** @description The order, invoice or credit note number */
+                                number?: string;
+                                /** @description Payment provider or accounting system */
+                                provider?: string;
+                                /** @description A refund's reason */
+                                reason?: string;
+                                /** @description Webhook delivery status, or the payment event result (processed, ignored …) */
+                                status?: string;
+                                /** @description E-mail recipient */
+                                to?: string;
+                                /** @description Units refunded (a refund by lines) */
+                                units?: number;
+                            };
                             kind: "created" | "paid" | "fulfilled" | "cancelled" | "refund_pending" | "refunded" | "refund_failed" | "invoice_draft" | "invoiced" | "invoice_credited" | "credit_note" | "email_sent" | "accounting_synced" | "accounting_failed" | "accounting_pending" | "webhook_sent" | "webhook_failed" | "webhook_pending" | "payment_event";
                             ref: {
                                 id: string;

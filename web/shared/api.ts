@@ -13,6 +13,10 @@ export type Problem = components['schemas']['Problem'];
 export type ErrorCode = Problem['code'];
 /** A problem as pages receive it: the document plus the Retry-After wait (429, 503). */
 export type ApiProblem = Problem & { retry_after_seconds?: number };
+/** The variable parts of an order timeline event, which the admin words per kind in its language. */
+export type TimelineFacts = NonNullable<
+  paths['/api/admin/orders/{id}/timeline']['get']['responses'][200]['content']['application/json']['events'][number]['facts']
+>;
 
 let onUnauthorized: () => void = () => {};
 /** The router installs what a lapsed session does (back to sign-in, the page remembered). */

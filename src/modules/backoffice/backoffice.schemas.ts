@@ -117,10 +117,30 @@ export const TIMELINE_KINDS = [
 ] as const;
 export type TimelineKind = (typeof TIMELINE_KINDS)[number];
 
+/** The variable parts of an event's `detail`, for a client that words each kind in its own language. */
+export const TimelineFacts = Type.Object(
+  {
+    number: Type.Optional(Type.String({ description: 'The order, invoice or credit note number' })),
+    provider: Type.Optional(Type.String({ description: 'Payment provider or accounting system' })),
+    reason: Type.Optional(Type.String({ description: "A refund's reason" })),
+    units: Type.Optional(Type.Integer({ description: 'Units refunded (a refund by lines)' })),
+    lines: Type.Optional(Type.Integer({ description: 'Lines refunded (a refund by lines)' })),
+    to: Type.Optional(Type.String({ description: 'E-mail recipient' })),
+    error: Type.Optional(Type.String({ description: 'What failed, as the other side said it' })),
+    event_type: Type.Optional(Type.String({ description: 'Webhook event type, or the provider event type' })),
+    attempts: Type.Optional(Type.Integer()),
+    status: Type.Optional(
+      Type.String({ description: 'Webhook delivery status, or the payment event result (processed, ignored …)' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
 export const TimelineEvent = Type.Object({
   at: Timestamp,
   kind: Type.Union(TIMELINE_KINDS.map((k) => Type.Literal(k))),
-  detail: Type.String({ description: 'A short English text; the admin may show its own per kind' }),
+  detail: Type.String({ description: 'A short English text; the admin words its own per kind from `facts`' }),
+  facts: Type.Optional(TimelineFacts),
   ref: Nullable(
     Type.Object({
       type: Type.Union(

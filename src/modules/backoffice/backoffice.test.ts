@@ -262,6 +262,14 @@ describe('order detail and timeline', () => {
       type: 'credit_note',
       id: r.data.credit_note_id,
     });
+    // the variable parts as facts, for a client that words each kind itself (the admin does, per language)
+    const byKind = (k: string) => res.data.events.find((e: { kind: string }) => e.kind === k);
+    const order = (await get(`/api/admin/orders/${id}`)).data.order;
+    expect(byKind('created').facts).toEqual({ number: order.number });
+    expect(byKind('refund_pending').facts).toEqual({ provider: expect.any(String), reason: 'Kulanz' });
+    expect(byKind('invoiced').facts.number).toMatch(/\d/);
+    expect(byKind('credit_note').facts.number).toMatch(/\d/);
+    expect(byKind('fulfilled').facts).toEqual({});
     // every employee may read it; tokens and strangers may not; an unknown order is 404
     expect(
       (await get(`/api/admin/orders/${id}/timeline`, await employeeToken(t.app, f.shop, 'viewer'))).statusCode,

@@ -16,6 +16,7 @@ import type { TimelineEvent, TimelineKind } from './backoffice.schemas.js';
 
 type Event = Static<typeof TimelineEvent>;
 type Ref = NonNullable<Event['ref']>;
+type Facts = NonNullable<Event['facts']>;
 
 const money = (cents: number | string | null) => (cents === null ? null : Number(cents));
 
@@ -34,65 +35,104 @@ export async function orderTimeline(ctx: Ctx, orderId: string): Promise<Event[]>
     detail: string,
     ref: Ref | null,
     amount: number | null = null,
+    facts: Facts = {},
   ) => {
     if (at === null) return;
     const when = at instanceof Date ? at : pgDate(at);
-    out.push({ at: iso(when), kind, detail, ref, amount_cents: amount, seq: out.length });
+    // only the facts there are (null and undefined left out)
+    const present = Object.fromEntries(Object.entries(facts).filter(([, v]) => v !== null && v !== undefined));
+    out.push({ at: iso(when), kind, detail, facts: present, ref, amount_cents: amount, seq: out.length });
   };
   const o = facts.order;
   const orderRef: Ref = { type: 'order', id: o.id };
-  add(o.created_at, 'created', `Order ${o.number} created`, orderRef, money(o.total_cents));
-  add(o.paid_at, 'paid', `Paid${o.payment_provider ? ` (${o.payment_provider})` : ''}`, orderRef, money(o.total_cents));
+  add(o.created_at, 'created', `Order ${o.number} created`, orderRef, money(o.total_cents), { number: o.number });
+  add(
+    o.paid_at,
+    'paid',
+    `Paid${o.payment_provider ? ` (${o.payment_provider})` : ''}`,
+    orderRef,
+    money(o.total_cents),
+    {
+      provider: o.payment_provider ?? undefined,
+    },
+  );
   add(o.fulfilled_at, 'fulfilled', 'Marked fulfilled', orderRef);
   add(o.cancelled_at, 'cancelled', 'Cancelled', orderRef);
 
   for (const r of facts.refunds) {
     const ref: Ref = { type: 'refund', id: r.id };
     const amount = money(r.amount_cents);
-    const how = r.lines
-      ? `${r.lines.reduce((s, l) => s + l.quantity, 0)} unit(s) of ${r.lines.length} line(s)`
-      : 'amount';
-    add(r.created_at, 'refund_pending', `Refund requested (${how}, ${r.provider}): ${r.reason}`, ref, amount);
-    if (r.status === 'succeeded') add(r.updated_at, 'refunded', `Refund succeeded (${r.provider})`, ref, amount);
+    const units = r.lines ? r.lines.reduce((s, l) => s + l.quantity, 0) : undefined;
+    const how = r.lines ? `${units} unit(s) of ${r.lines.length} line(s)` : 'amount';
+    add(r.created_at, 'refund_pending', `Refund requested (${how}, ${r.provider}): ${r.reason}`, ref, amount, {
+      provider: r.provider,
+      reason: r.reason,
+      units,
+      lines: r.lines?.length,
+    });
+    if (r.status === 'succeeded') {
+      add(r.updated_at, 'refunded', `Refund succeeded (${r.provider})`, ref, amount, { provider: r.provider });
+    }
     if (r.status === 'failed') {
-      add(r.updated_at, 'refund_failed', `Refund failed: ${r.failure_reason ?? 'no reason given'}`, ref, amount);
+      add(r.updated_at, 'refund_failed', `Refund failed: ${r.failure_reason ?? 'no reason given'}`, ref, amount, {
+        provider: r.provider,
+        error: r.failure_reason ?? undefined,
+      });
     }
   }
 
   for (const i of finance.invoices) {
     const ref: Ref = { type: 'invoice', id: i.id };
     add(i.created_at, 'invoice_draft', 'Invoice drafted', ref, money(i.total_cents));
-    add(i.finalized_at, 'invoiced', `Invoice ${i.number} finalized`, ref, money(i.total_cents));
-    add(i.sent_at, 'email_sent', `Invoice ${i.number} e-mailed${i.sent_to ? ` to ${i.sent_to}` : ''}`, ref);
+    const number = i.number ?? undefined;
+    add(i.finalized_at, 'invoiced', `Invoice ${i.number} finalized`, ref, money(i.total_cents), { number });
+    add(i.sent_at, 'email_sent', `Invoice ${i.number} e-mailed${i.sent_to ? ` to ${i.sent_to}` : ''}`, ref, null, {
+      number,
+      to: i.sent_to ?? undefined,
+    });
   }
   for (const c of finance.creditNotes) {
     const ref: Ref = { type: 'credit_note', id: c.id };
     if (c.finalized_at) {
-      add(c.finalized_at, 'credit_note', `Credit note ${c.number} finalized`, ref, money(c.total_cents));
+      add(c.finalized_at, 'credit_note', `Credit note ${c.number} finalized`, ref, money(c.total_cents), {
+        number: c.number ?? undefined,
+      });
     } else {
       add(c.created_at, 'credit_note', 'Credit note drafted', ref, money(c.total_cents));
     }
   }
   for (const s of finance.syncs) {
     const ref: Ref = { type: 'accounting_sync', id: `${orderId}:${s.provider}` };
-    if (s.status === 'synced') add(s.synced_at ?? s.updated_at, 'accounting_synced', `Booked in ${s.provider}`, ref);
-    else if (s.status === 'failed') {
-      add(s.updated_at, 'accounting_failed', `${s.provider} sync failed: ${s.last_error ?? 'unknown error'}`, ref);
-    } else if (s.status === 'pending') add(s.updated_at, 'accounting_pending', `${s.provider} sync pending`, ref);
+    const provider = s.provider;
+    if (s.status === 'synced') {
+      add(s.synced_at ?? s.updated_at, 'accounting_synced', `Booked in ${provider}`, ref, null, { provider });
+    } else if (s.status === 'failed') {
+      add(s.updated_at, 'accounting_failed', `${provider} sync failed: ${s.last_error ?? 'unknown error'}`, ref, null, {
+        provider,
+        error: s.last_error ?? undefined,
+      });
+    } else if (s.status === 'pending') {
+      add(s.updated_at, 'accounting_pending', `${provider} sync pending`, ref, null, { provider });
+    }
   }
 
   for (const w of webhooks) {
     if (!w.delivery_id) continue; // emitted while no endpoint was configured
     const ref: Ref = { type: 'webhook_delivery', id: w.delivery_id };
-    if (w.status === 'succeeded') add(w.delivered_at ?? w.updated_at, 'webhook_sent', `${w.type} delivered`, ref);
-    else if (w.status === 'dead') {
+    const facts = { event_type: w.type, attempts: w.attempts ?? 0, status: w.status ?? undefined };
+    if (w.status === 'succeeded') {
+      add(w.delivered_at ?? w.updated_at, 'webhook_sent', `${w.type} delivered`, ref, null, facts);
+    } else if (w.status === 'dead') {
       add(
         w.updated_at,
         'webhook_failed',
         `${w.type} not delivered after ${w.attempts ?? 0} attempts${w.last_error ? `: ${w.last_error}` : ''}`,
         ref,
+        null,
+        { ...facts, error: w.last_error ?? undefined },
       );
-    } else add(w.created_at, 'webhook_pending', `${w.type} ${w.status} (${w.attempts ?? 0} attempts)`, ref);
+    } else
+      add(w.created_at, 'webhook_pending', `${w.type} ${w.status} (${w.attempts ?? 0} attempts)`, ref, null, facts);
   }
 
   for (const p of payments) {
@@ -102,6 +142,7 @@ export async function orderTimeline(ctx: Ctx, orderId: string): Promise<Event[]>
       `${p.provider} ${p.type}: ${p.status}${p.reason ? ` (${p.reason})` : ''}`,
       { type: 'payment_event', id: `${p.provider}:${p.event_id}` },
       money(p.amount_cents),
+      { provider: p.provider, event_type: p.type, status: p.status, reason: p.reason ?? undefined },
     );
   }
 

@@ -342,6 +342,11 @@ describe('orders screens in Chromium', () => {
         await page.getByRole('link', { name: 'Gutschrift (PDF)' }).waitFor();
         await page.getByRole('rowheader', { name: /^Gutschrift GS-/ }).waitFor();
         await page.getByText('Erstattet', { exact: true }).first().waitFor();
+        // the timeline words its entries in the page's language (the API's English detail is not shown)
+        const timeline = page.getByRole('region', { name: 'Verlauf' });
+        await timeline.getByText(/^1 Stück aus 1 Position\(en\) · über test · Grund: /).waitFor();
+        await timeline.getByText(/^Gutschrift GS-/).waitFor();
+        expect(await timeline.getByText(/finalized|created|requested/).count()).toBe(0);
         await shot(page, 'detail-refunded-de');
       });
       const order = await call(t.app, 'GET', `/api/admin/orders/${target.id}`, { token: f.owner });

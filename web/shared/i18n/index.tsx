@@ -11,8 +11,8 @@ import { errorsDe } from './errors.de.js';
 import { errorsEn } from './errors.en.js';
 
 /** The German dictionary with every literal widened: the shape en.ts must have. */
-export type Widen<T> = T extends (...args: infer A) => string
-  ? (...args: A) => string
+export type Widen<T> = T extends (...args: infer A) => infer R
+  ? (...args: A) => R extends string ? string : R
   : T extends string
     ? string
     : { [K in keyof T]: Widen<T[K]> };

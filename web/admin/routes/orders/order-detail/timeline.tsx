@@ -1,13 +1,17 @@
-/** What happened to the order, oldest first, in the page's words per kind (the server's text aside). */
+/** What happened to the order, oldest first, in the page's words per kind (from the events' facts; the server's English text aside). */
 import { $api } from '../../../../shared/api.js';
 import { useFormat } from '../../../../shared/format.js';
-import { useLanguage, useT } from '../../../../shared/i18n/index.js';
+import { useT } from '../../../../shared/i18n/index.js';
 import type { OrderDetail } from './lines.js';
+
+/** The line under an entry, in the page's language, from the event's facts (the server's English `detail` is for API clients). */
+function Detail({ text }: { text: string | null }) {
+  return text ? <span className="muted small block">{text}</span> : null;
+}
 
 export function OrderTimeline({ order }: { order: OrderDetail }) {
   const t = useT();
   const f = useFormat();
-  const language = useLanguage();
   const query = $api.useQuery('get', '/api/admin/orders/{id}/timeline', { params: { path: { id: order.id } } });
   const events = query.data?.events ?? [];
   return (
@@ -25,11 +29,7 @@ export function OrderTimeline({ order }: { order: OrderDetail }) {
                 {t.orderOps.kinds[e.kind]}
                 {e.amount_cents != null ? <> · {f.money(e.amount_cents, order.currency)}</> : null}
               </span>
-              {e.detail ? (
-                <span className="muted small block" lang={language === 'en' ? undefined : 'en'}>
-                  {e.detail}
-                </span>
-              ) : null}
+              <Detail text={t.orderOps.timelineDetail[e.kind](e.facts ?? {})} />
             </li>
           ))}
         </ol>
