@@ -8,7 +8,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { components, paths } from '../../../../../clients/typescript/schema.js';
 import { $api, type ApiProblem, type ErrorCode, idempotencyKey } from '../../../../shared/api.js';
-import { useErrorMessage, useT } from '../../../../shared/i18n/index.js';
+import { useErrorMessage, useLanguage, useT } from '../../../../shared/i18n/index.js';
 import { Dialog } from '../../../../shared/widgets/Dialog.js';
 import { ProblemAlert } from '../../../../shared/widgets/ProblemAlert.js';
 import { toast } from '../../../../shared/widgets/Toasts.js';
@@ -51,6 +51,7 @@ export function BulkBar({
 }) {
   const t = useT();
   const message = useErrorMessage();
+  const language = useLanguage();
   const queryClient = useQueryClient();
   const channels = useChannelOptions();
   const [action, setAction] = useState<BulkAction>('publish');
@@ -175,7 +176,8 @@ export function BulkBar({
                       <th scope="row">{result.names[r.id] ?? r.id}</th>
                       <td>
                         {message(r.code as ErrorCode)}
-                        <span className="muted block small">{r.detail}</span>
+                        {/* the API's detail is English: shown beside the English message only */}
+                        {language === 'en' && r.detail ? <span className="muted block small">{r.detail}</span> : null}
                         {r.errors?.length ? (
                           <ul className="small">
                             {r.errors.map((e) => (
