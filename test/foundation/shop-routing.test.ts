@@ -43,17 +43,18 @@ import {
  * unquoted, lower case).
  */
 const ALLOWED: AllowEntry[] = [
-  // ---- lookups that find the shop: issue 28 gives them to directory tables (branch citus-directory) ----
+  // ---- lookups that find the shop and have no directory entry to find it by ----
   {
     table: 'storefront_settings',
     contains: 'from storefront_settings where storefront_settings.publishable_key_id is not null',
-    reason: "domain resolution: the service's own host shows the first shop with a storefront key (citus-directory)",
+    reason:
+      "domain resolution for the service's own host only (PUBLIC_URL or localhost, no channel domain): the first shop with a storefront key, the demo shop of `npm start`; a mapped domain resolves through domain_directory",
   },
   {
     table: 'checkout_sessions',
     contains: 'from checkout_sessions where checkout_sessions.id = $1',
     reason:
-      'the hosted payment page (/pay/:id) knows only the session id, a bearer reference like a token: its shop comes from a directory lookup or an id that carries the shop (citus-directory)',
+      'the hosted payment page (/pay/:id), and a provider event whose provider reference has no directory row, know only the checkout session id: one unlocked primary-key read per shard finds the shop, every statement after it names the shop (a directory row per session, or a session id that carries its shop, would route it)',
   },
   // ---- maintenance across all shops ----
   {
