@@ -1,17 +1,7 @@
-import type { TimelineFacts } from '../api.js';
-
 /**
  * The source dictionary: German, the default language. en.ts is typed by it, so a key missing
  * there (or one left over) is a compile error. Strings with values are functions.
  */
-
-const paymentEventStatusDe: Record<string, string> = {
-  processed: 'Verarbeitet',
-  ignored: 'Ignoriert',
-  rejected: 'Abgelehnt',
-  refunded: 'Erstattet',
-};
-
 export const de = {
   meta: { language: 'Deutsch', other: 'English' },
   common: {
@@ -229,46 +219,6 @@ export const de = {
       refunded: 'Erstattet',
     },
     timeline: 'Verlauf',
-    /** The line under each timeline entry, from the event's facts (null: the heading says it all). */
-    timelineDetail: {
-      created: () => null,
-      paid: (f: TimelineFacts) => (f.provider ? `über ${f.provider}` : null),
-      fulfilled: () => null,
-      cancelled: () => null,
-      refund_pending: (f: TimelineFacts) =>
-        [
-          f.units != null ? `${f.units} Stück aus ${f.lines ?? 0} Position(en)` : 'nach Betrag',
-          f.provider ? `über ${f.provider}` : null,
-          f.reason ? `Grund: ${f.reason}` : null,
-        ]
-          .filter(Boolean)
-          .join(' · '),
-      refunded: (f: TimelineFacts) => (f.provider ? `über ${f.provider}` : null),
-      refund_failed: (f: TimelineFacts) => (f.error ? `Meldung: ${f.error}` : 'ohne Angabe eines Grundes'),
-      invoice_draft: () => null,
-      invoiced: (f: TimelineFacts) => (f.number ? `Rechnung ${f.number}` : null),
-      invoice_credited: () => null,
-      credit_note: (f: TimelineFacts) => (f.number ? `Gutschrift ${f.number}` : 'Entwurf'),
-      email_sent: (f: TimelineFacts) => `Rechnung ${f.number ?? ''}${f.to ? ` an ${f.to}` : ''}`.trim(),
-      accounting_synced: (f: TimelineFacts) => (f.provider ? `gebucht in ${f.provider}` : null),
-      accounting_failed: (f: TimelineFacts) =>
-        [f.provider, f.error ? `Meldung: ${f.error}` : null].filter(Boolean).join(' · ') || null,
-      accounting_pending: (f: TimelineFacts) => f.provider ?? null,
-      webhook_sent: (f: TimelineFacts) => f.event_type ?? null,
-      webhook_failed: (f: TimelineFacts) =>
-        [`${f.event_type ?? ''} nach ${f.attempts ?? 0} Versuchen`.trim(), f.error ? `Meldung: ${f.error}` : null]
-          .filter(Boolean)
-          .join(' · '),
-      webhook_pending: (f: TimelineFacts) => `${f.event_type ?? ''} · ${f.attempts ?? 0} Versuche`,
-      payment_event: (f: TimelineFacts) =>
-        [
-          [f.provider, f.event_type].filter(Boolean).join(' '),
-          f.status ? (paymentEventStatusDe[f.status] ?? f.status) : null,
-          f.reason ? `Meldung: ${f.reason}` : null,
-        ]
-          .filter(Boolean)
-          .join(' · '),
-    },
     noTimeline: 'Noch nichts geschehen.',
     kinds: {
       created: 'Bestellung angelegt',

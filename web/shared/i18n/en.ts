@@ -1,14 +1,5 @@
 /** English, typed by the German source: a missing or extra key does not compile. */
-
-import type { TimelineFacts } from '../api.js';
 import type { Dictionary } from './index.js';
-
-const paymentEventStatusEn: Record<string, string> = {
-  processed: 'Processed',
-  ignored: 'Ignored',
-  rejected: 'Rejected',
-  refunded: 'Refunded',
-};
 
 export const en: Dictionary = {
   meta: { language: 'English', other: 'Deutsch' },
@@ -227,45 +218,6 @@ export const en: Dictionary = {
       refunded: 'Refunded',
     },
     timeline: 'Timeline',
-    timelineDetail: {
-      created: () => null,
-      paid: (f: TimelineFacts) => (f.provider ? `via ${f.provider}` : null),
-      fulfilled: () => null,
-      cancelled: () => null,
-      refund_pending: (f: TimelineFacts) =>
-        [
-          f.units != null ? `${f.units} unit(s) of ${f.lines ?? 0} line(s)` : 'by amount',
-          f.provider ? `via ${f.provider}` : null,
-          f.reason ? `Reason: ${f.reason}` : null,
-        ]
-          .filter(Boolean)
-          .join(' · '),
-      refunded: (f: TimelineFacts) => (f.provider ? `via ${f.provider}` : null),
-      refund_failed: (f: TimelineFacts) => (f.error ? `Message: ${f.error}` : 'no reason given'),
-      invoice_draft: () => null,
-      invoiced: (f: TimelineFacts) => (f.number ? `Invoice ${f.number}` : null),
-      invoice_credited: () => null,
-      credit_note: (f: TimelineFacts) => (f.number ? `Credit note ${f.number}` : 'Draft'),
-      email_sent: (f: TimelineFacts) => `Invoice ${f.number ?? ''}${f.to ? ` to ${f.to}` : ''}`.trim(),
-      accounting_synced: (f: TimelineFacts) => (f.provider ? `booked in ${f.provider}` : null),
-      accounting_failed: (f: TimelineFacts) =>
-        [f.provider, f.error ? `Message: ${f.error}` : null].filter(Boolean).join(' · ') || null,
-      accounting_pending: (f: TimelineFacts) => f.provider ?? null,
-      webhook_sent: (f: TimelineFacts) => f.event_type ?? null,
-      webhook_failed: (f: TimelineFacts) =>
-        [`${f.event_type ?? ''} after ${f.attempts ?? 0} attempts`.trim(), f.error ? `Message: ${f.error}` : null]
-          .filter(Boolean)
-          .join(' · '),
-      webhook_pending: (f: TimelineFacts) => `${f.event_type ?? ''} · ${f.attempts ?? 0} attempts`,
-      payment_event: (f: TimelineFacts) =>
-        [
-          [f.provider, f.event_type].filter(Boolean).join(' '),
-          f.status ? (paymentEventStatusEn[f.status] ?? f.status) : null,
-          f.reason ? `Message: ${f.reason}` : null,
-        ]
-          .filter(Boolean)
-          .join(' · '),
-    },
     noTimeline: 'Nothing has happened yet.',
     kinds: {
       created: 'Order placed',

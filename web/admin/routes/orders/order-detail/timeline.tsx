@@ -1,8 +1,9 @@
 /** What happened to the order, oldest first, in the page's words per kind (from the events' facts; the server's English text aside). */
 import { $api } from '../../../../shared/api.js';
 import { useFormat } from '../../../../shared/format.js';
-import { useT } from '../../../../shared/i18n/index.js';
+import { useDictionary, useT } from '../../../../shared/i18n/index.js';
 import type { OrderDetail } from './lines.js';
+import { timelineText } from './timeline.i18n.js';
 
 /** The line under an entry, in the page's language, from the event's facts (the server's English `detail` is for API clients). */
 function Detail({ text }: { text: string | null }) {
@@ -11,6 +12,7 @@ function Detail({ text }: { text: string | null }) {
 
 export function OrderTimeline({ order }: { order: OrderDetail }) {
   const t = useT();
+  const words = useDictionary(timelineText);
   const f = useFormat();
   const query = $api.useQuery('get', '/api/admin/orders/{id}/timeline', { params: { path: { id: order.id } } });
   const events = query.data?.events ?? [];
@@ -29,7 +31,7 @@ export function OrderTimeline({ order }: { order: OrderDetail }) {
                 {t.orderOps.kinds[e.kind]}
                 {e.amount_cents != null ? <> · {f.money(e.amount_cents, order.currency)}</> : null}
               </span>
-              <Detail text={t.orderOps.timelineDetail[e.kind](e.facts ?? {})} />
+              <Detail text={words[e.kind](e.facts ?? {})} />
             </li>
           ))}
         </ol>
