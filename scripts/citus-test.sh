@@ -86,6 +86,7 @@ if [ "${CITUS_KEEP:-0}" = 1 ]; then
   echo "cluster left running in $base: $url"
   exit 0
 fi
+export TEST_DATABASE_KIND=citus # the summary line says "citus: N passed, …"
 if [ "$#" -gt 0 ]; then
   TEST_DATABASE_URL="$url" npm run test:only -- "$@"
 else

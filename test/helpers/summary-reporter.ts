@@ -17,7 +17,8 @@ export default class SummaryReporter implements Reporter {
       if (mod.state() === 'failed' && [...mod.children.allTests()].length === 0) failed++;
     }
     failed += unhandledErrors.length;
-    const db = process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite';
+    // scripts/citus-test.sh names its cluster; otherwise the URL tells PostgreSQL from PGlite
+    const db = process.env.TEST_DATABASE_KIND || (process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite');
     process.stdout.write(`\n${db}: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
   }
 }
