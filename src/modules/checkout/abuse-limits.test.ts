@@ -4,7 +4,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   call,
   createShop,
@@ -17,6 +17,7 @@ import {
   startApp,
   type TestApp,
 } from '../../../test/helpers/app.js';
+import { awayFromWindowEdge } from '../../../test/helpers/rate-window.js';
 import { type App, buildApp } from '../../app.js';
 
 let t: TestApp;
@@ -308,6 +309,8 @@ describe('the memoized maximum is exact', () => {
 });
 
 describe('session creation limit per publishable key and client address', () => {
+  // the limit counts in one-minute windows on the wall clock: no test may straddle two
+  beforeEach(() => awayFromWindowEdge(60, 10));
   it('answers 429 with Retry-After past the limit; another address is not affected; abo sessions count too', async () => {
     const items = [{ product_id: lastUnit, quantity: 1 }];
     const a = '203.0.113.7';

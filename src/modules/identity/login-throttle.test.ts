@@ -14,6 +14,7 @@ import {
   startApp,
   type TestApp,
 } from '../../../test/helpers/app.js';
+import { awayFromWindowEdge } from '../../../test/helpers/rate-window.js';
 import { ConfigError, loadConfig } from '../../config.js';
 
 const LIMITS = { LOGIN_ACCOUNT_MAX_FAILURES: '5', LOGIN_IP_MAX_FAILURES: '12' };
@@ -31,12 +32,6 @@ async function login(
   const res = (await app.inject({ method: 'POST', url, payload: body, remoteAddress, headers })) as Response;
   res.data = res.body ? JSON.parse(res.body) : null;
   return res;
-}
-
-/** Fixed windows are aligned to multiples of their length: start a counting test well inside one. */
-async function awayFromWindowEdge(windowSeconds: number, marginSeconds: number): Promise<void> {
-  const left = windowSeconds * 1000 - (Date.now() % (windowSeconds * 1000));
-  if (left < marginSeconds * 1000) await new Promise((r) => setTimeout(r, left + 50));
 }
 
 const owner = () => ({ email: shop.ownerEmail, password: 'owner-password-1' });
